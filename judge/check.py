@@ -1,0 +1,154 @@
+"""``judge check``: replay rulings under their rule sets and report, shared with pytest."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from judge.engine.rulesets import load_rulesets
+from judge.errors import JudgeError, ScenarioError
+from judge.scenario.expect import check_replay
+from judge.scenario.load import discover, load_path
+from judge.scenario.model import Scenario
+from judge.scenario.run import replay
+
+
+@dataclass
+class Result:
+    """One ruling under one rule set."""
+
+    path: str
+    ruling: str
+    rules: str
+    failures: list[str]
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    @property
+    def name(self) -> str:
+        return f"{self.ruling}[{self.rules}]"
+
+    def report(self) -> str:
+        head = f"FAIL {self.path}: {self.ruling} under {self.rules}"
+        return "\n".join([head, *(f"  {line}" for line in self.failures)])
+
+
+@dataclass
+class Summary:
+    results: list[Result] = field(default_factory=list)
+    errors: list[ScenarioError] = field(default_factory=list)
+    skipped: int = 0
+
+    @property
+    def passed(self) -> int:
+        return sum(r.ok for r in self.results)
+
+    @property
+    def failed(self) -> int:
+        return sum(not r.ok for r in self.results) + len(self.errors)
+
+    def last_line(self) -> str:
+        line = f"{self.passed} passed, {self.failed} failed"
+        return f"{line}, {self.skipped} skipped" if self.skipped else line
+
+    @property
+    def exit_code(self) -> int:
+        if self.errors:
+            return 2
+        return 1 if self.failed else 0
+
+
+def check_scenario(scenario: Scenario, rules: str) -> Result:
+    start = time.perf_counter()
+    try:
+        rep = replay(scenario, rules)
+        failures = check_replay(rep)
+        notes = [f"{len(rep.runs)} branches explored"] if len(rep.runs) > 1 else []
+        if rep.cut:
+            notes.append(f"exploration cut after {scenario.explore_limit} branches")
+    except JudgeError as exc:  # an engine problem is a failure of this ruling, not a crash
+        failures, notes = [f"engine error: {exc}"], []
+    return Result(scenario.path, scenario.id, rules, failures,
+                  time.perf_counter() - start, notes)
+
+
+def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | None = None,
+                summary: Summary | None = None) -> Iterator[Result | ScenarioError]:
+    """Yield a result per (ruling, rule set), or a ScenarioError per unusable file."""
+    known = load_rulesets()
+    for path in discover(list(paths)):
+        try:
+            scenario = load_path(path, _display(path))
+        except ScenarioError as exc:
+            yield exc
+            continue
+        for rs in scenario.rulesets:
+            if rules and rs != rules:
+                if summary is not None:
+                    summary.skipped += 1
+                continue
+            if keyword and keyword.lower() not in f"{scenario.id} {rs} {path}".lower():
+                continue
+            if rs not in known:  # pragma: no cover - the loader checks this
+                continue
+            yield check_scenario(scenario, rs)
+
+
+def run_checks(paths: Iterable[Path], rules: str | None = None,
+               keyword: str | None = None) -> Summary:
+    summary = Summary()
+    for item in iter_checks(paths, rules, keyword, summary):
+        if isinstance(item, ScenarioError):
+            summary.errors.append(item)
+        else:
+            summary.results.append(item)
+    return summary
+
+
+def _display(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return str(path)
+
+
+def write_junit(summary: Summary, target: Path) -> None:
+    """A JUnit XML report, written to a temporary file and renamed into place."""
+    suite = ET.Element("testsuite", name="judge-check", tests=str(
+        len(summary.results) + len(summary.errors)), failures=str(
+        sum(not r.ok for r in summary.results)), errors=str(len(summary.errors)),
+        skipped=str(summary.skipped))
+    for result in summary.results:
+        case = ET.SubElement(suite, "testcase", classname=result.path, name=result.name,
+                             time=f"{result.seconds:.4f}")
+        if not result.ok:
+            failure = ET.SubElement(case, "failure", message=result.failures[0])
+            failure.text = "\n".join(result.failures)
+    for error in summary.errors:
+        case = ET.SubElement(suite, "testcase", classname=error.path, name="load")
+        ET.SubElement(case, "error", message=str(error)).text = str(error)
+    ET.indent(suite)
+    data = ET.tostring(suite, encoding="unicode", xml_declaration=True)
+    atomic_write(target, data + "\n")
+
+
+def atomic_write(target: Path, text: str) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,359 @@
+"""Card definitions, with abilities as data.
+
+A card's abilities are lists of operations from a small vocabulary (:data:`OPS`), triggers
+(:data:`TRIGGERS`) and effects in force (replacements). No card has Python code of its own.
+Card types and attributes follow the Chinese wiki's "WIXOSS/游戏规则" (card types) and the
+WIXOSS glossary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from judge.errors import FieldError
+
+CARD_TYPES = ("lrig", "signi", "arts", "spell", "key", "resona", "piece")
+COLOURS = ("white", "red", "blue", "green", "black", "colourless")
+ABILITY_KINDS = ("auto", "on_play", "action", "const")
+KEYWORDS = ("lancer", "s-lancer", "assassin", "double-crush", "triple-crush", "multi-ener",
+            "charm", "accessory")
+
+#: Triggers of ``auto`` abilities. Each watches one kind of event on the card itself.
+TRIGGERS: dict[str, str] = {
+    "put_into_trash_from_deck": "this card is put from the main deck into the trash",
+    "put_into_trash": "this card is put into the trash from anywhere",
+    "banished": "this SIGNI is banished, whatever the cause",
+    "banished_by_effect": "this SIGNI is banished by an effect (not by battle or rule processing)",
+    "leaves_field": "this SIGNI leaves the field",
+    "leaves_field_by_effect": "this SIGNI leaves the field because of an effect",
+    "on_play": "this SIGNI is put onto the field",
+    "crushed": "this card is crushed from the life cloth",
+    "owner_refreshes": "this card's owner refreshes (the ability works from the field)",
+}
+
+#: Where an ``auto`` ability works from, by default, given its trigger.
+TRIGGER_ZONES: dict[str, str] = {
+    "put_into_trash_from_deck": "trash",
+    "put_into_trash": "trash",
+    "banished": "",
+    "banished_by_effect": "",
+    "leaves_field": "",
+    "leaves_field_by_effect": "",
+    "on_play": "field",
+    "crushed": "",
+    "owner_refreshes": "field",
+}
+
+#: The operation vocabulary: name -> (fields it accepts, what it does).
+OPS: dict[str, tuple[tuple[str, ...], str]] = {
+    "draw": (("who", "count"), "draw cards from the main deck"),
+    "mill": (("who", "count"), "put cards from the top of the main deck into the trash"),
+    "ener_charge": (("who", "count"), "put cards from the top of the main deck into the ener zone"),
+    "discard": (("who", "count", "target"), "put cards from the hand into the trash"),
+    "banish": (("target",), "banish SIGNI (to the ener zone unless replaced)"),
+    "trash": (("target",), "put cards into the trash (LRIG-deck cards into the LRIG trash)"),
+    "to_ener": (("target",), "put cards into the ener zone"),
+    "to_hand": (("target",), "put cards into their owner's hand (from the trash, field, ...)"),
+    "to_deck": (("target", "position"), "put cards on top or at the bottom of the main deck"),
+    "place": (("target", "zone", "position"), "put cards into a named zone of their owner"),
+    "put_onto_field": (("target", "ignore_conditions"),
+                       "put a SIGNI onto an empty SIGNI zone (level, limit and limiting "
+                       "condition checked unless ignore_conditions)"),
+    "power": (("target", "amount"), "change SIGNI power until end of turn"),
+    "level": (("target", "amount"), "change SIGNI level until end of turn"),
+    "limit": (("who", "amount"), "change the centre LRIG's limit until end of turn"),
+    "crush": (("who", "count"), "crush life cloth into the check zone"),
+    "damage": (("who",), "damage a player: crush one life cloth, or win with none left"),
+    "shuffle": (("who",), "shuffle the main deck"),
+    "banish_to_trash": (("who",),
+                        "this turn, that player's SIGNI that would be banished go to the trash "
+                        "instead (an effect in force)"),
+    "charm": (("target",), "put the top card of the main deck face down under a SIGNI as Charm"),
+    "attach": (("target", "card"), "attach a card from the hand to a SIGNI as Accessory"),
+}
+
+WHO = ("self", "opponent", "both", "p1", "p2")
+TARGET_WHO = ("self", "opponent", "any", "p1", "p2")
+POSITIONS = ("top", "bottom")
+
+
+@dataclass(frozen=True)
+class Target:
+    """Which cards an operation acts on.
+
+    ``this``: the card whose ability it is. ``labels``: named cards (scenario steps).
+    Otherwise the controller of ``chooser`` chooses ``count`` cards (``up_to`` allows fewer)
+    among the cards in ``zone`` of ``who``, optionally only of ``card_type``.
+    """
+
+    this: bool = False
+    labels: tuple[str, ...] = ()
+    who: str = "self"
+    zone: str = "signi"
+    count: int = 1
+    up_to: bool = False
+    card_type: str | None = None
+    chooser: str = "self"
+
+
+@dataclass(frozen=True)
+class Op:
+    """One operation of an effect."""
+
+    name: str
+    who: str = "self"
+    count: int = 1
+    amount: int = 0
+    target: Target | None = None
+    zone: str = ""
+    position: str = "top"
+    card: str = ""
+    ignore_conditions: bool = False
+
+
+@dataclass(frozen=True)
+class Ability:
+    """An ability: ``auto`` (triggered), ``on_play``, ``action`` or ``const``."""
+
+    kind: str
+    effect: tuple[Op, ...] = ()
+    trigger: str | None = None
+    zone: str = ""
+    optional: bool = False
+    stat: str = ""  # const: "power" or "level"
+    amount: int = 0  # const: the change to stat
+    applies_to: str = "this"  # const: "this" or "own_signi"
+    index: int = 0
+
+
+@dataclass(frozen=True)
+class CardDef:
+    """A card's printed definition."""
+
+    id: str
+    name: str
+    type: str
+    colour: tuple[str, ...] = ("colourless",)
+    level: int | None = None
+    power: int | None = None
+    limit: int | None = None
+    lrig_type: str | None = None
+    card_class: str | None = None
+    limiting: str | None = None
+    guard: bool = False
+    life_burst: tuple[Op, ...] = ()
+    effect: tuple[Op, ...] = ()  # what an ARTS or Spell does when used
+    abilities: tuple[Ability, ...] = ()
+    keywords: tuple[str, ...] = ()
+    names: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def has_burst(self) -> bool:
+        return bool(self.life_burst)
+
+    @property
+    def is_signi_like(self) -> bool:
+        return self.type in ("signi", "resona")
+
+
+# ---------------------------------------------------------------- parsing from TOML values
+
+
+def _req(raw: Mapping[str, Any], key: str, where: str) -> Any:
+    if key not in raw:
+        raise FieldError(f"{where}.{key}", "missing")
+    return raw[key]
+
+
+def _check_keys(raw: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    for key in raw:
+        if key not in allowed:
+            raise FieldError(f"{where}.{key}", "unknown field", allowed)
+
+
+def _int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise FieldError(where, f"expected a whole number, got {value!r}")
+    return value
+
+
+def _opt_int(raw: Mapping[str, Any], key: str, where: str) -> int | None:
+    return None if key not in raw else _int(raw[key], f"{where}.{key}")
+
+
+def _str(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise FieldError(where, f"expected text, got {value!r}")
+    return value
+
+
+def _bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise FieldError(where, f"expected true or false, got {value!r}")
+    return value
+
+
+def _choice(value: Any, valid: tuple[str, ...], where: str) -> str:
+    if value not in valid:
+        raise FieldError(where, f"unknown value {value!r}", valid)
+    return str(value)
+
+
+ZONE_WORDS = ("deck", "hand", "ener", "trash", "life", "check", "lrig_deck", "lrig_trash",
+              "lrig", "signi", "signi1", "signi2", "signi3", "field")
+
+
+def parse_target(raw: Any, where: str) -> Target:
+    if raw == "this":
+        return Target(this=True)
+    if isinstance(raw, str):
+        return Target(labels=(raw,))
+    if isinstance(raw, list):
+        return Target(labels=tuple(_str(v, f"{where}[{i}]") for i, v in enumerate(raw)))
+    if not isinstance(raw, dict):
+        raise FieldError(where, f"expected \"this\", a card label or a table, got {raw!r}")
+    _check_keys(raw, ("who", "zone", "count", "up_to", "type", "chooser"), where)
+    count = _int(raw.get("count", 1), f"{where}.count")
+    if count < 1:
+        raise FieldError(f"{where}.count", f"must be at least 1, got {count}")
+    ctype = raw.get("type")
+    return Target(
+        who=_choice(raw.get("who", "self"), TARGET_WHO, f"{where}.who"),
+        zone=_choice(raw.get("zone", "signi"), ZONE_WORDS, f"{where}.zone"),
+        count=count,
+        up_to=_bool(raw.get("up_to", False), f"{where}.up_to"),
+        card_type=None if ctype is None else _choice(ctype, CARD_TYPES, f"{where}.type"),
+        chooser=_choice(raw.get("chooser", "self"), ("self", "opponent"), f"{where}.chooser"),
+    )
+
+
+def parse_op(raw: Any, where: str) -> Op:
+    if not isinstance(raw, dict):
+        raise FieldError(where, f"expected a table such as {{op = \"draw\"}}, got {raw!r}")
+    name = _choice(_req(raw, "op", where), tuple(OPS), f"{where}.op")
+    fields = OPS[name][0]
+    _check_keys(raw, ("op", *fields), where)
+    target = None
+    if "target" in fields:
+        if "target" not in raw:
+            raise FieldError(f"{where}.target", f"missing (the {name} operation needs a target)")
+        target = parse_target(raw["target"], f"{where}.target")
+    count = _int(raw.get("count", 1), f"{where}.count")
+    if count < 0:
+        raise FieldError(f"{where}.count", f"must not be negative, got {count}")
+    if name == "place" and "zone" not in raw:
+        raise FieldError(f"{where}.zone", "missing (place needs the zone to put cards into)")
+    return Op(
+        name=name,
+        who=_choice(raw.get("who", "self"), WHO, f"{where}.who"),
+        count=count,
+        amount=_int(raw.get("amount", 0), f"{where}.amount"),
+        target=target,
+        zone=_choice(raw["zone"], ZONE_WORDS, f"{where}.zone") if "zone" in raw else "",
+        position=_choice(raw.get("position", "top"), POSITIONS, f"{where}.position"),
+        card=_str(raw.get("card", ""), f"{where}.card"),
+        ignore_conditions=_bool(raw.get("ignore_conditions", False),
+                                f"{where}.ignore_conditions"),
+    )
+
+
+def parse_effect(raw: Any, where: str) -> tuple[Op, ...]:
+    if not isinstance(raw, list):
+        raise FieldError(where, "expected a list of operations")
+    return tuple(parse_op(op, f"{where}[{i}]") for i, op in enumerate(raw))
+
+
+def parse_ability(raw: Any, where: str, index: int) -> Ability:
+    if not isinstance(raw, dict):
+        raise FieldError(where, "expected a table")
+    kind = _choice(_req(raw, "kind", where), ABILITY_KINDS, f"{where}.kind")
+    _check_keys(raw, ("kind", "effect", "trigger", "zone", "optional", "stat", "amount",
+                      "applies_to"), where)
+    trigger = None
+    zone = ""
+    if kind == "auto":
+        trigger = _choice(_req(raw, "trigger", where), tuple(TRIGGERS), f"{where}.trigger")
+        zone = TRIGGER_ZONES[trigger]
+    elif "trigger" in raw:
+        raise FieldError(f"{where}.trigger", f"only auto abilities have a trigger, not {kind}")
+    if kind == "on_play":
+        trigger, zone = "on_play", "field"
+    if "zone" in raw:
+        zone = _choice(raw["zone"], ("", "field", "trash", "hand", "ener"), f"{where}.zone")
+    stat, amount, applies = "", 0, "this"
+    if kind == "const":
+        stat = _choice(_req(raw, "stat", where), ("power", "level"), f"{where}.stat")
+        amount = _int(_req(raw, "amount", where), f"{where}.amount")
+        applies = _choice(raw.get("applies_to", "this"), ("this", "own_signi"),
+                          f"{where}.applies_to")
+        effect: tuple[Op, ...] = ()
+    else:
+        effect = parse_effect(_req(raw, "effect", where), f"{where}.effect")
+    return Ability(kind=kind, effect=effect, trigger=trigger, zone=zone,
+                   optional=_bool(raw.get("optional", False), f"{where}.optional"),
+                   stat=stat, amount=amount, applies_to=applies, index=index)
+
+
+CARD_FIELDS = ("name", "type", "colour", "level", "power", "limit", "lrig_type", "class",
+               "limiting", "guard", "life_burst", "effect", "abilities", "keywords")
+
+
+def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
+    """Build a :class:`CardDef` from a TOML table; errors name the field."""
+    if not isinstance(raw, dict):
+        raise FieldError(where, "expected a table describing the card")
+    _check_keys(raw, CARD_FIELDS, where)
+    ctype = _choice(_req(raw, "type", where), CARD_TYPES, f"{where}.type")
+    name_raw = raw.get("name", card_id)
+    names: dict[str, str] = {}
+    if isinstance(name_raw, dict):
+        names = {str(k): _str(v, f"{where}.name.{k}") for k, v in name_raw.items()}
+        name = names.get("en") or names.get("ja") or card_id
+    else:
+        name = _str(name_raw, f"{where}.name")
+    colour_raw = raw.get("colour", "colourless")
+    colours = colour_raw if isinstance(colour_raw, list) else [colour_raw]
+    colour = tuple(_choice(c, COLOURS, f"{where}.colour") for c in colours)
+    level = _opt_int(raw, "level", where)
+    power = _opt_int(raw, "power", where)
+    if ctype in ("signi", "resona"):
+        if level is None:
+            raise FieldError(f"{where}.level", f"missing (a {ctype} has a level)")
+        if power is None:
+            raise FieldError(f"{where}.power", f"missing (a {ctype} has a power)")
+    if ctype == "lrig":
+        if level is None:
+            raise FieldError(f"{where}.level", "missing (a LRIG has a level)")
+        if "limit" not in raw:
+            raise FieldError(f"{where}.limit", "missing (a LRIG has a limit)")
+        if "lrig_type" not in raw:
+            raise FieldError(f"{where}.lrig_type", "missing (a LRIG has a LRIG type)")
+    abilities_raw = raw.get("abilities", [])
+    if not isinstance(abilities_raw, list):
+        raise FieldError(f"{where}.abilities", "expected a list of [[...abilities]] tables")
+    keywords_raw = raw.get("keywords", [])
+    if not isinstance(keywords_raw, list):
+        raise FieldError(f"{where}.keywords", "expected a list")
+    return CardDef(
+        id=card_id, name=name, type=ctype, colour=colour, level=level, power=power,
+        limit=_opt_int(raw, "limit", where),
+        lrig_type=_str(raw["lrig_type"], f"{where}.lrig_type") if "lrig_type" in raw else None,
+        card_class=_str(raw["class"], f"{where}.class") if "class" in raw else None,
+        limiting=_str(raw["limiting"], f"{where}.limiting") if "limiting" in raw else None,
+        guard=_bool(raw.get("guard", False), f"{where}.guard"),
+        life_burst=parse_effect(raw["life_burst"], f"{where}.life_burst")
+        if "life_burst" in raw else (),
+        effect=parse_effect(raw["effect"], f"{where}.effect") if "effect" in raw else (),
+        abilities=tuple(parse_ability(a, f"{where}.abilities[{i}]", i)
+                        for i, a in enumerate(abilities_raw)),
+        keywords=tuple(_choice(k, KEYWORDS, f"{where}.keywords[{i}]")
+                       for i, k in enumerate(keywords_raw)),
+        names=names,
+    )
+
+
+#: The card a label stands for when a scenario names no card id: a plain SIGNI.
+FILLER = CardDef(id="filler", name="filler", type="signi", colour=("white",), level=1,
+                 power=1000)

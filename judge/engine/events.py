@@ -1,0 +1,124 @@
+"""Events: the log of everything the engine did, each with its cause.
+
+Every event names its cause so that abilities can tell an effect's banish from a banish by
+rule processing (WIXOSS glossary, "rule processing", 2020: moves made by rule processing are
+not effects). Events are frozen values; ``to_dict``/``from_dict`` round-trip through JSON and
+``str()`` gives a one-line text form for traces.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Why something happened.
+CAUSES: tuple[str, ...] = (
+    "effect",  # an effect of a card or ability (one effect, resolved whole)
+    "rule",  # rule processing
+    "battle",  # a battle between SIGNI
+    "cost",  # paying a cost
+    "game",  # a game action: phases, drawing for the turn, using a card, setting up
+)
+
+#: Every event type, with the detail keys it carries. Narration and the database rely on it.
+EVENT_TYPES: dict[str, tuple[str, ...]] = {
+    "step": ("index", "action"),  # a scenario step begins
+    "phase": ("phase",),  # a phase begins
+    "turn_begin": ("turn",),
+    "turn_end": ("turn", "reason"),
+    "effect_begin": ("ability",),  # one effect starts resolving
+    "effect_end": ("ability",),
+    "move": ("verb",),  # a card changes zone; verb says how (draw, mill, discard, ...)
+    "skipped": ("verb", "wanted", "done"),  # cards not drawn/milled: the main deck was empty
+    "fizzle": ("reason",),  # an operation could do nothing with this card
+    "banish": (),  # a SIGNI is banished (to_zone says where it went)
+    "shuffle": ("order",),  # a zone is shuffled; order is the resulting order, top first
+    "refresh": ("count", "deck_size", "life_moved"),  # a refresh completed
+    "refresh_waits": ("reason",),  # main deck empty but nothing can be done yet
+    "rule_check": ("kinds",),  # rule processing applied these kinds at the same time
+    "power": ("amount", "power"),  # a SIGNI's power changed (new value in power)
+    "level": ("amount", "level"),
+    "limit": ("amount", "limit"),
+    "lasting": ("kind", "until"),  # an effect in force begins (a replacement, say)
+    "replaced": ("kind", "instead"),  # a move was replaced by an effect in force
+    "trigger": ("ability", "trigger"),  # a triggered ability begins waiting
+    "trigger_lost": ("ability", "reason"),  # a waiting triggered ability can no longer be used
+    "trigger_declined": ("ability",),  # an optional triggered ability was not used
+    "trigger_dropped": ("ability", "reason"),  # removed unresolved (the turn ended)
+    "burst": ("used",),  # a crushed card's Life Burst is used or not
+    "choice": ("kind", "options", "picked"),
+    "game_over": ("winner", "reason"),
+    "illegal": ("reason", "message"),  # a step was refused
+}
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened. ``card`` and zones are text forms such as ``p1.trash``."""
+
+    seq: int
+    step: int
+    type: str
+    cause: str
+    player: str | None = None
+    card: str | None = None
+    from_zone: str | None = None
+    to_zone: str | None = None
+    source: str | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seq": self.seq, "step": self.step, "type": self.type,
+                               "cause": self.cause}
+        for key in ("player", "card", "from_zone", "to_zone", "source"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        if self.detail:
+            out["detail"] = dict(self.detail)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Event:
+        detail = data.get("detail", {})
+        return cls(
+            seq=int(data["seq"]), step=int(data["step"]), type=str(data["type"]),
+            cause=str(data["cause"]), player=data.get("player"), card=data.get("card"),
+            from_zone=data.get("from_zone"), to_zone=data.get("to_zone"),
+            source=data.get("source"),
+            detail={k: _thaw(v) for k, v in detail.items()},
+        )
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> Event:
+        return cls.from_dict(json.loads(text))
+
+    def __str__(self) -> str:
+        parts = [f"#{self.seq}", self.type, f"[{self.cause}]"]
+        if self.player:
+            parts.append(self.player)
+        if self.card:
+            parts.append(self.card)
+        if self.from_zone or self.to_zone:
+            parts.append(f"{self.from_zone or '-'} -> {self.to_zone or '-'}")
+        if self.source:
+            parts.append(f"by {self.source}")
+        for key in sorted(self.detail):
+            parts.append(f"{key}={_text(self.detail[key])}")
+        return " ".join(parts)
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_thaw(v) for v in value]
+    return value
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(_text(v) for v in value) + "]"
+    return str(value)

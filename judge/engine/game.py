@@ -1,0 +1,418 @@
+"""The game: one mutable state plus the log of what happened (python-chess's Board and its
+move stack).
+
+This module owns card movement, choices, the settling loop after each action (rule processing,
+Life Bursts, waiting triggered abilities), the refresh and the end of a turn. Operations live in
+:mod:`judge.engine.ops`, rule processing in :mod:`judge.engine.rule_processing`, game actions
+(phases, using cards) in :mod:`judge.engine.actions`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from judge.engine.cards import Ability, CardDef, Op
+from judge.engine.choices import Choice, ChoiceSource
+from judge.engine.events import Event
+from judge.engine.rulesets import RuleSet
+from judge.engine.state import (
+    FIELD_ZONES,
+    SIGNI_ZONES,
+    UNDER_ZONES,
+    CardInstance,
+    GameState,
+    ZoneRef,
+    other,
+)
+from judge.errors import EngineError
+
+MAX_SETTLE_ROUNDS = 10_000
+
+
+@dataclass
+class Pending:
+    """A triggered ability waiting to resolve."""
+
+    ability: Ability
+    card: CardInstance
+    epoch: int
+    controller: str
+    trigger_seq: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.card.label}#{self.ability.index}"
+
+
+class Game:
+    """A replayable game. Randomness comes only from ``rng``, seeded by the caller, and every
+    shuffle is logged with its result, so the same seed gives the same log."""
+
+    def __init__(self, state: GameState, rules: RuleSet, chooser: ChoiceSource,
+                 seed: int = 0) -> None:
+        self.state = state
+        self.rules = rules
+        self.chooser = chooser
+        self.rng = random.Random(seed)
+        self.log: list[Event] = []
+        self.step = 0
+        self.pending: list[Pending] = []
+        self.effect_depth = 0
+        self.turn_ending: str | None = None
+        self.shuffled: set[ZoneRef] = set()
+        self.attached_to: dict[str, tuple[str, int]] = {}
+        self.refresh_waiting: set[str] = set()
+
+    # ------------------------------------------------------------------ events and choices
+
+    def emit(self, etype: str, cause: str, *, player: str | None = None,
+             card: CardInstance | None = None, from_zone: ZoneRef | None = None,
+             to_zone: ZoneRef | None = None, source: str | None = None,
+             **detail: Any) -> Event:
+        event = Event(seq=len(self.log), step=self.step, type=etype, cause=cause, player=player,
+                      card=card.label if card else None,
+                      from_zone=str(from_zone) if from_zone else None,
+                      to_zone=str(to_zone) if to_zone else None, source=source,
+                      detail=detail)
+        self.log.append(event)
+        return event
+
+    def choose(self, player: str, kind: str, options: list[str], min_count: int = 1,
+               max_count: int = 1, prompt: str = "") -> tuple[str, ...]:
+        """Ask ``player``; a choice with one possible answer is made without asking."""
+        max_count = min(max_count, len(options))
+        min_count = min(min_count, max_count)
+        if max_count == 0:
+            return ()
+        if min_count == max_count == len(options):
+            return tuple(options)
+        choice = Choice(player=player, kind=kind, options=tuple(options),
+                        min_count=min_count, max_count=max_count, prompt=prompt)
+        picked = self.chooser.pick(choice)
+        if not choice.accepts(picked):
+            raise EngineError(f"illegal answer {picked!r} to {choice}")
+        self.emit("choice", "game", player=player, kind=kind, options=list(options),
+                  picked=list(picked))
+        return picked
+
+    def yes_no(self, player: str, kind: str, prompt: str) -> bool:
+        return self.choose(player, kind, ["yes", "no"], prompt=prompt) == ("yes",)
+
+    # ------------------------------------------------------------------ derived values
+
+    def card(self, label: str) -> CardInstance:
+        try:
+            return self.state.cards[label]
+        except KeyError:
+            raise EngineError(f"no card labelled {label!r}") from None
+
+    def on_field(self, inst: CardInstance) -> bool:
+        return inst.zone.zone in SIGNI_ZONES
+
+    def _stat(self, inst: CardInstance, stat: str, base: int) -> int:
+        value = base
+        for lasting in self.state.lasting:
+            if lasting.kind == stat and lasting.card == inst.label and \
+                    lasting.epoch == inst.epoch:
+                value += lasting.amount
+        if self.on_field(inst):
+            for other_card in self.state.signi(inst.owner):
+                for ability in other_card.card.abilities:
+                    if ability.kind != "const" or ability.stat != stat:
+                        continue
+                    if ability.applies_to == "own_signi" or other_card is inst:
+                        value += ability.amount
+        return value
+
+    def power(self, inst: CardInstance) -> int:
+        return self._stat(inst, "power", inst.card.power or 0)
+
+    def level(self, inst: CardInstance) -> int:
+        return self._stat(inst, "level", inst.card.level or 0)
+
+    def lrig_level(self, player: str) -> int:
+        centre = self.state.centre(player)
+        return centre.card.level or 0 if centre else 0
+
+    def lrig_type(self, player: str) -> str | None:
+        centre = self.state.centre(player)
+        return centre.card.lrig_type if centre else None
+
+    def limit(self, player: str) -> int:
+        centre = self.state.centre(player)
+        value = centre.card.limit or 0 if centre else 0
+        for lasting in self.state.lasting:
+            if lasting.kind == "limit" and lasting.player == player:
+                value += lasting.amount
+        return value
+
+    def banish_destination(self, inst: CardInstance) -> str:
+        for lasting in self.state.lasting:
+            if lasting.kind == "banish_to_trash" and lasting.player == inst.owner:
+                return "trash"
+        return "ener"
+
+    @staticmethod
+    def home_trash(card: CardDef) -> str:
+        """Cards of the LRIG deck go to the LRIG trash, others to the trash."""
+        return "lrig_trash" if card.type in ("lrig", "arts", "key", "piece") else "trash"
+
+    # ------------------------------------------------------------------ moving cards
+
+    def move(self, inst: CardInstance, zone: str, cause: str, verb: str, *,
+             source: str | None = None, to_player: str | None = None, top: bool = False,
+             etype: str = "move") -> None:
+        """Move one card; the single place where a card changes zone."""
+        old = inst.zone
+        new = ZoneRef(to_player or inst.owner, zone)
+        was_on_field = self.on_field(inst)
+        self.state.ref(old).remove(inst)
+        cards = self.state.ref(new)
+        if top:
+            cards.insert(0, inst)
+        else:
+            cards.append(inst)
+        inst.zone = new
+        inst.epoch += 1
+        if new.zone not in FIELD_ZONES:
+            inst.down = inst.frozen = False
+            inst.attach = ""
+        if new.zone not in ("check",):
+            inst.crushed = False
+            inst.burst = ""
+        inst.face_down = zone in ("deck", "life") or (inst.face_down and zone.startswith("under"))
+        inst.level_changed = False
+        if etype == "banish":
+            self.emit("banish", cause, player=inst.owner, card=inst, from_zone=old, to_zone=new,
+                      source=source)
+        else:
+            self.emit("move", cause, player=inst.owner, card=inst, from_zone=old, to_zone=new,
+                      source=source, verb=verb)
+        self._observe_move(inst, old, new, cause, etype, was_on_field)
+        if old.zone == "deck" and not self.state.ref(old) and self.rules.refresh_interrupts:
+            self.refresh_if_possible(old.player)
+
+    def put_into_deck(self, inst: CardInstance, cause: str, verb: str, bottom: bool,
+                      source: str | None = None) -> None:
+        self.move(inst, "deck", cause, verb, source=source, top=not bottom)
+
+    # ------------------------------------------------------------------ triggers
+
+    def _observe_move(self, inst: CardInstance, old: ZoneRef, new: ZoneRef, cause: str,
+                      etype: str, was_on_field: bool) -> None:
+        fired: list[str] = []
+        if new.zone == "trash":
+            fired.append("put_into_trash")
+            if old.zone == "deck":
+                fired.append("put_into_trash_from_deck")
+        if was_on_field and new.zone not in SIGNI_ZONES:
+            fired.append("leaves_field")
+            if cause == "effect":
+                fired.append("leaves_field_by_effect")
+            if etype == "banish":
+                fired.append("banished")
+                if cause == "effect":
+                    fired.append("banished_by_effect")
+        if new.zone in SIGNI_ZONES and old.zone not in SIGNI_ZONES:
+            fired.append("on_play")
+        if new.zone == "check" and inst.crushed:
+            fired.append("crushed")
+        if fired:
+            self._queue_triggers(inst, fired)
+
+    def _queue_triggers(self, inst: CardInstance, fired: list[str]) -> None:
+        for ability in inst.card.abilities:
+            if ability.trigger in fired:
+                pending = Pending(ability, inst, inst.epoch, inst.owner, len(self.log) - 1)
+                self.pending.append(pending)
+                self.emit("trigger", "game", player=inst.owner, card=inst,
+                          ability=pending.name, trigger=ability.trigger)
+
+    def notify_refresh(self, player: str) -> None:
+        for inst in self.state.signi(player):
+            self._queue_triggers(inst, ["owner_refreshes"])
+
+    def _next_trigger(self) -> bool:
+        """Resolve one waiting triggered ability: the turn player's first, each player choosing
+        the order of their own (Chinese wiki, "WIXOSS/游戏规则", effect types)."""
+        if not self.pending:
+            return False
+        tp = self.state.turn_player
+        mine = [p for p in self.pending if p.controller == tp] or \
+            [p for p in self.pending if p.controller == other(tp)]
+        chosen = mine[0]
+        if len(mine) > 1:
+            names = [p.name for p in mine]
+            picked = self.choose(mine[0].controller, "trigger_order", names,
+                                 prompt="which triggered ability resolves next")
+            chosen = mine[names.index(picked[0])]
+        self.pending.remove(chosen)
+        inst, ability = chosen.card, chosen.ability
+        if ability.zone in ("trash", "hand", "ener") and (
+                inst.zone.zone != ability.zone or inst.epoch != chosen.epoch):
+            self.emit("trigger_lost", "game", player=chosen.controller, card=inst,
+                      ability=chosen.name, reason=f"left the {ability.zone}")
+            return True
+        if ability.optional and not self.yes_no(chosen.controller, "use",
+                                                f"use {chosen.name}?"):
+            self.emit("trigger_declined", "game", player=chosen.controller, card=inst,
+                      ability=chosen.name)
+            return True
+        self.resolve_effect(ability.effect, chosen.controller, inst, chosen.name)
+        return True
+
+    # ------------------------------------------------------------------ effects
+
+    def resolve_effect(self, ops: tuple[Op, ...], controller: str,
+                       source: CardInstance | None, name: str) -> None:
+        """Resolve one effect whole. Rule processing is not checked inside it (WIXOSS glossary,
+        "rule processing", property 1, 2020); under the 2014-04 rules only a refresh may
+        interrupt it."""
+        from judge.engine.ops import apply_op
+
+        self.emit("effect_begin", "effect", player=controller, card=source, ability=name)
+        self.effect_depth += 1
+        try:
+            for op in ops:
+                if self.state.winner:
+                    break
+                apply_op(self, op, controller, source, name)
+        finally:
+            self.effect_depth -= 1
+        self.emit("effect_end", "effect", player=controller, card=source, ability=name)
+
+    # ------------------------------------------------------------------ crush and bursts
+
+    def crush(self, player: str, cause: str, source: str | None) -> bool:
+        life = self.state.zone(player, "life")
+        if not life:
+            return False
+        inst = life[0]
+        inst.crushed = True
+        self.move(inst, "check", cause, "crush", source=source)
+        inst.crushed = True
+        inst.burst = "pending" if inst.card.has_burst else ""
+        return True
+
+    def _next_burst(self) -> bool:
+        """Resolve a crushed card's Life Burst; with several, their owner orders them."""
+        for player in (self.state.turn_player, other(self.state.turn_player)):
+            waiting = [c for c in self.state.zone(player, "check") if c.burst == "pending"]
+            if not waiting:
+                continue
+            inst = waiting[0]
+            if len(waiting) > 1:
+                labels = [c.label for c in waiting]
+                picked = self.choose(player, "burst_order", labels,
+                                     prompt="which Life Burst resolves next")
+                inst = waiting[labels.index(picked[0])]
+            inst.burst = "done"
+            used = self.yes_no(player, "use", f"use the Life Burst of {inst.label}?")
+            self.emit("burst", "game", player=player, card=inst, used=used)
+            if used:
+                self.resolve_effect(inst.card.life_burst, player, inst, f"{inst.label}#burst")
+            return True
+        return False
+
+    # ------------------------------------------------------------------ refresh
+
+    def can_refresh(self, player: str) -> bool:
+        if self.state.zone(player, "deck"):
+            return False
+        if self.state.zone(player, "trash"):
+            return True
+        return not self.rules.refresh_needs_trash and bool(self.state.zone(player, "life"))
+
+    def refresh_if_possible(self, player: str) -> None:
+        if self.can_refresh(player):
+            self.refresh(player)
+
+    def refresh(self, player: str, snapshot: list[CardInstance] | None = None) -> None:
+        """Refresh (WIXOSS glossary, "refresh", 2020): shuffle the trash into a new main deck,
+        then put one life cloth into the trash without its Life Burst; the two are kept apart.
+        With an empty trash under the launch-era rules (WIXOSS TCG Wiki, "間違えやすいルール"),
+        the life cloth goes to the trash first and the deck is made from it."""
+        life_moved = False
+        trash = list(snapshot if snapshot is not None else self.state.zone(player, "trash"))
+        if not trash:
+            life = self.state.zone(player, "life")
+            self.move(life[0], "trash", "rule", "refresh_life")
+            life_moved = True
+            trash = list(self.state.zone(player, "trash"))
+        for inst in trash:
+            self.move(inst, "deck", "rule", "refresh")
+        self.shuffle(player, "rule")
+        if not life_moved and self.state.zone(player, "life"):
+            self.move(self.state.zone(player, "life")[0], "trash", "rule", "refresh_life")
+            life_moved = True
+        ps = self.state.players[player]
+        ps.refreshes += 1
+        self.emit("refresh", "rule", player=player, count=ps.refreshes,
+                  deck_size=len(self.state.zone(player, "deck")), life_moved=life_moved)
+        if (self.rules.second_refresh_ends_turn and player == self.state.turn_player
+                and ps.refreshes == 2):
+            self.turn_ending = "second_refresh"
+        self.notify_refresh(player)
+
+    def shuffle(self, player: str, cause: str) -> None:
+        deck = self.state.zone(player, "deck")
+        self.rng.shuffle(deck)
+        ref = ZoneRef(player, "deck")
+        self.shuffled.add(ref)
+        self.emit("shuffle", cause, player=player, to_zone=ref, order=[c.label for c in deck])
+
+    # ------------------------------------------------------------------ settling
+
+    def settle(self) -> None:
+        """After an action: rule processing to a fixpoint, then Life Bursts and waiting
+        triggered abilities one at a time, each followed by rule processing again. A refresh is
+        rule processing, so it comes before any waiting triggered ability (WIXOSS glossary,
+        "refresh", 2020)."""
+        from judge.engine.rule_processing import check
+
+        for _ in range(MAX_SETTLE_ROUNDS):
+            if self.state.winner:
+                self.pending.clear()
+                return
+            applied = check(self)
+            if self.turn_ending:
+                reason, self.turn_ending = self.turn_ending, None
+                self.end_turn(reason)
+                continue
+            if applied:
+                continue
+            if self._next_burst():
+                continue
+            if self._next_trigger():
+                continue
+            return
+        raise EngineError("rule processing and triggers did not settle")
+
+    # ------------------------------------------------------------------ turns
+
+    def end_turn(self, reason: str) -> None:
+        """End the turn. Waiting triggered abilities are removed unresolved when the turn ends
+        early (interpretation, see docs/rules-model.md); effects until end of turn expire."""
+        for pending in self.pending:
+            self.emit("trigger_dropped", "game", player=pending.controller, card=pending.card,
+                      ability=pending.name, reason=reason)
+        self.pending.clear()
+        self.emit("turn_end", "game", player=self.state.turn_player, turn=self.state.turn,
+                  reason=reason)
+        self.state.lasting.clear()
+        self.begin_turn(other(self.state.turn_player))
+
+    def begin_turn(self, player: str) -> None:
+        from judge.engine.actions import enter_phase
+
+        self.state.turn += 1
+        self.state.turn_player = player
+        for ps in self.state.players.values():
+            ps.refreshes = 0
+        self.emit("turn_begin", "game", player=player, turn=self.state.turn)
+        enter_phase(self, "up")
+
+    def under_zone(self, inst: CardInstance) -> str:
+        return UNDER_ZONES[inst.zone.zone]

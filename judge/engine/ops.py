@@ -1,0 +1,310 @@
+"""The operations an effect is made of (the vocabulary in :data:`judge.engine.cards.OPS`).
+
+Each operation does as much as it can: a draw from an empty main deck is simply not made and
+is logged as ``skipped`` (2014-06-20 refresh revision, quoted by wikiwiki.jp
+"リフレッシュ"). Under the 2014-04 rules the refresh interrupts from inside
+:meth:`Game.move` instead, so the draw goes on from the new deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from judge.engine.cards import Op, Target
+from judge.engine.game import Game
+from judge.engine.state import (
+    PLAYERS,
+    SIGNI_ZONES,
+    UNDER_ZONES,
+    CardInstance,
+    Lasting,
+    other,
+)
+from judge.errors import EngineError
+
+CAUSE = "effect"
+
+
+def players_for(who: str, controller: str) -> list[str]:
+    if who == "self":
+        return [controller]
+    if who == "opponent":
+        return [other(controller)]
+    if who == "both":
+        return [controller, other(controller)]
+    return [who]
+
+
+def zone_names(zone: str) -> tuple[str, ...]:
+    if zone in ("signi", "field"):
+        return SIGNI_ZONES
+    return (zone,)
+
+
+def resolve_targets(game: Game, target: Target, controller: str,
+                    source: CardInstance | None) -> list[CardInstance]:
+    """The cards an operation acts on; a chosen target is a recorded choice."""
+    if target.this:
+        return [source] if source is not None else []
+    if target.labels:
+        return [game.card(label) for label in target.labels]
+    owners = list(PLAYERS) if target.who == "any" else players_for(target.who, controller)
+    candidates = [c for p in owners for z in zone_names(target.zone)
+                  for c in game.state.zone(p, z)
+                  if target.card_type is None or c.card.type == target.card_type]
+    chooser = controller if target.chooser == "self" else other(controller)
+    count = min(target.count, len(candidates))
+    picked = game.choose(chooser, "target", [c.label for c in candidates],
+                         min_count=0 if target.up_to else count, max_count=count,
+                         prompt=f"choose {target.count} in {target.who} {target.zone}")
+    return [game.card(label) for label in picked]
+
+
+def _from_deck(game: Game, op: Op, controller: str, zone: str, verb: str,
+               source: str) -> None:
+    for player in players_for(op.who, controller):
+        made = 0
+        for _ in range(op.count):
+            deck = game.state.zone(player, "deck")
+            if not deck:
+                break
+            game.move(deck[0], zone, CAUSE, verb, source=source)
+            made += 1
+        if made < op.count:
+            game.emit("skipped", CAUSE, player=player, source=source, verb=verb,
+                      wanted=op.count, done=made)
+
+
+def draw(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
+    _from_deck(game, op, controller, "hand", "draw", name)
+
+
+def mill(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
+    _from_deck(game, op, controller, "trash", "mill", name)
+
+
+def ener_charge(game: Game, op: Op, controller: str, source: CardInstance | None,
+                name: str) -> None:
+    _from_deck(game, op, controller, "ener", "ener_charge", name)
+
+
+def _targets(game: Game, op: Op, controller: str, source: CardInstance | None) -> \
+        list[CardInstance]:
+    if op.target is None:
+        raise EngineError(f"operation {op.name} has no target")
+    return resolve_targets(game, op.target, controller, source)
+
+
+def discard(game: Game, op: Op, controller: str, source: CardInstance | None,
+            name: str) -> None:
+    for inst in _targets(game, op, controller, source):
+        if inst.zone.zone == "hand":
+            game.move(inst, "trash", CAUSE, "discard", source=name)
+
+
+def banish(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
+    for inst in _targets(game, op, controller, source):
+        banish_card(game, inst, CAUSE, name)
+
+
+def banish_card(game: Game, inst: CardInstance, cause: str, name: str | None) -> None:
+    """Banish a SIGNI: to the ener zone, or where an effect in force puts it instead."""
+    if not game.on_field(inst):
+        game.emit("fizzle", cause, player=inst.owner, card=inst, source=name,
+                  reason="not on the field")
+        return
+    dest = game.banish_destination(inst)
+    if dest != "ener":
+        game.emit("replaced", cause, player=inst.owner, card=inst, source=name,
+                  kind="banish", instead=dest)
+    game.move(inst, dest, cause, "banish", source=name, etype="banish")
+
+
+def trash(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
+    for inst in _targets(game, op, controller, source):
+        game.move(inst, game.home_trash(inst.card), CAUSE, "trash", source=name)
+
+
+def to_ener(game: Game, op: Op, controller: str, source: CardInstance | None,
+            name: str) -> None:
+    for inst in _targets(game, op, controller, source):
+        game.move(inst, "ener", CAUSE, "to_ener", source=name)
+
+
+def to_hand(game: Game, op: Op, controller: str, source: CardInstance | None,
+            name: str) -> None:
+    for inst in _targets(game, op, controller, source):
+        if source is inst and op.target is not None and op.target.this and \
+                inst.zone.zone == "hand":
+            continue
+        game.move(inst, "hand", CAUSE, "to_hand", source=name)
+
+
+def to_deck(game: Game, op: Op, controller: str, source: CardInstance | None,
+            name: str) -> None:
+    for inst in _targets(game, op, controller, source):
+        game.put_into_deck(inst, CAUSE, "to_deck", bottom=op.position == "bottom", source=name)
+
+
+def place(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
+    zones = zone_names(op.zone)
+    for inst in _targets(game, op, controller, source):
+        zone = zones[0]
+        if len(zones) > 1:
+            empty = [z for z in zones if not game.state.zone(inst.owner, z)]
+            if not empty:
+                game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
+                          reason="no empty SIGNI zone")
+                continue
+            zone = empty[0] if len(empty) == 1 else \
+                game.choose(inst.owner, "zone", empty, prompt="which SIGNI zone")[0]
+        game.move(inst, zone, CAUSE, "place", source=name, top=op.position == "top"
+                  and zone in ("deck", "life"))
+
+
+def put_onto_field(game: Game, op: Op, controller: str, source: CardInstance | None,
+                   name: str) -> None:
+    """Put a SIGNI onto an empty SIGNI zone. The level, limit and limiting-condition checks of
+    playing a SIGNI apply to this too (WIXOSS TCG Wiki, "間違えやすいルール", level and limit);
+    with no empty zone, the operation does nothing."""
+    for inst in _targets(game, op, controller, source):
+        owner = inst.owner
+        reason = None if op.ignore_conditions else field_problem(game, inst, owner)
+        empty = [z for z in SIGNI_ZONES if not game.state.zone(owner, z)]
+        if not empty:
+            reason = "no empty SIGNI zone"
+        if reason:
+            game.emit("fizzle", CAUSE, player=owner, card=inst, source=name, reason=reason)
+            continue
+        zone = empty[0] if len(empty) == 1 else \
+            game.choose(owner, "zone", empty, prompt="which SIGNI zone")[0]
+        game.move(inst, zone, CAUSE, "put_onto_field", source=name)
+
+
+def field_problem(game: Game, inst: CardInstance, owner: str) -> str | None:
+    """Why ``inst`` may not be put onto ``owner``'s field, or None."""
+    if not inst.card.is_signi_like:
+        return "not a SIGNI"
+    level = inst.card.level or 0
+    if level > game.lrig_level(owner):
+        return "level above the LRIG's level"
+    total = sum(game.level(c) for c in game.state.signi(owner)) + level
+    if total > game.limit(owner):
+        return "total level above the LRIG's limit"
+    if inst.card.limiting and inst.card.limiting != game.lrig_type(owner):
+        return "limiting condition does not match the centre LRIG's LRIG type"
+    return None
+
+
+def _modify(game: Game, op: Op, controller: str, source: CardInstance | None, name: str,
+            stat: str) -> None:
+    for inst in _targets(game, op, controller, source):
+        if not game.on_field(inst):
+            game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
+                      reason="not on the field")
+            continue
+        game.state.lasting.append(Lasting(stat, inst.owner, inst.label, op.amount, name,
+                                          inst.epoch))
+        if stat == "level":
+            inst.level_changed = True
+            game.emit("level", CAUSE, player=inst.owner, card=inst, source=name,
+                      amount=op.amount, level=game.level(inst))
+        else:
+            game.emit("power", CAUSE, player=inst.owner, card=inst, source=name,
+                      amount=op.amount, power=game.power(inst))
+
+
+def power(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
+    _modify(game, op, controller, source, name, "power")
+
+
+def level(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
+    _modify(game, op, controller, source, name, "level")
+
+
+def limit(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
+    for player in players_for(op.who, controller):
+        game.state.lasting.append(Lasting("limit", player, None, op.amount, name))
+        game.emit("limit", CAUSE, player=player, source=name, amount=op.amount,
+                  limit=game.limit(player))
+
+
+def crush(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
+    for player in players_for(op.who, controller):
+        for _ in range(op.count):
+            if not game.crush(player, CAUSE, name):
+                break
+
+
+def damage(game: Game, op: Op, controller: str, source: CardInstance | None,
+           name: str) -> None:
+    for player in players_for(op.who, controller):
+        deal_damage(game, player, CAUSE, name)
+
+
+def deal_damage(game: Game, player: str, cause: str, name: str | None) -> None:
+    """Damage: crush one life cloth; with none left, the other player wins (Chinese wiki,
+    "WIXOSS/游戏规则", attack phase)."""
+    if not game.crush(player, cause, name):
+        game.state.winner = other(player)
+        game.state.win_reason = "damage"
+        game.emit("game_over", cause, player=player, source=name, winner=other(player),
+                  reason="damage with no life cloth")
+
+
+def shuffle(game: Game, op: Op, controller: str, source: CardInstance | None,
+            name: str) -> None:
+    for player in players_for(op.who, controller):
+        game.shuffle(player, CAUSE)
+
+
+def banish_to_trash(game: Game, op: Op, controller: str, source: CardInstance | None,
+                    name: str) -> None:
+    for player in players_for(op.who, controller):
+        game.state.lasting.append(Lasting("banish_to_trash", player, None, 0, name))
+        game.emit("lasting", CAUSE, player=player, source=name, kind="banish_to_trash",
+                  until="end_of_turn")
+
+
+def charm(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
+    for inst in _targets(game, op, controller, source):
+        deck = game.state.zone(controller, "deck")
+        if not game.on_field(inst) or not deck:
+            game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
+                      reason="no SIGNI or no card in the main deck")
+            continue
+        attach_card(game, deck[0], inst, "charm", name)
+
+
+def attach(game: Game, op: Op, controller: str, source: CardInstance | None,
+           name: str) -> None:
+    card = game.card(op.card)
+    for inst in _targets(game, op, controller, source):
+        if not game.on_field(inst):
+            game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
+                      reason="not on the field")
+            continue
+        attach_card(game, card, inst, "accessory", name)
+
+
+def attach_card(game: Game, card: CardInstance, signi: CardInstance, how: str,
+                name: str) -> None:
+    game.move(card, UNDER_ZONES[signi.zone.zone], CAUSE, how, source=name,
+              to_player=signi.owner)
+    card.attach = how
+    card.face_down = how == "charm"
+    game.attached_to[card.label] = (signi.label, signi.epoch)
+
+
+OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, str], None]] = {
+    "draw": draw, "mill": mill, "ener_charge": ener_charge, "discard": discard,
+    "banish": banish, "trash": trash, "to_ener": to_ener, "to_hand": to_hand,
+    "to_deck": to_deck, "place": place, "put_onto_field": put_onto_field, "power": power,
+    "level": level, "limit": limit, "crush": crush, "damage": damage, "shuffle": shuffle,
+    "banish_to_trash": banish_to_trash, "charm": charm, "attach": attach,
+}
+
+
+def apply_op(game: Game, op: Op, controller: str, source: CardInstance | None,
+             name: str) -> None:
+    OPERATIONS[op.name](game, op, controller, source, name)

@@ -1,0 +1,136 @@
+"""Game state: two players, their zones and the card instances in them. No rules here.
+
+Zones follow the Chinese wiki's "WIXOSS/游戏规则" field layout and the digest: main deck, hand,
+ener zone, trash, life cloth, check zone, LRIG deck, LRIG trash, LRIG zone (the centre LRIG's
+stack, top last), the key's place in the LRIG zone, two assist LRIG zones (for rule processing
+kind 10), three SIGNI zones and, under each SIGNI zone, the cards under or attached to its SIGNI.
+Ordered zones list their cards top first (main deck, life cloth) or oldest first (others).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from judge.engine.cards import CardDef
+from judge.errors import FieldError
+
+PLAYERS = ("p1", "p2")
+
+ZONES: tuple[str, ...] = (
+    "deck", "hand", "ener", "trash", "life", "check", "lrig_deck", "lrig_trash", "lrig", "key",
+    "assist1", "assist2", "signi1", "signi2", "signi3", "under1", "under2", "under3",
+)
+SIGNI_ZONES = ("signi1", "signi2", "signi3")
+UNDER_ZONES = {"signi1": "under1", "signi2": "under2", "signi3": "under3"}
+FIELD_ZONES = ("lrig", "key", "assist1", "assist2", *SIGNI_ZONES, "under1", "under2", "under3")
+LRIG_STACK_ZONES = ("lrig", "assist1", "assist2")
+PHASES = ("up", "draw", "ener", "grow", "main", "attack", "end")
+
+
+def other(player: str) -> str:
+    return "p2" if player == "p1" else "p1"
+
+
+@dataclass(frozen=True, order=True)
+class ZoneRef:
+    """A zone of one player; text form ``p1.trash`` round-trips through :meth:`parse`."""
+
+    player: str
+    zone: str
+
+    def __str__(self) -> str:
+        return f"{self.player}.{self.zone}"
+
+    @classmethod
+    def parse(cls, text: str) -> ZoneRef:
+        player, _, zone = text.partition(".")
+        if player not in PLAYERS:
+            raise FieldError("", f"unknown player in zone {text!r}", PLAYERS)
+        if zone not in ZONES:
+            raise FieldError("", f"unknown zone in {text!r}", ZONES)
+        return cls(player, zone)
+
+
+@dataclass(eq=False)
+class CardInstance:
+    """One physical card in the game. ``label`` is stable for the whole replay."""
+
+    label: str
+    card: CardDef
+    owner: str
+    zone: ZoneRef
+    down: bool = False
+    frozen: bool = False
+    face_down: bool = False
+    attach: str = ""  # under a SIGNI: "charm", "accessory" or "under"
+    crushed: bool = False  # put into the check zone by a crush
+    burst: str = ""  # "pending" while its Life Burst waits, "done" after
+    level_changed: bool = False  # since the previous rule-processing check
+    epoch: int = 0  # bumped at every zone change: a new object for the rules
+
+    def __repr__(self) -> str:
+        return f"<{self.label} {self.card.id} @{self.zone}>"
+
+
+@dataclass
+class Lasting:
+    """An effect in force: a modifier or a replacement, until the end of the turn."""
+
+    kind: str  # "power", "level", "limit", "banish_to_trash"
+    player: str  # whose cards it affects
+    card: str | None = None  # label, for per-card modifiers
+    amount: int = 0
+    source: str | None = None
+    epoch: int = 0  # the card's epoch when it was applied: a card that moves loses it
+
+
+@dataclass
+class PlayerState:
+    name: str
+    zones: dict[str, list[CardInstance]] = field(
+        default_factory=lambda: {z: [] for z in ZONES})
+    refreshes: int = 0  # refreshes made in the current turn
+
+
+@dataclass
+class GameState:
+    players: dict[str, PlayerState]
+    turn: int = 1
+    turn_player: str = "p1"
+    first_player: str = "p1"
+    phase: str = "main"
+    lasting: list[Lasting] = field(default_factory=list)
+    winner: str | None = None
+    win_reason: str | None = None
+    cards: dict[str, CardInstance] = field(default_factory=dict)
+
+    @classmethod
+    def empty(cls) -> GameState:
+        return cls(players={p: PlayerState(p) for p in PLAYERS})
+
+    def zone(self, player: str, zone: str) -> list[CardInstance]:
+        return self.players[player].zones[zone]
+
+    def ref(self, ref: ZoneRef) -> list[CardInstance]:
+        return self.players[ref.player].zones[ref.zone]
+
+    def add(self, inst: CardInstance, index: int | None = None) -> None:
+        if inst.label in self.cards:
+            raise FieldError("", f"card label {inst.label!r} is used twice")
+        self.cards[inst.label] = inst
+        cards = self.ref(inst.zone)
+        cards.insert(len(cards) if index is None else index, inst)
+
+    def centre(self, player: str) -> CardInstance | None:
+        stack = self.zone(player, "lrig")
+        return stack[-1] if stack else None
+
+    def signi(self, player: str) -> list[CardInstance]:
+        return [c for z in SIGNI_ZONES for c in self.zone(player, z)]
+
+    def all_cards(self) -> list[CardInstance]:
+        return [c for p in PLAYERS for z in ZONES for c in self.zone(p, z)]
+
+    def snapshot(self) -> dict[str, dict[str, list[str]]]:
+        """Zone contents as labels: the text form used for outcomes and diffs."""
+        return {p: {z: [c.label for c in self.zone(p, z)] for z in ZONES} for p in PLAYERS}

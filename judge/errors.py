@@ -1,0 +1,52 @@
+"""Error classes. Messages quote the bad input; the CLI turns them into one line."""
+
+from __future__ import annotations
+
+
+class JudgeError(Exception):
+    """Base class of every error that wixoss-judge reports to a user."""
+
+
+class FieldError(JudgeError):
+    """A field of a data file holds something the engine cannot use.
+
+    ``field`` is the dotted path of the field (``steps[2].op``); ``valid`` lists the accepted
+    values when there is a closed set of them.
+    """
+
+    def __init__(self, field: str, message: str, valid: tuple[str, ...] | list[str] = ()) -> None:
+        self.field = field
+        self.message = message
+        self.valid = tuple(valid)
+        super().__init__(self.text())
+
+    def text(self) -> str:
+        out = f"{self.field}: {self.message}" if self.field else self.message
+        if self.valid:
+            shown = ", ".join(self.valid[:24])
+            if len(self.valid) > 24:
+                shown += ", ..."
+            out += f" (valid: {shown})"
+        return out
+
+
+class ScenarioError(JudgeError):
+    """A ruling file that cannot be used, located at ``path:line``."""
+
+    def __init__(self, path: str, line: int, error: FieldError) -> None:
+        self.path = path
+        self.line = line
+        self.error = error
+        super().__init__(f"{path}:{line}: {error.text()}")
+
+
+class EngineError(JudgeError):
+    """The engine reached a state its rules do not allow (a bug or an impossible set-up)."""
+
+
+class IllegalAction(JudgeError):
+    """A game action that the rules forbid. ``reason`` is a short stable code."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        self.reason = reason
+        super().__init__(f"{reason}: {message}")

@@ -1,0 +1,1 @@
+"""Rulings as scenarios: loading TOML with line numbers, replaying, checking expectations."""

@@ -1,0 +1,631 @@
+"""Loading rulings: TOML text -> validated :class:`Scenario`, or one located error.
+
+Every error is a :class:`~judge.errors.ScenarioError` whose text is
+``path:line: field: what is wrong (valid: ...)``.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from judge.engine.actions import ACTIONS
+from judge.engine.cards import CardDef, parse_card, parse_effect, parse_op
+from judge.engine.choices import CHOICE_KINDS, Scripted
+from judge.engine.events import CAUSES, EVENT_TYPES
+from judge.engine.rulesets import load_rulesets
+from judge.engine.state import PHASES, PLAYERS, SIGNI_ZONES, UNDER_ZONES, ZONES
+from judge.errors import FieldError, ScenarioError
+from judge.paths import data_dir
+from judge.scenario.locate import LineIndex
+from judge.scenario.model import (
+    AUTHORITIES,
+    LANGS,
+    TEXT_FIELDS,
+    EventPattern,
+    Expectation,
+    Outcome,
+    Placement,
+    Scenario,
+    Setup,
+    Source,
+    StatePattern,
+    Step,
+    ZonePattern,
+)
+
+TOP_FIELDS = ("id", "rulesets", "tags", "terms", "related", *TEXT_FIELDS, "sources", "cards",
+              "setup", "steps", "choices", "expect", "explore_limit")
+SETUP_FIELDS = ("turn", "turn_player", "first_player", "phase", "seed", "refreshes",
+                "in_force", *PLAYERS)
+STEP_FIELDS: dict[str, tuple[str, ...]] = {
+    "effect": ("player", "ops", "source"),
+    "use": ("card",),
+    "activate": ("card", "ability"),
+    "advance": ("to",),
+    "play": ("card", "zone"),
+    "grow": ("card",),
+    "remove": ("card",),
+    "crush": ("player", "count"),
+    "damage": ("player",),
+}
+ILLEGAL_REASONS = ("not-main-phase", "not-in-hand", "not-in-lrig-deck", "arts-timing",
+                   "not-usable", "no-such-ability", "not-on-field", "cannot-play",
+                   "no-empty-zone", "zone-taken", "not-grow-phase", "grow-level", "grow-type",
+                   "grow-same-name", "game-over", "no-such-phase")
+EXPECT_FIELDS = ("rules", "zones", "phase", "turn", "turn_player", "winner", "power", "level",
+                 "limit", "refreshes", "events", "outcomes")
+STATE_FIELDS = ("zones", "phase", "turn", "turn_player", "winner", "power", "level", "limit",
+                "refreshes")
+EVENT_KEYS = ("type", "cause", "player", "card", "from", "to", "source")
+ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+DATE_PATTERN = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+ZONE_MODES = ("cards", "order", "count", "contains", "lacks")
+MAIN_DECK_TYPES = ("signi", "spell")
+LRIG_DECK_TYPES = ("lrig", "arts", "key", "resona", "piece")
+
+
+# ------------------------------------------------------------------ shared data
+
+
+@cache
+def card_library(root: str = "") -> dict[str, CardDef]:
+    """Cards from ``data/cards/*.toml`` (each file a table of card tables keyed by id)."""
+    folder = Path(root) if root else data_dir() / "cards"
+    cards: dict[str, CardDef] = {}
+    for path in sorted(folder.glob("*.toml")):
+        text = path.read_text(encoding="utf-8")
+        try:
+            raw = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ScenarioError(str(path), _toml_line(exc), FieldError("", str(exc))) from None
+        for card_id, body in raw.items():
+            try:
+                cards[card_id] = parse_card(card_id, body, card_id)
+            except FieldError as exc:
+                raise ScenarioError(str(path), LineIndex(text).line(exc.field), exc) from None
+    return cards
+
+
+@cache
+def glossary_terms() -> tuple[str, ...]:
+    path = data_dir() / "glossary.toml"
+    if not path.exists():
+        return ()
+    with path.open("rb") as fh:
+        return tuple(sorted(tomllib.load(fh).get("terms", {})))
+
+
+def _toml_line(exc: tomllib.TOMLDecodeError) -> int:
+    match = re.search(r"line (\d+)", str(exc))
+    return int(match.group(1)) if match else 1
+
+
+# ------------------------------------------------------------------ entry points
+
+
+def load_path(path: Path, display: str | None = None) -> Scenario:
+    """Load one ruling file; raises :class:`ScenarioError`."""
+    shown = display or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(shown, 1, FieldError("", f"cannot read the file: {exc}")) from None
+    return load_text(text, shown)
+
+
+def load_text(text: str, path: str = "<text>") -> Scenario:
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        raise ScenarioError(path, _toml_line(exc),
+                            FieldError("", f"TOML syntax: {message}")) from None
+    index = LineIndex(text)
+    try:
+        return _Loader(path, index).scenario(raw)
+    except FieldError as exc:
+        raise ScenarioError(path, index.line(exc.field), exc) from None
+
+
+def discover(paths: list[Path]) -> Iterator[Path]:
+    """Ruling files under ``paths`` (files as given, folders searched for ``*.toml``)."""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*.toml") if p.is_file())
+        else:
+            yield path
+
+
+# ------------------------------------------------------------------ the loader
+
+
+def _expect_type(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
+    if isinstance(value, bool) and kind is not bool and (kind == int or kind == (int,)):
+        raise FieldError(where, f"expected {what}, got {value!r}")
+    if not isinstance(value, kind):
+        raise FieldError(where, f"expected {what}, got {value!r}")
+    return value
+
+
+def _keys(raw: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    for key in raw:
+        if key not in allowed:
+            raise FieldError(f"{where}.{key}" if where else key, "unknown field", allowed)
+
+
+def _one_of(value: Any, valid: tuple[str, ...], where: str) -> str:
+    if value not in valid:
+        raise FieldError(where, f"unknown value {value!r}", valid)
+    return str(value)
+
+
+def _int(value: Any, where: str, minimum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise FieldError(where, f"expected a whole number, got {value!r}")
+    if minimum is not None and value < minimum:
+        raise FieldError(where, f"must be at least {minimum}, got {value}")
+    return value
+
+
+def _str(value: Any, where: str) -> str:
+    return str(_expect_type(value, str, where, "text"))
+
+
+def _str_list(value: Any, where: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    _expect_type(value, list, where, "a list of text")
+    return tuple(_str(v, f"{where}[{i}]") for i, v in enumerate(value))
+
+
+def _table(raw: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    value = raw.get(key, {})
+    return dict(_expect_type(value, dict, where, "a table"))
+
+
+class _Loader:
+    def __init__(self, path: str, index: LineIndex) -> None:
+        self.path = path
+        self.index = index
+        self.cards: dict[str, CardDef] = {}
+        self.labels: dict[str, Placement] = {}
+
+    def scenario(self, raw: dict[str, Any]) -> Scenario:
+        _keys(raw, TOP_FIELDS, "")
+        for key in ("id", "rulesets", "title", "setup", "expect"):
+            if key not in raw:
+                raise FieldError(key, "missing (every ruling has id, rulesets, title, setup, "
+                                      "steps and expect)")
+        rid = _str(raw["id"], "id")
+        if not ID_PATTERN.match(rid):
+            raise FieldError("id", f"{rid!r} is not a lowercase id with hyphens "
+                                   "(it becomes the permalink)")
+        known = load_rulesets()
+        rulesets = _str_list(raw["rulesets"], "rulesets")
+        for i, rs in enumerate(rulesets):
+            _one_of(rs, tuple(known), f"rulesets[{i}]")
+        if not rulesets:
+            raise FieldError("rulesets", "names no rule set", tuple(known))
+        texts = {f: self._texts(raw, f) for f in TEXT_FIELDS if f in raw}
+        tags = _str_list(raw.get("tags", []), "tags")
+        for i, tag in enumerate(tags):
+            if not ID_PATTERN.match(tag):
+                raise FieldError(f"tags[{i}]", f"{tag!r} is not a lowercase tag with hyphens")
+        terms = _str_list(raw.get("terms", []), "terms")
+        glossary = glossary_terms()
+        for i, term in enumerate(terms):
+            if glossary:
+                _one_of(term, glossary, f"terms[{i}]")
+        self._cards(raw)
+        setup = self._setup(_table(raw, "setup", "setup"), rulesets)
+        steps_raw = raw.get("steps", [])
+        _expect_type(steps_raw, list, "steps", "an array of [[steps]] tables")
+        steps = tuple(self._step(s, i) for i, s in enumerate(steps_raw))
+        choices_raw = raw.get("choices", [])
+        _expect_type(choices_raw, list, "choices", "an array of [[choices]] tables")
+        choices = tuple(self._choice(c, i) for i, c in enumerate(choices_raw))
+        expect_raw = raw["expect"]
+        _expect_type(expect_raw, list, "expect", "an array of [[expect]] tables")
+        expectations = tuple(self._expect(e, i, rulesets) for i, e in enumerate(expect_raw))
+        for rs in rulesets:
+            if not any(rs in e.rules for e in expectations):
+                raise FieldError("expect", f"no [[expect]] block covers rule set {rs!r}",
+                                 rulesets)
+        sources_raw = raw.get("sources", [])
+        _expect_type(sources_raw, list, "sources", "an array of [[sources]] tables")
+        return Scenario(
+            path=self.path, id=rid, rulesets=rulesets, texts=texts, tags=tags, terms=terms,
+            sources=tuple(self._source(s, i) for i, s in enumerate(sources_raw)),
+            cards=dict(self.cards), setup=setup, steps=steps, choices=choices,
+            expectations=expectations,
+            explore_limit=_int(raw.get("explore_limit", 256), "explore_limit", 1),
+            related=_str_list(raw.get("related", []), "related"),
+        )
+
+    # -------------------------------------------------------------- texts and sources
+
+    def _texts(self, raw: dict[str, Any], name: str) -> dict[str, str]:
+        table = _expect_type(raw[name], dict, name, "a table of ja, en and zh-Hans texts")
+        _keys(table, LANGS, name)
+        if "ja" not in table:
+            raise FieldError(f"{name}.ja", "missing (Japanese is the fallback language)")
+        return {lang: _str(v, f"{name}.{lang}") for lang, v in table.items()}
+
+    def _source(self, raw: Any, i: int) -> Source:
+        where = f"sources[{i}]"
+        _expect_type(raw, dict, where, "a table")
+        _keys(raw, ("title", "date", "authority", "url", "seed"), where)
+        for key in ("title", "date", "authority"):
+            if key not in raw:
+                raise FieldError(f"{where}.{key}", "missing")
+        date = _str(raw["date"], f"{where}.date")
+        if not DATE_PATTERN.match(date):
+            raise FieldError(f"{where}.date", f"{date!r} is not YYYY, YYYY-MM or YYYY-MM-DD")
+        url = _str(raw.get("url", ""), f"{where}.url")
+        if url and not url.startswith("https://"):
+            raise FieldError(f"{where}.url", f"{url!r} is not an https:// address")
+        return Source(title=_str(raw["title"], f"{where}.title"), date=date,
+                      authority=_one_of(raw["authority"], AUTHORITIES, f"{where}.authority"),
+                      url=url, seed=_str(raw.get("seed", ""), f"{where}.seed"))
+
+    # -------------------------------------------------------------- cards and set-up
+
+    def _cards(self, raw: dict[str, Any]) -> None:
+        inline = _table(raw, "cards", "cards")
+        for card_id, body in inline.items():
+            if not ID_PATTERN.match(card_id):
+                raise FieldError(f"cards.{card_id}", "card ids are lowercase with hyphens")
+            self.cards[card_id] = parse_card(card_id, body, f"cards.{card_id}")
+
+    def card_def(self, card_id: str, where: str) -> CardDef:
+        if card_id in self.cards:
+            return self.cards[card_id]
+        library = card_library()
+        if card_id in library:
+            self.cards[card_id] = library[card_id]
+            return library[card_id]
+        if card_id == "filler":
+            from judge.engine.cards import FILLER
+
+            self.cards["filler"] = FILLER
+            return FILLER
+        raise FieldError(where, f"unknown card {card_id!r}",
+                         tuple(sorted({*self.cards, *library, "filler"})))
+
+    def _setup(self, raw: dict[str, Any], rulesets: tuple[str, ...]) -> Setup:
+        _keys(raw, SETUP_FIELDS, "setup")
+        turn = _int(raw.get("turn", 1), "setup.turn", 1)
+        tp = _one_of(raw.get("turn_player", "p1"), PLAYERS, "setup.turn_player")
+        first = _one_of(raw.get("first_player", "p1"), PLAYERS, "setup.first_player")
+        phase = _one_of(raw.get("phase", "main"), PHASES, "setup.phase")
+        if turn % 2 == 1 and tp != first or turn % 2 == 0 and tp == first:
+            raise FieldError("setup.turn_player",
+                             f"{tp} cannot be the turn player in turn {turn} when {first} "
+                             "went first")
+        seed = None if "seed" not in raw else _int(raw["seed"], "setup.seed", 0)
+        refreshes_raw = _table(raw, "refreshes", "setup.refreshes")
+        _keys(refreshes_raw, PLAYERS, "setup.refreshes")
+        refreshes = {p: _int(v, f"setup.refreshes.{p}", 0) for p, v in refreshes_raw.items()}
+        known = load_rulesets()
+        if refreshes.get(tp, 0) >= 2 and any(known[r].second_refresh_ends_turn
+                                            for r in rulesets):
+            raise FieldError(f"setup.refreshes.{tp}",
+                             "the turn player cannot have refreshed twice this turn under a "
+                             "rule set where the second refresh ends the turn")
+        placements: list[Placement] = []
+        for player in PLAYERS:
+            zones = _table(raw, player, f"setup.{player}")
+            _keys(zones, ZONES, f"setup.{player}")
+            for zone, value in zones.items():
+                placements.extend(self._zone(player, zone, value, f"setup.{player}.{zone}"))
+        in_force_raw = raw.get("in_force", [])
+        _expect_type(in_force_raw, list, "setup.in_force", "a list of operations")
+        in_force = []
+        for i, op_raw in enumerate(in_force_raw):
+            where = f"setup.in_force[{i}]"
+            _expect_type(op_raw, dict, where, "a table")
+            body = dict(op_raw)
+            player = _one_of(body.pop("player", "p1"), PLAYERS, f"{where}.player")
+            op = parse_op(body, where)
+            if op.name not in ("banish_to_trash", "power", "level", "limit"):
+                raise FieldError(f"{where}.op", f"{op.name!r} is not an effect that stays in "
+                                 "force", ("banish_to_trash", "power", "level", "limit"))
+            in_force.append((player, op))
+        setup = Setup(turn=turn, turn_player=tp, first_player=first, phase=phase, seed=seed,
+                      refreshes=refreshes, placements=tuple(placements),
+                      in_force=tuple(in_force))
+        self._check_setup(setup)
+        return setup
+
+    def _zone(self, player: str, zone: str, value: Any, where: str) -> list[Placement]:
+        items = value if isinstance(value, list) else [value]
+        out: list[Placement] = []
+        for i, item in enumerate(items):
+            at = f"{where}[{i}]" if isinstance(value, list) else where
+            down = frozen = crushed = False
+            under: list[Any] = []
+            attach = "under" if zone in UNDER_ZONES.values() else ""
+            if isinstance(item, dict):
+                _keys(item, ("card", "down", "frozen", "under", "charm", "accessory",
+                             "crushed"), at)
+                if "card" not in item:
+                    raise FieldError(f"{at}.card", "missing")
+                down = bool(_expect_type(item.get("down", False), bool, f"{at}.down",
+                                         "true or false"))
+                frozen = bool(_expect_type(item.get("frozen", False), bool, f"{at}.frozen",
+                                           "true or false"))
+                crushed = bool(_expect_type(item.get("crushed", False), bool,
+                                            f"{at}.crushed", "true or false"))
+                for how in ("under", "charm", "accessory"):
+                    for j, u in enumerate(_str_list(item.get(how, []), f"{at}.{how}")):
+                        under.append((how, u, f"{at}.{how}[{j}]"))
+                if under and zone not in SIGNI_ZONES:
+                    raise FieldError(f"{at}.under", "only a SIGNI in a SIGNI zone has cards "
+                                     "under it")
+                item = item["card"]
+            for label, card_id, spot in self._expand(_str(item, at), at):
+                out.append(self._place(player, zone, label, card_id, spot, down=down,
+                                       frozen=frozen, attach=attach, crushed=crushed))
+            for how, text, spot in under:
+                for label, card_id, spot2 in self._expand(text, spot):
+                    out.append(self._place(player, UNDER_ZONES[zone], label, card_id, spot2,
+                                           attach=how))
+        return out
+
+    def _expand(self, text: str, where: str) -> list[tuple[str, str, str]]:
+        """``LABEL``, ``LABEL:card-id`` or ``PREFIX*N[:card-id]`` (labels PREFIX1..PREFIXN)."""
+        label, _, card_id = text.partition(":")
+        card_id = card_id or "filler"
+        if "*" in label:
+            prefix, _, count = label.partition("*")
+            if not count.isdigit() or not prefix:
+                raise FieldError(where, f"{text!r}: write PREFIX*N, e.g. d*10")
+            return [(f"{prefix}{n}", card_id, where) for n in range(1, int(count) + 1)]
+        if not re.match(r"^[A-Za-z][A-Za-z0-9_\-]*$", label):
+            raise FieldError(where, f"{label!r} is not a card label (letters, digits, - and _, "
+                             "starting with a letter)")
+        return [(label, card_id, where)]
+
+    def _place(self, player: str, zone: str, label: str, card_id: str, where: str, *,
+               down: bool = False, frozen: bool = False, attach: str = "",
+               crushed: bool = False) -> Placement:
+        if label in self.labels:
+            first = self.labels[label]
+            raise FieldError(where, f"card label {label!r} is used twice (first in "
+                             f"{first.player}.{first.zone})")
+        card = self.card_def(card_id, where)
+        problem = _placement_problem(zone, card)
+        if problem:
+            raise FieldError(where, f"{label} ({card.type}) {problem}")
+        placement = Placement(player, zone, label, card_id, down, frozen, attach, crushed)
+        self.labels[label] = placement
+        return placement
+
+    def _check_setup(self, setup: Setup) -> None:
+        by_zone: dict[tuple[str, str], list[Placement]] = {}
+        for p in setup.placements:
+            by_zone.setdefault((p.player, p.zone), []).append(p)
+        for player in PLAYERS:
+            where = f"setup.{player}"
+            lrig = by_zone.get((player, "lrig"), [])
+            centre = self.cards[lrig[-1].card] if lrig else None
+            signi = [self.cards[p.card] for z in SIGNI_ZONES
+                     for p in by_zone.get((player, z), [])]
+            for zone in SIGNI_ZONES:
+                if len(by_zone.get((player, zone), [])) > 1:
+                    raise FieldError(f"{where}.{zone}", "a SIGNI zone holds one SIGNI")
+            for signi_zone, under_zone in UNDER_ZONES.items():
+                if by_zone.get((player, under_zone)) and not by_zone.get((player, signi_zone)):
+                    raise FieldError(f"{where}.{under_zone}",
+                                     f"cards under a SIGNI, but {signi_zone} is empty")
+            if signi and centre is None:
+                raise FieldError(f"{where}.lrig", "SIGNI on the field need a centre LRIG")
+            if centre is not None:
+                lrig_level = centre.level or 0
+                for card in signi:
+                    if (card.level or 0) > lrig_level:
+                        raise FieldError(f"{where}.signi", f"{card.id} is level {card.level}, "
+                                         f"above the LRIG's level {lrig_level}")
+                total = sum(c.level or 0 for c in signi)
+                if total > (centre.limit or 0):
+                    raise FieldError(f"{where}.signi", f"total level {total} is above the "
+                                     f"LRIG's limit {centre.limit}")
+            deck = by_zone.get((player, "deck"), [])
+            trash = by_zone.get((player, "trash"), [])
+            if not deck and trash:
+                raise FieldError(f"{where}.deck", "the main deck is empty while the trash "
+                                 "holds cards: the refresh would already have happened")
+
+    # -------------------------------------------------------------- steps and choices
+
+    def label(self, value: Any, where: str) -> str:
+        label = _str(value, where)
+        if label not in self.labels:
+            raise FieldError(where, f"no card labelled {label!r} in the set-up",
+                             tuple(self.labels))
+        return label
+
+    def _step(self, raw: Any, i: int) -> Step:
+        where = f"steps[{i}]"
+        _expect_type(raw, dict, where, "a table")
+        if "action" not in raw:
+            raise FieldError(f"{where}.action", "missing", tuple(ACTIONS))
+        action = _one_of(raw["action"], tuple(ACTIONS), f"{where}.action")
+        _keys(raw, ("action", "expect_illegal", *STEP_FIELDS[action]), where)
+        player = _one_of(raw.get("player", "p1"), PLAYERS, f"{where}.player")
+        ops = ()
+        if action == "effect":
+            if "ops" not in raw:
+                raise FieldError(f"{where}.ops", "missing (the operations of the effect)")
+            ops = parse_effect(raw["ops"], f"{where}.ops")
+            self._op_labels(ops, f"{where}.ops")
+        card = None
+        if "card" in STEP_FIELDS[action]:
+            if "card" not in raw:
+                raise FieldError(f"{where}.card", "missing")
+            card = self.label(raw["card"], f"{where}.card")
+        source = self.label(raw["source"], f"{where}.source") if "source" in raw else None
+        zone = _one_of(raw["zone"], SIGNI_ZONES, f"{where}.zone") if "zone" in raw else None
+        to = _one_of(raw["to"], PHASES, f"{where}.to") if "to" in raw else None
+        illegal = None
+        if "expect_illegal" in raw:
+            illegal = _one_of(raw["expect_illegal"], ILLEGAL_REASONS, f"{where}.expect_illegal")
+        return Step(index=i + 1, action=action, player=player, ops=ops, source=source,
+                    card=card, zone=zone, to=to,
+                    count=_int(raw.get("count", 1), f"{where}.count", 1),
+                    ability=_int(raw.get("ability", 0), f"{where}.ability", 0),
+                    expect_illegal=illegal, line=self.index.line(where))
+
+    def _op_labels(self, ops: tuple[Any, ...], where: str) -> None:
+        for j, op in enumerate(ops):
+            if op.target is not None:
+                for label in op.target.labels:
+                    self.label(label, f"{where}[{j}].target")
+            if op.card:
+                self.label(op.card, f"{where}[{j}].card")
+
+    def _choice(self, raw: Any, i: int) -> Scripted:
+        where = f"choices[{i}]"
+        _expect_type(raw, dict, where, "a table")
+        _keys(raw, ("player", "kind", "pick"), where)
+        if "pick" not in raw:
+            raise FieldError(f"{where}.pick", "missing (the labels or yes/no chosen)")
+        pick = _str_list(raw["pick"], f"{where}.pick")
+        player = _one_of(raw["player"], PLAYERS, f"{where}.player") if "player" in raw else None
+        kind = _one_of(raw["kind"], tuple(CHOICE_KINDS), f"{where}.kind") if "kind" in raw \
+            else None
+        return Scripted(pick=pick, player=player, kind=kind,
+                        where=f"{self.path}:{self.index.line(where)}: {where}")
+
+    # -------------------------------------------------------------- expectations
+
+    def _expect(self, raw: Any, i: int, rulesets: tuple[str, ...]) -> Expectation:
+        where = f"expect[{i}]"
+        _expect_type(raw, dict, where, "a table")
+        _keys(raw, EXPECT_FIELDS, where)
+        rules = _str_list(raw.get("rules", list(rulesets)), f"{where}.rules")
+        for j, rs in enumerate(rules):
+            _one_of(rs, rulesets, f"{where}.rules[{j}]")
+        state = self._state({k: v for k, v in raw.items() if k in STATE_FIELDS}, where)
+        events = _table(raw, "events", f"{where}.events")
+        _keys(events, ("sequence", "subsequence", "absent"), f"{where}.events")
+        outcomes_raw = raw.get("outcomes", [])
+        _expect_type(outcomes_raw, list, f"{where}.outcomes", "an array of tables")
+        outcomes = []
+        for j, out in enumerate(outcomes_raw):
+            at = f"{where}.outcomes[{j}]"
+            _expect_type(out, dict, at, "a table")
+            _keys(out, ("name", *STATE_FIELDS), at)
+            outcomes.append(Outcome(name=_str(out.get("name", f"outcome {j + 1}"),
+                                              f"{at}.name"),
+                                    state=self._state({k: v for k, v in out.items()
+                                                       if k != "name"}, at)))
+        return Expectation(
+            rules=rules, state=state,
+            sequence=self._events(events.get("sequence", []), f"{where}.events.sequence"),
+            subsequence=self._events(events.get("subsequence", []),
+                                     f"{where}.events.subsequence"),
+            absent=self._events(events.get("absent", []), f"{where}.events.absent"),
+            outcomes=tuple(outcomes), line=self.index.line(where))
+
+    def _state(self, raw: dict[str, Any], where: str) -> StatePattern:
+        zones: dict[str, ZonePattern] = {}
+        zones_raw = _table(raw, "zones", f"{where}.zones")
+        _keys(zones_raw, PLAYERS, f"{where}.zones")
+        for player, table in zones_raw.items():
+            at = f"{where}.zones.{player}"
+            _expect_type(table, dict, at, "a table of zones")
+            _keys(table, ZONES, at)
+            for zone, pattern in table.items():
+                zones[f"{player}.{zone}"] = self._zone_pattern(pattern, f"{at}.{zone}")
+        winner = None
+        if "winner" in raw:
+            winner = _one_of(raw["winner"], ("p1", "p2", "none"), f"{where}.winner")
+
+        def numbers(key: str, keys: tuple[str, ...] | None = None) -> dict[str, int]:
+            table = _table(raw, key, f"{where}.{key}")
+            out = {}
+            for name, value in table.items():
+                if keys is None:
+                    self.label(name, f"{where}.{key}.{name}")
+                else:
+                    _one_of(name, keys, f"{where}.{key}.{name}")
+                out[name] = _int(value, f"{where}.{key}.{name}")
+            return out
+
+        return StatePattern(
+            zones=zones,
+            phase=_one_of(raw["phase"], PHASES, f"{where}.phase") if "phase" in raw else None,
+            turn=_int(raw["turn"], f"{where}.turn", 1) if "turn" in raw else None,
+            turn_player=_one_of(raw["turn_player"], PLAYERS, f"{where}.turn_player")
+            if "turn_player" in raw else None,
+            winner=winner, power=numbers("power"), level=numbers("level"),
+            limit=numbers("limit", PLAYERS), refreshes=numbers("refreshes", PLAYERS))
+
+    def _zone_pattern(self, raw: Any, where: str) -> ZonePattern:
+        if isinstance(raw, list):
+            return ZonePattern("list", tuple(self.label(v, f"{where}[{i}]")
+                                              for i, v in enumerate(raw)))
+        _expect_type(raw, dict, where, "a list of labels or a table")
+        _keys(raw, ZONE_MODES, where)
+        if "count" in raw:
+            if len(raw) > 1:
+                raise FieldError(where, "count stands alone", ZONE_MODES)
+            return ZonePattern("count", count=_int(raw["count"], f"{where}.count", 0))
+        for mode in ("contains", "lacks"):
+            if mode in raw:
+                if len(raw) > 1:
+                    raise FieldError(where, f"{mode} stands alone", ZONE_MODES)
+                labels = _str_list(raw[mode], f"{where}.{mode}")
+                return ZonePattern(mode, tuple(self.label(v, f"{where}.{mode}[{i}]")
+                                               for i, v in enumerate(labels)))
+        if "cards" not in raw:
+            raise FieldError(f"{where}.cards", "missing", ZONE_MODES)
+        order = _one_of(raw.get("order", "any"), ("exact", "any"), f"{where}.order")
+        labels = _str_list(raw["cards"], f"{where}.cards")
+        return ZonePattern("exact" if order == "exact" else "same",
+                           tuple(self.label(v, f"{where}.cards[{i}]")
+                                 for i, v in enumerate(labels)))
+
+    def _events(self, raw: Any, where: str) -> tuple[EventPattern, ...]:
+        _expect_type(raw, list, where, "a list of event tables")
+        out = []
+        for i, item in enumerate(raw):
+            at = f"{where}[{i}]"
+            _expect_type(item, dict, at, "a table such as {type = \"refresh\"}")
+            if "type" not in item:
+                raise FieldError(f"{at}.type", "missing", tuple(EVENT_TYPES))
+            etype = _one_of(item["type"], tuple(EVENT_TYPES), f"{at}.type")
+            _keys(item, (*EVENT_KEYS, *EVENT_TYPES[etype]), at)
+            if "cause" in item:
+                _one_of(item["cause"], CAUSES, f"{at}.cause")
+            if "player" in item:
+                _one_of(item["player"], PLAYERS, f"{at}.player")
+            if "card" in item:
+                self.label(item["card"], f"{at}.card")
+            for key in ("from", "to"):
+                if key in item:
+                    text = _str(item[key], f"{at}.{key}")
+                    valid = tuple(f"{p}.{z}" for p in PLAYERS for z in ZONES)
+                    _one_of(text, valid, f"{at}.{key}")
+            out.append(EventPattern(dict(item)))
+        return tuple(out)
+
+
+def _placement_problem(zone: str, card: CardDef) -> str | None:
+    if zone == "deck" or zone == "life":
+        return None if card.type in MAIN_DECK_TYPES else "cannot be in the main deck"
+    if zone == "lrig_deck":
+        return None if card.type in LRIG_DECK_TYPES else "cannot be in the LRIG deck"
+    if zone in ("lrig", "assist1", "assist2"):
+        return None if card.type == "lrig" else "is not a LRIG"
+    if zone in SIGNI_ZONES:
+        return None if card.is_signi_like else "is not a SIGNI"
+    if zone == "key":
+        return None if card.type == "key" else "is not a Key"
+    return None
