@@ -109,7 +109,10 @@ deck = {{ cards = ["d1", "d2", "t1"] }}   # any order: the deck was shuffled
 trash = ["l1"]
 life = ["l2"]
 [expect.events]
-subsequence = [{{ type = "skipped", verb = "mill", wanted = 3, done = 2 }}, {{ type = "refresh", player = "p1" }}]
+subsequence = [
+  {{ type = "skipped", verb = "mill", wanted = 3, done = 2 }},
+  {{ type = "refresh", player = "p1" }},
+]
 absent = [{{ type = "refresh", player = "p2" }}]
 '''
 

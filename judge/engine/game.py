@@ -191,8 +191,12 @@ class Game:
             self.emit("move", cause, player=inst.owner, card=inst, from_zone=old, to_zone=new,
                       source=source, verb=verb)
         self._observe_move(inst, old, new, cause, etype, was_on_field)
-        if old.zone == "deck" and not self.state.ref(old) and self.rules.refresh_interrupts:
-            self.refresh_if_possible(old.player)
+        if self.rules.refresh_interrupts:
+            # 2014-04: the refresh happens the moment it can, inside anything.
+            if old.zone == "deck" and not self.state.ref(old):
+                self.refresh_if_possible(old.player)
+            elif new.zone == "trash" and verb != "refresh_life":
+                self.refresh_if_possible(new.player)
 
     def put_into_deck(self, inst: CardInstance, cause: str, verb: str, bottom: bool,
                       source: str | None = None) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.engine.actions import ACTIONS
-from judge.engine.cards import CardDef, parse_card, parse_effect, parse_op
+from judge.engine.cards import CardDef, Op, parse_card, parse_effect, parse_op
 from judge.engine.choices import CHOICE_KINDS, Scripted
 from judge.engine.events import CAUSES, EVENT_TYPES
 from judge.engine.rulesets import load_rulesets
@@ -145,7 +145,7 @@ def discover(paths: list[Path]) -> Iterator[Path]:
 
 
 def _expect_type(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
-    if isinstance(value, bool) and kind is not bool and (kind == int or kind == (int,)):
+    if isinstance(value, bool) and kind in (int, (int,)):
         raise FieldError(where, f"expected {what}, got {value!r}")
     if not isinstance(value, kind):
         raise FieldError(where, f"expected {what}, got {value!r}")
@@ -458,7 +458,7 @@ class _Loader:
         action = _one_of(raw["action"], tuple(ACTIONS), f"{where}.action")
         _keys(raw, ("action", "expect_illegal", *STEP_FIELDS[action]), where)
         player = _one_of(raw.get("player", "p1"), PLAYERS, f"{where}.player")
-        ops = ()
+        ops: tuple[Op, ...] = ()
         if action == "effect":
             if "ops" not in raw:
                 raise FieldError(f"{where}.ops", "missing (the operations of the effect)")
