@@ -161,9 +161,9 @@ class CardDef:
 # ---------------------------------------------------------------- parsing from TOML values
 
 
-def _req(raw: Mapping[str, Any], key: str, where: str) -> Any:
+def _req(raw: Mapping[str, Any], key: str, where: str, valid: tuple[str, ...] = ()) -> Any:
     if key not in raw:
-        raise FieldError(f"{where}.{key}", "missing")
+        raise FieldError(f"{where}.{key}", "missing", valid)
     return raw[key]
 
 
@@ -202,7 +202,8 @@ def _choice(value: Any, valid: tuple[str, ...], where: str) -> str:
 
 
 ZONE_WORDS = ("deck", "hand", "ener", "trash", "life", "check", "lrig_deck", "lrig_trash",
-              "lrig", "signi", "signi1", "signi2", "signi3", "field")
+              "lrig", "key", "assist1", "assist2", "signi", "signi1", "signi2", "signi3",
+              "field")
 
 
 def parse_target(raw: Any, where: str) -> Target:
@@ -232,7 +233,7 @@ def parse_target(raw: Any, where: str) -> Target:
 def parse_op(raw: Any, where: str) -> Op:
     if not isinstance(raw, dict):
         raise FieldError(where, f"expected a table such as {{op = \"draw\"}}, got {raw!r}")
-    name = _choice(_req(raw, "op", where), tuple(OPS), f"{where}.op")
+    name = _choice(_req(raw, "op", where, tuple(OPS)), tuple(OPS), f"{where}.op")
     fields = OPS[name][0]
     _check_keys(raw, ("op", *fields), where)
     target = None
@@ -268,13 +269,14 @@ def parse_effect(raw: Any, where: str) -> tuple[Op, ...]:
 def parse_ability(raw: Any, where: str, index: int) -> Ability:
     if not isinstance(raw, dict):
         raise FieldError(where, "expected a table")
-    kind = _choice(_req(raw, "kind", where), ABILITY_KINDS, f"{where}.kind")
+    kind = _choice(_req(raw, "kind", where, ABILITY_KINDS), ABILITY_KINDS, f"{where}.kind")
     _check_keys(raw, ("kind", "effect", "trigger", "zone", "optional", "stat", "amount",
                       "applies_to"), where)
     trigger = None
     zone = ""
     if kind == "auto":
-        trigger = _choice(_req(raw, "trigger", where), tuple(TRIGGERS), f"{where}.trigger")
+        trigger = _choice(_req(raw, "trigger", where, tuple(TRIGGERS)), tuple(TRIGGERS),
+                          f"{where}.trigger")
         zone = TRIGGER_ZONES[trigger]
     elif "trigger" in raw:
         raise FieldError(f"{where}.trigger", f"only auto abilities have a trigger, not {kind}")
@@ -284,7 +286,8 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
         zone = _choice(raw["zone"], ("", "field", "trash", "hand", "ener"), f"{where}.zone")
     stat, amount, applies = "", 0, "this"
     if kind == "const":
-        stat = _choice(_req(raw, "stat", where), ("power", "level"), f"{where}.stat")
+        stat = _choice(_req(raw, "stat", where, ("power", "level")), ("power", "level"),
+                       f"{where}.stat")
         amount = _int(_req(raw, "amount", where), f"{where}.amount")
         applies = _choice(raw.get("applies_to", "this"), ("this", "own_signi"),
                           f"{where}.applies_to")
@@ -305,7 +308,7 @@ def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
     if not isinstance(raw, dict):
         raise FieldError(where, "expected a table describing the card")
     _check_keys(raw, CARD_FIELDS, where)
-    ctype = _choice(_req(raw, "type", where), CARD_TYPES, f"{where}.type")
+    ctype = _choice(_req(raw, "type", where, CARD_TYPES), CARD_TYPES, f"{where}.type")
     name_raw = raw.get("name", card_id)
     names: dict[str, str] = {}
     if isinstance(name_raw, dict):

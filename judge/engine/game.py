@@ -224,9 +224,9 @@ class Game:
         if new.zone == "check" and inst.crushed:
             fired.append("crushed")
         if fired:
-            self._queue_triggers(inst, fired)
+            self.queue_triggers(inst, fired)
 
-    def _queue_triggers(self, inst: CardInstance, fired: list[str]) -> None:
+    def queue_triggers(self, inst: CardInstance, fired: list[str]) -> None:
         for ability in inst.card.abilities:
             if ability.trigger in fired:
                 pending = Pending(ability, inst, inst.epoch, inst.owner, len(self.log) - 1)
@@ -236,7 +236,7 @@ class Game:
 
     def notify_refresh(self, player: str) -> None:
         for inst in self.state.signi(player):
-            self._queue_triggers(inst, ["owner_refreshes"])
+            self.queue_triggers(inst, ["owner_refreshes"])
 
     def _next_trigger(self) -> bool:
         """Resolve one waiting triggered ability: the turn player's first, each player choosing
@@ -342,9 +342,10 @@ class Game:
         trash = list(snapshot if snapshot is not None else self.state.zone(player, "trash"))
         if not trash:
             life = self.state.zone(player, "life")
-            self.move(life[0], "trash", "rule", "refresh_life")
+            first_life = life[0]
+            self.move(first_life, "trash", "rule", "refresh_life")
             life_moved = True
-            trash = list(self.state.zone(player, "trash"))
+            trash = [first_life]  # not a card that rule processing is moving elsewhere
         for inst in trash:
             self.move(inst, "deck", "rule", "refresh")
         self.shuffle(player, "rule")

@@ -121,20 +121,29 @@ def check(game: Game) -> bool:
         return False
 
     chosen = [_resolve_conflict(game, props) for props in proposals.values()]
+    moving = {p.card.label for p in chosen}
+    # A card that another kind moves out of the trash at the same time is not part of the
+    # refresh; if that leaves nothing to refresh with, the refresh does not apply now.
+    snapshots = {p: [c for c in state.zone(p, "trash") if c.label not in moving]
+                 for p in refreshers}
+    refreshers = [p for p in refreshers if snapshots[p] or (
+        not game.rules.refresh_needs_trash and state.zone(p, "life"))]
     kinds = sorted({p.kind for p in chosen} | ({"refresh"} if refreshers else set()),
                    key=KINDS.__getitem__)
     game.emit("rule_check", "rule", kinds=kinds)
-    moving = {p.card.label for p in chosen}
     for p in refreshers:
         game.refresh_waiting.discard(p)
-        snapshot = [c for c in state.zone(p, "trash") if c.label not in moving]
-        game.refresh(p, snapshot=snapshot)
+        game.refresh(p, snapshot=snapshots[p])
     order = {z: i for i, z in enumerate(ZONES)}
     chosen.sort(key=lambda pr: (KINDS[pr.kind], pr.card.owner, order[pr.card.zone.zone]))
     for prop in chosen:
         card = prop.card
         if card.epoch != prop.epoch:
             continue  # it already moved (say, with the stack it belonged to)
+        if prop.banish and prop.zone != "ener":
+            # logged as for an effect's banish (ops.banish_card): an effect in force moved it
+            game.emit("replaced", "rule", player=card.owner, card=card, kind="banish",
+                      instead=prop.zone)
         game.move(card, prop.zone, "rule", prop.kind, to_player=prop.player,
                   etype="banish" if prop.banish else "move")
     return True

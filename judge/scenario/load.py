@@ -350,6 +350,7 @@ class _Loader:
             down = frozen = crushed = False
             under: list[Any] = []
             attach = "under" if zone in UNDER_ZONES.values() else ""
+            card_at = at
             if isinstance(item, dict):
                 _keys(item, ("card", "down", "frozen", "under", "charm", "accessory",
                              "crushed"), at)
@@ -368,7 +369,8 @@ class _Loader:
                     raise FieldError(f"{at}.under", "only a SIGNI in a SIGNI zone has cards "
                                      "under it")
                 item = item["card"]
-            for label, card_id, spot in self._expand(_str(item, at), at):
+                card_at = f"{at}.card"
+            for label, card_id, spot in self._expand(_str(item, card_at), at):
                 out.append(self._place(player, zone, label, card_id, spot, down=down,
                                        frozen=frozen, attach=attach, crushed=crushed))
             for how, text, spot in under:

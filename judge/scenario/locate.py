@@ -90,6 +90,7 @@ class LineIndex:
                 if header.group(1) == "[[":
                     path = self._resolve(parts[:-1], counters)
                     path = f"{path}.{parts[-1]}" if path else parts[-1]
+                    self.lines.setdefault(path, number)  # the array itself: its first item
                     count = counters.get(path, -1) + 1
                     counters[path] = count
                     path = f"{path}[{count}]"

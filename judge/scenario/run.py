@@ -12,7 +12,7 @@ from judge.engine.ops import apply_op
 from judge.engine.rulesets import RuleSet, load_rulesets
 from judge.engine.state import CardInstance, GameState, ZoneRef
 from judge.errors import EngineError, IllegalAction
-from judge.scenario.model import Scenario, Step
+from judge.scenario.model import Placement, Scenario, Step
 
 
 @dataclass
@@ -47,7 +47,8 @@ def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch) ->
     for player, count in setup.refreshes.items():
         state.players[player].refreshes = count
     game = Game(state, rules, chooser, seed=setup.seed or 0)
-    holders: dict[str, CardInstance] = {}
+    holders: dict[tuple[str, str], CardInstance] = {}
+    under: list[tuple[Placement, CardInstance]] = []
     for place in setup.placements:
         inst = CardInstance(label=place.label, card=scenario.cards[place.card],
                             owner=place.player, zone=ZoneRef(place.player, place.zone),
@@ -56,10 +57,13 @@ def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch) ->
                             crushed=place.crushed)
         state.add(inst)
         if place.zone.startswith("signi"):
-            holders[place.zone.replace("signi", "under")] = inst
+            holders[(place.player, place.zone.replace("signi", "under"))] = inst
         elif place.zone.startswith("under"):
-            holder = holders[place.zone]
-            game.attached_to[inst.label] = (holder.label, holder.epoch)
+            under.append((place, inst))
+    # a second pass: the TOML may list an under zone before its SIGNI zone
+    for place, inst in under:
+        holder = holders[(place.player, place.zone)]
+        game.attached_to[inst.label] = (holder.label, holder.epoch)
     for player, op in setup.in_force:
         apply_op(game, op, player, None, "in-force")
     return game

@@ -1,0 +1,139 @@
+"""Costs: ener by colour, down costs, Exceed, and changes to costs.
+
+Sources: WIXOSS TCG Wiki "間違えやすいルール" (コスト; コストを変更する、あるいは修正する効果の
+優先順位), Chinese wiki "WIXOSS/游戏规则" (无色, 万花色, 超越).
+
+- Colourless ener in a cost can be paid with ener of any colour; a coloured requirement only
+  with that colour. A colourless card in the ener zone pays only colourless.
+- A card with multi ener pays as any one colour, which its player declares when paying.
+- No over-payment: exactly as many ener cards as the cost asks for.
+- A down cost is paid by downing the card; Exceed N puts N cards from under the centre LRIG
+  into the LRIG trash.
+- An effect that *changes* a cost (makes it X) applies before effects that *modify* it (add or
+  take away), whatever their order in time.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from judge.engine.cards import COLOURS
+from judge.engine.state import CardInstance
+from judge.errors import FieldError
+
+ENER_COLOURS = COLOURS  # "colourless" last
+MAX_PAYMENTS = 512
+
+
+@dataclass(frozen=True)
+class Cost:
+    """A cost; the text form ``white:1,colourless:2,down,exceed:1`` round-trips."""
+
+    ener: tuple[tuple[str, int], ...] = ()
+    down: bool = False
+    exceed: int = 0
+
+    @property
+    def ener_total(self) -> int:
+        return sum(n for _, n in self.ener)
+
+    @property
+    def free(self) -> bool:
+        return not self.ener and not self.down and not self.exceed
+
+    def __str__(self) -> str:
+        parts = [f"{c}:{n}" for c, n in self.ener]
+        if self.down:
+            parts.append("down")
+        if self.exceed:
+            parts.append(f"exceed:{self.exceed}")
+        return ",".join(parts) or "free"
+
+    @classmethod
+    def parse(cls, text: str) -> Cost:
+        if text in ("", "free"):
+            return cls()
+        ener: dict[str, int] = {}
+        down, exceed = False, 0
+        for part in text.split(","):
+            name, _, count = part.strip().partition(":")
+            if name == "down" and not count:
+                down = True
+                continue
+            if not count.isdigit():
+                raise FieldError("", f"cost part {part!r} needs a count, e.g. white:1")
+            if name == "exceed":
+                exceed = int(count)
+            elif name in ENER_COLOURS:
+                ener[name] = ener.get(name, 0) + int(count)
+            else:
+                raise FieldError("", f"unknown cost part {name!r}",
+                                 (*ENER_COLOURS, "down", "exceed"))
+        return cls(normalise(ener), down, exceed)
+
+
+def normalise(ener: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    """Colours in a fixed order, colourless last, zero counts dropped."""
+    return tuple((c, ener[c]) for c in ENER_COLOURS if ener.get(c, 0) > 0)
+
+
+def change_cost(cost: Cost, changes: Sequence[dict[str, int]],
+                modifiers: Sequence[dict[str, int]]) -> Cost:
+    """Apply cost *changes* (the last one wins) and then every *modification* in order."""
+    ener = dict(cost.ener)
+    for change in changes:
+        ener = dict(change)
+    for mod in modifiers:
+        for colour, amount in mod.items():
+            ener[colour] = max(0, ener.get(colour, 0) + amount)
+    return Cost(normalise(ener), cost.down, cost.exceed)
+
+
+def can_pay_as(card: CardInstance) -> tuple[str, ...]:
+    """The colours an ener card can pay as: any with multi ener, else its own colours."""
+    if "multi-ener" in card.card.keywords:
+        return tuple(c for c in ENER_COLOURS if c != "colourless")
+    return card.card.colour
+
+
+def assign(cards: Sequence[CardInstance], cost: Cost) -> dict[str, str] | None:
+    """Which colour each card pays for, or None when ``cards`` cannot pay ``cost`` exactly.
+
+    Coloured requirements are matched first (bipartite matching by augmenting paths); the rest
+    pay colourless, which any card can."""
+    if len(cards) != cost.ener_total:
+        return None
+    slots = [c for c, n in cost.ener if c != "colourless" for _ in range(n)]
+    owner: dict[int, int] = {}  # slot -> card index
+
+    def augment(ci: int, seen: set[int]) -> bool:
+        for si, colour in enumerate(slots):
+            if si in seen or colour not in can_pay_as(cards[ci]):
+                continue
+            seen.add(si)
+            if si not in owner or augment(owner[si], seen):
+                owner[si] = ci
+                return True
+        return False
+
+    for ci in range(len(cards)):
+        augment(ci, set())
+    if len(owner) < len(slots):
+        return None
+    paid = {cards[ci].label: slots[si] for si, ci in owner.items()}
+    for card in cards:
+        paid.setdefault(card.label, "colourless")
+    return paid
+
+
+def payments(ener: Sequence[CardInstance], cost: Cost) -> list[tuple[str, ...]]:
+    """Every set of ener cards that pays ``cost`` exactly (labels, in ener-zone order)."""
+    out: list[tuple[str, ...]] = []
+    for combo in itertools.combinations(ener, cost.ener_total):
+        if assign(combo, cost) is not None:
+            out.append(tuple(c.label for c in combo))
+            if len(out) >= MAX_PAYMENTS:
+                break
+    return out
