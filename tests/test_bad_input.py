@@ -1,0 +1,305 @@
+"""Malformed rulings: every one is reported on exactly one line, ``path:line: field: ...``.
+
+A mutation test. Every ruling in rulings/ (and the skeleton that ``judge new`` writes, so
+that it works with an empty corpus) is changed in one place at a time: required fields
+deleted, field names misspelt, values of the wrong type, unknown card ids, zones,
+operations, rule sets, event types, phases, players and labels, a card label used twice,
+broken TOML, contradictory set-ups (a SIGNI above its LRIG's level, an empty main deck with
+cards in the trash, a turn player that does not fit the turn number, two refreshes already
+made under a rule set where the second ends the turn). The variants come from
+tests/mutants.py and are deterministic. All of them go through ONE ``judge check`` run,
+with a good ruling among them that must still pass.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from mutants import Mutant, dumps, mutants, one_in, syntax_mutants
+
+from judge.errors import ScenarioError
+from judge.paths import project_root
+from judge.scenario.load import load_path, load_text
+from judge.skeleton import skeleton
+
+#: From each ruling of the corpus, about one variant in this many (the skeleton gives all).
+RULING_SAMPLE = 30
+MINIMUM = 500
+RULE_SETS = 3  # the skeleton's
+
+
+@dataclass
+class BadCorpus:
+    root: Path
+    mutants: list[Mutant]
+    paths: dict[str, Mutant]  # displayed path -> mutant
+    bases: list[str]
+    skipped: list[str]
+
+
+def _bases() -> tuple[list[tuple[str, str]], list[str]]:
+    """(name, text) of every base that loads and survives the TOML writer unchanged."""
+    out = [("skeleton", dumps(tomllib.loads(skeleton("mutant-base"))))]
+    skipped = []
+    rulings = project_root() / "rulings"
+    for path in sorted(rulings.rglob("*.toml")) if rulings.is_dir() else []:
+        try:
+            load_path(path)
+            text = dumps(tomllib.loads(path.read_text(encoding="utf-8")))
+            load_text(text)
+        except Exception as exc:  # a ruling being written right now, or not writable back
+            skipped.append(f"{path.name}: {exc}")
+            continue
+        out.append((path.stem, text))
+    return out, skipped
+
+
+@pytest.fixture(scope="module")
+def bad_corpus(tmp_path_factory: pytest.TempPathFactory) -> BadCorpus:
+    root = tmp_path_factory.mktemp("mutants")
+    folder = root / "bad"
+    folder.mkdir()
+    bases, skipped = _bases()
+    made: list[Mutant] = []
+    for n, (name, text) in enumerate(bases):
+        keep = None if name == "skeleton" else one_in(RULING_SAMPLE)
+        base = f"b{n:03d}"
+        if keep is None:
+            made += mutants(base, text) + syntax_mutants(base, text)
+        else:
+            made += mutants(base, text, keep) + syntax_mutants(base, text, keep)
+    paths = {}
+    for mutant in made:
+        target = folder / f"{mutant.name[:80]}.toml"
+        assert not target.exists(), f"two variants named {target.name}"
+        target.write_text(mutant.text, encoding="utf-8")
+        paths[f"bad/{target.name}"] = mutant
+    # good rulings among the bad ones: they must pass and not be reported
+    (folder / "good-among-bad.toml").write_text(skeleton("good-among-bad"), encoding="utf-8")
+    return BadCorpus(root, made, paths, [b for b, _ in bases], skipped)
+
+
+def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "judge.cli", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=600)
+
+
+ERROR_LINE = re.compile(r"^(?P<path>bad/[^:]+\.toml):(?P<line>\d+): (?P<message>\S.*)$")
+FIELD = re.compile(r"^(?P<field>[A-Za-z0-9_\-]+(?:\[\d+\])*(?:\.[A-Za-z0-9_\-*:]+(?:\[\d+\])*)*)"
+                   r": \S")
+
+
+def _problems(mutant: Mutant, line: int, message: str) -> list[str]:
+    out = []
+    rows = mutant.text.splitlines()
+    if not 1 <= line <= max(len(rows), 1):
+        out.append(f"line {line} is outside the file ({len(rows)} lines)")
+    if mutant.line is not None and line != mutant.line:
+        out.append(f"line {line}, expected {mutant.line}")
+    if "TOML syntax" not in mutant.fields and not FIELD.match(message):
+        out.append("no field name before the message")
+    if not any(f in message for f in mutant.fields):
+        out.append(f"mentions none of {mutant.fields}")
+    if mutant.valid and not re.search(r"\(valid: [^)]+\)$", message):
+        out.append("no (valid: ...) list")
+    for word in mutant.words:
+        if word not in message:
+            out.append(f"does not say {word!r}")
+    return out
+
+
+def test_every_malformed_file_is_reported_on_exactly_one_line(bad_corpus: BadCorpus) -> None:
+    assert len(bad_corpus.mutants) >= MINIMUM, len(bad_corpus.mutants)
+    done = judge("check", "bad", cwd=bad_corpus.root)
+    everything = done.stdout + done.stderr
+    assert "Traceback" not in everything
+    assert done.stderr == ""
+    assert done.returncode == 2
+    lines = done.stdout.splitlines()
+    assert lines[-1] == f"{RULE_SETS} passed, {len(bad_corpus.mutants)} failed"
+    reported: Counter[str] = Counter()
+    problems = []
+    for row in lines[:-1]:
+        match = ERROR_LINE.match(row)
+        if not match:
+            problems.append(f"not a one-line error: {row!r}")
+            continue
+        reported[match["path"]] += 1
+        mutant = bad_corpus.paths.get(match["path"])
+        if mutant is None:
+            problems.append(f"reported a file that is not a variant: {row}")
+            continue
+        for problem in _problems(mutant, int(match["line"]), match["message"]):
+            problems.append(f"{mutant.name}: {problem}\n    {row}")
+    for path in bad_corpus.paths:
+        if reported[path] != 1:
+            problems.append(f"{path} reported {reported[path]} times")
+    assert "good-among-bad" not in done.stdout
+    assert not problems, f"{len(problems)} problem(s):\n" + "\n".join(problems[:40])
+
+
+def test_mutation_categories_are_all_present(bad_corpus: BadCorpus) -> None:
+    kinds = Counter(m.name.split("-")[2] for m in bad_corpus.mutants)
+    for kind in ("missing", "typo", "type", "card", "label", "value", "etype", "ruleset",
+                 "twice", "syntax", "setup", "turn", "refreshes", "term"):
+        assert kinds[kind] > 0, f"no {kind} variants: {kinds}"
+    assert "skeleton" in bad_corpus.bases
+
+
+@pytest.mark.parametrize("category", ["typo", "value", "twice", "syntax", "setup",
+                                      "refreshes"])
+def test_one_file_at_a_time(bad_corpus: BadCorpus, category: str) -> None:
+    path, mutant = next((p, m) for p, m in bad_corpus.paths.items()
+                        if m.name.split("-")[2] == category)
+    done = judge("check", path, cwd=bad_corpus.root)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2 and lines[1] == "0 passed, 1 failed", lines
+    match = ERROR_LINE.match(lines[0])
+    assert match and match["path"] == path, lines[0]
+    assert not _problems(mutant, int(match["line"]), match["message"]), lines[0]
+
+
+def test_the_good_ruling_alone_still_passes(bad_corpus: BadCorpus) -> None:
+    done = judge("check", "bad/good-among-bad.toml", cwd=bad_corpus.root)
+    assert (done.returncode, done.stdout.splitlines()[-1]) == (0, f"{RULE_SETS} passed, 0 failed")
+
+
+def test_the_toml_writer_keeps_rulings_valid(bad_corpus: BadCorpus) -> None:
+    """Every base that was mutated loads again after the round trip through the writer."""
+    text = dumps(tomllib.loads(skeleton("writer-check")))
+    scenario = load_text(text)
+    assert scenario.id == "writer-check" and scenario.steps
+
+
+# ---------------------------------------------------------------------- line numbers by hand
+
+HEAD = '''id = "line-test"
+rulesets = ["current"]
+
+[title]
+ja = "t"
+
+[setup]
+turn = 3
+turn_player = "p1"
+
+[setup.p1]
+'''
+
+
+def error_of(text: str) -> ScenarioError:
+    with pytest.raises(ScenarioError) as info:
+        load_text(text, "x.toml")
+    message = str(info.value)
+    assert "\n" not in message
+    return info.value
+
+
+def test_misspelt_field_on_line_12() -> None:
+    text = HEAD + 'dekc = ["d1"]\n\n[[expect]]\nphase = "main"\n'
+    err = error_of(text)
+    assert err.line == 12
+    assert str(err).startswith("x.toml:12: setup.p1.dekc: unknown field (valid: deck, hand, ")
+
+
+def test_unknown_operation_in_a_multi_line_array() -> None:
+    text = HEAD + '''deck = ["d1", "d2"]
+
+[[steps]]
+action = "effect"
+ops = [
+  { op = "draw" },
+  { op = "mil", count = 2 },
+]
+
+[[expect]]
+phase = "main"
+'''
+    err = error_of(text)
+    line = text.splitlines().index('  { op = "mil", count = 2 },') + 1
+    assert (err.line, line) == (18, 18)
+    assert str(err).startswith("x.toml:18: steps[0].ops[1].op: unknown value 'mil' (valid: ")
+    assert "mill" in str(err)
+
+
+def test_unknown_label_in_the_second_expect_block() -> None:
+    text = HEAD + '''deck = ["d1", "d2"]
+
+[[expect]]
+phase = "main"
+
+[[expect]]
+turn = 3
+[expect.zones.p1]
+hand = ["d9"]
+'''
+    err = error_of(text)
+    assert err.line == 20
+    assert str(err).startswith("x.toml:20: expect[1].zones.p1.hand[0]: no card labelled 'd9'")
+    assert "(valid: d1, d2)" in str(err)
+
+
+def test_missing_action_points_at_its_steps_table() -> None:
+    text = HEAD + '''deck = ["d1"]
+
+[[steps]]
+action = "advance"
+
+[[steps]]
+player = "p1"
+
+[[expect]]
+phase = "main"
+'''
+    err = error_of(text)
+    assert err.line == 17
+    assert str(err).startswith("x.toml:17: steps[1].action: missing (valid: effect, use, ")
+
+
+def test_misspelt_array_of_tables_points_at_its_header() -> None:
+    text = HEAD + 'deck = ["d1"]\n\n[[setps]]\naction = "advance"\n\n[[expect]]\nphase = "main"\n'
+    err = error_of(text)
+    assert err.line == 14
+    assert str(err).startswith("x.toml:14: setps: unknown field (valid: id, rulesets, ")
+
+
+def test_wrong_type_inside_a_multi_line_zone_list() -> None:
+    text = HEAD + 'deck = [\n  "d1",\n  7,\n]\n\n[[expect]]\nphase = "main"\n'
+    err = error_of(text)
+    assert err.line == 14
+    assert str(err) == "x.toml:14: setup.p1.deck[1]: expected text, got 7"
+
+
+def test_toml_syntax_error_line() -> None:
+    text = HEAD + 'deck = ["d1"\n\n[[expect]]\nphase = "main"\n'
+    err = error_of(text)
+    assert str(err).startswith("x.toml:")
+    assert ": TOML syntax: " in str(err)
+    assert err.line in (12, 13, 14)  # tomllib names where it noticed the open array
+
+
+def test_contradictory_set_up_lines() -> None:
+    text = HEAD + 'deck = []\ntrash = ["t1"]\n\n[[expect]]\nphase = "main"\n'
+    err = error_of(text)
+    assert str(err).startswith("x.toml:12: setup.p1.deck: the main deck is empty while the "
+                               "trash holds cards")
+    text = HEAD.replace('turn_player = "p1"', 'turn_player = "p2"') + \
+        'deck = ["d1"]\n\n[[expect]]\nphase = "main"\n'
+    err = error_of(text)
+    assert str(err).startswith("x.toml:9: setup.turn_player: p2 cannot be the turn player in "
+                               "turn 3")
+    text = HEAD.replace('rulesets = ["current"]', 'rulesets = ["2014-09"]').replace(
+        '[setup.p1]', 'refreshes = { p1 = 2 }\n\n[setup.p1]') + \
+        'deck = ["d1"]\n\n[[expect]]\nphase = "main"\n'
+    err = error_of(text)
+    assert str(err).startswith("x.toml:11: setup.refreshes.p1: the turn player cannot have "
+                               "refreshed twice")
