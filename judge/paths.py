@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from functools import cache
 from pathlib import Path
 
 
+@cache
 def project_root() -> Path:
     return Path(__file__).resolve().parent.parent
 

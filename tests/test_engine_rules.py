@@ -424,8 +424,8 @@ def test_two_kinds_sending_a_card_to_the_same_place_need_no_choice() -> None:
     t.effect("p1", op("put_onto_field", target="H1", ignore_conditions=True),
              op("level", target="H1", amount=3))
     t.assert_zones("p1", signi1=[], trash=["H1"])
-    # one move, logged under the lower-numbered kind
-    t.assert_events({"type": "rule_check", "kinds": ["excess"]},
+    # one move; the rule check names both kinds that applied to it
+    t.assert_events({"type": "rule_check", "kinds": ["excess", "limiting"]},
                     {"type": "move", "card": "H1", "to": "p1.trash", "cause": "rule"})
     t.assert_no_event(type="choice")
 
@@ -584,7 +584,10 @@ def test_life_burst_used_then_to_the_ener_zone() -> None:
                     {"type": "burst", "card": "B", "used": True},
                     {"type": "effect_begin", "ability": "B#burst"},
                     {"type": "move", "card": "d1", "to": "p1.hand"},
-                    {"type": "move", "card": "B", "to": "p1.ener", "cause": "rule"})
+                    {"type": "move", "card": "B", "to": "p1.ener", "cause": "game",
+                     "verb": "after_burst"})
+    # a used burst's card goes to the ener zone as part of the crush, not by rule processing
+    t.assert_no_event(type="rule_check", kinds=["check"])
 
 
 def test_life_burst_not_used_then_to_the_ener_zone() -> None:

@@ -12,7 +12,7 @@ from judge.engine.cards import Op
 from judge.engine.game import Game
 from judge.engine.ops import deal_damage, field_problem
 from judge.engine.state import LRIG_STACK_ZONES, PHASES, SIGNI_ZONES
-from judge.errors import IllegalAction
+from judge.errors import EngineError, IllegalAction
 
 #: Step actions and what each does; the scenario format documents their fields.
 ACTIONS: dict[str, str] = {
@@ -28,6 +28,12 @@ ACTIONS: dict[str, str] = {
 }
 
 ARTS_TIMINGS = ("main", "attack")
+
+
+def _playing(game: Game) -> None:
+    """Every action is refused once the game has a winner."""
+    if game.state.winner:
+        raise IllegalAction("game-over", f"the game is over ({game.state.winner} won)")
 
 
 def enter_phase(game: Game, phase: str) -> None:
@@ -75,10 +81,12 @@ def draw_phase(game: Game) -> None:
 
 
 def advance(game: Game, to: str | None = None) -> None:
-    """End the current phase and begin the next, or keep going until ``to`` begins."""
+    """End the current phase and begin the next, or keep going until ``to`` begins (it
+    stops early only if the game ends on the way)."""
+    _playing(game)
     for _ in range(2 * len(PHASES) + 1):
         if game.state.winner:
-            raise IllegalAction("game-over", "the game is over")
+            return
         phase = game.state.phase
         if phase == "end":
             game.end_turn("end_phase")
@@ -86,7 +94,7 @@ def advance(game: Game, to: str | None = None) -> None:
             enter_phase(game, PHASES[PHASES.index(phase) + 1])
         if to is None or game.state.phase == to:
             return
-    raise IllegalAction("no-such-phase", f"phase {to!r} never began")
+    raise EngineError(f"phase {to!r} never began")  # pragma: no cover - phases cycle
 
 
 def _own_main_phase(game: Game, player: str, what: str) -> None:
@@ -100,6 +108,7 @@ def _own_main_phase(game: Game, player: str, what: str) -> None:
 def use(game: Game, label: str) -> None:
     """Use an ARTS or a Spell: it goes to the check zone while its effect resolves as one
     effect, then to the LRIG trash or the trash; then rule processing."""
+    _playing(game)
     inst = game.card(label)
     player = inst.owner
     kind = inst.card.type
@@ -124,6 +133,7 @@ def use(game: Game, label: str) -> None:
 
 
 def activate(game: Game, label: str, index: int) -> None:
+    _playing(game)
     inst = game.card(label)
     abilities = [a for a in inst.card.abilities if a.kind == "action"]
     if index >= len(abilities):
@@ -139,6 +149,7 @@ def activate(game: Game, label: str, index: int) -> None:
 def play(game: Game, label: str, zone: str | None) -> None:
     """Put a SIGNI from the hand onto the field: own main phase, an empty zone, level not
     above the LRIG's, total level within the limit, limiting condition met."""
+    _playing(game)
     inst = game.card(label)
     player = inst.owner
     if inst.zone.zone != "hand":
@@ -161,6 +172,7 @@ def play(game: Game, label: str, zone: str | None) -> None:
 def grow(game: Game, label: str) -> None:
     """Grow: from the LRIG deck only; up exactly one level or to any lower or equal level;
     the same LRIG type; never to a LRIG of the same name (WIXOSS TCG Wiki, grow)."""
+    _playing(game)
     inst = game.card(label)
     player = inst.owner
     if inst.zone.zone != "lrig_deck" or inst.card.type != "lrig":
@@ -183,6 +195,7 @@ def grow(game: Game, label: str) -> None:
 
 
 def remove(game: Game, label: str) -> None:
+    _playing(game)
     inst = game.card(label)
     if not game.on_field(inst):
         raise IllegalAction("not-on-field", f"{label} is not a SIGNI on the field")
@@ -192,6 +205,7 @@ def remove(game: Game, label: str) -> None:
 
 
 def crush(game: Game, player: str, count: int) -> None:
+    _playing(game)
     for _ in range(count):
         if not game.crush(player, "game", None):
             break
@@ -199,11 +213,13 @@ def crush(game: Game, player: str, count: int) -> None:
 
 
 def damage(game: Game, player: str) -> None:
+    _playing(game)
     deal_damage(game, player, "game", None)
     game.settle()
 
 
 def effect(game: Game, player: str, ops: tuple[Op, ...], source: str | None) -> None:
+    _playing(game)
     inst = game.card(source) if source else None
     game.resolve_effect(ops, player, inst, source or f"{player}-effect")
     game.settle()

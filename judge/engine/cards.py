@@ -75,6 +75,7 @@ OPS: dict[str, tuple[tuple[str, ...], str]] = {
 }
 
 WHO = ("self", "opponent", "both", "p1", "p2")
+NAME_LANGS = ("ja", "en", "zh-Hans")
 TARGET_WHO = ("self", "opponent", "any", "p1", "p2")
 POSITIONS = ("top", "bottom")
 
@@ -312,6 +313,9 @@ def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
     name_raw = raw.get("name", card_id)
     names: dict[str, str] = {}
     if isinstance(name_raw, dict):
+        for lang in name_raw:
+            if lang not in NAME_LANGS:
+                raise FieldError(f"{where}.name.{lang}", "unknown language", NAME_LANGS)
         names = {str(k): _str(v, f"{where}.name.{k}") for k, v in name_raw.items()}
         name = names.get("en") or names.get("ja") or card_id
     else:

@@ -317,6 +317,10 @@ class Game:
             self.emit("burst", "game", player=player, card=inst, used=used)
             if used:
                 self.resolve_effect(inst.card.life_burst, player, inst, f"{inst.label}#burst")
+                if inst.zone.zone == "check":
+                    # after its burst, the crushed card goes to the ener zone as part of the
+                    # crush (WIXOSS TCG Wiki, クラッシュ); kind 4 is for a burst not used
+                    self.move(inst, "ener", "game", "after_burst")
             return True
         return False
 
@@ -379,7 +383,7 @@ class Game:
 
         for _ in range(MAX_SETTLE_ROUNDS):
             if self.state.winner:
-                self.pending.clear()
+                self.drop_pending("game_over")
                 return
             applied = check(self)
             if self.turn_ending:
@@ -400,14 +404,18 @@ class Game:
     def end_turn(self, reason: str) -> None:
         """End the turn. Waiting triggered abilities are removed unresolved when the turn ends
         early (interpretation, see docs/rules-model.md); effects until end of turn expire."""
-        for pending in self.pending:
-            self.emit("trigger_dropped", "game", player=pending.controller, card=pending.card,
-                      ability=pending.name, reason=reason)
-        self.pending.clear()
+        self.drop_pending(reason)
         self.emit("turn_end", "game", player=self.state.turn_player, turn=self.state.turn,
                   reason=reason)
         self.state.lasting.clear()
         self.begin_turn(other(self.state.turn_player))
+
+    def drop_pending(self, reason: str) -> None:
+        """Remove every waiting triggered ability unresolved, logging each."""
+        for pending in self.pending:
+            self.emit("trigger_dropped", "game", player=pending.controller, card=pending.card,
+                      ability=pending.name, reason=reason)
+        self.pending.clear()
 
     def begin_turn(self, player: str) -> None:
         from judge.engine.actions import enter_phase

@@ -128,8 +128,9 @@ def check(game: Game) -> bool:
                  for p in refreshers}
     refreshers = [p for p in refreshers if snapshots[p] or (
         not game.rules.refresh_needs_trash and state.zone(p, "life"))]
-    kinds = sorted({p.kind for p in chosen} | ({"refresh"} if refreshers else set()),
-                   key=KINDS.__getitem__)
+    applied = {p.kind for pick, props in zip(chosen, proposals.values(), strict=True)
+               for p in props if (p.place, p.banish) == (pick.place, pick.banish)}
+    kinds = sorted(applied | ({"refresh"} if refreshers else set()), key=KINDS.__getitem__)
     game.emit("rule_check", "rule", kinds=kinds)
     for p in refreshers:
         game.refresh_waiting.discard(p)
@@ -167,7 +168,8 @@ def _resolve_conflict(game: Game, props: list[Proposal]) -> Proposal:
 def _excess(game: Game, player: str) -> list[CardInstance]:
     """Kind 2: the SIGNI to put into the trash, chosen one at a time: (A) SIGNI whose level
     exceeds the LRIG's, then (B) SIGNI whose level changed since the previous check, then (C)
-    the others, until neither level nor limit is exceeded."""
+    the others, until neither level nor limit is exceeded. Rule sets before the 2020 glossary
+    have no group B (WIXOSS TCG Wiki, "間違えやすいルール": level first, then the limit)."""
     signi = game.state.signi(player)
     if not signi:
         return []
@@ -176,7 +178,9 @@ def _excess(game: Game, player: str) -> list[CardInstance]:
     remaining = [s for s in signi if s not in removed]
     limit = game.limit(player)
     while remaining and sum(game.level(s) for s in remaining) > limit:
-        group = [s for s in remaining if s.level_changed] or remaining
+        group = remaining
+        if game.rules.excess_order == "level_changed_first":
+            group = [s for s in remaining if s.level_changed] or remaining
         pick = group[0]
         if len(group) > 1:
             labels = [s.label for s in group]

@@ -16,6 +16,7 @@ from judge.errors import FieldError
 from judge.paths import data_dir
 
 REFRESH_TIMINGS = ("interrupt", "after_effect")
+EXCESS_ORDERS = ("level_then_limit", "level_changed_first")
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,9 @@ class RuleSet:
     - ``refresh_needs_trash``: with an empty trash no refresh happens (current glossary); when
       false, an empty trash makes the refresh put a life cloth into the trash and build the new
       deck from it (launch-era procedure).
+    - ``excess_order``: ``level_then_limit`` (2014: level-exceeding SIGNI first, then any SIGNI
+      until the limit holds) or ``level_changed_first`` (glossary 2020: SIGNI whose level changed
+      since the previous check come before the others).
     """
 
     id: str
@@ -39,6 +43,7 @@ class RuleSet:
     refresh_timing: str
     second_refresh_ends_turn: bool
     refresh_needs_trash: bool
+    excess_order: str
     sources: tuple[str, ...]
 
     @property
@@ -62,6 +67,9 @@ def parse_rulesets(data: dict[str, object]) -> dict[str, RuleSet]:
         if timing not in REFRESH_TIMINGS:
             raise FieldError(f"{where}.refresh_timing", f"unknown timing {timing!r}",
                              REFRESH_TIMINGS)
+        order = raw.get("excess_order")
+        if order not in EXCESS_ORDERS:
+            raise FieldError(f"{where}.excess_order", f"unknown order {order!r}", EXCESS_ORDERS)
         for flag in ("second_refresh_ends_turn", "refresh_needs_trash"):
             if not isinstance(raw.get(flag), bool):
                 raise FieldError(f"{where}.{flag}", "expected true or false")
@@ -74,6 +82,7 @@ def parse_rulesets(data: dict[str, object]) -> dict[str, RuleSet]:
             refresh_timing=str(timing),
             second_refresh_ends_turn=bool(raw["second_refresh_ends_turn"]),
             refresh_needs_trash=bool(raw["refresh_needs_trash"]),
+            excess_order=str(order),
             sources=tuple(str(s) for s in raw.get("sources", [])),
         )
     return out

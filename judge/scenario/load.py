@@ -17,6 +17,7 @@ from judge.engine.actions import ACTIONS
 from judge.engine.cards import CardDef, Op, parse_card, parse_effect, parse_op
 from judge.engine.choices import CHOICE_KINDS, Scripted
 from judge.engine.events import CAUSES, EVENT_TYPES
+from judge.engine.rule_processing import KINDS as RULE_KINDS
 from judge.engine.rulesets import load_rulesets
 from judge.engine.state import PHASES, PLAYERS, SIGNI_ZONES, UNDER_ZONES, ZONES
 from judge.errors import FieldError, ScenarioError
@@ -56,7 +57,7 @@ STEP_FIELDS: dict[str, tuple[str, ...]] = {
 ILLEGAL_REASONS = ("not-main-phase", "not-in-hand", "not-in-lrig-deck", "arts-timing",
                    "not-usable", "no-such-ability", "not-on-field", "cannot-play",
                    "no-empty-zone", "zone-taken", "not-grow-phase", "grow-level", "grow-type",
-                   "grow-same-name", "game-over", "no-such-phase")
+                   "grow-same-name", "game-over")
 EXPECT_FIELDS = ("rules", "zones", "phase", "turn", "turn_player", "winner", "power", "level",
                  "limit", "refreshes", "events", "outcomes")
 STATE_FIELDS = ("zones", "phase", "turn", "turn_player", "winner", "power", "level", "limit",
@@ -199,8 +200,8 @@ class _Loader:
         _keys(raw, TOP_FIELDS, "")
         for key in ("id", "rulesets", "title", "setup", "expect"):
             if key not in raw:
-                raise FieldError(key, "missing (every ruling has id, rulesets, title, setup, "
-                                      "steps and expect)")
+                raise FieldError(key, "missing (every ruling has id, rulesets, title, setup "
+                                      "and expect)")
         rid = _str(raw["id"], "id")
         if not ID_PATTERN.match(rid):
             raise FieldError("id", f"{rid!r} is not a lowercase id with hyphens "
@@ -332,6 +333,7 @@ class _Loader:
             body = dict(op_raw)
             player = _one_of(body.pop("player", "p1"), PLAYERS, f"{where}.player")
             op = parse_op(body, where)
+            self._op_labels((op,), where.rsplit("[", 1)[0] + f"[{i}]", single=True)
             if op.name not in ("banish_to_trash", "power", "level", "limit"):
                 raise FieldError(f"{where}.op", f"{op.name!r} is not an effect that stays in "
                                  "force", ("banish_to_trash", "power", "level", "limit"))
@@ -483,13 +485,14 @@ class _Loader:
                     ability=_int(raw.get("ability", 0), f"{where}.ability", 0),
                     expect_illegal=illegal, line=self.index.line(where))
 
-    def _op_labels(self, ops: tuple[Any, ...], where: str) -> None:
+    def _op_labels(self, ops: tuple[Any, ...], where: str, single: bool = False) -> None:
         for j, op in enumerate(ops):
+            at = where if single else f"{where}[{j}]"
             if op.target is not None:
                 for label in op.target.labels:
-                    self.label(label, f"{where}[{j}].target")
+                    self.label(label, f"{at}.target")
             if op.card:
-                self.label(op.card, f"{where}[{j}].card")
+                self.label(op.card, f"{at}.card")
 
     def _choice(self, raw: Any, i: int) -> Scripted:
         where = f"choices[{i}]"
@@ -498,6 +501,15 @@ class _Loader:
         if "pick" not in raw:
             raise FieldError(f"{where}.pick", "missing (the labels or yes/no chosen)")
         pick = _str_list(raw["pick"], f"{where}.pick")
+        words = ("yes", "no", "none", *SIGNI_ZONES, *RULE_KINDS)
+        for j, value in enumerate(pick):
+            card = value.split("#", 1)[0] if re.match(r"^.+#(\d+|burst)$", value) else value
+            if card not in self.labels and value not in words:
+                raise FieldError(f"{where}.pick[{j}]" if isinstance(raw["pick"], list)
+                                 else f"{where}.pick",
+                                 f"{value!r} is neither a card label, an ability (LABEL#N) "
+                                 "nor an answer word",
+                                 (*words, *self.labels))
         player = _one_of(raw["player"], PLAYERS, f"{where}.player") if "player" in raw else None
         kind = _one_of(raw["kind"], tuple(CHOICE_KINDS), f"{where}.kind") if "kind" in raw \
             else None
