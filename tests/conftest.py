@@ -211,6 +211,30 @@ class Table:
         actions.damage(self.game, player)
         return self
 
+    def pass_arts(self, player: str) -> Table:
+        actions.pass_arts(self.game, player)
+        return self
+
+    def ener(self, label: str) -> Table:
+        actions.ener(self.game, label)
+        return self
+
+    def attack(self, label: str) -> Table:
+        actions.attack(self.game, label)
+        return self
+
+    def activate(self, label: str, index: int = 0) -> Table:
+        actions.activate(self.game, label, index)
+        return self
+
+    def start_game(self, first: str) -> Table:
+        actions.start_game(self.game, first)
+        return self
+
+    def redraw(self, player: str, *labels: str) -> Table:
+        actions.redraw(self.game, player, labels)
+        return self
+
     def illegal(self, reason: str, action: str, *args: Any) -> IllegalAction:
         """The action must be refused for ``reason`` and change nothing."""
         before = self.state.snapshot()

@@ -669,8 +669,16 @@ def test_arts_in_the_opponents_main_phase_is_refused() -> None:
 
 
 def test_arts_in_the_opponents_attack_phase_is_allowed() -> None:
+    """In the ARTS step the non-turn player may use an attack-timing ARTS once the turn player
+    has passed."""
     t = Table("current", turn_player="p2", phase="attack")
-    t.p1(lrig_deck=["A:arts-banish-to-trash"])
+    t.define("attack-arts", type="arts", colour="black", timing=["attack"],
+             effect=[{"op": "banish_to_trash", "who": "opponent"}])
+    t.p1(lrig_deck=["A:attack-arts"])
+    t.state.attack_step, t.state.arts_priority = "arts", "p2"
+    t.illegal("not-your-priority", "pass_arts", "p1")
+    t.illegal("arts-timing", "use", "A")
+    t.state.arts_priority = "p1"
     t.use("A")
     t.assert_zones("p1", lrig_trash=["A"])
     t.assert_events({"type": "lasting", "player": "p2", "kind": "banish_to_trash"})

@@ -86,7 +86,7 @@ def test_malformed_ruling_reports_the_one_line_error(pytester: pytest.Pytester) 
     result.assert_outcomes(errors=1)
     out = result.stdout.str()
     result.stdout.fnmatch_lines([
-        f"*rulings/plugin-broken.toml:{line}: setup.phase: unknown value 'mian' (valid: up, "
+        f"*rulings/plugin-broken.toml:{line}: setup.phase: unknown value 'mian' (valid: setup, up, "
         "draw, ener, grow, main, attack, end)*"])
     assert "Traceback" not in out
     assert "tomllib" not in out and "load.py" not in out

@@ -1,100 +1,62 @@
-"""Game actions a scenario step can take: phases, using cards and abilities, playing SIGNI,
-growing, removing SIGNI, crushing and damage. Each checks its legality first and raises
-:class:`~judge.errors.IllegalAction` with a stable reason code, then settles the game.
+"""Game actions a scenario step (or the random-game driver) can take. Each checks its legality
+first and raises :class:`~judge.errors.IllegalAction` with a stable reason code before
+changing anything, then settles the game.
 
-Sources: Chinese wiki "WIXOSS/游戏规则" (turn flow) and WIXOSS TCG Wiki "間違えやすいルール"
-(main phase, grow, level and limit); the 2014-06-20 refresh revision for the draw phase.
+Sources: Chinese wiki "WIXOSS/游戏规则" (turn flow, main phase, attack phase, 魔法切入) and
+WIXOSS TCG Wiki "間違えやすいルール" (シグニ, 限定条件, レベル、リミット, グロウ, コスト,
+アーツ・スペルの使用, 起動能力, メインフェイズ, アタックフェイズ).
+
+Using an ARTS or a Spell follows 003's order: declare the use (the card goes to the check
+zone), pay the cost, choose the targets on the field; for a Spell the opponent may then use an
+ARTS with Spell Cut-In timing, which resolves first; then the card's effect resolves as one
+effect and the card goes to the LRIG trash or the trash.
 """
 
 from __future__ import annotations
 
+from judge.engine import battle, setup, turn
 from judge.engine.cards import Op
 from judge.engine.game import Game
-from judge.engine.ops import deal_damage, field_problem
-from judge.engine.state import LRIG_STACK_ZONES, PHASES, SIGNI_ZONES
-from judge.errors import EngineError, IllegalAction
+from judge.engine.ops import deal_damage, field_problem, resolve_targets
+from judge.engine.payment import effective_cost, pay, problem
+from judge.engine.state import SIGNI_ZONES, CardInstance, other
+from judge.errors import IllegalAction
 
 #: Step actions and what each does; the scenario format documents their fields.
 ACTIONS: dict[str, str] = {
     "effect": "resolve one effect (a list of operations) for a player, then settle",
-    "use": "use an ARTS from the LRIG deck or a Spell from the hand",
-    "activate": "use a SIGNI's or LRIG's action ability",
-    "advance": "end the current phase and begin the next (or the named) phase",
+    "use": "use an ARTS from the LRIG deck or a Spell from the hand (cost, targets, cut-in)",
+    "activate": "use a SIGNI's or LRIG's action ability, paying its cost",
+    "advance": "move on to the next phase or attack step (or until the named one begins)",
+    "ener": "in the ener phase, put one card from the hand or one own SIGNI into the ener zone",
+    "grow": "grow the centre LRIG from the LRIG deck in the grow phase, paying its grow cost",
     "play": "put a SIGNI from the hand onto an empty SIGNI zone in the main phase",
-    "grow": "grow the centre LRIG from the LRIG deck in the grow phase",
     "remove": "put one of your SIGNI into the trash in your main phase",
+    "pass": "pass in the ARTS step of the attack phase",
+    "attack": "attack with a SIGNI (SIGNI attack step) or the centre LRIG (LRIG attack step)",
+    "start_game": "the rock-paper-scissors winner goes first; both shuffle and draw five",
+    "redraw": "return cards from the opening hand, shuffle, and draw as many (once)",
     "crush": "crush life cloth as a game action (Life Bursts resolve at once)",
     "damage": "damage a player as a game action (an unblocked attack, say)",
 }
 
-ARTS_TIMINGS = ("main", "attack")
+#: Every reason code an action can be refused with.
+ILLEGAL_REASONS = (
+    "game-over", "not-main-phase", "not-in-hand", "not-in-lrig-deck", "arts-timing",
+    "not-usable", "limiting", "cannot-pay", "no-such-ability", "not-on-field", "cannot-play",
+    "no-empty-zone", "zone-taken", "not-grow-phase", "grow-done", "grow-level", "grow-type",
+    "grow-same-name", "not-ener-phase", "ener-done", "not-arts-step", "not-your-priority",
+    "not-attack-step", "already-down", "not-setup", "redraw-twice", "illegal-deck",
+)
+
+#: Zones whose cards are targets chosen when a card is used (not when it resolves).
+TARGET_ZONES = ("signi", "field", *SIGNI_ZONES)
 
 
 def _playing(game: Game) -> None:
     """Every action is refused once the game has a winner."""
     if game.state.winner:
         raise IllegalAction("game-over", f"the game is over ({game.state.winner} won)")
-
-
-def enter_phase(game: Game, phase: str) -> None:
-    """Begin ``phase`` and do what the game does at its start."""
-    state = game.state
-    state.phase = phase
-    tp = state.turn_player
-    game.emit("phase", "game", player=tp, phase=phase)
-    if phase == "up":
-        for zone in (*LRIG_STACK_ZONES, *SIGNI_ZONES):
-            for inst in state.zone(tp, zone):
-                if inst.frozen:
-                    inst.frozen = False
-                else:
-                    inst.down = False
-    elif phase == "draw":
-        draw_phase(game)
-    elif phase == "end":
-        hand = state.zone(tp, "hand")
-        if len(hand) > 6:
-            excess = len(hand) - 6
-            picked = game.choose(tp, "discard", [c.label for c in hand], excess, excess,
-                                 prompt="put cards from the hand into the trash down to 6")
-            for label in picked:
-                game.move(game.card(label), "trash", "game", "hand_limit")
-    game.settle()
-
-
-def draw_phase(game: Game) -> None:
-    """Draw two cards (one on the first player's first turn). From 2014-07 on, if the first
-    draw empties the deck the second is not drawn, and the refresh follows the drawing
-    (wikiwiki.jp "リフレッシュ", 2014-06-20 revision); under 2014-04 it interrupts."""
-    state = game.state
-    tp = state.turn_player
-    wanted = 1 if state.turn == 1 and tp == state.first_player else 2
-    made = 0
-    for _ in range(wanted):
-        deck = state.zone(tp, "deck")
-        if not deck:
-            break
-        game.move(deck[0], "hand", "game", "draw")
-        made += 1
-    if made < wanted:
-        game.emit("skipped", "game", player=tp, verb="draw", wanted=wanted, done=made)
-
-
-def advance(game: Game, to: str | None = None) -> None:
-    """End the current phase and begin the next, or keep going until ``to`` begins (it
-    stops early only if the game ends on the way)."""
-    _playing(game)
-    for _ in range(2 * len(PHASES) + 1):
-        if game.state.winner:
-            return
-        phase = game.state.phase
-        if phase == "end":
-            game.end_turn("end_phase")
-        else:
-            enter_phase(game, PHASES[PHASES.index(phase) + 1])
-        if to is None or game.state.phase == to:
-            return
-    raise EngineError(f"phase {to!r} never began")  # pragma: no cover - phases cycle
 
 
 def _own_main_phase(game: Game, player: str, what: str) -> None:
@@ -105,73 +67,54 @@ def _own_main_phase(game: Game, player: str, what: str) -> None:
                             f"{game.state.phase} phase)")
 
 
-def use(game: Game, label: str) -> None:
-    """Use an ARTS or a Spell: it goes to the check zone while its effect resolves as one
-    effect, then to the LRIG trash or the trash; then rule processing."""
+def _limiting(game: Game, inst: CardInstance) -> None:
+    """A card whose limiting condition does not match cannot be used from the hand or put
+    onto the field (its Life Burst still can be used)."""
+    if inst.card.limiting and inst.card.limiting != game.lrig_type(inst.owner):
+        raise IllegalAction("limiting", f"{inst.label} is limited to {inst.card.limiting}, "
+                            f"the centre LRIG is {game.lrig_type(inst.owner)}")
+
+
+# ------------------------------------------------------------------ phases
+
+
+def advance(game: Game, to: str | None = None) -> None:
+    _playing(game)
+    turn.advance(game, to)
+
+
+def pass_arts(game: Game, player: str) -> None:
+    _playing(game)
+    state = game.state
+    if state.phase != "attack" or state.attack_step != "arts":
+        raise IllegalAction("not-arts-step", "passing is only for the ARTS step")
+    if state.arts_priority != player:
+        raise IllegalAction("not-your-priority",
+                            f"{state.arts_priority} may use ARTS now, not {player}")
+    turn.pass_arts(game, player)
+
+
+def ener(game: Game, label: str) -> None:
+    """The ener phase's action: one card from the hand or one own SIGNI to the ener zone."""
     _playing(game)
     inst = game.card(label)
-    player = inst.owner
-    kind = inst.card.type
-    if kind == "spell":
-        if inst.zone.zone != "hand":
-            raise IllegalAction("not-in-hand", f"{label} is not in {player}'s hand")
-        _own_main_phase(game, player, "a Spell is used")
-    elif kind == "arts":
-        if inst.zone.zone != "lrig_deck":
-            raise IllegalAction("not-in-lrig-deck", f"{label} is not in {player}'s LRIG deck")
-        if game.state.phase not in ARTS_TIMINGS or (
-                game.state.phase == "main" and game.state.turn_player != player):
-            raise IllegalAction("arts-timing",
-                                f"{label} cannot be used in the {game.state.phase} phase")
-    else:
-        raise IllegalAction("not-usable", f"{label} is a {kind}, not an ARTS or a Spell")
-    game.move(inst, "check", "game", "use")
-    game.resolve_effect(inst.card.effect, player, inst, label)
-    if inst.zone.zone == "check":
-        game.move(inst, game.home_trash(inst.card), "game", "used")
-    game.settle()
-
-
-def activate(game: Game, label: str, index: int) -> None:
-    _playing(game)
-    inst = game.card(label)
-    abilities = [a for a in inst.card.abilities if a.kind == "action"]
-    if index >= len(abilities):
-        raise IllegalAction("no-such-ability", f"{label} has no action ability {index}")
-    if inst.zone.zone not in (*SIGNI_ZONES, "lrig"):
-        raise IllegalAction("not-on-field", f"{label} is not on the field")
-    _own_main_phase(game, inst.owner, "an action ability is used")
-    ability = abilities[index]
-    game.resolve_effect(ability.effect, inst.owner, inst, f"{label}#{ability.index}")
-    game.settle()
-
-
-def play(game: Game, label: str, zone: str | None) -> None:
-    """Put a SIGNI from the hand onto the field: own main phase, an empty zone, level not
-    above the LRIG's, total level within the limit, limiting condition met."""
-    _playing(game)
-    inst = game.card(label)
-    player = inst.owner
-    if inst.zone.zone != "hand":
-        raise IllegalAction("not-in-hand", f"{label} is not in {player}'s hand")
-    _own_main_phase(game, player, "a SIGNI is played")
-    problem = field_problem(game, inst, player)
-    if problem:
-        raise IllegalAction("cannot-play", f"{label}: {problem}")
-    empty = [z for z in SIGNI_ZONES if not game.state.zone(player, z)]
-    if not empty:
-        raise IllegalAction("no-empty-zone", "every SIGNI zone is taken")
-    if zone is None:
-        zone = empty[0]
-    elif zone not in empty:
-        raise IllegalAction("zone-taken", f"{player}.{zone} is not an empty SIGNI zone")
-    game.move(inst, zone, "game", "play")
+    state = game.state
+    if state.phase != "ener" or state.turn_player != inst.owner:
+        raise IllegalAction("not-ener-phase", "only in its player's own ener phase")
+    if state.ener_done:
+        raise IllegalAction("ener-done", "one card per ener phase")
+    if inst.zone.zone != "hand" and not game.on_field(inst):
+        raise IllegalAction("not-in-hand", f"{label} is neither in the hand nor a SIGNI on "
+                            "the field")
+    state.ener_done = True
+    game.move(inst, "ener", "game", "ener_phase")
     game.settle()
 
 
 def grow(game: Game, label: str) -> None:
     """Grow: from the LRIG deck only; up exactly one level or to any lower or equal level;
-    the same LRIG type; never to a LRIG of the same name (WIXOSS TCG Wiki, grow)."""
+    the same LRIG type; never to a LRIG of the same name (WIXOSS TCG Wiki, グロウ); once a
+    turn, paying the new LRIG's grow cost."""
     _playing(game)
     inst = game.card(label)
     player = inst.owner
@@ -179,6 +122,8 @@ def grow(game: Game, label: str) -> None:
         raise IllegalAction("not-in-lrig-deck", f"{label} is not a LRIG in the LRIG deck")
     if game.state.turn_player != player or game.state.phase != "grow":
         raise IllegalAction("not-grow-phase", "grow only in its player's own grow phase")
+    if game.state.grown:
+        raise IllegalAction("grow-done", "a LRIG grows once a turn")
     centre = game.state.centre(player)
     if centre is not None:
         new_level, old_level = inst.card.level or 0, centre.card.level or 0
@@ -190,11 +135,139 @@ def grow(game: Game, label: str) -> None:
                                 f"{centre.card.lrig_type}")
         if inst.card.name == centre.card.name:
             raise IllegalAction("grow-same-name", f"{label} has the centre LRIG's name")
+    pay(game, player, inst.card.cost, None, label)
+    game.state.grown = True
     game.move(inst, "lrig", "game", "grow")
     game.settle()
 
 
+# ------------------------------------------------------------------ using cards and abilities
+
+
+def _use_problem(game: Game, inst: CardInstance, cut_in: bool = False) -> None:
+    player, kind, state = inst.owner, inst.card.type, game.state
+    if kind == "spell":
+        if inst.zone.zone != "hand":
+            raise IllegalAction("not-in-hand", f"{inst.label} is not in {player}'s hand")
+        _own_main_phase(game, player, "a Spell is used")
+    elif kind == "arts":
+        if inst.zone.zone != "lrig_deck":
+            raise IllegalAction("not-in-lrig-deck",
+                                f"{inst.label} is not in {player}'s LRIG deck")
+        timing = inst.card.timing
+        ok = (cut_in and "spell_cut_in" in timing) or (
+            not cut_in and state.phase == "main" and state.turn_player == player
+            and "main" in timing) or (
+            not cut_in and state.phase == "attack" and state.attack_step == "arts"
+            and state.arts_priority == player and "attack" in timing)
+        if not ok:
+            where = state.phase + (f" ({state.attack_step} step)" if state.attack_step else "")
+            raise IllegalAction("arts-timing", f"{inst.label} (timing "
+                                f"{', '.join(timing)}) cannot be used now: {where}")
+    else:
+        raise IllegalAction("not-usable", f"{inst.label} is a {kind}, not an ARTS or a Spell")
+    _limiting(game, inst)
+    why = problem(game, player, effective_cost(game, player, inst.card.cost), None)
+    if why:
+        raise IllegalAction("cannot-pay", f"{inst.label}: {why}")
+
+
+def choose_targets(game: Game, ops: tuple[Op, ...], controller: str,
+                   source: CardInstance | None) -> dict[int, list[tuple[CardInstance, int]]]:
+    """Targets on the field, chosen when the card is used (003: after paying the cost)."""
+    out: dict[int, list[tuple[CardInstance, int]]] = {}
+    for i, op in enumerate(ops):
+        target = op.target
+        if target and not target.this and not target.labels and target.zone in TARGET_ZONES:
+            out[i] = [(c, c.epoch) for c in resolve_targets(game, target, controller, source)]
+    return out
+
+
+def use(game: Game, label: str, cut_in: bool = False) -> None:
+    """Use an ARTS or a Spell (see the module docstring for the order of things)."""
+    _playing(game)
+    inst = game.card(label)
+    player = inst.owner
+    _use_problem(game, inst, cut_in)
+    game.move(inst, "check", "game", "use")
+    pay(game, player, effective_cost(game, player, inst.card.cost), None, label)
+    preset = choose_targets(game, inst.card.effect, player, inst)
+    if inst.card.type == "spell":
+        _cut_in_window(game, other(player))
+    game.resolve_effect(inst.card.effect, player, inst, label, preset=preset)
+    if inst.zone.zone == "check":
+        game.move(inst, game.home_trash(inst.card), "game", "used")
+    if not cut_in:
+        game.settle()
+
+
+def _cut_in_window(game: Game, player: str) -> None:
+    """After a Spell's cost and targets, its user's opponent may use a Spell Cut-In ARTS."""
+    candidates = []
+    for inst in game.state.zone(player, "lrig_deck"):
+        if inst.card.type != "arts" or "spell_cut_in" not in inst.card.timing:
+            continue
+        try:
+            _use_problem(game, inst, cut_in=True)
+        except IllegalAction:
+            continue
+        candidates.append(inst.label)
+    if not candidates:
+        return
+    picked = game.choose(player, "cut_in", [*candidates, "none"],
+                         prompt="use an ARTS with Spell Cut-In?")[0]
+    if picked != "none":
+        use(game, picked, cut_in=True)
+        game.settle()
+
+
+def activate(game: Game, label: str, index: int) -> None:
+    """An action ability: in its player's own main phase, as often as its cost can be paid
+    (WIXOSS TCG Wiki, 起動能力)."""
+    _playing(game)
+    inst = game.card(label)
+    abilities = [a for a in inst.card.abilities if a.kind == "action"]
+    if index >= len(abilities):
+        raise IllegalAction("no-such-ability", f"{label} has no action ability {index}")
+    if inst.zone.zone not in (*SIGNI_ZONES, "lrig"):
+        raise IllegalAction("not-on-field", f"{label} is not on the field")
+    _own_main_phase(game, inst.owner, "an action ability is used")
+    ability = abilities[index]
+    name = f"{label}#{ability.index}"
+    pay(game, inst.owner, ability.cost, inst, name)
+    game.resolve_effect(ability.effect, inst.owner, inst, name)
+    game.settle()
+
+
+# ------------------------------------------------------------------ the field
+
+
+def play(game: Game, label: str, zone: str | None) -> None:
+    """Put a SIGNI from the hand onto the field: own main phase, an empty zone, level not
+    above the LRIG's, total level within the limit, limiting condition met."""
+    _playing(game)
+    inst = game.card(label)
+    player = inst.owner
+    if inst.zone.zone != "hand":
+        raise IllegalAction("not-in-hand", f"{label} is not in {player}'s hand")
+    _own_main_phase(game, player, "a SIGNI is played")
+    why = field_problem(game, inst, player)
+    if why:
+        raise IllegalAction("cannot-play", f"{label}: {why}")
+    empty = [z for z in SIGNI_ZONES if not game.state.zone(player, z)]
+    if not empty:
+        raise IllegalAction("no-empty-zone", "every SIGNI zone is taken")
+    if zone is None:
+        zone = empty[0]
+    elif zone not in empty:
+        raise IllegalAction("zone-taken", f"{player}.{zone} is not an empty SIGNI zone")
+    game.move(inst, zone, "game", "play")
+    game.settle()
+
+
 def remove(game: Game, label: str) -> None:
+    """In their own main phase a player may put their SIGNI into the trash at any time
+    (WIXOSS TCG Wiki, シグニの運用)."""
     _playing(game)
     inst = game.card(label)
     if not game.on_field(inst):
@@ -202,6 +275,48 @@ def remove(game: Game, label: str) -> None:
     _own_main_phase(game, inst.owner, "a SIGNI is removed")
     game.move(inst, "trash", "game", "remove")
     game.settle()
+
+
+def attack(game: Game, label: str) -> None:
+    """Attack with an up SIGNI in the SIGNI attack step, or the up centre LRIG in the LRIG
+    attack step (the SIGNI attack step comes first)."""
+    _playing(game)
+    inst = game.card(label)
+    state = game.state
+    if state.phase != "attack" or inst.owner != state.turn_player:
+        raise IllegalAction("not-attack-step", "only the turn player attacks, in the attack "
+                            "phase")
+    if game.on_field(inst):
+        if state.attack_step != "signi":
+            raise IllegalAction("not-attack-step", f"SIGNI attack in the SIGNI attack step "
+                                f"(now: {state.attack_step} step)")
+        if inst.down:
+            raise IllegalAction("already-down", f"{label} is down")
+        battle.signi_attack(game, inst)
+        return
+    if state.centre(inst.owner) is inst:
+        if state.attack_step != "lrig":
+            raise IllegalAction("not-attack-step", f"the LRIG attacks in the LRIG attack "
+                                f"step (now: {state.attack_step} step)")
+        if inst.down:
+            raise IllegalAction("already-down", f"{label} is down")
+        battle.lrig_attack(game, inst)
+        return
+    raise IllegalAction("not-on-field", f"{label} is neither a SIGNI on the field nor the "
+                        "centre LRIG")
+
+
+# ------------------------------------------------------------------ set-up and game actions
+
+
+def start_game(game: Game, first: str) -> None:
+    _playing(game)
+    setup.start_game(game, first)
+
+
+def redraw(game: Game, player: str, labels: tuple[str, ...]) -> None:
+    _playing(game)
+    setup.redraw(game, player, labels)
 
 
 def crush(game: Game, player: str, count: int) -> None:

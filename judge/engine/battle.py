@@ -30,10 +30,11 @@ def in_front(game: Game, attacker: CardInstance) -> CardInstance | None:
     return zone[0] if zone else None
 
 
-def crush_count(card: CardInstance) -> int:
-    if "triple-crush" in card.card.keywords:
+def crush_count(game: Game, card: CardInstance) -> int:
+    keywords = game.keywords(card)
+    if "triple-crush" in keywords:
         return 3
-    if "double-crush" in card.card.keywords:
+    if "double-crush" in keywords:
         return 2
     return 1
 
@@ -62,10 +63,10 @@ def signi_attack(game: Game, attacker: CardInstance) -> None:
     if game.state.winner or not game.on_field(attacker) or \
             attacker.zone.player != game.state.turn_player:
         return  # the attacker left the field (or the turn ended): the attack ends
-    defender = None if "assassin" in attacker.card.keywords else in_front(game, attacker)
+    defender = None if "assassin" in game.keywords(attacker) else in_front(game, attacker)
     label = attacker.label
     if defender is None:
-        damage_player(game, other(attacker.owner), crush_count(attacker), "battle", label)
+        damage_player(game, other(attacker.owner), crush_count(game, attacker), "battle", label)
         game.settle()
         return
     attack_power, defend_power = game.power(attacker), game.power(defender)
@@ -75,7 +76,7 @@ def signi_attack(game: Game, attacker: CardInstance) -> None:
               defend_power=defend_power, banished=banished)
     if banished:
         banish_card(game, defender, "battle", label)
-        lancer = {"lancer", "s-lancer"} & set(attacker.card.keywords)
+        lancer = {"lancer", "s-lancer"} & game.keywords(attacker)
         if lancer and defender.zone.zone not in ("signi1", "signi2", "signi3"):
             opponent = other(attacker.owner)
             if game.state.zone(opponent, "life"):
@@ -101,5 +102,5 @@ def lrig_attack(game: Game, lrig: CardInstance) -> None:
                       source=lrig.label)
             game.settle()
             return
-    damage_player(game, defender, crush_count(lrig), "battle", lrig.label)
+    damage_player(game, defender, crush_count(game, lrig), "battle", lrig.label)
     game.settle()

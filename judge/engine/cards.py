@@ -12,10 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from judge.engine.costs import ENER_COLOURS, Cost, parse_cost
 from judge.errors import FieldError
 
 CARD_TYPES = ("lrig", "signi", "arts", "spell", "key", "resona", "piece")
-COLOURS = ("white", "red", "blue", "green", "black", "colourless")
+COLOURS = ENER_COLOURS
+TIMINGS = ("main", "attack", "spell_cut_in")
 ABILITY_KINDS = ("auto", "on_play", "action", "const")
 KEYWORDS = ("lancer", "s-lancer", "assassin", "double-crush", "triple-crush", "multi-ener",
             "charm", "accessory")
@@ -31,6 +33,8 @@ TRIGGERS: dict[str, str] = {
     "on_play": "this SIGNI is put onto the field",
     "crushed": "this card is crushed from the life cloth",
     "owner_refreshes": "this card's owner refreshes (the ability works from the field)",
+    "attacks": "this SIGNI or LRIG attacks (on the declaration, before the battle)",
+    "attack_phase_start": "its player's attack phase begins (the ability works from the field)",
 }
 
 #: Where an ``auto`` ability works from, by default, given its trigger.
@@ -44,6 +48,8 @@ TRIGGER_ZONES: dict[str, str] = {
     "on_play": "field",
     "crushed": "",
     "owner_refreshes": "field",
+    "attacks": "",
+    "attack_phase_start": "field",
 }
 
 #: The operation vocabulary: name -> (fields it accepts, what it does).
@@ -72,6 +78,14 @@ OPS: dict[str, tuple[tuple[str, ...], str]] = {
                         "instead (an effect in force)"),
     "charm": (("target",), "put the top card of the main deck face down under a SIGNI as Charm"),
     "attach": (("target", "card"), "attach a card from the hand to a SIGNI as Accessory"),
+    "freeze": (("target",), "freeze SIGNI: they are not upped in their player's next up phase"),
+    "down": (("target",), "down SIGNI or a LRIG"),
+    "up": (("target",), "up SIGNI or a LRIG"),
+    "keyword": (("target", "keyword"), "give SIGNI a keyword (Lancer, Assassin, ...) this turn"),
+    "cost_change": (("who", "cost"), "this turn, that player's ARTS and Spells cost this much "
+                    "instead (applied before modifications)"),
+    "cost_modify": (("who", "cost"), "this turn, add to (or, with negative counts, take from) "
+                    "that player's ARTS and Spell costs"),
 }
 
 WHO = ("self", "opponent", "both", "p1", "p2")
@@ -112,6 +126,8 @@ class Op:
     position: str = "top"
     card: str = ""
     ignore_conditions: bool = False
+    keyword: str = ""
+    cost: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -127,6 +143,7 @@ class Ability:
     amount: int = 0  # const: the change to stat
     applies_to: str = "this"  # const: "this" or "own_signi"
     index: int = 0
+    cost: Cost = Cost()  # action abilities; an auto ability with a cost is optional
 
 
 @dataclass(frozen=True)
@@ -146,6 +163,8 @@ class CardDef:
     guard: bool = False
     life_burst: tuple[Op, ...] = ()
     effect: tuple[Op, ...] = ()  # what an ARTS or Spell does when used
+    cost: Cost = Cost()  # to use an ARTS or Spell, or to grow into a LRIG
+    timing: tuple[str, ...] = ()  # when an ARTS can be used: main, attack, spell_cut_in
     abilities: tuple[Ability, ...] = ()
     keywords: tuple[str, ...] = ()
     names: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
@@ -258,7 +277,21 @@ def parse_op(raw: Any, where: str) -> Op:
         card=_str(raw.get("card", ""), f"{where}.card"),
         ignore_conditions=_bool(raw.get("ignore_conditions", False),
                                 f"{where}.ignore_conditions"),
+        keyword=_choice(raw["keyword"], KEYWORDS, f"{where}.keyword") if "keyword" in raw
+        else "",
+        cost=_cost_amounts(raw["cost"], f"{where}.cost") if "cost" in raw else (),
     )
+
+
+def _cost_amounts(raw: Any, where: str) -> tuple[tuple[str, int], ...]:
+    """Colour counts for cost_change/cost_modify; negative counts only make sense to modify."""
+    if not isinstance(raw, dict):
+        raise FieldError(where, f"expected a table such as {{ colourless = -1 }}, got {raw!r}")
+    out: dict[str, int] = {}
+    for colour, count in raw.items():
+        _choice(colour, COLOURS, f"{where}.{colour}")
+        out[colour] = _int(count, f"{where}.{colour}")
+    return tuple((c, out[c]) for c in COLOURS if c in out)
 
 
 def parse_effect(raw: Any, where: str) -> tuple[Op, ...]:
@@ -272,7 +305,7 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
         raise FieldError(where, "expected a table")
     kind = _choice(_req(raw, "kind", where, ABILITY_KINDS), ABILITY_KINDS, f"{where}.kind")
     _check_keys(raw, ("kind", "effect", "trigger", "zone", "optional", "stat", "amount",
-                      "applies_to"), where)
+                      "applies_to", "cost"), where)
     trigger = None
     zone = ""
     if kind == "auto":
@@ -295,13 +328,18 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
         effect: tuple[Op, ...] = ()
     else:
         effect = parse_effect(_req(raw, "effect", where), f"{where}.effect")
+    cost = parse_cost(raw["cost"], f"{where}.cost") if "cost" in raw else Cost()
+    if kind == "const" and "cost" in raw:
+        raise FieldError(f"{where}.cost", "a constant ability has no cost")
     return Ability(kind=kind, effect=effect, trigger=trigger, zone=zone,
-                   optional=_bool(raw.get("optional", False), f"{where}.optional"),
-                   stat=stat, amount=amount, applies_to=applies, index=index)
+                   optional=_bool(raw.get("optional", False), f"{where}.optional")
+                   or (kind == "auto" and not cost.free),
+                   stat=stat, amount=amount, applies_to=applies, index=index, cost=cost)
 
 
 CARD_FIELDS = ("name", "type", "colour", "level", "power", "limit", "lrig_type", "class",
-               "limiting", "guard", "life_burst", "effect", "abilities", "keywords")
+               "limiting", "guard", "life_burst", "effect", "abilities", "keywords", "cost",
+               "timing")
 
 
 def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
@@ -358,7 +396,19 @@ def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
         keywords=tuple(_choice(k, KEYWORDS, f"{where}.keywords[{i}]")
                        for i, k in enumerate(keywords_raw)),
         names=names,
+        cost=parse_cost(raw["cost"], f"{where}.cost") if "cost" in raw else Cost(),
+        timing=_timing(raw, ctype, where),
     )
+
+
+def _timing(raw: Mapping[str, Any], ctype: str, where: str) -> tuple[str, ...]:
+    if "timing" not in raw:
+        return ("main",) if ctype in ("arts", "spell") else ()
+    if ctype != "arts":
+        raise FieldError(f"{where}.timing", f"only an ARTS has a use timing, not a {ctype}")
+    value = raw["timing"]
+    items = value if isinstance(value, list) else [value]
+    return tuple(_choice(t, TIMINGS, f"{where}.timing") for t in items)
 
 
 #: The card a label stands for when a scenario names no card id: a plain SIGNI.

@@ -25,6 +25,10 @@ CHOICE_KINDS: dict[str, str] = {
     "excess": "which SIGNI goes to the trash for a level or limit excess",
     "over_limit": "which cards go to the trash for a zone's upper limit",
     "discard": "which cards to put into the trash",
+    "pay": "which ener cards pay a cost (an option joins their labels with +)",
+    "exceed": "which cards under the centre LRIG pay Exceed",
+    "guard": "which Guard card to put into the trash against a LRIG attack, or none",
+    "cut_in": "which ARTS to use with Spell Cut-In, or none",
 }
 
 MAX_ANSWERS = 256

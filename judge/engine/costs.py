@@ -16,14 +16,16 @@ Sources: WIXOSS TCG Wiki "間違えやすいルール" (コスト; コストを�
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from judge.engine.cards import COLOURS
-from judge.engine.state import CardInstance
 from judge.errors import FieldError
 
-ENER_COLOURS = COLOURS  # "colourless" last
+if TYPE_CHECKING:
+    from judge.engine.state import CardInstance
+
+ENER_COLOURS = ("white", "red", "blue", "green", "black", "colourless")  # colourless last
 MAX_PAYMENTS = 512
 
 
@@ -74,13 +76,37 @@ class Cost:
         return cls(normalise(ener), down, exceed)
 
 
-def normalise(ener: dict[str, int]) -> tuple[tuple[str, int], ...]:
+def parse_cost(raw: Any, where: str) -> Cost:
+    """A cost from TOML: ``{ white = 1, colourless = 2, down = true, exceed = 1 }``."""
+    if not isinstance(raw, Mapping):
+        raise FieldError(where, f"expected a table such as {{ white = 1 }}, got {raw!r}")
+    ener: dict[str, int] = {}
+    down, exceed = False, 0
+    for key, value in raw.items():
+        if key == "down":
+            if not isinstance(value, bool):
+                raise FieldError(f"{where}.down", f"expected true or false, got {value!r}")
+            down = value
+            continue
+        if key not in (*ENER_COLOURS, "exceed"):
+            raise FieldError(f"{where}.{key}", "unknown cost part",
+                             (*ENER_COLOURS, "down", "exceed"))
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise FieldError(f"{where}.{key}", f"expected a count of 0 or more, got {value!r}")
+        if key == "exceed":
+            exceed = value
+        else:
+            ener[key] = value
+    return Cost(normalise(ener), down, exceed)
+
+
+def normalise(ener: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
     """Colours in a fixed order, colourless last, zero counts dropped."""
     return tuple((c, ener[c]) for c in ENER_COLOURS if ener.get(c, 0) > 0)
 
 
-def change_cost(cost: Cost, changes: Sequence[dict[str, int]],
-                modifiers: Sequence[dict[str, int]]) -> Cost:
+def change_cost(cost: Cost, changes: Sequence[Mapping[str, int]],
+                modifiers: Sequence[Mapping[str, int]]) -> Cost:
     """Apply cost *changes* (the last one wins) and then every *modification* in order."""
     ener = dict(cost.ener)
     for change in changes:

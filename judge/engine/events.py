@@ -48,6 +48,17 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "trigger_dropped": ("ability", "reason"),  # removed unresolved (the turn ended)
     "burst": ("used",),  # a crushed card's Life Burst is used or not
     "choice": ("kind", "options", "picked"),
+    "game_start": ("first",),  # rock-paper-scissors decided who goes first
+    "redraw": ("count",),  # a player redrew that many cards of the opening hand
+    "attack_step": ("step",),  # a step of the attack phase begins: arts, signi or lrig
+    "arts_pass": (),  # a player passes in the ARTS step
+    "attack": (),  # a SIGNI or LRIG attacks (from_zone is where it stands)
+    "battle": ("defender", "attack_power", "defend_power", "banished"),
+    "guard": (),  # a Guard card was put into the trash against a LRIG attack
+    "pay": ("cost", "paid", "exceed"),  # a cost was paid (paid: label:colour for each ener)
+    "down": (),  # a card was downed
+    "up": (),  # a card was upped by an effect
+    "freeze": (),  # a card was frozen
     "game_over": ("winner", "reason"),
     "illegal": ("reason", "message"),  # a step was refused
 }

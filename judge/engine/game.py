@@ -64,6 +64,8 @@ class Game:
         self.shuffled: set[ZoneRef] = set()
         self.attached_to: dict[str, tuple[str, int]] = {}
         self.refresh_waiting: set[str] = set()
+        #: targets chosen when a card was used, for the operation now resolving
+        self.preset_targets: list[tuple[CardInstance, int]] | None = None
 
     # ------------------------------------------------------------------ events and choices
 
@@ -125,6 +127,15 @@ class Game:
                     if ability.applies_to == "own_signi" or other_card is inst:
                         value += ability.amount
         return value
+
+    def keywords(self, inst: CardInstance) -> set[str]:
+        """Printed keywords plus those given this turn by effects."""
+        out = set(inst.card.keywords)
+        for lasting in self.state.lasting:
+            if lasting.kind == "keyword" and lasting.card == inst.label and \
+                    lasting.epoch == inst.epoch:
+                out.add(lasting.text)
+        return out
 
     def power(self, inst: CardInstance) -> int:
         return self._stat(inst, "power", inst.card.power or 0)
@@ -264,13 +275,22 @@ class Game:
             self.emit("trigger_declined", "game", player=chosen.controller, card=inst,
                       ability=chosen.name)
             return True
+        if not ability.cost.free:
+            from judge.engine.payment import pay, problem
+
+            if problem(self, chosen.controller, ability.cost, inst):
+                self.emit("trigger_declined", "game", player=chosen.controller, card=inst,
+                          ability=chosen.name)
+                return True
+            pay(self, chosen.controller, ability.cost, inst, chosen.name)
         self.resolve_effect(ability.effect, chosen.controller, inst, chosen.name)
         return True
 
     # ------------------------------------------------------------------ effects
 
     def resolve_effect(self, ops: tuple[Op, ...], controller: str,
-                       source: CardInstance | None, name: str) -> None:
+                       source: CardInstance | None, name: str,
+                       preset: dict[int, list[tuple[CardInstance, int]]] | None = None) -> None:
         """Resolve one effect whole. Rule processing is not checked inside it (WIXOSS glossary,
         "rule processing", property 1, 2020); under the 2014-04 rules only a refresh may
         interrupt it."""
@@ -279,11 +299,13 @@ class Game:
         self.emit("effect_begin", "effect", player=controller, card=source, ability=name)
         self.effect_depth += 1
         try:
-            for op in ops:
+            for i, op in enumerate(ops):
                 if self.state.winner:
                     break
+                self.preset_targets = preset.get(i) if preset else None
                 apply_op(self, op, controller, source, name)
         finally:
+            self.preset_targets = None
             self.effect_depth -= 1
         self.emit("effect_end", "effect", player=controller, card=source, ability=name)
 
@@ -411,17 +433,25 @@ class Game:
         self.begin_turn(other(self.state.turn_player))
 
     def drop_pending(self, reason: str) -> None:
-        """Remove every waiting triggered ability unresolved, logging each."""
+        """Remove every waiting triggered ability (and Life Burst) unresolved, logging each;
+        a crushed card whose burst is dropped then goes to the ener zone by rule processing."""
         for pending in self.pending:
             self.emit("trigger_dropped", "game", player=pending.controller, card=pending.card,
                       ability=pending.name, reason=reason)
         self.pending.clear()
+        for player in (self.state.turn_player, other(self.state.turn_player)):
+            for inst in self.state.zone(player, "check"):
+                if inst.burst == "pending":
+                    inst.burst = "done"
+                    self.emit("trigger_dropped", "game", player=player, card=inst,
+                              ability=f"{inst.label}#burst", reason=reason)
 
     def begin_turn(self, player: str) -> None:
-        from judge.engine.actions import enter_phase
+        from judge.engine.turn import enter_phase
 
         self.state.turn += 1
         self.state.turn_player = player
+        self.state.ener_done = self.state.grown = False
         for ps in self.state.players.values():
             ps.refreshes = 0
         self.emit("turn_begin", "game", player=player, turn=self.state.turn)

@@ -48,6 +48,10 @@ def resolve_targets(game: Game, target: Target, controller: str,
         return [source] if source is not None else []
     if target.labels:
         return [game.card(label) for label in target.labels]
+    if game.preset_targets is not None:
+        # chosen when the card was used; a target that has moved since is gone
+        chosen, game.preset_targets = game.preset_targets, None
+        return [inst for inst, epoch in chosen if inst.epoch == epoch]
     owners = list(PLAYERS) if target.who == "any" else players_for(target.who, controller)
     candidates = [c for p in owners for z in zone_names(target.zone)
                   for c in game.state.zone(p, z)
@@ -296,7 +300,67 @@ def attach_card(game: Game, card: CardInstance, signi: CardInstance, how: str,
     game.attached_to[card.label] = (signi.label, signi.epoch)
 
 
+def _flag(game: Game, op: Op, controller: str, source: CardInstance | None, name: str,
+          what: str) -> None:
+    for inst in _targets(game, op, controller, source):
+        if not (game.on_field(inst) or inst.zone.zone == "lrig"):
+            game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
+                      reason="not on the field")
+            continue
+        if what == "freeze":
+            inst.frozen = True
+        else:
+            inst.down = what == "down"
+        game.emit(what, CAUSE, player=inst.owner, card=inst, source=name)
+
+
+def freeze(game: Game, op: Op, controller: str, source: CardInstance | None,
+           name: str) -> None:
+    _flag(game, op, controller, source, name, "freeze")
+
+
+def down(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
+    _flag(game, op, controller, source, name, "down")
+
+
+def up(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
+    _flag(game, op, controller, source, name, "up")
+
+
+def keyword(game: Game, op: Op, controller: str, source: CardInstance | None,
+            name: str) -> None:
+    for inst in _targets(game, op, controller, source):
+        if not game.on_field(inst):
+            game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
+                      reason="not on the field")
+            continue
+        game.state.lasting.append(Lasting("keyword", inst.owner, inst.label, 0, name,
+                                          inst.epoch, text=op.keyword))
+        game.emit("lasting", CAUSE, player=inst.owner, card=inst, source=name,
+                  kind=f"keyword:{op.keyword}", until="end_of_turn")
+
+
+def _cost_lasting(game: Game, op: Op, controller: str, name: str, kind: str) -> None:
+    for player in players_for(op.who, controller):
+        game.state.lasting.append(Lasting(kind, player, None, 0, name, amounts=op.cost))
+        game.emit("lasting", CAUSE, player=player, source=name,
+                  kind=f"{kind}:" + ",".join(f"{c}:{n}" for c, n in op.cost),
+                  until="end_of_turn")
+
+
+def cost_change(game: Game, op: Op, controller: str, source: CardInstance | None,
+                name: str) -> None:
+    _cost_lasting(game, op, controller, name, "cost_change")
+
+
+def cost_modify(game: Game, op: Op, controller: str, source: CardInstance | None,
+                name: str) -> None:
+    _cost_lasting(game, op, controller, name, "cost_modify")
+
+
 OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, str], None]] = {
+    "freeze": freeze, "down": down, "up": up, "keyword": keyword,
+    "cost_change": cost_change, "cost_modify": cost_modify,
     "draw": draw, "mill": mill, "ener_charge": ener_charge, "discard": discard,
     "banish": banish, "trash": trash, "to_ener": to_ener, "to_hand": to_hand,
     "to_deck": to_deck, "place": place, "put_onto_field": put_onto_field, "power": power,

@@ -17,6 +17,7 @@ from judge.paths import data_dir
 
 REFRESH_TIMINGS = ("interrupt", "after_effect")
 EXCESS_ORDERS = ("level_then_limit", "level_changed_first")
+BURST_COUNTS = ("exactly", "at_most")
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class RuleSet:
     - ``excess_order``: ``level_then_limit`` (2014: level-exceeding SIGNI first, then any SIGNI
       until the limit holds) or ``level_changed_first`` (glossary 2020: SIGNI whose level changed
       since the previous check come before the others).
+    - ``burst_count``: a main deck holds ``exactly`` or ``at_most`` 20 Life Burst cards.
     """
 
     id: str
@@ -44,6 +46,7 @@ class RuleSet:
     second_refresh_ends_turn: bool
     refresh_needs_trash: bool
     excess_order: str
+    burst_count: str
     sources: tuple[str, ...]
 
     @property
@@ -70,6 +73,9 @@ def parse_rulesets(data: dict[str, object]) -> dict[str, RuleSet]:
         order = raw.get("excess_order")
         if order not in EXCESS_ORDERS:
             raise FieldError(f"{where}.excess_order", f"unknown order {order!r}", EXCESS_ORDERS)
+        bursts = raw.get("burst_count")
+        if bursts not in BURST_COUNTS:
+            raise FieldError(f"{where}.burst_count", f"unknown value {bursts!r}", BURST_COUNTS)
         for flag in ("second_refresh_ends_turn", "refresh_needs_trash"):
             if not isinstance(raw.get(flag), bool):
                 raise FieldError(f"{where}.{flag}", "expected true or false")
@@ -83,6 +89,7 @@ def parse_rulesets(data: dict[str, object]) -> dict[str, RuleSet]:
             second_refresh_ends_turn=bool(raw["second_refresh_ends_turn"]),
             refresh_needs_trash=bool(raw["refresh_needs_trash"]),
             excess_order=str(order),
+            burst_count=str(bursts),
             sources=tuple(str(s) for s in raw.get("sources", [])),
         )
     return out

@@ -25,6 +25,10 @@ UNDER_ZONES = {"signi1": "under1", "signi2": "under2", "signi3": "under3"}
 FIELD_ZONES = ("lrig", "key", "assist1", "assist2", *SIGNI_ZONES, "under1", "under2", "under3")
 LRIG_STACK_ZONES = ("lrig", "assist1", "assist2")
 PHASES = ("up", "draw", "ener", "grow", "main", "attack", "end")
+#: "setup" is the time before the first turn: drawing the opening hand and redrawing.
+GAME_PHASES = ("setup", *PHASES)
+#: The steps of the attack phase (Chinese wiki "WIXOSS/游戏规则", attack phase).
+ATTACK_STEPS = ("arts", "signi", "lrig")
 
 
 def other(player: str) -> str:
@@ -76,12 +80,14 @@ class CardInstance:
 class Lasting:
     """An effect in force: a modifier or a replacement, until the end of the turn."""
 
-    kind: str  # "power", "level", "limit", "banish_to_trash"
+    kind: str  # "power", "level", "limit", "banish_to_trash", "keyword", "cost_change", ...
     player: str  # whose cards it affects
     card: str | None = None  # label, for per-card modifiers
     amount: int = 0
     source: str | None = None
     epoch: int = 0  # the card's epoch when it was applied: a card that moves loses it
+    text: str = ""  # a keyword
+    amounts: tuple[tuple[str, int], ...] = ()  # colour counts of a cost change
 
 
 @dataclass
@@ -100,6 +106,11 @@ class GameState:
     first_player: str = "p1"
     phase: str = "main"
     lasting: list[Lasting] = field(default_factory=list)
+    attack_step: str = ""  # in the attack phase: arts, signi or lrig
+    arts_priority: str = ""  # in the ARTS step: the player who may use ARTS now
+    ener_done: bool = False  # the turn player used the ener phase's action
+    grown: bool = False  # the turn player grew this turn
+    redrawn: set[str] = field(default_factory=set)  # players who redrew their opening hand
     winner: str | None = None
     win_reason: str | None = None
     cards: dict[str, CardInstance] = field(default_factory=dict)

@@ -79,6 +79,8 @@ def state_diff(game: Game, pattern: StatePattern, seed_fixed: bool) -> list[str]
         ("turn", pattern.turn, state.turn),
         ("turn_player", pattern.turn_player, state.turn_player),
         ("winner", pattern.winner, state.winner or "none"),
+        ("win_reason", pattern.win_reason, state.win_reason),
+        ("attack_step", pattern.attack_step, state.attack_step),
     ]
     for name, want, got in scalars:
         if want is not None and want != got:

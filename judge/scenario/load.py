@@ -13,13 +13,21 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from judge.engine.actions import ACTIONS
+from judge.engine.actions import ACTIONS, ILLEGAL_REASONS
 from judge.engine.cards import CardDef, Op, parse_card, parse_effect, parse_op
 from judge.engine.choices import CHOICE_KINDS, Scripted
 from judge.engine.events import CAUSES, EVENT_TYPES
 from judge.engine.rule_processing import KINDS as RULE_KINDS
 from judge.engine.rulesets import load_rulesets
-from judge.engine.state import PHASES, PLAYERS, SIGNI_ZONES, UNDER_ZONES, ZONES
+from judge.engine.state import (
+    ATTACK_STEPS,
+    GAME_PHASES,
+    PHASES,
+    PLAYERS,
+    SIGNI_ZONES,
+    UNDER_ZONES,
+    ZONES,
+)
 from judge.errors import FieldError, ScenarioError
 from judge.paths import data_dir
 from judge.scenario.locate import LineIndex
@@ -41,8 +49,12 @@ from judge.scenario.model import (
 
 TOP_FIELDS = ("id", "rulesets", "tags", "terms", "related", *TEXT_FIELDS, "sources", "cards",
               "setup", "steps", "choices", "expect", "explore_limit")
-SETUP_FIELDS = ("turn", "turn_player", "first_player", "phase", "seed", "refreshes",
+SETUP_FIELDS = ("turn", "turn_player", "first_player", "phase", "attack_step",
+                "arts_priority", "ener_done", "grown", "redrawn", "seed", "refreshes",
                 "in_force", *PLAYERS)
+WIN_REASONS = ("damage",)
+IN_FORCE_OPS = ("banish_to_trash", "power", "level", "limit", "keyword", "cost_change",
+                "cost_modify")
 STEP_FIELDS: dict[str, tuple[str, ...]] = {
     "effect": ("player", "ops", "source"),
     "use": ("card",),
@@ -53,14 +65,16 @@ STEP_FIELDS: dict[str, tuple[str, ...]] = {
     "remove": ("card",),
     "crush": ("player", "count"),
     "damage": ("player",),
+    "ener": ("card",),
+    "pass": ("player",),
+    "attack": ("card",),
+    "start_game": ("first",),
+    "redraw": ("player", "cards"),
 }
-ILLEGAL_REASONS = ("not-main-phase", "not-in-hand", "not-in-lrig-deck", "arts-timing",
-                   "not-usable", "no-such-ability", "not-on-field", "cannot-play",
-                   "no-empty-zone", "zone-taken", "not-grow-phase", "grow-level", "grow-type",
-                   "grow-same-name", "game-over")
-EXPECT_FIELDS = ("rules", "zones", "phase", "turn", "turn_player", "winner", "power", "level",
-                 "limit", "refreshes", "events", "outcomes")
-STATE_FIELDS = ("zones", "phase", "turn", "turn_player", "winner", "power", "level", "limit",
+EXPECT_FIELDS = ("rules", "zones", "phase", "attack_step", "turn", "turn_player", "winner",
+                 "win_reason", "power", "level", "limit", "refreshes", "events", "outcomes")
+STATE_FIELDS = ("zones", "phase", "attack_step", "turn", "turn_player", "winner", "win_reason",
+                "power", "level", "limit",
                 "refreshes")
 EVENT_KEYS = ("type", "cause", "player", "card", "from", "to", "source")
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -303,7 +317,26 @@ class _Loader:
         turn = _int(raw.get("turn", 1), "setup.turn", 1)
         tp = _one_of(raw.get("turn_player", "p1"), PLAYERS, "setup.turn_player")
         first = _one_of(raw.get("first_player", "p1"), PLAYERS, "setup.first_player")
-        phase = _one_of(raw.get("phase", "main"), PHASES, "setup.phase")
+        phase = _one_of(raw.get("phase", "main"), GAME_PHASES, "setup.phase")
+        attack_step = ""
+        if phase == "attack":
+            attack_step = _one_of(raw.get("attack_step", "arts"), ATTACK_STEPS,
+                                  "setup.attack_step")
+        elif "attack_step" in raw:
+            raise FieldError("setup.attack_step", "only the attack phase has steps")
+        arts_priority = ""
+        if attack_step == "arts":
+            arts_priority = _one_of(raw.get("arts_priority", tp), PLAYERS,
+                                    "setup.arts_priority")
+        elif "arts_priority" in raw:
+            raise FieldError("setup.arts_priority", "only the ARTS step has a priority")
+        flags = {}
+        for flag in ("ener_done", "grown"):
+            flags[flag] = bool(_expect_type(raw.get(flag, False), bool, f"setup.{flag}",
+                                            "true or false"))
+        redrawn = _str_list(raw.get("redrawn", []), "setup.redrawn")
+        for i, p in enumerate(redrawn):
+            _one_of(p, PLAYERS, f"setup.redrawn[{i}]")
         if turn % 2 == 1 and tp != first or turn % 2 == 0 and tp == first:
             raise FieldError("setup.turn_player",
                              f"{tp} cannot be the turn player in turn {turn} when {first} "
@@ -334,13 +367,15 @@ class _Loader:
             player = _one_of(body.pop("player", "p1"), PLAYERS, f"{where}.player")
             op = parse_op(body, where)
             self._op_labels((op,), where.rsplit("[", 1)[0] + f"[{i}]", single=True)
-            if op.name not in ("banish_to_trash", "power", "level", "limit"):
+            if op.name not in IN_FORCE_OPS:
                 raise FieldError(f"{where}.op", f"{op.name!r} is not an effect that stays in "
-                                 "force", ("banish_to_trash", "power", "level", "limit"))
+                                 "force", IN_FORCE_OPS)
             in_force.append((player, op))
         setup = Setup(turn=turn, turn_player=tp, first_player=first, phase=phase, seed=seed,
                       refreshes=refreshes, placements=tuple(placements),
-                      in_force=tuple(in_force))
+                      in_force=tuple(in_force), attack_step=attack_step,
+                      arts_priority=arts_priority, ener_done=flags["ener_done"],
+                      grown=flags["grown"], redrawn=redrawn)
         self._check_setup(setup)
         return setup
 
@@ -475,12 +510,21 @@ class _Loader:
             card = self.label(raw["card"], f"{where}.card")
         source = self.label(raw["source"], f"{where}.source") if "source" in raw else None
         zone = _one_of(raw["zone"], SIGNI_ZONES, f"{where}.zone") if "zone" in raw else None
-        to = _one_of(raw["to"], PHASES, f"{where}.to") if "to" in raw else None
+        to = _one_of(raw["to"], (*PHASES, *ATTACK_STEPS), f"{where}.to") if "to" in raw \
+            else None
+        first = _one_of(raw["first"], PLAYERS, f"{where}.first") if "first" in raw else None
+        if action == "start_game" and first is None:
+            raise FieldError(f"{where}.first", "missing (the rock-paper-scissors winner)",
+                             PLAYERS)
+        cards: tuple[str, ...] = ()
+        if "cards" in raw:
+            labels = _str_list(raw["cards"], f"{where}.cards")
+            cards = tuple(self.label(v, f"{where}.cards[{j}]") for j, v in enumerate(labels))
         illegal = None
         if "expect_illegal" in raw:
             illegal = _one_of(raw["expect_illegal"], ILLEGAL_REASONS, f"{where}.expect_illegal")
         return Step(index=i + 1, action=action, player=player, ops=ops, source=source,
-                    card=card, zone=zone, to=to,
+                    card=card, zone=zone, to=to, first=first, cards=cards,
                     count=_int(raw.get("count", 1), f"{where}.count", 1),
                     ability=_int(raw.get("ability", 0), f"{where}.ability", 0),
                     expect_illegal=illegal, line=self.index.line(where))
@@ -574,7 +618,12 @@ class _Loader:
 
         return StatePattern(
             zones=zones,
-            phase=_one_of(raw["phase"], PHASES, f"{where}.phase") if "phase" in raw else None,
+            phase=_one_of(raw["phase"], GAME_PHASES, f"{where}.phase") if "phase" in raw
+            else None,
+            attack_step=_one_of(raw["attack_step"], ATTACK_STEPS, f"{where}.attack_step")
+            if "attack_step" in raw else None,
+            win_reason=_one_of(raw["win_reason"], WIN_REASONS, f"{where}.win_reason")
+            if "win_reason" in raw else None,
             turn=_int(raw["turn"], f"{where}.turn", 1) if "turn" in raw else None,
             turn_player=_one_of(raw["turn_player"], PLAYERS, f"{where}.turn_player")
             if "turn_player" in raw else None,

@@ -46,6 +46,11 @@ class Setup:
     refreshes: dict[str, int] = field(default_factory=dict)
     placements: tuple[Placement, ...] = ()
     in_force: tuple[tuple[str, Op], ...] = ()  # (player, op) applied before the steps
+    attack_step: str = ""
+    arts_priority: str = ""
+    ener_done: bool = False
+    grown: bool = False
+    redrawn: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,8 @@ class Step:
     ability: int = 0
     expect_illegal: str | None = None
     line: int = 0
+    first: str | None = None
+    cards: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -79,9 +86,11 @@ class ZonePattern:
 class StatePattern:
     zones: dict[str, ZonePattern] = field(default_factory=dict)  # "p1.trash" -> pattern
     phase: str | None = None
+    attack_step: str | None = None
     turn: int | None = None
     turn_player: str | None = None
     winner: str | None = None  # "p1", "p2" or "none"
+    win_reason: str | None = None
     power: dict[str, int] = field(default_factory=dict)
     level: dict[str, int] = field(default_factory=dict)
     limit: dict[str, int] = field(default_factory=dict)

@@ -44,6 +44,11 @@ def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch) ->
     state.turn_player = setup.turn_player
     state.first_player = setup.first_player
     state.phase = setup.phase
+    state.attack_step = setup.attack_step
+    state.arts_priority = setup.arts_priority
+    state.ener_done = setup.ener_done
+    state.grown = setup.grown
+    state.redrawn = set(setup.redrawn)
     for player, count in setup.refreshes.items():
         state.players[player].refreshes = count
     game = Game(state, rules, chooser, seed=setup.seed or 0)
@@ -89,6 +94,16 @@ def perform(game: Game, step: Step) -> None:
         actions.crush(game, step.player, step.count)
     elif step.action == "damage":
         actions.damage(game, step.player)
+    elif step.action == "ener":
+        actions.ener(game, _label(step))
+    elif step.action == "pass":
+        actions.pass_arts(game, step.player)
+    elif step.action == "attack":
+        actions.attack(game, _label(step))
+    elif step.action == "start_game":
+        actions.start_game(game, step.first or "p1")
+    elif step.action == "redraw":
+        actions.redraw(game, step.player, step.cards)
     else:  # pragma: no cover - the loader only lets known actions through
         raise EngineError(f"unknown action {step.action}")
 

@@ -1,0 +1,67 @@
+"""Paying costs in a game: which ener cards, downing, Exceed; and cost changes in force.
+
+The arithmetic of costs lives in :mod:`judge.engine.costs`; this module asks the player which
+cards to pay with (a choice of kind ``pay``, each option the cards joined by ``+``) and moves
+them (cause ``cost``). A cost is checked whole before any part of it is paid.
+"""
+
+from __future__ import annotations
+
+from judge.engine.costs import Cost, assign, change_cost, payments
+from judge.engine.game import Game
+from judge.engine.state import CardInstance
+from judge.errors import IllegalAction
+
+
+def effective_cost(game: Game, player: str, base: Cost) -> Cost:
+    """``base`` after the cost changes in force for ``player`` (changes first, then
+    modifications: WIXOSS TCG Wiki, コストを変更する、あるいは修正する効果の優先順位)."""
+    lasting = [x for x in game.state.lasting if x.player == player]
+    changes = [dict(x.amounts) for x in lasting if x.kind == "cost_change"]
+    mods = [dict(x.amounts) for x in lasting if x.kind == "cost_modify"]
+    if not changes and not mods:
+        return base
+    return change_cost(base, changes, mods)
+
+
+def problem(game: Game, player: str, cost: Cost, source: CardInstance | None) -> str | None:
+    """Why ``player`` cannot pay ``cost`` now, or None."""
+    if cost.ener_total and not payments(game.state.zone(player, "ener"), cost):
+        return f"the ener zone cannot pay {cost} exactly"
+    if cost.down and (source is None or source.down):
+        return "the card to down is already down"
+    if cost.exceed and len(game.state.zone(player, "lrig")) - 1 < cost.exceed:
+        return f"fewer than {cost.exceed} cards under the centre LRIG for Exceed"
+    return None
+
+
+def pay(game: Game, player: str, cost: Cost, source: CardInstance | None, name: str) -> None:
+    """Pay ``cost`` whole, or raise IllegalAction("cannot-pay") having paid nothing."""
+    why = problem(game, player, cost, source)
+    if why:
+        raise IllegalAction("cannot-pay", f"{name}: {why}")
+    if cost.free:
+        return
+    paid: dict[str, str] = {}
+    if cost.ener_total:
+        ener = game.state.zone(player, "ener")
+        options = ["+".join(p) for p in payments(ener, cost)]
+        picked = options[0] if len(options) == 1 else \
+            game.choose(player, "pay", options, prompt=f"pay {cost} for {name}")[0]
+        cards = [game.card(label) for label in picked.split("+")]
+        paid = assign(cards, cost) or {}
+        for card in cards:
+            game.move(card, "trash", "cost", "pay", source=name)
+    if cost.down and source is not None:
+        source.down = True
+        game.emit("down", "cost", player=source.owner, card=source, source=name)
+    exceeded: list[str] = []
+    if cost.exceed:
+        under = [c.label for c in game.state.zone(player, "lrig")[:-1]]
+        exceeded = list(game.choose(player, "exceed", under, cost.exceed, cost.exceed,
+                                    prompt=f"Exceed {cost.exceed}"))
+        for label in exceeded:
+            game.move(game.card(label), "lrig_trash", "cost", "exceed", source=name)
+    game.emit("pay", "cost", player=player, source=name, cost=str(cost),
+              paid=[f"{label}:{colour}" for label, colour in paid.items()],
+              exceed=exceeded)

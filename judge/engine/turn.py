@@ -1,0 +1,126 @@
+"""Turn structure: phases, the steps of the attack phase, and moving through them.
+
+Sources: Chinese wiki "WIXOSS/游戏规则" (游戏流程: up, draw, ener, grow, main, attack, end; the
+attack phase's ARTS step, SIGNI attack step and LRIG attack step) and WIXOSS TCG Wiki
+"間違えやすいルール" (アタックフェイズ, エンドフェイズ); the 2014-06-20 refresh revision for the
+draw phase.
+
+- Up phase: the turn player's LRIG and SIGNI are upped; a frozen card is unfrozen instead.
+- Draw phase: two cards, one on the first player's first turn.
+- Attack phase: "at the start of the attack phase" abilities resolve first; then the ARTS step,
+  where the turn player may use ARTS, then the non-turn player; once the turn player has passed
+  they cannot use ARTS again in that step; then the SIGNI attack step, then the LRIG attack step.
+- End phase: the turn player with seven or more cards in hand puts cards into the trash down
+  to six; the non-turn player never does.
+"""
+
+from __future__ import annotations
+
+from judge.engine.game import Game
+from judge.engine.state import ATTACK_STEPS, LRIG_STACK_ZONES, PHASES, SIGNI_ZONES, other
+from judge.errors import EngineError
+
+HAND_LIMIT = 6
+
+
+def enter_phase(game: Game, phase: str) -> None:
+    """Begin ``phase`` and do what the game does at its start, then settle."""
+    state = game.state
+    state.phase = phase
+    state.attack_step = ""
+    state.arts_priority = ""
+    tp = state.turn_player
+    game.emit("phase", "game", player=tp, phase=phase)
+    if phase == "up":
+        for zone in (*LRIG_STACK_ZONES, *SIGNI_ZONES):
+            for inst in state.zone(tp, zone):
+                if inst.frozen:
+                    inst.frozen = False
+                else:
+                    inst.down = False
+    elif phase == "draw":
+        draw_phase(game)
+    elif phase == "attack":
+        for inst in [*state.zone(tp, "lrig")[-1:], *state.signi(tp)]:
+            game.queue_triggers(inst, ["attack_phase_start"])
+        game.settle()
+        if state.phase == "attack" and state.turn_player == tp and not state.winner:
+            enter_attack_step(game, "arts")
+        return
+    elif phase == "end":
+        hand = state.zone(tp, "hand")
+        if len(hand) > HAND_LIMIT:
+            excess = len(hand) - HAND_LIMIT
+            picked = game.choose(tp, "discard", [c.label for c in hand], excess, excess,
+                                 prompt=f"put cards from the hand into the trash down to "
+                                        f"{HAND_LIMIT}")
+            for label in picked:
+                game.move(game.card(label), "trash", "game", "hand_limit")
+    game.settle()
+
+
+def enter_attack_step(game: Game, step: str) -> None:
+    state = game.state
+    state.attack_step = step
+    state.arts_priority = state.turn_player if step == "arts" else ""
+    game.emit("attack_step", "game", player=state.turn_player, step=step)
+
+
+def draw_phase(game: Game) -> None:
+    """Draw two cards (one on the first player's first turn). From 2014-07 on, if the first
+    draw empties the deck the second is not drawn, and the refresh follows the drawing
+    (wikiwiki.jp "リフレッシュ", 2014-06-20 revision); under 2014-04 it interrupts."""
+    state = game.state
+    tp = state.turn_player
+    wanted = 1 if state.turn == 1 and tp == state.first_player else 2
+    made = 0
+    for _ in range(wanted):
+        deck = state.zone(tp, "deck")
+        if not deck:
+            break
+        game.move(deck[0], "hand", "game", "draw")
+        made += 1
+    if made < wanted:
+        game.emit("skipped", "game", player=tp, verb="draw", wanted=wanted, done=made)
+
+
+def next_stop(game: Game) -> None:
+    """Move on by one: the next attack step inside the attack phase, else the next phase (the
+    end phase leads to the other player's turn)."""
+    state = game.state
+    if state.phase == "setup":
+        from judge.engine.setup import begin_game
+
+        begin_game(game)
+        return
+    if state.phase == "attack" and state.attack_step in ATTACK_STEPS[:-1]:
+        enter_attack_step(game, ATTACK_STEPS[ATTACK_STEPS.index(state.attack_step) + 1])
+        return
+    if state.phase == "end":
+        game.end_turn("end_phase")
+        return
+    enter_phase(game, PHASES[PHASES.index(state.phase) + 1])
+
+
+def advance(game: Game, to: str | None = None) -> None:
+    """Move on by one stop, or keep going until phase (or attack step) ``to`` begins; it stops
+    early only if the game ends on the way."""
+    for _ in range(4 * (len(PHASES) + len(ATTACK_STEPS))):
+        if game.state.winner:
+            return
+        next_stop(game)
+        if to is None or game.state.phase == to or game.state.attack_step == to:
+            return
+    raise EngineError(f"{to!r} never began")  # pragma: no cover - phases cycle
+
+
+def pass_arts(game: Game, player: str) -> bool:
+    """The player with priority in the ARTS step passes. Returns whether the step ended."""
+    state = game.state
+    if player == state.turn_player:
+        state.arts_priority = other(player)
+        game.emit("arts_pass", "game", player=player)
+        return False
+    game.emit("arts_pass", "game", player=player)
+    enter_attack_step(game, "signi")
+    return True
