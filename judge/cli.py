@@ -134,6 +134,41 @@ def new(ruling_id: str, folder: Path) -> None:
     click.echo(f"wrote {target}")
 
 
+@cli.command()
+@click.option("--random", "random_", is_flag=True, required=True,
+              help="Both players take random legal actions (the only mode so far).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--turns", type=click.IntRange(1), default=10, show_default=True,
+              help="Stop after this many turns if nobody has won.")
+@click.option("--rules", "rules", metavar="SET", default="current", show_default=True,
+              help="Rule set to play under.")
+@click.option("--json", "as_json", is_flag=True, help="Print the events as JSON lines.")
+def play(random_: bool, seed: int, turns: int, rules: str, as_json: bool) -> None:
+    """Play a whole random game from generated legal decks and print what happened.
+
+    The same seed always gives the same game. The last line says who won and how, or that
+    the turn limit was reached.
+    """
+    from judge.engine.driver import play_random_game
+
+    known = load_rulesets()
+    if rules not in known:
+        raise click.UsageError(f"unknown rule set {rules!r} (valid: {', '.join(known)})")
+    rg = play_random_game(known[rules], seed, turns=turns)
+    game = rg.game
+    if as_json:
+        for event in game.log:
+            click.echo(event.to_json())
+    else:
+        for event in game.log:
+            click.echo(str(event))
+    state = game.state
+    outcome = f"{state.winner} won ({state.win_reason})" if state.winner else \
+        f"no winner after {turns} turns"
+    click.echo(f"{outcome}; {len(rg.actions)} actions, {len(game.log)} events, seed {seed}, "
+               f"rules {rules}", err=as_json)
+
+
 def main() -> None:
     try:
         cli(standalone_mode=False)

@@ -433,6 +433,7 @@ def rule_processing_problems(game: Game) -> list[str]:
 def engine_check_applies(game: Game) -> bool:
     """Run the engine's own rule-processing check on a copy of the game."""
     twin = copy.deepcopy(game, memo={id(game.chooser): FirstChooser()})
+    twin.dirty = True  # a full scan, not the engine's "nothing changed" shortcut
     return check(twin)
 
 

@@ -154,6 +154,14 @@ def assign(cards: Sequence[CardInstance], cost: Cost) -> dict[str, str] | None:
     return paid
 
 
+def payable(ener: Sequence[CardInstance], cost: Cost) -> bool:
+    """Whether some set of ener cards pays ``cost`` exactly (stops at the first found)."""
+    if len(ener) < cost.ener_total:
+        return False
+    return any(assign(combo, cost) is not None
+               for combo in itertools.combinations(ener, cost.ener_total))
+
+
 def payments(ener: Sequence[CardInstance], cost: Cost) -> list[tuple[str, ...]]:
     """Every set of ener cards that pays ``cost`` exactly (labels, in ener-zone order)."""
     out: list[tuple[str, ...]] = []

@@ -9,8 +9,7 @@ not effects). Events are frozen values; ``to_dict``/``from_dict`` round-trip thr
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 #: Why something happened.
 CAUSES: tuple[str, ...] = (
@@ -64,9 +63,10 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class Event:
-    """One thing that happened. ``card`` and zones are text forms such as ``p1.trash``."""
+class Event(NamedTuple):
+    """One thing that happened. ``card`` and zones are text forms such as ``p1.trash``.
+
+    A named tuple: immutable and cheap to make, as the engine makes one for every step."""
 
     seq: int
     step: int
@@ -77,7 +77,7 @@ class Event:
     from_zone: str | None = None
     to_zone: str | None = None
     source: str | None = None
-    detail: dict[str, Any] = field(default_factory=dict)
+    detail: dict[str, Any] = {}  # never mutated: the engine passes a fresh dict
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seq": self.seq, "step": self.step, "type": self.type,

@@ -30,6 +30,15 @@ from judge.errors import EngineError
 
 MAX_SETTLE_ROUNDS = 10_000
 
+#: Events that change nothing rule processing looks at (zones, power, level, limit, effects in
+#: force, crushed cards' bursts); any other event marks the game for a full check.
+QUIET_EVENTS = frozenset({
+    "step", "phase", "choice", "attack_step", "arts_pass", "trigger", "effect_begin",
+    "effect_end", "rule_check", "refresh_waits", "game_start", "down", "up", "freeze",
+    "attack", "battle", "skipped", "fizzle", "trigger_declined", "trigger_lost", "illegal",
+    "pay", "shuffle", "redraw",
+})
+
 
 @dataclass
 class Pending:
@@ -64,6 +73,14 @@ class Game:
         self.shuffled: set[ZoneRef] = set()
         self.attached_to: dict[str, tuple[str, int]] = {}
         self.refresh_waiting: set[str] = set()
+        #: cards whose level changed since the previous rule-processing check
+        self.level_changed: list[CardInstance] = []
+        self._special: list[CardInstance] | None = None
+        self._special_count = 0
+        self._const: bool | None = None
+        #: something rule processing looks at may have changed since its last check
+        self.dirty = True
+        self._const_count = 0
         #: targets chosen when a card was used, for the operation now resolving
         self.preset_targets: list[tuple[CardInstance, int]] | None = None
 
@@ -73,6 +90,8 @@ class Game:
              card: CardInstance | None = None, from_zone: ZoneRef | None = None,
              to_zone: ZoneRef | None = None, source: str | None = None,
              **detail: Any) -> Event:
+        if etype not in QUIET_EVENTS:
+            self.dirty = True
         event = Event(seq=len(self.log), step=self.step, type=etype, cause=cause, player=player,
                       card=card.label if card else None,
                       from_zone=str(from_zone) if from_zone else None,
@@ -114,12 +133,14 @@ class Game:
         return inst.zone.zone in SIGNI_ZONES
 
     def _stat(self, inst: CardInstance, stat: str, base: int) -> int:
+        if not self.state.lasting and not self.has_const():
+            return base
         value = base
         for lasting in self.state.lasting:
             if lasting.kind == stat and lasting.card == inst.label and \
                     lasting.epoch == inst.epoch:
                 value += lasting.amount
-        if self.on_field(inst):
+        if self.has_const() and self.on_field(inst):
             for other_card in self.state.signi(inst.owner):
                 for ability in other_card.card.abilities:
                     if ability.kind != "const" or ability.stat != stat:
@@ -127,6 +148,22 @@ class Game:
                     if ability.applies_to == "own_signi" or other_card is inst:
                         value += ability.amount
         return value
+
+    def has_const(self) -> bool:
+        """Whether any card in the game has a constant ability (most positions have none)."""
+        if self._const is None or self._const_count != len(self.state.cards):
+            self._const_count = len(self.state.cards)
+            self._const = any(a.kind == "const" for c in self.state.cards.values()
+                              for a in c.card.abilities)
+        return self._const
+
+    def special_cards(self) -> list[CardInstance]:
+        """The Resona and Keys in the game (rule processing kinds 6 and 7 watch them)."""
+        if self._special is None or self._special_count != len(self.state.cards):
+            self._special_count = len(self.state.cards)
+            self._special = [c for c in self.state.cards.values()
+                             if c.card.type in ("resona", "key")]
+        return self._special
 
     def keywords(self, inst: CardInstance) -> set[str]:
         """Printed keywords plus those given this turn by effects."""

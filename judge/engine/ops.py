@@ -211,6 +211,7 @@ def _modify(game: Game, op: Op, controller: str, source: CardInstance | None, na
                                           inst.epoch))
         if stat == "level":
             inst.level_changed = True
+            game.level_changed.append(inst)
             game.emit("level", CAUSE, player=inst.owner, card=inst, source=name,
                       amount=op.amount, level=game.level(inst))
         else:

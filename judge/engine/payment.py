@@ -7,7 +7,7 @@ them (cause ``cost``). A cost is checked whole before any part of it is paid.
 
 from __future__ import annotations
 
-from judge.engine.costs import Cost, assign, change_cost, payments
+from judge.engine.costs import Cost, assign, change_cost, payable, payments
 from judge.engine.game import Game
 from judge.engine.state import CardInstance
 from judge.errors import IllegalAction
@@ -26,7 +26,7 @@ def effective_cost(game: Game, player: str, base: Cost) -> Cost:
 
 def problem(game: Game, player: str, cost: Cost, source: CardInstance | None) -> str | None:
     """Why ``player`` cannot pay ``cost`` now, or None."""
-    if cost.ener_total and not payments(game.state.zone(player, "ener"), cost):
+    if cost.ener_total and not payable(game.state.zone(player, "ener"), cost):
         return f"the ener zone cannot pay {cost} exactly"
     if cost.down and (source is None or source.down):
         return "the card to down is already down"

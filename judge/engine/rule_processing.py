@@ -61,7 +61,12 @@ class Proposal:
 def check(game: Game) -> bool:
     """Apply every kind of rule processing that applies now, all at the same time.
 
-    Returns whether anything was applied; the caller repeats until nothing applies."""
+    Returns whether anything was applied; the caller repeats until nothing applies. Every
+    change to the game is logged, so when no event that could matter (see
+    :data:`judge.engine.game.QUIET_EVENTS`) was logged since a check that found nothing,
+    nothing can apply now and the scan is skipped."""
+    if not game.dirty:
+        return False
     proposals: dict[str, list[Proposal]] = {}
 
     def propose(kind: str, card: CardInstance, zone: str, player: str | None = None,
@@ -70,36 +75,44 @@ def check(game: Game) -> bool:
             Proposal(kind, card, zone, player or card.owner, card.epoch, banish))
 
     state = game.state
+    special = game.special_cards()
     for p in PLAYERS:
-        for signi in state.signi(p):
-            if game.power(signi) <= 0:
-                propose("power", signi, game.banish_destination(signi), banish=True)
+        zones = state.players[p].zones
+        signi = zones["signi1"] + zones["signi2"] + zones["signi3"]
+        for card in signi:
+            if game.power(card) <= 0:
+                propose("power", card, game.banish_destination(card), banish=True)
         for signi_zone, under_zone in UNDER_ZONES.items():
-            holder = state.zone(p, signi_zone)
-            for card in state.zone(p, under_zone):
+            under = zones[under_zone]
+            if not under:
+                continue
+            holder = zones[signi_zone]
+            for card in under:
                 held = game.attached_to.get(card.label)
                 if not holder or held != (holder[0].label, holder[0].epoch):
                     propose("under", card, game.home_trash(card.card))
-        for card in state.zone(p, "check"):
+        for card in zones["check"]:
             if card.crushed and card.burst != "pending":
                 propose("check", card, "ener")
-        for zone in ZONES:
-            for card in state.zone(p, zone):
-                if card.card.type == "resona" and zone not in RESONA_ZONES:
-                    propose("resona", card, "lrig_deck")
-                if card.card.type == "key" and zone not in KEY_ZONES:
-                    propose("key", card, "lrig_trash")
+        for card in special:
+            if card.zone.player != p:
+                continue
+            if card.card.type == "resona" and card.zone.zone not in RESONA_ZONES:
+                propose("resona", card, "lrig_deck")
+            if card.card.type == "key" and card.zone.zone not in KEY_ZONES:
+                propose("key", card, "lrig_trash")
         lrig_type = game.lrig_type(p)
-        for card in [*state.signi(p), *state.zone(p, "key")]:
+        for card in [*signi, *zones["key"]]:
             if card.card.limiting and card.card.limiting != lrig_type:
                 propose("limiting", card, game.home_trash(card.card))
         for assist in ("assist1", "assist2"):
-            stack = state.zone(p, assist)
+            stack = zones[assist]
             if stack and lrig_type and stack[-1].card.lrig_type == lrig_type:
                 for card in stack:
                     propose("lrig_type", card, "lrig_trash")
-        for card in _excess(game, p):
-            propose("excess", card, "trash")
+        if signi:
+            for card in _excess(game, p, signi):
+                propose("excess", card, "trash")
         for card in _over_limit(game, p):
             propose("upper_limit", card, game.home_trash(card.card))
 
@@ -115,9 +128,11 @@ def check(game: Game) -> bool:
                       reason="empty trash" if state.zone(p, "life") or
                       game.rules.refresh_needs_trash else "empty trash and no life cloth")
 
-    for card in state.all_cards():
+    for card in game.level_changed:
         card.level_changed = False
+    game.level_changed.clear()
     if not proposals and not refreshers:
+        game.dirty = False
         return False
 
     chosen = [_resolve_conflict(game, props) for props in proposals.values()]
@@ -165,19 +180,19 @@ def _resolve_conflict(game: Game, props: list[Proposal]) -> Proposal:
     return next(p for p in distinct.values() if p.kind == picked[0])
 
 
-def _excess(game: Game, player: str) -> list[CardInstance]:
+def _excess(game: Game, player: str, signi: list[CardInstance]) -> list[CardInstance]:
     """Kind 2: the SIGNI to put into the trash, chosen one at a time: (A) SIGNI whose level
     exceeds the LRIG's, then (B) SIGNI whose level changed since the previous check, then (C)
     the others, until neither level nor limit is exceeded. Rule sets before the 2020 glossary
     have no group B (WIXOSS TCG Wiki, "間違えやすいルール": level first, then the limit)."""
-    signi = game.state.signi(player)
-    if not signi:
-        return []
     lrig_level = game.lrig_level(player)
-    removed = [s for s in signi if game.level(s) > lrig_level]
-    remaining = [s for s in signi if s not in removed]
+    level = {s.label: game.level(s) for s in signi}
     limit = game.limit(player)
-    while remaining and sum(game.level(s) for s in remaining) > limit:
+    if max(level.values()) <= lrig_level and sum(level.values()) <= limit:
+        return []
+    removed = [s for s in signi if level[s.label] > lrig_level]
+    remaining = [s for s in signi if s not in removed]
+    while remaining and sum(level[s.label] for s in remaining) > limit:
         group = remaining
         if game.rules.excess_order == "level_changed_first":
             group = [s for s in remaining if s.level_changed] or remaining
@@ -195,6 +210,11 @@ def _excess(game: Game, player: str) -> list[CardInstance]:
 def _over_limit(game: Game, player: str) -> list[CardInstance]:
     """Kind 8: cards over a zone's or an attachment's upper limit; the player chooses which
     go to the trash."""
+    zones = game.state.players[player].zones
+    if len(zones["key"]) < 2 and len(zones["signi1"]) < 2 and len(zones["signi2"]) < 2 and \
+            len(zones["signi3"]) < 2 and len(zones["under1"]) < 2 and \
+            len(zones["under2"]) < 2 and len(zones["under3"]) < 2:
+        return []
     out: list[CardInstance] = []
     groups: list[list[CardInstance]] = []
     for zone, cap in UPPER_LIMITS.items():
@@ -203,7 +223,7 @@ def _over_limit(game: Game, player: str) -> list[CardInstance]:
             groups.append(cards)
     for signi_zone, under_zone in UNDER_ZONES.items():
         holder = game.state.zone(player, signi_zone)
-        if not holder:
+        if not holder or len(game.state.zone(player, under_zone)) < 2:
             continue
         attached = [c for c in game.state.zone(player, under_zone)
                     if c.attach == "accessory"

@@ -137,7 +137,8 @@ class GameState:
         return stack[-1] if stack else None
 
     def signi(self, player: str) -> list[CardInstance]:
-        return [c for z in SIGNI_ZONES for c in self.zone(player, z)]
+        zones = self.players[player].zones
+        return zones["signi1"] + zones["signi2"] + zones["signi3"]
 
     def all_cards(self) -> list[CardInstance]:
         return [c for p in PLAYERS for z in ZONES for c in self.zone(p, z)]

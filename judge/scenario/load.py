@@ -209,6 +209,7 @@ class _Loader:
         self.index = index
         self.cards: dict[str, CardDef] = {}
         self.labels: dict[str, Placement] = {}
+        self.rulesets: tuple[str, ...] = ()
 
     def scenario(self, raw: dict[str, Any]) -> Scenario:
         _keys(raw, TOP_FIELDS, "")
@@ -226,6 +227,7 @@ class _Loader:
             _one_of(rs, tuple(known), f"rulesets[{i}]")
         if not rulesets:
             raise FieldError("rulesets", "names no rule set", tuple(known))
+        self.rulesets = rulesets
         texts = {f: self._texts(raw, f) for f in TEXT_FIELDS if f in raw}
         tags = _str_list(raw.get("tags", []), "tags")
         for i, tag in enumerate(tags):
@@ -520,14 +522,34 @@ class _Loader:
         if "cards" in raw:
             labels = _str_list(raw["cards"], f"{where}.cards")
             cards = tuple(self.label(v, f"{where}.cards[{j}]") for j, v in enumerate(labels))
-        illegal = None
+        illegal: str | None = None
+        illegal_rules: tuple[str, ...] = ()
         if "expect_illegal" in raw:
-            illegal = _one_of(raw["expect_illegal"], ILLEGAL_REASONS, f"{where}.expect_illegal")
+            illegal, illegal_rules = self._expect_illegal(raw["expect_illegal"],
+                                                          f"{where}.expect_illegal")
         return Step(index=i + 1, action=action, player=player, ops=ops, source=source,
                     card=card, zone=zone, to=to, first=first, cards=cards,
                     count=_int(raw.get("count", 1), f"{where}.count", 1),
                     ability=_int(raw.get("ability", 0), f"{where}.ability", 0),
-                    expect_illegal=illegal, line=self.index.line(where))
+                    expect_illegal=illegal, illegal_rules=illegal_rules,
+                    line=self.index.line(where))
+
+    def _expect_illegal(self, raw: Any, where: str) -> tuple[str, tuple[str, ...]]:
+        """``"CODE"`` (refused under every rule set) or ``{ reason = "CODE", rules = [...] }``
+        (refused under those rule sets, allowed under the ruling's others)."""
+        if isinstance(raw, str):
+            return _one_of(raw, ILLEGAL_REASONS, where), ()
+        _expect_type(raw, dict, where, "a reason code or a table { reason, rules }")
+        _keys(raw, ("reason", "rules"), where)
+        if "reason" not in raw:
+            raise FieldError(f"{where}.reason", "missing", ILLEGAL_REASONS)
+        reason = _one_of(raw["reason"], ILLEGAL_REASONS, f"{where}.reason")
+        rules = _str_list(raw.get("rules", list(self.rulesets)), f"{where}.rules")
+        for j, rs in enumerate(rules):
+            _one_of(rs, self.rulesets, f"{where}.rules[{j}]")
+        if not rules:
+            raise FieldError(f"{where}.rules", "names no rule set", self.rulesets)
+        return reason, rules
 
     def _op_labels(self, ops: tuple[Any, ...], where: str, single: bool = False) -> None:
         for j, op in enumerate(ops):

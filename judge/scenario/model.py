@@ -66,6 +66,8 @@ class Step:
     count: int = 1
     ability: int = 0
     expect_illegal: str | None = None
+    #: the rule sets under which expect_illegal holds (empty: every rule set of the ruling)
+    illegal_rules: tuple[str, ...] = ()
     line: int = 0
     first: str | None = None
     cards: tuple[str, ...] = ()

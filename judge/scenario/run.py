@@ -119,6 +119,8 @@ def run_once(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch) -> R
     run = Run(game)
     try:
         for step in scenario.steps:
+            wanted = step.expect_illegal if (not step.illegal_rules
+                                             or rules.id in step.illegal_rules) else None
             game.step = step.index
             game.emit("step", "game", index=step.index, action=step.action)
             before = len(game.log)
@@ -127,16 +129,15 @@ def run_once(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch) -> R
             except IllegalAction as exc:
                 del game.log[before:]
                 game.emit("illegal", "game", reason=exc.reason, message=str(exc))
-                if step.expect_illegal != exc.reason:
-                    expected = f" (expected {step.expect_illegal})" if step.expect_illegal \
-                        else ""
+                if wanted != exc.reason:
+                    expected = f" (expected {wanted})" if wanted else ""
                     run.problems.append(f"step {step.index} (line {step.line}, "
                                         f"{step.action}) was refused: {exc}{expected}")
                     break
                 continue
-            if step.expect_illegal:
+            if wanted:
                 run.problems.append(f"step {step.index} (line {step.line}, {step.action}) "
-                                    f"was allowed, but {step.expect_illegal} was expected")
+                                    f"was allowed, but {wanted} was expected")
                 break
     except ChoiceError as exc:
         run.problems.append(f"scripted choice does not fit: {exc}")
