@@ -223,10 +223,6 @@ class Table:
         actions.attack(self.game, label)
         return self
 
-    def activate(self, label: str, index: int = 0) -> Table:
-        actions.activate(self.game, label, index)
-        return self
-
     def start_game(self, first: str) -> Table:
         actions.start_game(self.game, first)
         return self

@@ -15,6 +15,7 @@ import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from judge.engine import actions
 from judge.engine.cards import Ability, CardDef, Op, Target
@@ -28,8 +29,7 @@ from judge.errors import IllegalAction
 MAX_ACTIONS_PER_TURN = 60
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
     """One game action; ``str()`` gives a short text form such as ``p1 play a3 signi2``."""
 
     kind: str

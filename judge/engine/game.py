@@ -25,6 +25,7 @@ from judge.engine.state import (
     GameState,
     ZoneRef,
     other,
+    zone_text,
 )
 from judge.errors import EngineError
 
@@ -92,11 +93,10 @@ class Game:
              **detail: Any) -> Event:
         if etype not in QUIET_EVENTS:
             self.dirty = True
-        event = Event(seq=len(self.log), step=self.step, type=etype, cause=cause, player=player,
-                      card=card.label if card else None,
-                      from_zone=str(from_zone) if from_zone else None,
-                      to_zone=str(to_zone) if to_zone else None, source=source,
-                      detail=detail)
+        event = Event(len(self.log), self.step, etype, cause, player,
+                      card.label if card else None,
+                      zone_text(from_zone) if from_zone else None,
+                      zone_text(to_zone) if to_zone else None, source, detail)
         self.log.append(event)
         return event
 
@@ -214,7 +214,7 @@ class Game:
              etype: str = "move") -> None:
         """Move one card; the single place where a card changes zone."""
         old = inst.zone
-        new = ZoneRef(to_player or inst.owner, zone)
+        new = ZoneRef.of(to_player or inst.owner, zone)
         was_on_field = self.on_field(inst)
         self.state.ref(old).remove(inst)
         cards = self.state.ref(new)
@@ -427,7 +427,7 @@ class Game:
     def shuffle(self, player: str, cause: str) -> None:
         deck = self.state.zone(player, "deck")
         self.rng.shuffle(deck)
-        ref = ZoneRef(player, "deck")
+        ref = ZoneRef.of(player, "deck")
         self.shuffled.add(ref)
         self.emit("shuffle", cause, player=player, to_zone=ref, order=[c.label for c in deck])
 

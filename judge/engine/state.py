@@ -46,6 +46,14 @@ class ZoneRef:
         return f"{self.player}.{self.zone}"
 
     @classmethod
+    def of(cls, player: str, zone: str) -> ZoneRef:
+        """The shared value for ``player``'s ``zone`` (zone refs are made very often)."""
+        try:
+            return _REFS[(player, zone)]
+        except KeyError:
+            raise FieldError("", f"unknown zone {player}.{zone}", ZONES) from None
+
+    @classmethod
     def parse(cls, text: str) -> ZoneRef:
         player, _, zone = text.partition(".")
         if player not in PLAYERS:
@@ -53,6 +61,14 @@ class ZoneRef:
         if zone not in ZONES:
             raise FieldError("", f"unknown zone in {text!r}", ZONES)
         return cls(player, zone)
+
+
+_REFS = {(p, z): ZoneRef(p, z) for p in PLAYERS for z in ZONES}
+_TEXT = {ref: f"{ref.player}.{ref.zone}" for ref in _REFS.values()}
+
+
+def zone_text(ref: ZoneRef) -> str:
+    return _TEXT[ref]
 
 
 @dataclass(eq=False)

@@ -570,7 +570,9 @@ class _Loader:
         words = ("yes", "no", "none", *SIGNI_ZONES, *RULE_KINDS)
         for j, value in enumerate(pick):
             card = value.split("#", 1)[0] if re.match(r"^.+#(\d+|burst)$", value) else value
-            if card not in self.labels and value not in words:
+            # a payment names its ener cards joined by "+" (choice kind pay)
+            paid = "+" in value and all(part in self.labels for part in value.split("+"))
+            if card not in self.labels and value not in words and not paid:
                 raise FieldError(f"{where}.pick[{j}]" if isinstance(raw["pick"], list)
                                  else f"{where}.pick",
                                  f"{value!r} is neither a card label, an ability (LABEL#N) "
