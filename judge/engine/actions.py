@@ -45,8 +45,9 @@ ILLEGAL_REASONS = (
     "game-over", "not-main-phase", "not-in-hand", "not-in-lrig-deck", "arts-timing",
     "not-usable", "limiting", "cannot-pay", "no-such-ability", "not-on-field", "cannot-play",
     "no-empty-zone", "zone-taken", "not-grow-phase", "grow-done", "grow-level", "grow-type",
-    "grow-same-name", "not-ener-phase", "ener-done", "not-arts-step", "not-your-priority",
-    "not-attack-step", "already-down", "not-setup", "redraw-twice", "illegal-deck",
+    "grow-same-name", "grow-name", "not-ener-phase", "ener-done", "not-arts-step",
+    "not-your-priority", "not-attack-step", "already-down", "not-setup", "redraw-twice",
+    "illegal-deck",
 )
 
 #: Zones whose cards are targets chosen when a card is used (not when it resolves).
@@ -135,6 +136,10 @@ def grow(game: Game, label: str) -> None:
                                 f"{centre.card.lrig_type}")
         if inst.card.name == centre.card.name:
             raise IllegalAction("grow-same-name", f"{label} has the centre LRIG's name")
+        if inst.card.grow_from and inst.card.grow_from != centre.card.name:
+            # a card-name condition is not a LRIG-type condition (WIXOSS TCG Wiki, グロウ)
+            raise IllegalAction("grow-name", f"{label} grows only from a LRIG named "
+                                f"{inst.card.grow_from!r}, not {centre.card.name!r}")
     pay(game, player, inst.card.cost, None, label)
     game.state.grown = True
     game.move(inst, "lrig", "game", "grow")

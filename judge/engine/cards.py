@@ -165,6 +165,7 @@ class CardDef:
     effect: tuple[Op, ...] = ()  # what an ARTS or Spell does when used
     cost: Cost = Cost()  # to use an ARTS or Spell, or to grow into a LRIG
     timing: tuple[str, ...] = ()  # when an ARTS can be used: main, attack, spell_cut_in
+    grow_from: str | None = None  # a LRIG whose grow condition names a card: that name
     abilities: tuple[Ability, ...] = ()
     keywords: tuple[str, ...] = ()
     names: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
@@ -339,7 +340,7 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
 
 CARD_FIELDS = ("name", "type", "colour", "level", "power", "limit", "lrig_type", "class",
                "limiting", "guard", "life_burst", "effect", "abilities", "keywords", "cost",
-               "timing")
+               "timing", "grow_from")
 
 
 def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
@@ -398,7 +399,16 @@ def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
         names=names,
         cost=parse_cost(raw["cost"], f"{where}.cost") if "cost" in raw else Cost(),
         timing=_timing(raw, ctype, where),
+        grow_from=_grow_from(raw, ctype, where),
     )
+
+
+def _grow_from(raw: Mapping[str, Any], ctype: str, where: str) -> str | None:
+    if "grow_from" not in raw:
+        return None
+    if ctype != "lrig":
+        raise FieldError(f"{where}.grow_from", f"only a LRIG has a grow condition, not a {ctype}")
+    return _str(raw["grow_from"], f"{where}.grow_from")
 
 
 def _timing(raw: Mapping[str, Any], ctype: str, where: str) -> tuple[str, ...]:
