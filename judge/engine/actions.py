@@ -198,7 +198,15 @@ def use(game: Game, label: str, cut_in: bool = False) -> None:
     pay(game, player, effective_cost(game, player, inst.card.cost), None, label)
     preset = choose_targets(game, inst.card.effect, player, inst)
     if inst.card.type == "spell":
+        turn = game.state.turn
         _cut_in_window(game, other(player))
+        if game.state.turn != turn:
+            # the cut-in ARTS led to the turn player's second refresh and the turn ended:
+            # the rest of the use does not happen (interpretation, docs/game-flow.md)
+            if inst.zone.zone == "check":
+                game.move(inst, game.home_trash(inst.card), "game", "used")
+            game.settle()
+            return
     game.resolve_effect(inst.card.effect, player, inst, label, preset=preset)
     if inst.zone.zone == "check":
         game.move(inst, game.home_trash(inst.card), "game", "used")
@@ -234,8 +242,9 @@ def activate(game: Game, label: str, index: int) -> None:
     abilities = [a for a in inst.card.abilities if a.kind == "action"]
     if index >= len(abilities):
         raise IllegalAction("no-such-ability", f"{label} has no action ability {index}")
-    if inst.zone.zone not in (*SIGNI_ZONES, "lrig"):
-        raise IllegalAction("not-on-field", f"{label} is not on the field")
+    if inst.zone.zone not in SIGNI_ZONES and game.state.centre(inst.owner) is not inst:
+        raise IllegalAction("not-on-field", f"{label} is neither a SIGNI on the field nor "
+                            "the centre LRIG")
     _own_main_phase(game, inst.owner, "an action ability is used")
     ability = abilities[index]
     name = f"{label}#{ability.index}"

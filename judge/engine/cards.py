@@ -334,7 +334,9 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
         raise FieldError(f"{where}.cost", "a constant ability has no cost")
     return Ability(kind=kind, effect=effect, trigger=trigger, zone=zone,
                    optional=_bool(raw.get("optional", False), f"{where}.optional")
-                   or (kind == "auto" and not cost.free),
+                   # a triggered (or on-play) ability with a cost may be left unused (WIXOSS
+                   # TCG Wiki, 間違えやすいルール, 出現時能力)
+                   or (kind in ("auto", "on_play") and not cost.free),
                    stat=stat, amount=amount, applies_to=applies, index=index, cost=cost)
 
 

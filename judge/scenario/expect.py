@@ -99,6 +99,16 @@ def state_diff(game: Game, pattern: StatePattern, seed_fixed: bool) -> list[str]
     for player, want in pattern.limit.items():
         if game.limit(player) != want:
             out.append(f"limit of {player}: expected {want}, got {game.limit(player)}")
+    for label, want in pattern.down.items():
+        got_down = game.card(label).down
+        if got_down != want:
+            out.append(f"{label}: expected {'down' if want else 'up'}, got "
+                       f"{'down' if got_down else 'up'}")
+    for label, want in pattern.frozen.items():
+        got_frozen = game.card(label).frozen
+        if got_frozen != want:
+            out.append(f"{label}: expected {'' if want else 'not '}frozen, got "
+                       f"{'' if got_frozen else 'not '}frozen")
     for player, want in pattern.refreshes.items():
         got_count = state.players[player].refreshes
         if got_count != want:

@@ -72,9 +72,10 @@ STEP_FIELDS: dict[str, tuple[str, ...]] = {
     "redraw": ("player", "cards"),
 }
 EXPECT_FIELDS = ("rules", "zones", "phase", "attack_step", "turn", "turn_player", "winner",
-                 "win_reason", "power", "level", "limit", "refreshes", "events", "outcomes")
+                 "win_reason", "power", "level", "limit", "down", "frozen", "refreshes",
+                 "events", "outcomes")
 STATE_FIELDS = ("zones", "phase", "attack_step", "turn", "turn_player", "winner", "win_reason",
-                "power", "level", "limit",
+                "power", "level", "limit", "down", "frozen",
                 "refreshes")
 EVENT_KEYS = ("type", "cause", "player", "card", "from", "to", "source")
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -640,6 +641,12 @@ class _Loader:
                 out[name] = _int(value, f"{where}.{key}.{name}")
             return out
 
+        def flags(key: str) -> dict[str, bool]:
+            table = _table(raw, key, f"{where}.{key}")
+            return {self.label(name, f"{where}.{key}.{name}"):
+                    bool(_expect_type(value, bool, f"{where}.{key}.{name}", "true or false"))
+                    for name, value in table.items()}
+
         return StatePattern(
             zones=zones,
             phase=_one_of(raw["phase"], GAME_PHASES, f"{where}.phase") if "phase" in raw
@@ -652,7 +659,8 @@ class _Loader:
             turn_player=_one_of(raw["turn_player"], PLAYERS, f"{where}.turn_player")
             if "turn_player" in raw else None,
             winner=winner, power=numbers("power"), level=numbers("level"),
-            limit=numbers("limit", PLAYERS), refreshes=numbers("refreshes", PLAYERS))
+            limit=numbers("limit", PLAYERS), refreshes=numbers("refreshes", PLAYERS),
+            down=flags("down"), frozen=flags("frozen"))
 
     def _zone_pattern(self, raw: Any, where: str) -> ZonePattern:
         if isinstance(raw, list):

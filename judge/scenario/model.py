@@ -97,6 +97,8 @@ class StatePattern:
     level: dict[str, int] = field(default_factory=dict)
     limit: dict[str, int] = field(default_factory=dict)
     refreshes: dict[str, int] = field(default_factory=dict)
+    down: dict[str, bool] = field(default_factory=dict)  # label -> downed (true) or up
+    frozen: dict[str, bool] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
