@@ -307,18 +307,17 @@ class Game:
             self.emit("trigger_lost", "game", player=chosen.controller, card=inst,
                       ability=chosen.name, reason=f"left the {ability.zone}")
             return True
-        if ability.optional and not self.yes_no(chosen.controller, "use",
-                                                f"use {chosen.name}?"):
+        from judge.engine.payment import pay, problem
+
+        # a cost that cannot be paid leaves nothing to decide: the ability is not used
+        unpayable = not ability.cost.free and \
+            problem(self, chosen.controller, ability.cost, inst) is not None
+        if unpayable or (ability.optional and not self.yes_no(chosen.controller, "use",
+                                                              f"use {chosen.name}?")):
             self.emit("trigger_declined", "game", player=chosen.controller, card=inst,
                       ability=chosen.name)
             return True
         if not ability.cost.free:
-            from judge.engine.payment import pay, problem
-
-            if problem(self, chosen.controller, ability.cost, inst):
-                self.emit("trigger_declined", "game", player=chosen.controller, card=inst,
-                          ability=chosen.name)
-                return True
             pay(self, chosen.controller, ability.cost, inst, chosen.name)
         self.resolve_effect(ability.effect, chosen.controller, inst, chosen.name)
         return True

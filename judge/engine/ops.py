@@ -51,6 +51,10 @@ def resolve_targets(game: Game, target: Target, controller: str,
     if game.preset_targets is not None:
         # chosen when the card was used; a target that has moved since is gone
         chosen, game.preset_targets = game.preset_targets, None
+        for inst, epoch in chosen:
+            if inst.epoch != epoch:
+                game.emit("fizzle", CAUSE, player=inst.owner, card=inst,
+                          reason="the target has left its zone since it was chosen")
         return [inst for inst, epoch in chosen if inst.epoch == epoch]
     owners = list(PLAYERS) if target.who == "any" else players_for(target.who, controller)
     candidates = [c for p in owners for z in zone_names(target.zone)
