@@ -132,6 +132,20 @@ def assign(cards: Sequence[CardInstance], cost: Cost) -> dict[str, str] | None:
     if len(cards) != cost.ener_total:
         return None
     slots = [c for c, n in cost.ener if c != "colourless" for _ in range(n)]
+    if not slots:
+        return {card.label: "colourless" for card in cards}
+    if all(len(can_pay_as(card)) == 1 for card in cards):
+        # one colour per card: counting is enough, and the first cards of a colour pay it
+        need = dict(cost.ener)
+        paid: dict[str, str] = {}
+        for card in cards:
+            colour = card.card.colour[0]
+            if need.get(colour, 0) > 0 and colour != "colourless":
+                need[colour] -= 1
+                paid[card.label] = colour
+            else:
+                paid[card.label] = "colourless"
+        return paid if all(n == 0 for c, n in need.items() if c != "colourless") else None
     owner: dict[int, int] = {}  # slot -> card index
 
     def augment(ci: int, seen: set[int]) -> bool:
@@ -148,10 +162,10 @@ def assign(cards: Sequence[CardInstance], cost: Cost) -> dict[str, str] | None:
         augment(ci, set())
     if len(owner) < len(slots):
         return None
-    paid = {cards[ci].label: slots[si] for si, ci in owner.items()}
+    matched = {cards[ci].label: slots[si] for si, ci in owner.items()}
     for card in cards:
-        paid.setdefault(card.label, "colourless")
-    return paid
+        matched.setdefault(card.label, "colourless")
+    return matched
 
 
 def payable(ener: Sequence[CardInstance], cost: Cost) -> bool:

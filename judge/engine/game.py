@@ -133,14 +133,12 @@ class Game:
         return inst.zone.zone in SIGNI_ZONES
 
     def _stat(self, inst: CardInstance, stat: str, base: int) -> int:
-        if not self.state.lasting and not self.has_const():
-            return base
         value = base
         for lasting in self.state.lasting:
             if lasting.kind == stat and lasting.card == inst.label and \
                     lasting.epoch == inst.epoch:
                 value += lasting.amount
-        if self.has_const() and self.on_field(inst):
+        if self.has_const() and inst.zone.zone in SIGNI_ZONES:
             for other_card in self.state.signi(inst.owner):
                 for ability in other_card.card.abilities:
                     if ability.kind != "const" or ability.stat != stat:
@@ -360,6 +358,9 @@ class Game:
 
     def _next_burst(self) -> bool:
         """Resolve a crushed card's Life Burst; with several, their owner orders them."""
+        players = self.state.players
+        if not players["p1"].zones["check"] and not players["p2"].zones["check"]:
+            return False
         for player in (self.state.turn_player, other(self.state.turn_player)):
             waiting = [c for c in self.state.zone(player, "check") if c.burst == "pending"]
             if not waiting:
