@@ -66,7 +66,7 @@ def test_current_refresh_needs_a_card_in_the_trash() -> None:
     t.effect("p1", op("draw", count=1))
     # main deck 0 and trash 0: no refresh, the game goes on
     t.assert_zones("p1", deck=[], trash=[], life=["l1", "l2"], hand=["h1", "d1"])
-    t.assert_events({"type": "refresh_waits", "player": "p1", "reason": "empty trash"})
+    t.assert_events({"type": "refresh_waits", "player": "p1", "reason": "empty-trash"})
     t.assert_no_event(type="refresh")
     # once a card reaches the trash, the refresh happens
     t.effect("p1", op("discard", target="h1"))
@@ -545,7 +545,7 @@ def test_trigger_is_lost_when_the_card_left_the_trash(rules: str) -> None:
     t.assert_zones("p1", hand=[], deck={"t1", "d1", "R"}, trash=["l1"])
     t.assert_events({"type": "trigger", "ability": "R#0"},
                     {"type": "refresh", "player": "p1"},
-                    {"type": "trigger_lost", "ability": "R#0", "reason": "left the trash"})
+                    {"type": "trigger_lost", "ability": "R#0", "reason": "left-trash"})
     t.assert_no_event(type="effect_begin", ability="R#0")
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from judge.engine import battle, setup, turn
 from judge.engine.cards import Op
+from judge.engine.events import REASONS
 from judge.engine.game import Game
 from judge.engine.ops import deal_damage, field_problem, resolve_targets
 from judge.engine.payment import effective_cost, pay, problem
@@ -267,7 +268,7 @@ def play(game: Game, label: str, zone: str | None) -> None:
     _own_main_phase(game, player, "a SIGNI is played")
     why = field_problem(game, inst, player)
     if why:
-        raise IllegalAction("cannot-play", f"{label}: {why}")
+        raise IllegalAction("cannot-play", f"{label}: {REASONS[why]}")
     empty = [z for z in SIGNI_ZONES if not game.state.zone(player, z)]
     if not empty:
         raise IllegalAction("no-empty-zone", "every SIGNI zone is taken")

@@ -133,3 +133,29 @@ def _text(value: Any) -> str:
     if isinstance(value, list | tuple):
         return "[" + ",".join(_text(v) for v in value) + "]"
     return str(value)
+
+
+#: The codes an event's ``reason`` detail can hold (fizzle, refresh_waits, trigger_lost,
+#: trigger_dropped, turn_end, game_over), each with its meaning. Narration has a sentence for
+#: every code; a test checks that the engine uses no other.
+REASONS: dict[str, str] = {
+    "target-gone": "the target has left its zone since it was chosen",
+    "not-on-field": "the card is not on the field",
+    "no-empty-zone": "there is no empty SIGNI zone",
+    "not-signi": "the card is not a SIGNI",
+    "level-above-lrig": "its level is above the LRIG's level",
+    "over-limit": "the total level would be above the LRIG's limit",
+    "limiting-mismatch": "its limiting condition does not match the centre LRIG's LRIG type",
+    "no-signi-or-deck": "there is no SIGNI, or no card in the main deck",
+    "empty-trash": "the main deck is empty but so is the trash",
+    "empty-trash-no-life": "the main deck, the trash and the life cloth are all empty",
+    "left-trash": "the card left the trash",
+    "left-hand": "the card left the hand",
+    "left-ener": "the card left the ener zone",
+    "left-field": "the card left the field",
+    "end_phase": "the end phase is over",
+    "second_refresh": "the turn player's second refresh of the turn",
+    "game_over": "the game is over",
+    "damage": "damage with no life cloth left",
+}
+

@@ -303,7 +303,7 @@ class Game:
         if ability.zone in ("trash", "hand", "ener") and (
                 inst.zone.zone != ability.zone or inst.epoch != chosen.epoch):
             self.emit("trigger_lost", "game", player=chosen.controller, card=inst,
-                      ability=chosen.name, reason=f"left the {ability.zone}")
+                      ability=chosen.name, reason=f"left-{ability.zone}")
             return True
         from judge.engine.payment import pay, problem
 

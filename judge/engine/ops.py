@@ -54,7 +54,7 @@ def resolve_targets(game: Game, target: Target, controller: str,
         for inst, epoch in chosen:
             if inst.epoch != epoch:
                 game.emit("fizzle", CAUSE, player=inst.owner, card=inst,
-                          reason="the target has left its zone since it was chosen")
+                          reason="target-gone")
         return [inst for inst, epoch in chosen if inst.epoch == epoch]
     owners = list(PLAYERS) if target.who == "any" else players_for(target.who, controller)
     candidates = [c for p in owners for z in zone_names(target.zone)
@@ -119,7 +119,7 @@ def banish_card(game: Game, inst: CardInstance, cause: str, name: str | None) ->
     """Banish a SIGNI: to the ener zone, or where an effect in force puts it instead."""
     if not game.on_field(inst):
         game.emit("fizzle", cause, player=inst.owner, card=inst, source=name,
-                  reason="not on the field")
+                  reason="not-on-field")
         return
     dest = game.banish_destination(inst)
     if dest != "ener":
@@ -162,7 +162,7 @@ def place(game: Game, op: Op, controller: str, source: CardInstance | None, name
             empty = [z for z in zones if not game.state.zone(inst.owner, z)]
             if not empty:
                 game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
-                          reason="no empty SIGNI zone")
+                          reason="no-empty-zone")
                 continue
             zone = empty[0] if len(empty) == 1 else \
                 game.choose(inst.owner, "zone", empty, prompt="which SIGNI zone")[0]
@@ -180,7 +180,7 @@ def put_onto_field(game: Game, op: Op, controller: str, source: CardInstance | N
         reason = None if op.ignore_conditions else field_problem(game, inst, owner)
         empty = [z for z in SIGNI_ZONES if not game.state.zone(owner, z)]
         if not empty:
-            reason = "no empty SIGNI zone"
+            reason = "no-empty-zone"
         if reason:
             game.emit("fizzle", CAUSE, player=owner, card=inst, source=name, reason=reason)
             continue
@@ -192,15 +192,15 @@ def put_onto_field(game: Game, op: Op, controller: str, source: CardInstance | N
 def field_problem(game: Game, inst: CardInstance, owner: str) -> str | None:
     """Why ``inst`` may not be put onto ``owner``'s field, or None."""
     if not inst.card.is_signi_like:
-        return "not a SIGNI"
+        return "not-signi"
     level = inst.card.level or 0
     if level > game.lrig_level(owner):
-        return "level above the LRIG's level"
+        return "level-above-lrig"
     total = sum(game.level(c) for c in game.state.signi(owner)) + level
     if total > game.limit(owner):
-        return "total level above the LRIG's limit"
+        return "over-limit"
     if inst.card.limiting and inst.card.limiting != game.lrig_type(owner):
-        return "limiting condition does not match the centre LRIG's LRIG type"
+        return "limiting-mismatch"
     return None
 
 
@@ -209,7 +209,7 @@ def _modify(game: Game, op: Op, controller: str, source: CardInstance | None, na
     for inst in _targets(game, op, controller, source):
         if not game.on_field(inst):
             game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
-                      reason="not on the field")
+                      reason="not-on-field")
             continue
         game.state.lasting.append(Lasting(stat, inst.owner, inst.label, op.amount, name,
                                           inst.epoch))
@@ -258,7 +258,7 @@ def deal_damage(game: Game, player: str, cause: str, name: str | None) -> None:
         game.state.winner = other(player)
         game.state.win_reason = "damage"
         game.emit("game_over", cause, player=player, source=name, winner=other(player),
-                  reason="damage with no life cloth")
+                  reason="damage")
 
 
 def shuffle(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -280,7 +280,7 @@ def charm(game: Game, op: Op, controller: str, source: CardInstance | None, name
         deck = game.state.zone(controller, "deck")
         if not game.on_field(inst) or not deck:
             game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
-                      reason="no SIGNI or no card in the main deck")
+                      reason="no-signi-or-deck")
             continue
         attach_card(game, deck[0], inst, "charm", name)
 
@@ -291,7 +291,7 @@ def attach(game: Game, op: Op, controller: str, source: CardInstance | None,
     for inst in _targets(game, op, controller, source):
         if not game.on_field(inst):
             game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
-                      reason="not on the field")
+                      reason="not-on-field")
             continue
         attach_card(game, card, inst, "accessory", name)
 
@@ -310,7 +310,7 @@ def _flag(game: Game, op: Op, controller: str, source: CardInstance | None, name
     for inst in _targets(game, op, controller, source):
         if not (game.on_field(inst) or inst.zone.zone == "lrig"):
             game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
-                      reason="not on the field")
+                      reason="not-on-field")
             continue
         if what == "freeze":
             inst.frozen = True
@@ -337,7 +337,7 @@ def keyword(game: Game, op: Op, controller: str, source: CardInstance | None,
     for inst in _targets(game, op, controller, source):
         if not game.on_field(inst):
             game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
-                      reason="not on the field")
+                      reason="not-on-field")
             continue
         game.state.lasting.append(Lasting("keyword", inst.owner, inst.label, 0, name,
                                           inst.epoch, text=op.keyword))

@@ -125,8 +125,8 @@ def check(game: Game) -> bool:
         elif p not in game.refresh_waiting:
             game.refresh_waiting.add(p)
             game.emit("refresh_waits", "rule", player=p,
-                      reason="empty trash" if state.zone(p, "life") or
-                      game.rules.refresh_needs_trash else "empty trash and no life cloth")
+                      reason="empty-trash" if state.zone(p, "life") or
+                      game.rules.refresh_needs_trash else "empty-trash-no-life")
 
     for card in game.level_changed:
         card.level_changed = False
