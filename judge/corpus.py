@@ -1,0 +1,277 @@
+"""The corpus, read once: every ruling with its replays, the glossary, the cards, the rule sets.
+
+``judge db``, ``judge search``, ``judge coverage`` and the site all read the rulings through
+:func:`load_corpus`, so they never disagree about what the corpus holds::
+
+    corpus = load_corpus()                      # the project's rulings/ and data/
+    for ruling in corpus.rulings:               # sorted by id
+        ruling.title("en")                      # falls back to Japanese
+        ruling.replays["current"].events        # the first branch's events
+        ruling.replays["current"].branch_count  # how many branches were explored
+
+A corpus root is a folder that holds ``rulings/``; the shared data (glossary, card library,
+rule sets) always comes from :func:`judge.paths.data_dir` (``JUDGE_DATA`` overrides it), the
+same data the ruling loader validates against. ``load_corpus(root, replay=False)`` skips the
+replays (the search index needs only the texts).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from types import MappingProxyType
+
+from judge.engine.cards import FILLER, CardDef
+from judge.engine.events import Event
+from judge.engine.rulesets import RuleSet, load_rulesets
+from judge.errors import JudgeError
+from judge.paths import data_dir, project_root
+from judge.scenario.load import card_library, discover, load_path
+from judge.scenario.model import LANGS, Scenario
+from judge.scenario.run import replay as replay_scenario
+
+#: Changes whenever the meaning of the corpus fingerprint changes.
+FINGERPRINT_VERSION = "1"
+
+
+class CorpusError(JudgeError):
+    """The corpus as a whole cannot be used (a repeated id, a missing folder, a bad glossary)."""
+
+
+@dataclass(frozen=True)
+class Term:
+    """A glossary term of ``data/glossary.toml``: its name in each language and its aliases."""
+
+    id: str
+    names: Mapping[str, str]  # lang -> name
+    aliases: tuple[str, ...] = ()
+    definition: Mapping[str, str] = field(default_factory=dict)
+
+    def name(self, lang: str) -> str:
+        return self.names.get(lang) or self.names.get("ja") or self.id
+
+    @property
+    def forms(self) -> tuple[str, ...]:
+        """Every way of writing the term: the names in LANGS order, then the aliases."""
+        out: list[str] = []
+        for text in (*(self.names.get(lang, "") for lang in LANGS), *self.aliases):
+            if text and text not in out:
+                out.append(text)
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class RulesetReplay:
+    """One ruling replayed under one rule set: the events of every explored branch."""
+
+    rules: str
+    branches: tuple[tuple[Event, ...], ...]
+    cut: bool = False  # exploration stopped at the ruling's explore_limit
+    problems: tuple[str, ...] = ()  # what went wrong in the first branch, if anything
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The first branch's events (unscripted choices take their first answer)."""
+        return self.branches[0] if self.branches else ()
+
+    @property
+    def branch_count(self) -> int:
+        return len(self.branches)
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """A loaded ruling, where it lives and (unless loaded without) its replays."""
+
+    scenario: Scenario
+    path: str  # relative to the corpus root, with forward slashes
+    replays: Mapping[str, RulesetReplay] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.scenario.id
+
+    @property
+    def topic(self) -> str:
+        """The folder under ``rulings/`` (``refresh``, ``battle``, ...); empty at the top."""
+        parts = self.path.split("/")
+        return parts[1] if len(parts) > 2 and parts[0] == "rulings" else ""
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages the ruling has a title in (Japanese always)."""
+        titles = self.scenario.texts.get("title", {})
+        return tuple(lang for lang in LANGS if titles.get(lang))
+
+    def text(self, name: str, lang: str, fallback: bool = True) -> str:
+        """One text field (title, question, answer, explanation) in ``lang``; Japanese when
+        that language is missing and ``fallback`` is set; empty when the field is absent."""
+        texts = self.scenario.texts.get(name, {})
+        if lang in texts:
+            return texts[lang]
+        return texts.get("ja", "") if fallback else ""
+
+    def title(self, lang: str = "ja") -> str:
+        return self.text("title", lang)
+
+
+@dataclass(frozen=True)
+class Corpus:
+    root: Path
+    rulings: tuple[Ruling, ...]  # sorted by id
+    glossary: Mapping[str, Term]  # in file order
+    cards: Mapping[str, CardDef]  # the card library (data/cards), plus the built-in filler
+    card_files: Mapping[str, str]  # card id -> file under data/ ("" for the filler)
+    rulesets: Mapping[str, RuleSet]  # in date order
+    fingerprint: str
+    replayed: bool
+
+    @cached_property
+    def by_id(self) -> Mapping[str, Ruling]:
+        return MappingProxyType({r.id: r for r in self.rulings})
+
+    def ruling(self, ruling_id: str) -> Ruling:
+        try:
+            return self.by_id[ruling_id]
+        except KeyError:
+            raise CorpusError(f"no ruling {ruling_id!r} in {self.root}") from None
+
+    def inline_cards(self, ruling: Ruling) -> dict[str, CardDef]:
+        """The cards a ruling defines itself (not taken from the library)."""
+        return {cid: card for cid, card in ruling.scenario.cards.items()
+                if self.cards.get(cid) is not card}
+
+    def term_for(self, text: str) -> Term | None:
+        """The glossary term whose id, name or alias is ``text`` (case-insensitive)."""
+        wanted = text.casefold()
+        for term in self.glossary.values():
+            if wanted == term.id or any(wanted == f.casefold() for f in term.forms):
+                return term
+        return None
+
+
+# ---------------------------------------------------------------------- loading
+
+
+def default_root() -> Path:
+    """The current folder when it holds ``rulings/``, otherwise the project."""
+    here = Path.cwd()
+    return here if (here / "rulings").is_dir() else project_root()
+
+
+def rulings_dir(root: Path) -> Path:
+    return root / "rulings"
+
+
+def input_files(root: Path) -> list[Path]:
+    """Every file the corpus is read from: the rulings, then the glossary, rule sets and cards."""
+    data = data_dir()
+    files = list(discover([rulings_dir(root)])) if rulings_dir(root).is_dir() else []
+    files += [p for p in (data / "glossary.toml", data / "rulesets.toml") if p.is_file()]
+    cards = data / "cards"
+    if cards.is_dir():
+        files += sorted(cards.glob("*.toml"))
+    return files
+
+
+def fingerprint(root: Path, extra: str = "") -> str:
+    """A hash of every input file's name and bytes: equal fingerprints, equal corpus."""
+    digest = hashlib.sha256(f"wixoss-judge corpus {FINGERPRINT_VERSION} {extra}\n".encode())
+    data = data_dir()
+    for path in input_files(root):
+        name = _relative(path, root) if path.is_relative_to(root) else \
+            "data:" + _relative(path, data)
+        body = path.read_bytes()
+        digest.update(f"{name}\0{len(body)}\0".encode())
+        digest.update(body)
+    return digest.hexdigest()
+
+
+def load_glossary(path: Path | None = None) -> dict[str, Term]:
+    path = path or data_dir() / "glossary.toml"
+    if not path.is_file():
+        return {}
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise CorpusError(f"{path}: {exc}") from None
+    terms: dict[str, Term] = {}
+    for term_id, body in raw.get("terms", {}).items():
+        if not isinstance(body, dict):
+            raise CorpusError(f"{path}: terms.{term_id} is not a table")
+        names = {lang: str(body[lang]) for lang in LANGS if body.get(lang)}
+        definition = body.get("definition", {})
+        terms[term_id] = Term(
+            id=term_id, names=MappingProxyType(names),
+            aliases=tuple(str(a) for a in body.get("aliases", [])),
+            definition=MappingProxyType({str(k): str(v) for k, v in definition.items()}
+                                        if isinstance(definition, dict) else {}))
+    return terms
+
+
+def _card_files() -> dict[str, str]:
+    data = data_dir()
+    out: dict[str, str] = {}
+    folder = data / "cards"
+    if folder.is_dir():
+        for path in sorted(folder.glob("*.toml")):
+            with path.open("rb") as fh:
+                for card_id in tomllib.load(fh):
+                    out.setdefault(card_id, _relative(path, data))
+    return out
+
+
+def _relative(path: Path, base: Path) -> str:
+    try:
+        return path.relative_to(base).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def replay_all(scenario: Scenario) -> dict[str, RulesetReplay]:
+    """Replay a ruling under each rule set it names, exploring every branch."""
+    out: dict[str, RulesetReplay] = {}
+    for rules in scenario.rulesets:
+        rep = replay_scenario(scenario, rules)
+        first = rep.runs[0]
+        out[rules] = RulesetReplay(
+            rules=rules, branches=tuple(tuple(run.log) for run in rep.runs), cut=rep.cut,
+            problems=tuple(first.problems))
+    return out
+
+
+def load_corpus(root: Path | None = None, *, replay: bool = True) -> Corpus:
+    """Load every ruling under ``root/rulings`` (default: :func:`default_root`) and the shared
+    data; replay each ruling under each of its rule sets unless ``replay`` is false.
+
+    Raises :class:`~judge.errors.ScenarioError` for the first ruling that cannot be loaded and
+    :class:`CorpusError` for two rulings with one id."""
+    root = (root or default_root()).resolve()
+    folder = rulings_dir(root)
+    if not folder.is_dir():
+        raise CorpusError(f"{root} has no rulings/ folder")
+    loaded: dict[str, Ruling] = {}
+    for path in discover([folder]):
+        rel = _relative(path, root)
+        scenario = load_path(path, rel)
+        if scenario.id in loaded:
+            raise CorpusError(f"{rel}: ruling id {scenario.id!r} is also used by "
+                              f"{loaded[scenario.id].path}")
+        replays = MappingProxyType(replay_all(scenario)) if replay else MappingProxyType({})
+        loaded[scenario.id] = Ruling(scenario=scenario, path=rel, replays=replays)
+    library = dict(card_library())
+    library.setdefault(FILLER.id, FILLER)
+    return Corpus(
+        root=root,
+        rulings=tuple(loaded[k] for k in sorted(loaded)),
+        glossary=MappingProxyType(load_glossary()),
+        cards=MappingProxyType(library),
+        card_files=MappingProxyType(_card_files()),
+        rulesets=MappingProxyType(dict(load_rulesets())),
+        fingerprint=fingerprint(root),
+        replayed=replay,
+    )

@@ -1,0 +1,331 @@
+"""``judge coverage``: what the rulings exercise, read from their replayed events.
+
+For each kind of rule processing (``rule_check`` events), each phase (``phase`` events), each
+step of the attack phase (``attack_step`` events), each dated rule set (the rulings replayed
+under it, and those whose trace differs there from another rule set of the same ruling) and
+each glossary term, the rulings that exercise it, over every rule set and every explored branch
+of each ruling. A glossary term counts a ruling when one of its events maps to the term
+(:func:`event_terms`, the table below and docs/coverage.md) or when the ruling lists the term
+in ``terms``; the two sources are reported apart as well.
+
+The site shows the same table: it calls :func:`compute` on the corpus it loaded.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from judge.corpus import Corpus, Ruling
+from judge.engine.events import Event
+from judge.engine.rule_processing import KINDS
+from judge.engine.state import ATTACK_STEPS, PHASES
+
+# ---------------------------------------------------------------------- events -> terms
+
+#: Event type -> glossary terms, whatever the event's details.
+EVENT_TYPE_TERMS: dict[str, tuple[str, ...]] = {
+    "refresh": ("refresh",),
+    "refresh_waits": ("refresh",),
+    "rule_check": ("rule-processing",),
+    "banish": ("banish",),
+    "burst": ("life-burst",),
+    "attack": ("attack",),
+    "battle": ("battle",),
+    "guard": ("guard",),
+    "game_over": ("game-over",),
+    "down": ("down",),
+    "up": ("up",),
+    "freeze": ("frozen",),
+    "trigger": ("triggered-ability",),
+    "trigger_lost": ("triggered-ability",),
+    "trigger_declined": ("triggered-ability",),
+    "trigger_dropped": ("triggered-ability",),
+    "replaced": ("replacement-effect",),
+    "effect_begin": ("effect",),
+    "shuffle": ("shuffle",),
+    "redraw": ("redraw",),
+    "game_start": ("setup",),
+    "power": ("power",),
+    "level": ("level",),
+    "limit": ("limit",),
+    "pay": ("cost",),
+    "arts_pass": ("arts-step",),
+}
+#: ``move`` events: their verb -> glossary terms.
+MOVE_VERB_TERMS: dict[str, tuple[str, ...]] = {
+    "draw": ("draw",),
+    "mill": ("mill",),
+    "discard": ("discard",),
+    "crush": ("crush",),
+    "grow": ("grow",),
+    "ener_charge": ("ener-charge",),
+    "ener_phase": ("ener-charge",),
+    "remove": ("remove",),
+    "refresh": ("refresh",),
+    "refresh_life": ("refresh",),
+    "check": ("check-zone",),
+    "after_burst": ("life-burst",),
+    "excess": ("exceed-level-limit",),
+    "limiting": ("limiting-condition",),
+    "resona": ("resona",),
+    "key": ("key",),
+    "lrig_type": ("lrig-type",),
+    "accessory": ("accessory",),
+    "redraw": ("redraw",),
+    "guard": ("guard",),
+    "pay": ("cost",),
+    "hand_limit": ("end-phase",),
+}
+#: ``move`` events with verb ``use``: the zone the card is used from -> glossary terms.
+USE_FROM_TERMS: dict[str, tuple[str, ...]] = {"hand": ("spell",), "lrig_deck": ("arts",)}
+#: Kinds of rule processing (``rule_check`` events) -> glossary terms.
+RULE_KIND_TERMS: dict[str, tuple[str, ...]] = {
+    "power": ("power",),
+    "excess": ("exceed-level-limit",),
+    "check": ("check-zone",),
+    "refresh": ("refresh",),
+    "resona": ("resona",),
+    "key": ("key",),
+    "limiting": ("limiting-condition",),
+    "lrig_type": ("lrig-type",),
+}
+#: ``phase`` events -> glossary terms.
+PHASE_TERMS: dict[str, tuple[str, ...]] = {
+    "up": ("up-phase",), "draw": ("draw-phase",), "ener": ("ener-phase",),
+    "grow": ("grow-phase",), "main": ("main-phase",), "attack": ("attack-phase",),
+    "end": ("end-phase",),
+}
+#: ``attack_step`` events -> glossary terms.
+ATTACK_STEP_TERMS: dict[str, tuple[str, ...]] = {
+    "arts": ("arts-step",), "signi": ("signi-attack-step",), "lrig": ("lrig-attack-step",),
+}
+#: ``choice`` events: their kind -> glossary terms.
+CHOICE_TERMS: dict[str, tuple[str, ...]] = {
+    "cut_in": ("cut-in",), "guard": ("guard",), "burst_order": ("life-burst",),
+    "trigger_order": ("triggered-ability",), "excess": ("exceed-level-limit",),
+}
+#: ``turn_end`` events: their reason -> glossary terms.
+TURN_END_TERMS: dict[str, tuple[str, ...]] = {"second_refresh": ("refresh",),
+                                             "end_phase": ("end-phase",)}
+#: Zones that ``move`` and ``banish`` events come from or go to -> glossary terms.
+ZONE_TERMS: dict[str, tuple[str, ...]] = {
+    "deck": ("main-deck",), "hand": ("hand",), "ener": ("ener-zone",), "trash": ("trash",),
+    "life": ("life-cloth",), "check": ("check-zone",), "lrig_deck": ("lrig-deck",),
+    "lrig_trash": ("lrig-trash",), "lrig": ("lrig-zone",), "signi1": ("signi-zone",),
+    "signi2": ("signi-zone",), "signi3": ("signi-zone",), "assist1": ("assist-lrig",),
+    "assist2": ("assist-lrig",),
+}
+
+#: Every table above, for the documentation and the tests.
+TERM_MAPS: dict[str, Mapping[str, tuple[str, ...]]] = {
+    "event type": EVENT_TYPE_TERMS, "move verb": MOVE_VERB_TERMS, "use from": USE_FROM_TERMS,
+    "rule processing kind": RULE_KIND_TERMS, "phase": PHASE_TERMS,
+    "attack step": ATTACK_STEP_TERMS, "choice kind": CHOICE_TERMS,
+    "turn end reason": TURN_END_TERMS, "zone": ZONE_TERMS,
+}
+
+
+def _zone(ref: str | None) -> str:
+    return ref.split(".", 1)[1] if ref and "." in ref else ""
+
+
+def event_terms(event: Event) -> set[str]:
+    """The glossary terms one event exercises."""
+    out = set(EVENT_TYPE_TERMS.get(event.type, ()))
+    detail = event.detail
+    if event.type == "move":
+        verb = str(detail.get("verb", ""))
+        out.update(MOVE_VERB_TERMS.get(verb, ()))
+        if verb == "use":
+            out.update(USE_FROM_TERMS.get(_zone(event.from_zone), ()))
+    if event.type in ("move", "banish"):
+        for ref in (event.from_zone, event.to_zone):
+            out.update(ZONE_TERMS.get(_zone(ref), ()))
+    if event.type == "rule_check":
+        for kind in detail.get("kinds", ()):
+            out.update(RULE_KIND_TERMS.get(str(kind), ()))
+    if event.type == "phase":
+        out.update(PHASE_TERMS.get(str(detail.get("phase", "")), ()))
+    if event.type == "attack_step":
+        out.update(ATTACK_STEP_TERMS.get(str(detail.get("step", "")), ()))
+    if event.type == "choice":
+        out.update(CHOICE_TERMS.get(str(detail.get("kind", "")), ()))
+    if event.type == "turn_end":
+        out.update(TURN_END_TERMS.get(str(detail.get("reason", "")), ()))
+    if event.type == "lasting" and detail.get("kind") == "banish_to_trash":
+        out.add("replacement-effect")
+    return out
+
+
+# ---------------------------------------------------------------------- the report
+
+#: The sections of the report, in order: (category, heading).
+CATEGORIES: tuple[tuple[str, str], ...] = (
+    ("rule-processing", "Rule processing (rule_check events)"),
+    ("phase", "Phases (phase events)"),
+    ("attack-step", "Attack steps (attack_step events)"),
+    ("ruleset", "Rule sets (rulings replayed under it; differs: the trace differs from "
+                "another rule set of the ruling)"),
+    ("term", "Glossary terms (events: from the events; terms: listed in the ruling; "
+             "rulings: either)"),
+)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the report: ``rulings`` is the count the report gives."""
+
+    category: str
+    item: str
+    label: str
+    rulings: tuple[str, ...]
+    from_events: tuple[str, ...] = ()
+    from_terms: tuple[str, ...] = ()
+    differs: tuple[str, ...] = ()
+
+    @property
+    def count(self) -> int:
+        return len(self.rulings)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"item": self.item, "label": self.label, "count": self.count,
+                               "rulings": list(self.rulings)}
+        if self.category == "term":
+            out["from_events"] = list(self.from_events)
+            out["from_terms"] = list(self.from_terms)
+        if self.category == "ruleset":
+            out["differs"] = list(self.differs)
+        return out
+
+
+@dataclass(frozen=True)
+class Coverage:
+    rows: tuple[Row, ...]
+    rulings: int
+
+    def section(self, category: str) -> list[Row]:
+        return [r for r in self.rows if r.category == category]
+
+    def missing(self, category: str) -> list[str]:
+        """The items of ``category`` that no ruling exercises."""
+        return [r.item for r in self.section(category) if not r.rulings]
+
+    def row(self, category: str, item: str) -> Row:
+        for r in self.rows:
+            if r.category == category and r.item == item:
+                return r
+        raise KeyError((category, item))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rulings": self.rulings,
+                "sections": {cat: [r.to_dict() for r in self.section(cat)]
+                             for cat, _ in CATEGORIES},
+                "missing": {cat: self.missing(cat) for cat, _ in CATEGORIES}}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
+
+
+def _events(ruling: Ruling) -> Iterator[Event]:
+    for rep in ruling.replays.values():
+        for branch in rep.branches:
+            yield from branch
+
+
+def _signature(events: Iterable[Event]) -> tuple[tuple[Any, ...], ...]:
+    return tuple((e.step, e.type, e.cause, e.player, e.card, e.from_zone, e.to_zone, e.source,
+                  json.dumps(e.detail, sort_keys=True, default=str)) for e in events)
+
+
+def compute(corpus: Corpus) -> Coverage:
+    """The coverage table of a corpus loaded with its replays."""
+    if not corpus.replayed:
+        raise ValueError("coverage needs a corpus loaded with replay=True")
+    kinds: dict[str, list[str]] = {k: [] for k in KINDS}
+    phases: dict[str, list[str]] = {p: [] for p in PHASES}
+    steps: dict[str, list[str]] = {s: [] for s in ATTACK_STEPS}
+    replayed: dict[str, list[str]] = {rs: [] for rs in corpus.rulesets}
+    differs: dict[str, list[str]] = {rs: [] for rs in corpus.rulesets}
+    by_events: dict[str, list[str]] = {t: [] for t in corpus.glossary}
+    by_terms: dict[str, list[str]] = {t: [] for t in corpus.glossary}
+    for ruling in corpus.rulings:
+        rid = ruling.id
+        seen_kinds: set[str] = set()
+        seen_phases: set[str] = set()
+        seen_steps: set[str] = set()
+        seen_terms: set[str] = set()
+        for event in _events(ruling):
+            if event.type == "rule_check":
+                seen_kinds.update(str(k) for k in event.detail.get("kinds", ()))
+            elif event.type == "phase":
+                seen_phases.add(str(event.detail.get("phase", "")))
+            elif event.type == "attack_step":
+                seen_steps.add(str(event.detail.get("step", "")))
+            seen_terms |= event_terms(event)
+        for table, seen in ((kinds, seen_kinds), (phases, seen_phases), (steps, seen_steps),
+                            (by_events, seen_terms)):
+            for item in seen:
+                if item in table:
+                    table[item].append(rid)
+        for listed in ruling.scenario.terms:
+            if listed in by_terms:
+                by_terms[listed].append(rid)
+        signatures = {rs: _signature(rep.events) for rs, rep in ruling.replays.items()}
+        for rs in ruling.replays:
+            if rs in replayed:
+                replayed[rs].append(rid)
+                if any(sig != signatures[rs] for sig in signatures.values()):
+                    differs[rs].append(rid)
+    rows: list[Row] = []
+    for kind, number in KINDS.items():
+        rows.append(Row("rule-processing", kind, f"{number:>2} {kind}", tuple(kinds[kind]),
+                        from_events=tuple(kinds[kind])))
+    for phase in PHASES:
+        rows.append(Row("phase", phase, phase, tuple(phases[phase]),
+                        from_events=tuple(phases[phase])))
+    for step in ATTACK_STEPS:
+        rows.append(Row("attack-step", step, step, tuple(steps[step]),
+                        from_events=tuple(steps[step])))
+    for rs in corpus.rulesets:
+        rows.append(Row("ruleset", rs, rs, tuple(replayed[rs]), from_events=tuple(replayed[rs]),
+                        differs=tuple(differs[rs])))
+    for term_id, term in corpus.glossary.items():
+        either = tuple(sorted(set(by_events[term_id]) | set(by_terms[term_id])))
+        rows.append(Row("term", term_id, term.name("en"), either,
+                        from_events=tuple(by_events[term_id]),
+                        from_terms=tuple(by_terms[term_id])))
+    return Coverage(rows=tuple(rows), rulings=len(corpus.rulings))
+
+
+def report_lines(cov: Coverage) -> Iterator[str]:
+    """The text form of ``judge coverage``."""
+    yield f"Coverage of {cov.rulings} rulings (every rule set and branch of each)"
+    for category, heading in CATEGORIES:
+        rows = cov.section(category)
+        yield ""
+        yield heading
+        width = max((len(r.label) for r in rows), default=10) + 2
+        if category == "term":
+            yield f"  {'':{width}}{'events':>7}{'terms':>7}{'rulings':>9}"
+        for row in rows:
+            line = f"  {row.label:{width}}"
+            if category == "term":
+                line += f"{len(row.from_events):>7}{len(row.from_terms):>7}{row.count:>9}"
+                line += f"  {row.item}" if row.item != row.label else ""
+            elif category == "ruleset":
+                line += f"{row.count:>5}  differs: {len(row.differs)}"
+            else:
+                line += f"{row.count:>5}"
+            yield line.rstrip()
+        missing = cov.missing(category)
+        yield f"  none: {', '.join(missing)}" if missing else "  none: -"
+    totals = []
+    for category, _heading in CATEGORIES:
+        rows = cov.section(category)
+        totals.append(f"{sum(1 for r in rows if r.rulings)}/{len(rows)} "
+                      f"{category.replace('-', ' ')}")
+    yield ""
+    yield "Exercised: " + ", ".join(totals)

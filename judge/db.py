@@ -1,0 +1,320 @@
+"""``judge db``: the corpus as one SQLite database, built with sqlite-utils.
+
+The database is written to a temporary file beside the target and renamed over it only when
+complete, so an interrupted build leaves the previous database as it was. The same corpus gives
+the same bytes: rows are inserted in a fixed order (rulings by id, rule sets in date order,
+events in log order), nothing records the time of the build, and the file is vacuumed last.
+docs/database.md describes every table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sqlite3
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from judge import __version__
+from judge.corpus import Corpus, Ruling
+from judge.coverage import CATEGORIES
+from judge.coverage import compute as compute_coverage
+from judge.engine.cards import CardDef
+from judge.engine.rule_processing import KINDS
+from judge.errors import JudgeError
+from judge.scenario.model import LANGS, TEXT_FIELDS
+
+SCHEMA_VERSION = "1"
+
+
+class DatabaseError(JudgeError):
+    """The database cannot be written."""
+
+
+def _col(lang: str) -> str:
+    """``zh-Hans`` -> ``zh_hans``: a language as part of a column name."""
+    return lang.replace("-", "_").lower()
+
+
+#: Every table: columns (in order), primary key, foreign keys, indexes. docs/database.md
+#: explains each column.
+TABLES: dict[str, dict[str, Any]] = {
+    "meta": {"columns": {"key": str, "value": str}, "pk": "key"},
+    "rulesets": {
+        "columns": {"id": str, "position": int, "start": str,
+                    **{f"title_{_col(lang)}": str for lang in LANGS},
+                    **{f"summary_{_col(lang)}": str for lang in LANGS},
+                    "refresh_timing": str, "second_refresh_ends_turn": int,
+                    "refresh_needs_trash": int, "excess_order": str, "burst_count": str,
+                    "sources": str},
+        "pk": "id"},
+    "rulings": {
+        "columns": {"id": str, "title": str, "path": str, "topic": str, "languages": str,
+                    "steps": int, "explore_limit": int, "related": str},
+        "pk": "id", "indexes": [["topic"]]},
+    "ruling_texts": {
+        "columns": {"ruling_id": str, "lang": str, **{f: str for f in TEXT_FIELDS}},
+        "pk": ("ruling_id", "lang"), "fks": [("ruling_id", "rulings", "id")]},
+    "sources": {
+        "columns": {"id": int, "ruling_id": str, "position": int, "title": str, "date": str,
+                    "authority": str, "url": str, "seed": str},
+        "pk": "id", "fks": [("ruling_id", "rulings", "id")],
+        "indexes": [["ruling_id"], ["date"], ["authority"]]},
+    "tags": {"columns": {"id": str, "rulings": int}, "pk": "id"},
+    "ruling_tags": {
+        "columns": {"ruling_id": str, "tag_id": str, "position": int},
+        "pk": ("ruling_id", "tag_id"),
+        "fks": [("ruling_id", "rulings", "id"), ("tag_id", "tags", "id")],
+        "indexes": [["tag_id"]]},
+    "terms": {
+        "columns": {"id": str, "position": int, **{f"name_{_col(lang)}": str for lang in LANGS},
+                    "aliases": str, **{f"definition_{_col(lang)}": str for lang in LANGS}},
+        "pk": "id"},
+    "ruling_terms": {
+        "columns": {"ruling_id": str, "term_id": str, "position": int},
+        "pk": ("ruling_id", "term_id"),
+        "fks": [("ruling_id", "rulings", "id"), ("term_id", "terms", "id")],
+        "indexes": [["term_id"]]},
+    "ruling_related": {
+        "columns": {"ruling_id": str, "related_id": str, "position": int},
+        "pk": ("ruling_id", "related_id"), "fks": [("ruling_id", "rulings", "id")],
+        "indexes": [["related_id"]]},
+    "cards": {
+        "columns": {"id": int, "card_id": str, "ruling_id": str, "file": str, "name": str,
+                    **{f"name_{_col(lang)}": str for lang in LANGS},
+                    "type": str, "colour": str, "level": int, "power": int, "limit": int,
+                    "lrig_type": str, "card_class": str, "limiting": str, "guard": int,
+                    "life_burst": int, "keywords": str, "definition": str},
+        "pk": "id", "fks": [("ruling_id", "rulings", "id")],
+        "indexes": [["card_id"], ["ruling_id"], ["type"]],
+        "unique": [["card_id", "ruling_id"]]},
+    "ruling_cards": {
+        "columns": {"ruling_id": str, "card": int},
+        "pk": ("ruling_id", "card"),
+        "fks": [("ruling_id", "rulings", "id"), ("card", "cards", "id")],
+        "indexes": [["card"]]},
+    "ruling_rulesets": {
+        "columns": {"ruling_id": str, "ruleset_id": str, "position": int, "branches": int,
+                    "cut": int, "events": int, "problems": str},
+        "pk": ("ruling_id", "ruleset_id"),
+        "fks": [("ruling_id", "rulings", "id"), ("ruleset_id", "rulesets", "id")],
+        "indexes": [["ruleset_id"]]},
+    "events": {
+        "columns": {"id": int, "ruling_id": str, "ruleset_id": str, "branch": int,
+                    "step": int, "seq": int, "type": str, "cause": str, "player": str,
+                    "card": str, "from_zone": str, "to_zone": str, "source": str,
+                    "detail": str},
+        "pk": "id",
+        "fks": [("ruling_id", "rulings", "id"), ("ruleset_id", "rulesets", "id")],
+        "indexes": [["type"], ["card"], ["ruleset_id"], ["cause"]],
+        "unique": [["ruling_id", "ruleset_id", "branch", "seq"]]},
+    "rule_kinds": {"columns": {"id": str, "number": int}, "pk": "id"},
+    "coverage": {
+        "columns": {"category": str, "item": str, "position": int, "label": str,
+                    "rulings": int, "from_events": int, "from_terms": int, "differs": int,
+                    "ruling_ids": str},
+        "pk": ("category", "item"), "indexes": [["rulings"]]},
+}
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+
+
+@dataclass(frozen=True)
+class Summary:
+    path: Path
+    counts: dict[str, int]
+    size: int
+
+    def line(self) -> str:
+        c = self.counts
+        return (f"wrote {self.path}: {c['rulings']} rulings, {c['rulesets']} rule sets, "
+                f"{c['ruling_rulesets']} replays, {c['events']} events, {c['terms']} terms, "
+                f"{c['cards']} cards ({self.size // 1024} KiB)")
+
+
+def build(corpus: Corpus, out: Path) -> Summary:
+    """Write the database of ``corpus`` to ``out`` atomically; returns the row counts."""
+    if not corpus.replayed:
+        raise DatabaseError("the database needs a corpus loaded with its replays")
+    out = Path(out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise DatabaseError(f"cannot write to {out.parent}: {exc}") from None
+    os.close(fd)
+    tmp = Path(name)
+    conn = sqlite3.connect(str(tmp))
+    try:
+        conn.execute("PRAGMA journal_mode = MEMORY")
+        db = Database(conn)
+        _create(db)
+        _fill(db, corpus)
+        conn.commit()
+        problems = conn.execute("PRAGMA foreign_key_check").fetchall()
+        if problems:
+            raise DatabaseError(f"foreign keys do not hold: {problems[:5]}")
+        counts = {t: int(conn.execute(f"SELECT count(*) FROM [{t}]").fetchone()[0])
+                  for t in TABLES}
+        conn.execute("VACUUM")
+        conn.close()
+        os.replace(tmp, out)
+    except BaseException:
+        conn.close()
+        tmp.unlink(missing_ok=True)
+        raise
+    return Summary(out, counts, out.stat().st_size)
+
+
+def _create(db: Database) -> None:
+    for name, spec in TABLES.items():
+        table = db.table(name)
+        table.create(spec["columns"], pk=spec["pk"], foreign_keys=spec.get("fks", []),
+                     not_null=[c for c in _not_null(name, spec)])
+        for columns in spec.get("indexes", []):
+            table.create_index(columns, index_name=f"idx_{name}_{'_'.join(columns)}")
+        for columns in spec.get("unique", []):
+            table.create_index(columns, index_name=f"uniq_{name}_{'_'.join(columns)}",
+                               unique=True)
+
+
+def _not_null(name: str, spec: dict[str, Any]) -> Iterator[str]:
+    pk = spec["pk"]
+    keys = (pk,) if isinstance(pk, str) else pk
+    nullable = {"cards": {"ruling_id", "file", "level", "power", "limit", "lrig_type",
+                          "card_class", "limiting"},
+                "events": {"player", "card", "from_zone", "to_zone", "source"}}
+    for column in spec["columns"]:
+        if column in keys or (name in ("rulings", "ruling_texts", "sources", "events",
+                                       "ruling_rulesets", "cards", "coverage")
+                              and column not in nullable.get(name, set())):
+            yield column
+
+
+def _fill(db: Database, corpus: Corpus) -> None:
+    order = {rs: i for i, rs in enumerate(corpus.rulesets)}
+    db.table("meta").insert_all([
+        {"key": "schema_version", "value": SCHEMA_VERSION},
+        {"key": "judge_version", "value": __version__},
+        {"key": "corpus_fingerprint", "value": corpus.fingerprint},
+    ])
+    db.table("rulesets").insert_all(
+        {"id": rs.id, "position": order[rs.id], "start": rs.start,
+         **{f"title_{_col(lang)}": rs.title.get(lang, "") for lang in LANGS},
+         **{f"summary_{_col(lang)}": rs.summary.get(lang, "") for lang in LANGS},
+         "refresh_timing": rs.refresh_timing,
+         "second_refresh_ends_turn": int(rs.second_refresh_ends_turn),
+         "refresh_needs_trash": int(rs.refresh_needs_trash), "excess_order": rs.excess_order,
+         "burst_count": rs.burst_count, "sources": _json(list(rs.sources))}
+        for rs in corpus.rulesets.values())
+    db.table("rule_kinds").insert_all({"id": k, "number": n} for k, n in KINDS.items())
+    db.table("terms").insert_all(
+        {"id": t.id, "position": i, **{f"name_{_col(lang)}": t.names.get(lang, "")
+                                       for lang in LANGS},
+         "aliases": _json(list(t.aliases)),
+         **{f"definition_{_col(lang)}": t.definition.get(lang, "") for lang in LANGS}}
+        for i, t in enumerate(corpus.glossary.values()))
+    tag_count: dict[str, int] = {}
+    for ruling in corpus.rulings:
+        for tag in ruling.scenario.tags:
+            tag_count[tag] = tag_count.get(tag, 0) + 1
+    db.table("tags").insert_all({"id": t, "rulings": n} for t, n in sorted(tag_count.items()))
+    db.table("rulings").insert_all(_ruling_row(r) for r in corpus.rulings)
+    db.table("ruling_texts").insert_all(
+        {"ruling_id": r.id, "lang": lang,
+         **{f: r.text(f, lang, fallback=False) for f in TEXT_FIELDS}}
+        for r in corpus.rulings for lang in r.languages)
+    db.table("sources").insert_all(
+        {"ruling_id": r.id, "position": i, "title": s.title, "date": s.date,
+         "authority": s.authority, "url": s.url, "seed": s.seed}
+        for r in corpus.rulings for i, s in enumerate(r.scenario.sources))
+    db.table("ruling_tags").insert_all(
+        {"ruling_id": r.id, "tag_id": t, "position": i}
+        for r in corpus.rulings for i, t in enumerate(dict.fromkeys(r.scenario.tags)))
+    db.table("ruling_terms").insert_all(
+        {"ruling_id": r.id, "term_id": t, "position": i}
+        for r in corpus.rulings for i, t in enumerate(dict.fromkeys(r.scenario.terms)))
+    db.table("ruling_related").insert_all(
+        {"ruling_id": r.id, "related_id": t, "position": i}
+        for r in corpus.rulings for i, t in enumerate(dict.fromkeys(r.scenario.related)))
+    _cards(db, corpus)
+    db.table("ruling_rulesets").insert_all(
+        {"ruling_id": r.id, "ruleset_id": rs, "position": order[rs],
+         "branches": rep.branch_count, "cut": int(rep.cut),
+         "events": sum(len(b) for b in rep.branches), "problems": _json(list(rep.problems))}
+        for r in corpus.rulings for rs, rep in _replays(r, order))
+    db.table("events").insert_all(
+        (_event_row(r.id, rs, b, e) for r in corpus.rulings
+         for rs, rep in _replays(r, order)
+         for b, branch in enumerate(rep.branches) for e in branch),
+        batch_size=2000)
+    cov = compute_coverage(corpus)
+    positions = {cat: 0 for cat, _ in CATEGORIES}
+    rows = []
+    for row in cov.rows:
+        rows.append({"category": row.category, "item": row.item,
+                     "position": positions[row.category], "label": row.label,
+                     "rulings": row.count, "from_events": len(row.from_events),
+                     "from_terms": len(row.from_terms), "differs": len(row.differs),
+                     "ruling_ids": _json(list(row.rulings))})
+        positions[row.category] += 1
+    db.table("coverage").insert_all(rows)
+
+
+def _replays(ruling: Ruling, order: dict[str, int]) -> list[tuple[str, Any]]:
+    return sorted(ruling.replays.items(), key=lambda kv: order.get(kv[0], len(order)))
+
+
+def _ruling_row(ruling: Ruling) -> dict[str, Any]:
+    s = ruling.scenario
+    return {"id": ruling.id, "title": ruling.title("en"), "path": ruling.path,
+            "topic": ruling.topic, "languages": ",".join(ruling.languages),
+            "steps": len(s.steps), "explore_limit": s.explore_limit,
+            "related": _json(list(s.related))}
+
+
+def _event_row(ruling: str, rules: str, branch: int, e: Any) -> dict[str, Any]:
+    return {"ruling_id": ruling, "ruleset_id": rules, "branch": branch, "step": e.step,
+            "seq": e.seq, "type": e.type, "cause": e.cause, "player": e.player,
+            "card": e.card, "from_zone": e.from_zone, "to_zone": e.to_zone,
+            "source": e.source, "detail": _json(dict(e.detail))}
+
+
+def _card_row(card: CardDef, ruling: str | None, file: str | None) -> dict[str, Any]:
+    return {"card_id": card.id, "ruling_id": ruling, "file": file, "name": card.name,
+            **{f"name_{_col(lang)}": card.names.get(lang, "") for lang in LANGS},
+            "type": card.type, "colour": ",".join(card.colour), "level": card.level,
+            "power": card.power, "limit": card.limit, "lrig_type": card.lrig_type,
+            "card_class": card.card_class, "limiting": card.limiting,
+            "guard": int(card.guard), "life_burst": int(card.has_burst),
+            "keywords": _json(list(card.keywords)),
+            "definition": _json(dataclasses.asdict(card))}
+
+
+def _cards(db: Database, corpus: Corpus) -> None:
+    rows: list[dict[str, Any]] = []
+    keys: dict[tuple[str, str | None], int] = {}
+    for card_id in sorted(corpus.cards):
+        keys[(card_id, None)] = len(rows) + 1
+        rows.append({"id": len(rows) + 1,
+                     **_card_row(corpus.cards[card_id], None,
+                                 corpus.card_files.get(card_id) or None)})
+    uses: list[dict[str, Any]] = []
+    for ruling in corpus.rulings:
+        inline = corpus.inline_cards(ruling)
+        for card_id in sorted(inline):
+            keys[(card_id, ruling.id)] = len(rows) + 1
+            rows.append({"id": len(rows) + 1, **_card_row(inline[card_id], ruling.id, None)})
+        for card_id in sorted(ruling.scenario.cards):
+            key = (card_id, ruling.id) if card_id in inline else (card_id, None)
+            uses.append({"ruling_id": ruling.id, "card": keys[key]})
+    db.table("cards").insert_all(rows)
+    db.table("ruling_cards").insert_all(uses)

@@ -1,0 +1,121 @@
+"""judge coverage: the numbers on the fixture corpus (tests/fixtures/corpus).
+
+The fixture's three rulings and what their replays show:
+
+- fx-mill-refresh (2014-04, current): a mill empties the deck, then a refresh; under current
+  the refresh is a rule_check of kind refresh, under 2014-04 it interrupts (no rule_check).
+- fx-power-zero (current): a SIGNI's power drops to 0: rule_check power, banished to the ener
+  zone.
+- fx-attack-steps (2014-09, current): from the main phase to the end phase through the three
+  attack steps.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from judge.cli import cli
+from judge.corpus import Corpus, load_corpus, load_glossary
+from judge.coverage import TERM_MAPS, Coverage, compute, event_terms
+from judge.engine.events import Event
+from judge.engine.rule_processing import KINDS
+
+FIXTURE = Path(__file__).parent / "fixtures" / "corpus"
+MILL, POWER, STEPS = "fx-mill-refresh", "fx-power-zero", "fx-attack-steps"
+
+
+@pytest.fixture(scope="module")
+def corpus() -> Corpus:
+    return load_corpus(FIXTURE)
+
+
+@pytest.fixture(scope="module")
+def cov(corpus: Corpus) -> Coverage:
+    return compute(corpus)
+
+
+def test_rule_processing_kinds(cov: Coverage) -> None:
+    counts = {r.item: r.rulings for r in cov.section("rule-processing")}
+    assert list(counts) == list(KINDS)
+    assert counts["power"] == (POWER,)
+    assert counts["refresh"] == (MILL,)
+    assert cov.missing("rule-processing") == [k for k in KINDS if k not in ("power", "refresh")]
+
+
+def test_phases_and_attack_steps(cov: Coverage) -> None:
+    assert {r.item: r.count for r in cov.section("phase")} == {
+        "up": 0, "draw": 0, "ener": 0, "grow": 0, "main": 0, "attack": 1, "end": 1}
+    assert cov.missing("phase") == ["up", "draw", "ener", "grow", "main"]
+    assert {r.item: r.rulings for r in cov.section("attack-step")} == {
+        "arts": (STEPS,), "signi": (STEPS,), "lrig": (STEPS,)}
+    assert cov.missing("attack-step") == []
+
+
+def test_rule_sets(cov: Coverage) -> None:
+    rows = {r.item: r for r in cov.section("ruleset")}
+    assert {k: r.rulings for k, r in rows.items()} == {
+        "2014-04": (MILL,), "2014-07": (), "2014-09": (STEPS,),
+        "current": (STEPS, MILL, POWER)}
+    # the refresh interrupts under 2014-04 but is rule processing under current
+    assert rows["2014-04"].differs == (MILL,)
+    assert rows["current"].differs == (MILL,)
+    assert rows["2014-09"].differs == ()
+    assert cov.missing("ruleset") == ["2014-07"]
+
+
+def test_terms_from_events_and_from_term_lists(cov: Coverage) -> None:
+    refresh = cov.row("term", "refresh")
+    assert (refresh.from_events, refresh.from_terms, refresh.rulings) == ((MILL,), (MILL,), (MILL,))
+    # listed by fx-power-zero, exercised by the rule_check of both other rulings' replays
+    rp = cov.row("term", "rule-processing")
+    assert rp.from_events == (MILL, POWER) and rp.from_terms == (POWER,)
+    # exercised but not listed
+    assert cov.row("term", "ener-zone").from_events == (POWER,)
+    assert cov.row("term", "ener-zone").from_terms == ()
+    assert cov.row("term", "end-phase").rulings == (STEPS,)
+    assert cov.row("term", "signi-attack-step").rulings == (STEPS,)
+    assert cov.row("term", "mill").rulings == (MILL,)
+    # listed, and exercised through the move verb
+    assert cov.row("term", "attack-phase").rulings == (STEPS,)
+    assert "piece" in cov.missing("term")
+    assert len(cov.section("term")) == len(load_glossary())
+
+
+def test_every_mapped_term_is_in_the_glossary() -> None:
+    glossary = load_glossary()
+    for name, table in TERM_MAPS.items():
+        for key, terms in table.items():
+            for term in terms:
+                assert term in glossary, f"{name} {key!r} maps to unknown term {term!r}"
+
+
+def test_event_terms() -> None:
+    move = Event(1, 1, "move", "effect", "p1", "d1", "p1.deck", "p1.trash",
+                 detail={"verb": "mill"})
+    assert event_terms(move) == {"mill", "main-deck", "trash"}
+    check = Event(2, 1, "rule_check", "rule", detail={"kinds": ["excess", "refresh"]})
+    assert event_terms(check) == {"rule-processing", "exceed-level-limit", "refresh"}
+    use = Event(3, 1, "move", "game", "p1", "A", "p1.lrig_deck", "p1.check",
+                detail={"verb": "use"})
+    assert event_terms(use) == {"arts", "lrig-deck", "check-zone"}
+
+
+def test_cli_text_and_json() -> None:
+    runner = CliRunner()
+    done = runner.invoke(cli, ["coverage", "--corpus", str(FIXTURE)])
+    assert done.exit_code == 0, done.output
+    out = done.output
+    assert out.startswith("Coverage of 3 rulings")
+    assert "  none: under, check, resona, key, upper_limit, limiting, lrig_type" not in out
+    assert "  none: excess, under, check, resona, key, upper_limit, limiting, lrig_type" in out
+    assert "Exercised: 2/10 rule processing, 2/7 phase, 3/3 attack step, 3/4 ruleset" in out
+    done = runner.invoke(cli, ["coverage", "--corpus", str(FIXTURE), "--json"])
+    data = json.loads(done.output)
+    assert data["rulings"] == 3
+    assert data["missing"]["ruleset"] == ["2014-07"]
+    power = data["sections"]["rule-processing"][0]
+    assert power == {"item": "power", "label": " 1 power", "count": 1, "rulings": [POWER]}

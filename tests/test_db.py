@@ -1,0 +1,145 @@
+"""judge db: tables and counts against the corpus, determinism, atomic replacement, and the
+example queries of docs/database.md, on the fixture corpus (tests/fixtures/corpus)."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import judge.db
+from judge.cli import cli
+from judge.corpus import Corpus, load_corpus
+from judge.db import TABLES, build
+from judge.engine.rule_processing import KINDS
+from judge.paths import project_root
+
+FIXTURE = Path(__file__).parent / "fixtures" / "corpus"
+MILL, POWER, STEPS = "fx-mill-refresh", "fx-power-zero", "fx-attack-steps"
+
+
+@pytest.fixture(scope="module")
+def corpus() -> Corpus:
+    return load_corpus(FIXTURE)
+
+
+@pytest.fixture(scope="module")
+def db_path(corpus: Corpus, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("db") / "judge.db"
+    build(corpus, path)
+    return path
+
+
+@pytest.fixture()
+def con(db_path: Path) -> Iterator[sqlite3.Connection]:
+    connection = sqlite3.connect(db_path)
+    yield connection
+    connection.close()
+
+
+def count(con: sqlite3.Connection, sql: str, *args: object) -> int:
+    return int(con.execute(sql, args).fetchone()[0])
+
+
+def test_tables_and_counts(con: sqlite3.Connection, corpus: Corpus) -> None:
+    tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert tables == set(TABLES)
+    assert count(con, "SELECT count(*) FROM rulings") == len(corpus.rulings) == 3
+    assert count(con, "SELECT count(*) FROM rulesets") == len(corpus.rulesets) == 4
+    assert count(con, "SELECT count(*) FROM terms") == len(corpus.glossary)
+    assert count(con, "SELECT count(*) FROM rule_kinds") == len(KINDS)
+    # texts: mill in ja and en, power in ja only, steps in all three
+    langs: dict[str, set[str]] = {}
+    for rid, lang in con.execute("SELECT ruling_id, lang FROM ruling_texts"):
+        langs.setdefault(rid, set()).add(lang)
+    assert langs == {STEPS: {"ja", "en", "zh-Hans"}, MILL: {"ja", "en"}, POWER: {"ja"}}
+    assert count(con, "SELECT count(*) FROM sources") == 3
+    assert count(con, "SELECT count(*) FROM ruling_tags") == \
+        sum(len(r.scenario.tags) for r in corpus.rulings)
+    assert count(con, "SELECT count(*) FROM ruling_terms") == \
+        sum(len(r.scenario.terms) for r in corpus.rulings)
+    assert count(con, "SELECT count(*) FROM ruling_rulesets") == 5
+    events = sum(len(b) for r in corpus.rulings for rep in r.replays.values()
+                 for b in rep.branches)
+    assert count(con, "SELECT count(*) FROM events") == events
+    assert count(con, "SELECT sum(events) FROM ruling_rulesets") == events
+    assert count(con, "SELECT count(*) FROM cards WHERE ruling_id IS NULL") == len(corpus.cards)
+    assert count(con, "SELECT count(*) FROM coverage") == 10 + 7 + 3 + 4 + len(corpus.glossary)
+
+
+def test_rows_hold_the_corpus(con: sqlite3.Connection) -> None:
+    assert con.execute("SELECT title, path, topic, languages FROM rulings WHERE id = ?",
+                       (POWER,)).fetchone() == (
+        "パワー0のシグニはバニッシュされる", "rulings/rules/fx-power-zero.toml", "rules", "ja")
+    assert con.execute("SELECT ruleset_id, branches, cut, problems FROM ruling_rulesets "
+                       "WHERE ruling_id = ? ORDER BY position", (MILL,)).fetchall() == [
+        ("2014-04", 1, 0, "[]"), ("current", 1, 0, "[]")]
+    row = con.execute("SELECT step, cause, player, card, from_zone, to_zone, detail FROM events "
+                      "WHERE ruling_id = ? AND type = 'banish'", (POWER,)).fetchone()
+    assert row == (1, "rule", "p2", "E1", "p2.signi1", "p2.ener", "{}")
+    kinds = con.execute("SELECT detail FROM events WHERE ruling_id = ? AND ruleset_id = "
+                        "'current' AND type = 'rule_check'", (MILL,)).fetchone()
+    assert kinds == ('{"kinds": ["refresh"]}',)
+    seqs = [r[0] for r in con.execute("SELECT seq FROM events WHERE ruling_id = ? AND "
+                                      "ruleset_id = 'current' ORDER BY id", (MILL,))]
+    assert seqs == sorted(seqs)
+    assert con.execute("SELECT rulings, ruling_ids FROM coverage WHERE category = "
+                       "'rule-processing' AND item = 'power'").fetchone() == (1, f'["{POWER}"]')
+
+
+def test_foreign_keys_and_indexes(con: sqlite3.Connection) -> None:
+    fks = {(r[2], r[3]) for r in con.execute("PRAGMA foreign_key_list(events)")}
+    assert fks == {("rulings", "ruling_id"), ("rulesets", "ruleset_id")}
+    assert {r[2] for r in con.execute("PRAGMA foreign_key_list(ruling_terms)")} == \
+        {"rulings", "terms"}
+    assert con.execute("PRAGMA foreign_key_check").fetchall() == []
+    indexes = {r[1] for r in con.execute("PRAGMA index_list(events)")}
+    assert {"idx_events_type", "idx_events_card",
+            "uniq_events_ruling_id_ruleset_id_branch_seq"} <= indexes
+
+
+def test_same_corpus_same_bytes(corpus: Corpus, db_path: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again.db"
+    build(corpus, again)
+    assert again.read_bytes() == db_path.read_bytes()
+
+
+def test_interrupted_build_leaves_the_previous_database(corpus: Corpus, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "judge.db"
+    build(corpus, out)
+    before = out.read_bytes()
+
+    def boom(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(judge.db, "_cards", boom)
+    with pytest.raises(KeyboardInterrupt):
+        build(corpus, out)
+    assert out.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["judge.db"]
+
+
+def test_documented_queries_run(con: sqlite3.Connection) -> None:
+    text = (project_root() / "docs" / "database.md").read_text(encoding="utf-8")
+    queries = re.findall(r"```sql\n(.*?)```", text, re.S)
+    assert len(queries) >= 5
+    for sql in queries:
+        con.execute(sql).fetchall()
+    cite = queries[0]
+    assert con.execute(cite).fetchall() == []  # the fixture cites no 2014 notice
+    missing = [r[1] for r in con.execute(queries[1])]
+    assert missing == [k for k in KINDS if k not in ("power", "refresh")]
+    assert [r[0] for r in con.execute(queries[2])] == missing
+
+
+def test_cli_db(tmp_path: Path) -> None:
+    out = tmp_path / "sub" / "x.db"
+    done = CliRunner().invoke(cli, ["db", "--corpus", str(FIXTURE), "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    assert done.output.startswith(f"wrote {out}: 3 rulings, 4 rule sets, 5 replays, ")
+    assert out.is_file()

@@ -1,0 +1,104 @@
+"""The Pagefind search index of the site, without a browser (tests/test_browser.py searches).
+
+Built from the three-ruling fixture corpus: one bundle per language with its UI, every ruling
+page indexed, nothing else; ``judge build --no-search`` leaves it out; an indexing that fails
+leaves the previous site as it was; the index-only pieces of the terms' names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from judge.cli import cli
+from judge.i18n import LANGS
+from judge.paths import project_root
+from judge.site.build import build_site
+from judge.site.searchindex import BUNDLE, SearchIndexError, index_site, index_text, name_pieces
+
+FIXTURE = project_root() / "tests" / "fixtures" / "site_corpus"
+RULINGS = 3  # in the fixture corpus
+
+
+def digest(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def indexed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("search") / "site"
+    build_site(out, root=FIXTURE, finish=index_site)
+    return out
+
+
+def test_one_bundle_per_language_with_its_ui(indexed_site: Path) -> None:
+    for lang in LANGS:
+        bundle = indexed_site / lang / BUNDLE
+        for name in ("pagefind.js", "pagefind-ui.js", "pagefind-ui.css", "pagefind-entry.json"):
+            assert (bundle / name).is_file(), f"{lang}: no {name}"
+        entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
+        assert sum(index["page_count"] for index in entry["languages"].values()) == RULINGS
+        # Pagefind names the index after the language of <html lang>
+        assert list(entry["languages"]) == [lang.lower()]
+        assert any((bundle / "filter").iterdir()), "no filters (tag, ruleset, term)"
+    assert not (indexed_site / BUNDLE).exists(), "a bundle outside the language trees"
+
+
+def test_search_page_loads_the_bundle_of_its_language(indexed_site: Path) -> None:
+    for lang in LANGS:
+        page = (indexed_site / lang / "search" / "index.html").read_text(encoding="utf-8")
+        assert 'data-bundle="../pagefind/"' in page
+        assert '<script src="../../assets/search.js" defer></script>' in page
+        assert "data-missing=" in page
+    script = (indexed_site / "assets" / "search.js").read_text(encoding="utf-8")
+    assert "pagefind-ui.js" in script and "triggerSearch" in script
+    assert "http" not in script.replace("window.location.href", ""), "no address outside"
+
+
+def test_name_pieces_and_index_text() -> None:
+    assert name_pieces("重构") == ["构"]
+    assert name_pieces("主牌组") == ["牌组", "组"]
+    assert name_pieces("リフレッシュ") == []  # kana: the indexer and the browser agree
+    assert name_pieces("ルール処理") == ["理"]
+    page = ('<main data-pagefind-body><a href="x" data-pagefind-filter="term:refresh">'
+            '<span lang="ja">リフレッシュ</span> · <span lang="en">refresh</span> · '
+            '<span lang="zh-Hans">重构</span></a></main>')
+    indexed = index_text(page)
+    assert indexed.replace('<span data-pagefind-weight="2"> 构</span>', "") == page
+    plain = '<main data-pagefind-body><a href="x" data-pagefind-filter="term:x">x</a></main>'
+    assert index_text(plain) == plain
+
+
+def test_pieces_are_only_in_the_index(indexed_site: Path) -> None:
+    page = (indexed_site / "zh-Hans" / "rulings" / "fixture-mill-refresh" / "index.html")
+    assert "data-pagefind-weight" not in page.read_text(encoding="utf-8")
+
+
+def test_failed_indexing_keeps_the_previous_site(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "site"
+    build_site(out, root=FIXTURE)
+    before = digest(out)
+    monkeypatch.setenv("PAGEFIND_BINARY_PATH", str(tmp_path / "no-such-pagefind"))
+    with pytest.raises(SearchIndexError):
+        build_site(out, root=FIXTURE, finish=index_site)
+    assert digest(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_cli_builds_the_index_unless_no_search(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "site"
+    result = runner.invoke(cli, ["build", "--corpus", str(FIXTURE), "--out", str(out),
+                                 "--no-search"])
+    assert result.exit_code == 0, result.output
+    assert not any((out / lang / BUNDLE).exists() for lang in LANGS)
+    result = runner.invoke(cli, ["build", "--corpus", str(FIXTURE), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "search index: ja 3, en 3, zh-Hans 3 pages" in result.output
+    assert all((out / lang / BUNDLE / "pagefind-ui.js").is_file() for lang in LANGS)
