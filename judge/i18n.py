@@ -1,0 +1,104 @@
+"""Message catalogues: gettext ``.po`` files read and compiled in-process with Babel.
+
+The catalogues live in ``judge/locale/<locale>/LC_MESSAGES/messages.po`` (``ja``, ``en`` and
+``zh_Hans``). Message ids are English and written in the code with ``%(name)s`` placeholders;
+``N_`` marks a message id where it is defined, ``pybabel extract`` finds it (see ``babel.cfg``
+and docs/site.md). No compiled ``.mo`` file needs to be committed: :func:`translations` compiles
+a catalogue in memory the first time it is asked for, and :func:`compile_catalogues` writes
+the ``.mo`` files (what ``pybabel compile`` does) for tools that want them.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from functools import cache
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+#: The site's languages, as BCP 47 tags (``zh-Hans``), in display order.
+LANGS: tuple[str, ...] = ("ja", "en", "zh-Hans")
+#: The gettext locale folder of each language.
+LOCALES: dict[str, str] = {"ja": "ja", "en": "en", "zh-Hans": "zh_Hans"}
+#: Each language's name in that language (the language switcher's labels).
+NATIVE_NAMES: dict[str, str] = {"ja": "日本語", "en": "English", "zh-Hans": "简体中文"}
+DOMAIN = "messages"
+
+
+def locale_dir() -> Path:
+    return Path(__file__).resolve().parent / "locale"
+
+
+def po_path(lang: str) -> Path:
+    return locale_dir() / LOCALES[lang] / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "mark, do not translate"
+    """Mark a message id for extraction; it is translated where it is used."""
+    return message
+
+
+def NP_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - as N_
+    """Mark a message id with a plural form (extracted with ``-k NP_:1,2``)."""
+    return (singular, plural)
+
+
+@cache
+def catalog(lang: str) -> Catalog:
+    """The parsed ``.po`` catalogue of ``lang``."""
+    with po_path(lang).open("rb") as fh:
+        return read_po(fh, locale=LOCALES[lang], domain=DOMAIN)
+
+
+def mo_bytes(lang: str) -> bytes:
+    """The compiled (``.mo``) form of ``lang``'s catalogue; fuzzy entries are left out."""
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog(lang), use_fuzzy=False)
+    return buffer.getvalue()
+
+
+@cache
+def translations(lang: str) -> gettext.GNUTranslations:
+    """gettext translations for ``lang``, compiled in memory from its ``.po`` file."""
+    return gettext.GNUTranslations(io.BytesIO(mo_bytes(lang)))
+
+
+def compile_catalogues(out: Path | None = None) -> list[Path]:
+    """Write ``messages.mo`` beside each ``.po`` (or under ``out/<locale>/LC_MESSAGES``), as
+    ``pybabel compile -d judge/locale`` does. Returns the files written."""
+    written = []
+    for lang in LANGS:
+        target = (out / LOCALES[lang] / "LC_MESSAGES" if out else po_path(lang).parent) \
+            / f"{DOMAIN}.mo"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(mo_bytes(lang))
+        written.append(target)
+    return written
+
+
+def catalogue_problems(lang: str) -> list[str]:
+    """Messages that are missing, fuzzy or whose placeholders do not match their id."""
+    out = []
+    for message in catalog(lang):
+        if not message.id:
+            continue
+        msgid = message.id if isinstance(message.id, str) else message.id[0]
+        if not message.string or (not isinstance(message.string, str)
+                                  and not all(message.string)):
+            out.append(f"{lang}: untranslated: {msgid!r}")
+        elif message.fuzzy:
+            out.append(f"{lang}: fuzzy: {msgid!r}")
+        for error in message.check(catalog(lang)):
+            out.append(f"{lang}: {msgid!r}: {error}")
+    return out
+
+
+def gettext_for(lang: str, message: str) -> str:
+    return translations(lang).gettext(message)
+
+
+def ngettext_for(lang: str, singular: str, plural: str, n: int) -> str:
+    return translations(lang).ngettext(singular, plural, n)

@@ -1,0 +1,738 @@
+"""Events told as sentences, in Japanese, English and Simplified Chinese.
+
+Every event type of :data:`judge.engine.events.EVENT_TYPES` has a message here (an English
+message id with ``%(name)s`` placeholders, translated by the gettext catalogues of
+``judge/locale``); so do the vocabularies the events carry: move verbs, rule-processing kinds,
+triggers, choice kinds, refusal reasons, step actions. Zone, phase and step names come from the
+glossary (``data/glossary.toml``); card names from the card definitions' ``names``, falling back
+to the card's label. Nothing is machine-translated: a message missing from a catalogue is a
+test failure (``tests/test_narrate.py``).
+
+``Narrator(lang, cards).event(e)`` gives one sentence; :meth:`Narrator.events` joins runs of
+identical moves (a refresh moving six cards is one sentence).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from judge.engine.cards import CardDef
+from judge.engine.events import Event
+from judge.i18n import LANGS, N_, NP_, gettext_for, ngettext_for
+from judge.paths import data_dir
+from judge.scenario.model import Scenario, Step
+
+# ---------------------------------------------------------------------------- messages
+
+#: One message per event type (variants for some types follow below).
+EVENT_MESSAGES: dict[str, str] = {
+    "step": N_("Step %(index)s: %(action)s."),
+    "phase": N_("The %(phase)s begins."),
+    "turn_begin": N_("Turn %(turn)s begins; %(player)s is the turn player."),
+    "turn_end": N_("Turn %(turn)s of %(player)s ends (%(reason)s)."),
+    "effect_begin": N_("%(ability)s begins to resolve."),
+    "effect_end": N_("%(ability)s has resolved."),
+    "move": "%(card)s is put from %(from)s into %(to)s.",  # singular of MOVE_MESSAGES["*"]
+    "skipped": N_("The main deck of %(player)s is empty: only %(done)s of %(wanted)s cards "
+                  "(%(how)s); the rest is skipped."),
+    "fizzle": N_("The operation does nothing to %(card)s (%(reason)s)."),
+    "banish": N_("%(card)s is banished and goes from %(from)s to %(to)s."),
+    "shuffle": N_("The main deck of %(player)s is shuffled."),
+    "refresh": N_("%(player)s refreshes (refresh %(count)s this turn): the trash becomes a "
+                  "new main deck of %(deck_size)s cards."),
+    "refresh_waits": N_("The main deck of %(player)s is empty, but no refresh can happen yet "
+                        "(%(reason)s)."),
+    "rule_check": N_("Rule processing applies: %(kinds)s."),
+    "power": N_("The power of %(card)s changes by %(amount)s to %(power)s."),
+    "level": N_("The level of %(card)s changes by %(amount)s to %(level)s."),
+    "limit": N_("The limit of %(player)s changes by %(amount)s to %(limit)s."),
+    "lasting": N_("An effect in force begins: %(kind)s, until %(until)s."),
+    "replaced": N_("%(card)s would be banished, but an effect in force sends it to "
+                   "%(instead)s instead."),
+    "trigger": N_("%(ability)s triggers (%(trigger)s) and waits to resolve."),
+    "trigger_lost": N_("%(ability)s can no longer be used (%(reason)s)."),
+    "trigger_declined": N_("%(player)s does not use %(ability)s."),
+    "trigger_dropped": N_("%(ability)s is removed without resolving (%(reason)s)."),
+    "burst": N_("%(player)s uses the Life Burst of %(card)s."),
+    "choice": N_("%(player)s chooses %(picked)s (%(kind)s)."),
+    "game_start": N_("Rock-paper-scissors: %(first)s goes first."),
+    "redraw": "%(player)s redraws %(num)d card.",  # singular of REDRAW
+    "attack_step": N_("The %(step)s of the attack phase begins."),
+    "arts_pass": N_("%(player)s passes in the ARTS step."),
+    "attack": N_("%(card)s attacks from %(from)s."),
+    "battle": N_("%(card)s (power %(attack_power)s) battles %(defender)s (power "
+                 "%(defend_power)s); nothing happens to %(defender)s."),
+    "guard": N_("%(player)s guards by putting %(card)s into the trash."),
+    "pay": N_("%(player)s pays %(cost)s for %(source)s with %(paid)s."),
+    "down": N_("%(card)s is downed."),
+    "up": N_("%(card)s is upped."),
+    "freeze": N_("%(card)s is frozen."),
+    "game_over": N_("The game is over: %(winner)s wins (%(reason)s)."),
+    "illegal": N_("The step is refused: %(reason)s."),
+}
+
+#: The redraw sentence, with its plural form.
+REDRAW = NP_("%(player)s redraws %(num)d card.", "%(player)s redraws %(num)d cards.")
+
+#: Variants chosen by an event's cause or details.
+VARIANTS: dict[str, str] = {
+    "banish:effect": N_("%(card)s is banished by an effect and goes from %(from)s to %(to)s."),
+    "banish:rule": N_("%(card)s is banished by rule processing and goes from %(from)s to "
+                      "%(to)s."),
+    "banish:battle": N_("%(card)s is banished in battle and goes from %(from)s to %(to)s."),
+    "burst:no": N_("%(player)s does not use the Life Burst of %(card)s."),
+    "battle:banished": N_("%(card)s (power %(attack_power)s) battles %(defender)s (power "
+                          "%(defend_power)s); %(defender)s is banished."),
+    "fizzle:nocard": N_("The operation does nothing (%(reason)s)."),
+    "pay:nosource": N_("%(player)s pays %(cost)s with %(paid)s."),
+    "pay:free": N_("%(player)s pays nothing for %(source)s."),
+    "lasting:banish_to_trash": N_("Until the end of the turn, SIGNI of %(player)s that would "
+                                  "be banished go to the trash instead."),
+    "lasting:keyword": N_("Until the end of the turn, %(card)s has %(keyword)s."),
+    "lasting:cost_change": N_("Until the end of the turn, ARTS and Spells of %(player)s cost "
+                              "%(cost)s instead."),
+    "lasting:cost_modify": N_("Until the end of the turn, the costs of ARTS and Spells of "
+                              "%(player)s change by %(cost)s."),
+    "game_over:nowinner": N_("The game is over (%(reason)s)."),
+}
+
+#: Sentences for moves, by verb; other verbs use ``EVENT_MESSAGES["move"]``.
+MOVE_MESSAGES: dict[str, tuple[str, str]] = {
+    "draw": NP_("%(player)s draws %(card)s.",
+        "%(player)s draws %(card)s."),
+    "mill": NP_("%(card)s is put from the top of %(from)s into %(to)s.",
+        "%(card)s are put from the top of %(from)s into %(to)s."),
+    "ener_charge": NP_("Ener Charge: %(card)s is put from the top of %(from)s into %(to)s.",
+        "Ener Charge: %(card)s are put from the top of %(from)s into %(to)s."),
+    "discard": NP_("%(card)s is discarded from %(from)s into %(to)s.",
+        "%(card)s are discarded from %(from)s into %(to)s."),
+    "put_onto_field": NP_("%(card)s is put from %(from)s onto the field, into %(to)s.",
+        "%(card)s are put from %(from)s onto the field, into %(to)s."),
+    "charm": NP_("%(card)s is put from %(from)s under a SIGNI as its Charm.",
+        "%(card)s are put from %(from)s under a SIGNI as its Charm."),
+    "accessory": NP_("%(card)s is attached to a SIGNI as its Accessory.",
+        "%(card)s are attached to a SIGNI as its Accessory."),
+    "crush": NP_("%(card)s is crushed from %(from)s into %(to)s.",
+        "%(card)s are crushed from %(from)s into %(to)s."),
+    "use": NP_("%(player)s uses %(card)s, which goes from %(from)s to %(to)s.",
+        "%(player)s uses %(card)s, which go from %(from)s to %(to)s."),
+    "used": NP_("The used %(card)s goes from %(from)s to %(to)s.",
+        "The used %(card)s go from %(from)s to %(to)s."),
+    "play": NP_("%(player)s plays %(card)s from %(from)s into %(to)s.",
+        "%(player)s plays %(card)s from %(from)s into %(to)s."),
+    "grow": NP_("%(player)s grows into %(card)s.",
+        "%(player)s grows into %(card)s."),
+    "remove": NP_("%(player)s removes %(card)s, which goes from %(from)s to %(to)s.",
+        "%(player)s removes %(card)s, which go from %(from)s to %(to)s."),
+    "hand_limit": NP_("%(card)s goes from %(from)s to %(to)s for the hand limit.",
+        "%(card)s go from %(from)s to %(to)s for the hand limit."),
+    "ener_phase": NP_("%(player)s puts %(card)s from %(from)s into %(to)s in the ener phase.",
+        "%(player)s puts %(card)s from %(from)s into %(to)s in the ener phase."),
+    "guard": NP_("%(card)s goes from %(from)s to %(to)s to guard.",
+        "%(card)s go from %(from)s to %(to)s to guard."),
+    "pay": NP_("%(card)s goes from %(from)s to %(to)s to pay a cost.",
+        "%(card)s go from %(from)s to %(to)s to pay a cost."),
+    "exceed": NP_("%(card)s goes from %(from)s to %(to)s to pay Exceed.",
+        "%(card)s go from %(from)s to %(to)s to pay Exceed."),
+    "start": NP_("%(card)s is put into %(to)s as the level 0 LRIG.",
+        "%(card)s are put into %(to)s as level 0 LRIGs."),
+    "redraw": NP_("%(card)s is returned from %(from)s to %(to)s for the redraw.",
+        "%(card)s are returned from %(from)s to %(to)s for the redraw."),
+    "life_cloth": NP_("%(card)s is put from the top of %(from)s into %(to)s as life cloth.",
+        "%(card)s are put from the top of %(from)s into %(to)s as life cloth."),
+    "after_burst": NP_("After the Life Burst, %(card)s goes from %(from)s to %(to)s.",
+        "After the Life Burst, %(card)s go from %(from)s to %(to)s."),
+    "refresh": NP_("The refresh puts %(card)s from %(from)s into %(to)s.",
+        "The refresh puts %(card)s from %(from)s into %(to)s."),
+    "refresh_life": NP_("The refresh puts %(card)s from %(from)s into %(to)s.",
+        "The refresh puts %(card)s from %(from)s into %(to)s."),
+    "*": NP_("%(card)s is put from %(from)s into %(to)s.",
+        "%(card)s are put from %(from)s into %(to)s."),
+    "rule": NP_("Rule processing (%(kind)s) puts %(card)s from %(from)s into %(to)s.",
+        "Rule processing (%(kind)s) puts %(card)s from %(from)s into %(to)s."),
+}
+
+#: Verbs told by the generic move sentence (``MOVE_MESSAGES["*"]``): the zones say it all.
+GENERIC_MOVE_VERBS = ("trash", "to_ener", "to_hand", "to_deck", "place", "banish")
+
+#: Verbs that are rule-processing kinds (``MOVE_MESSAGES["rule"]``).
+RULE_KIND_NAMES: dict[str, str] = {
+    "power": N_("power 0 or less"),
+    "excess": N_("level or limit exceeded"),
+    "under": N_("cards under a SIGNI that left the field"),
+    "check": N_("a crushed card left in the check zone"),
+    "refresh": N_("refresh"),
+    "resona": N_("a Resona outside its zones"),
+    "key": N_("a Key outside its zones"),
+    "upper_limit": N_("more cards than a zone allows"),
+    "limiting": N_("limiting condition not met"),
+    "lrig_type": N_("two LRIGs of one LRIG type"),
+}
+
+#: Short names of move verbs, for sentences that name the operation.
+VERB_NAMES: dict[str, str] = {
+    "draw": N_("drawing"),
+    "mill": N_("putting from the main deck into the trash"),
+    "ener_charge": N_("Ener Charge"),
+}
+
+TRIGGER_NAMES: dict[str, str] = {
+    "put_into_trash_from_deck": N_("put from the main deck into the trash"),
+    "put_into_trash": N_("put into the trash"),
+    "banished": N_("banished"),
+    "banished_by_effect": N_("banished by an effect"),
+    "leaves_field": N_("left the field"),
+    "leaves_field_by_effect": N_("left the field because of an effect"),
+    "on_play": N_("put onto the field"),
+    "crushed": N_("crushed"),
+    "owner_refreshes": N_("its owner refreshed"),
+    "attacks": N_("it attacks"),
+    "attack_phase_start": N_("the attack phase began"),
+}
+
+CHOICE_NAMES: dict[str, str] = {
+    "target": N_("targets"),
+    "zone": N_("SIGNI zone"),
+    "trigger_order": N_("which triggered ability resolves next"),
+    "burst_order": N_("which Life Burst resolves next"),
+    "use": N_("whether to use it"),
+    "rule_order": N_("which rule processing applies first"),
+    "excess": N_("which SIGNI goes to the trash for the excess"),
+    "over_limit": N_("which cards go over the upper limit"),
+    "discard": N_("cards to discard"),
+    "pay": N_("ener to pay with"),
+    "exceed": N_("cards to pay Exceed with"),
+    "guard": N_("Guard card"),
+    "cut_in": N_("ARTS to use with Spell Cut-In"),
+}
+
+ACTION_MESSAGES: dict[str, str] = {
+    "effect": N_("%(player)s resolves an effect"),
+    "use": N_("use %(card)s"),
+    "activate": N_("activate an ability of %(card)s"),
+    "advance": N_("advance to the %(to)s"),
+    "advance:next": N_("advance to the next phase"),
+    "play": N_("play %(card)s"),
+    "grow": N_("grow into %(card)s"),
+    "remove": N_("remove %(card)s"),
+    "crush": N_("crush %(count)s life cloth of %(player)s"),
+    "damage": N_("damage %(player)s"),
+    "ener": N_("put %(card)s into the ener zone"),
+    "pass": N_("%(player)s passes"),
+    "attack": N_("attack with %(card)s"),
+    "start_game": N_("start the game; %(player)s goes first"),
+    "redraw": N_("%(player)s redraws %(cards)s"),
+}
+
+#: Step actions named without their details (a ``step`` event on its own).
+ACTION_NAMES: dict[str, str] = {
+    "effect": N_("an effect"),
+    "use": N_("using a card"),
+    "activate": N_("activating an ability"),
+    "advance": N_("advancing the game"),
+    "play": N_("playing a SIGNI"),
+    "grow": N_("growing"),
+    "remove": N_("removing a SIGNI"),
+    "crush": N_("crushing life cloth"),
+    "damage": N_("damage"),
+    "ener": N_("the ener phase's action"),
+    "pass": N_("passing"),
+    "attack": N_("an attack"),
+    "start_game": N_("starting the game"),
+    "redraw": N_("redrawing"),
+}
+
+ILLEGAL_NAMES: dict[str, str] = {
+    "game-over": N_("the game is already over"),
+    "not-main-phase": N_("only in its player's own main phase"),
+    "not-in-hand": N_("the card is not in the hand"),
+    "not-in-lrig-deck": N_("the card is not in the LRIG deck"),
+    "arts-timing": N_("the ARTS cannot be used at this timing"),
+    "not-usable": N_("the card cannot be used"),
+    "limiting": N_("its limiting condition does not match the centre LRIG"),
+    "cannot-pay": N_("the cost cannot be paid"),
+    "no-such-ability": N_("the card has no such ability"),
+    "not-on-field": N_("the card is not on the field"),
+    "cannot-play": N_("the SIGNI cannot be put onto the field (level, limit or limiting "
+                      "condition)"),
+    "no-empty-zone": N_("there is no empty SIGNI zone"),
+    "zone-taken": N_("that SIGNI zone is taken"),
+    "not-grow-phase": N_("only in its player's own grow phase"),
+    "grow-done": N_("the LRIG has already grown this turn"),
+    "grow-level": N_("a LRIG grows one level at a time"),
+    "grow-type": N_("the LRIG type is different"),
+    "grow-same-name": N_("a LRIG cannot grow into one with the same name"),
+    "grow-name": N_("the grow condition names another LRIG"),
+    "not-ener-phase": N_("only in its player's own ener phase"),
+    "ener-done": N_("only one card per ener phase"),
+    "not-arts-step": N_("only in the ARTS step"),
+    "not-your-priority": N_("it is not this player's turn to act in the ARTS step"),
+    "not-attack-step": N_("only in the matching step of the turn player's attack phase"),
+    "already-down": N_("the card is already down"),
+    "not-setup": N_("only during the set-up, before the first turn"),
+    "redraw-twice": N_("a player redraws only once"),
+    "illegal-deck": N_("the deck does not meet the deck construction rules"),
+}
+
+#: Free-text reasons the engine gives (fizzles, waiting refreshes, lost triggers, turn ends).
+REASON_NAMES: dict[str, str] = {
+    "not-on-field": N_("it is not on the field"),
+    "no-empty-zone": N_("there is no empty SIGNI zone"),
+    "level-above-lrig": N_("its level is above the LRIG's level"),
+    "over-limit": N_("the total level would be above the LRIG's limit"),
+    "limiting-mismatch": N_(
+        "its limiting condition does not match the centre LRIG's LRIG type"),
+    "no-signi-or-deck": N_("no SIGNI, or no card in the main deck"),
+    "empty-trash": N_("the trash is empty"),
+    "empty-trash-no-life": N_("the trash is empty and there is no life cloth"),
+    "left-trash": N_("its card left the trash"),
+    "left-hand": N_("its card left the hand"),
+    "left-ener": N_("its card left the ener zone"),
+    "left-field": N_("its card left the field"),
+    "end_phase": N_("after the end phase"),
+    "second_refresh": N_("the turn player's second refresh this turn"),
+    "game_over": N_("the game is over"),
+    "damage": N_("damage with no life cloth left"),
+    "target-gone": N_("the target has left its zone since it was chosen"),
+    "not-signi": N_("it is not a SIGNI"),
+}
+
+OTHER_MESSAGES: dict[str, str] = {
+    "player:p1": N_("Player 1"),
+    "player:p2": N_("Player 2"),
+    "zone:player": N_("%(player)s's %(zone)s"),
+    "zone:key": N_("Key zone"),
+    "zone:assist": N_("assist LRIG zone %(n)s"),
+    "zone:signi": N_("SIGNI zone %(n)s"),
+    "zone:under": N_("under the SIGNI of SIGNI zone %(n)s"),
+    "card:named": N_("%(name)s (%(label)s)"),
+    "ability": N_("the ability of %(card)s"),
+    "ability:n": N_("ability %(n)s of %(card)s"),
+    "ability:burst": N_("the Life Burst of %(card)s"),
+    "ability:card": N_("the effect of %(card)s"),
+    "ability:player": N_("an effect of %(player)s"),
+    "list:sep": N_(", "),
+    "yes": N_("yes"),
+    "no": N_("no"),
+    "none": N_("none"),
+    "until:end_of_turn": N_("the end of the turn"),
+    "colour:white": N_("white"),
+    "colour:red": N_("red"),
+    "colour:blue": N_("blue"),
+    "colour:green": N_("green"),
+    "colour:black": N_("black"),
+    "cost:part": N_("%(colour)s %(count)s"),
+    "cost:down": N_("down"),
+    "cost:exceed": N_("Exceed %(count)s"),
+    "cost:free": N_("nothing"),
+    "paid:card": N_("%(card)s as %(colour)s"),
+    "setup": N_("Set-up"),
+}
+
+#: Engine zones named by a glossary term.
+ZONE_TERMS: dict[str, str] = {
+    "deck": "main-deck", "hand": "hand", "ener": "ener-zone", "trash": "trash",
+    "life": "life-cloth", "check": "check-zone", "lrig_deck": "lrig-deck",
+    "lrig_trash": "lrig-trash", "lrig": "lrig-zone",
+}
+PHASE_TERMS: dict[str, str] = {
+    "setup": "setup", "up": "up-phase", "draw": "draw-phase", "ener": "ener-phase",
+    "grow": "grow-phase", "main": "main-phase", "attack": "attack-phase", "end": "end-phase",
+}
+ATTACK_STEP_TERMS: dict[str, str] = {
+    "arts": "arts-step", "signi": "signi-attack-step", "lrig": "lrig-attack-step",
+}
+KEYWORD_TERMS: dict[str, str] = {
+    "lancer": "lancer", "s-lancer": "s-lancer", "assassin": "assassin",
+    "double-crush": "double-crush", "triple-crush": "triple-crush",
+    "multi-ener": "multi-ener", "charm": "charm", "accessory": "accessory",
+}
+COLOUR_TERMS: dict[str, str] = {"colourless": "colourless"}
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
+
+
+def all_message_ids() -> list[str]:
+    """Every message id of this module (the catalogues must translate each)."""
+    tables: tuple[Mapping[str, str], ...] = (
+        EVENT_MESSAGES, VARIANTS, RULE_KIND_NAMES, VERB_NAMES, TRIGGER_NAMES,
+        CHOICE_NAMES, ACTION_MESSAGES, ACTION_NAMES, ILLEGAL_NAMES, REASON_NAMES, OTHER_MESSAGES)
+    return [m for table in tables for m in table.values()] + \
+        [pair[0] for pair in MOVE_MESSAGES.values()]
+
+
+def plural_pairs() -> list[tuple[str, str]]:
+    """Messages with a plural form: (singular, plural) ids."""
+    return [*MOVE_MESSAGES.values(), REDRAW]
+
+
+# ---------------------------------------------------------------------------- glossary
+
+
+@cache
+def glossary_names() -> dict[str, dict[str, str]]:
+    """Term id -> language -> name, from ``data/glossary.toml``."""
+    path = data_dir() / "glossary.toml"
+    if not path.exists():
+        return {}
+    with path.open("rb") as fh:
+        terms = tomllib.load(fh).get("terms", {})
+    return {tid: {lang: str(t[lang]) for lang in LANGS if lang in t}
+            for tid, t in terms.items()}
+
+
+# ---------------------------------------------------------------------------- narrator
+
+
+def _signed(amount: Any) -> str:
+    try:
+        value = int(amount)
+    except (TypeError, ValueError):
+        return str(amount)
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "±0"
+
+
+@dataclass
+class Narrator:
+    """Sentences in one language. ``cards`` maps card labels to their definitions."""
+
+    lang: str
+    cards: Mapping[str, CardDef]
+    glossary: Mapping[str, Mapping[str, str]] | None = None
+    #: the scenario's steps by index, for ``step`` events
+    steps: Mapping[int, Step] | None = None
+    #: name a card in full ("name (label)") only the first time; clear to start again
+    brief: bool = True
+    seen: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        if self.lang not in LANGS:
+            raise ValueError(f"unknown language {self.lang!r} (valid: {', '.join(LANGS)})")
+        if self.glossary is None:
+            self.glossary = glossary_names()
+
+    # ------------------------------------------------------------------ words
+
+    def _(self, message: str, **values: Any) -> str:
+        text = gettext_for(self.lang, message)
+        return text % values if values else text
+
+    def term(self, term_id: str, fallback: str) -> str:
+        names = (self.glossary or {}).get(term_id, {})
+        return names.get(self.lang) or names.get("ja") or fallback
+
+    def player(self, player: str | None) -> str:
+        if player in ("p1", "p2"):
+            return self._(OTHER_MESSAGES[f"player:{player}"])
+        return player or "?"
+
+    def join(self, items: Iterable[str]) -> str:
+        return self._(OTHER_MESSAGES["list:sep"]).join(items)
+
+    def card_name(self, label: str) -> str | None:
+        card = self.cards.get(label)
+        if card is None:
+            return None
+        return card.names.get(self.lang) or None
+
+    def card(self, label: str | None) -> str:
+        if not label:
+            return "?"
+        name = self.card_name(label)
+        if self.brief:
+            if label in self.seen:
+                return label
+            self.seen.add(label)
+        if name:
+            return self._(OTHER_MESSAGES["card:named"], name=name, label=label)
+        return label
+
+    def zone_name(self, zone: str) -> str:
+        """A zone without its player: ``trash``, ``signi2``."""
+        if zone in ZONE_TERMS:
+            return self.term(ZONE_TERMS[zone], zone)
+        if zone == "key":
+            return self._(OTHER_MESSAGES["zone:key"])
+        match = re.fullmatch(r"(assist|signi|under)(\d)", zone)
+        if match:
+            return self._(OTHER_MESSAGES[f"zone:{match.group(1)}"], n=match.group(2))
+        return zone
+
+    def zone(self, text: str | None) -> str:
+        """``p1.trash`` -> "the trash of Player 1" in the page's language."""
+        if not text:
+            return "?"
+        player, _, zone = text.partition(".")
+        if not zone:
+            return self.zone_name(player)
+        return self._(OTHER_MESSAGES["zone:player"], zone=self.zone_name(zone),
+                      player=self.player(player))
+
+    def phase(self, phase: str) -> str:
+        return self.term(PHASE_TERMS[phase], phase) if phase in PHASE_TERMS else phase
+
+    def attack_step(self, step: str) -> str:
+        return self.term(ATTACK_STEP_TERMS[step], step) if step in ATTACK_STEP_TERMS else step
+
+    def rule_kind(self, kind: str) -> str:
+        return self._(RULE_KIND_NAMES[kind]) if kind in RULE_KIND_NAMES else kind
+
+    def reason(self, reason: Any) -> str:
+        text = str(reason)
+        return self._(REASON_NAMES[text]) if text in REASON_NAMES else text
+
+    def card_state(self, down: bool, frozen: bool) -> str:
+        """"down" and/or "frozen", in glossary words."""
+        words = [self.term(t, t) for t, on in (("down", down), ("frozen", frozen)) if on]
+        return self.join(words)
+
+    def illegal(self, code: Any) -> str:
+        text = str(code)
+        return self._(ILLEGAL_NAMES[text]) if text in ILLEGAL_NAMES else text
+
+    def colour(self, colour: str) -> str:
+        if colour in COLOUR_TERMS:
+            return self.term(COLOUR_TERMS[colour], colour)
+        key = f"colour:{colour}"
+        return self._(OTHER_MESSAGES[key]) if key in OTHER_MESSAGES else colour
+
+    def cost(self, text: str) -> str:
+        if not text or text == "free":
+            return self._(OTHER_MESSAGES["cost:free"])
+        parts = []
+        for part in text.split(","):
+            name, _, count = part.partition(":")
+            if name == "down":
+                parts.append(self._(OTHER_MESSAGES["cost:down"]))
+            elif name == "exceed":
+                parts.append(self._(OTHER_MESSAGES["cost:exceed"], count=count))
+            else:
+                parts.append(self._(OTHER_MESSAGES["cost:part"], colour=self.colour(name),
+                                    count=count))
+        return self.join(parts)
+
+    def ability(self, name: str | None) -> str:
+        """``S1#0``, ``B#burst``, a card label (an ARTS or Spell) or ``p1-effect``."""
+        if not name:
+            return "?"
+        if name.endswith("-effect") and name[:-7] in ("p1", "p2"):
+            return self._(OTHER_MESSAGES["ability:player"], player=self.player(name[:-7]))
+        label, sep, which = name.partition("#")
+        if not sep:
+            return self._(OTHER_MESSAGES["ability:card"], card=self.card(label))
+        if which == "burst":
+            return self._(OTHER_MESSAGES["ability:burst"], card=self.card(label))
+        card = self.cards.get(label)
+        if card is not None and len(card.abilities) > 1 and which.isdigit():
+            return self._(OTHER_MESSAGES["ability:n"], n=int(which) + 1, card=self.card(label))
+        return self._(OTHER_MESSAGES["ability"], card=self.card(label))
+
+    def pick(self, value: Any) -> str:
+        """One picked answer of a choice: a label, an ability, yes/no, a zone or a kind."""
+        text = str(value)
+        if text in ("yes", "no", "none"):
+            return self._(OTHER_MESSAGES[text])
+        if "#" in text:
+            return self.ability(text)
+        if "+" in text:
+            return " + ".join(self.card(part) for part in text.split("+"))
+        if re.fullmatch(r"signi\d", text):
+            return self.zone_name(text)
+        if text in RULE_KIND_NAMES and text not in self.cards:
+            return self.rule_kind(text)
+        return self.card(text)
+
+    def step_title(self, step: Step | None) -> str:
+        """The heading of a scenario step (``None``: the set-up), without a full stop."""
+        if step is None:
+            return self._(OTHER_MESSAGES["setup"])
+        action, to = step.action, step.to
+        key = "advance:next" if action == "advance" and not to else action
+        values: dict[str, Any] = {
+            "player": self.player(step.first if action == "start_game" else step.player),
+            "card": self.card(step.card), "count": step.count,
+            "cards": self.join(self.card(c) for c in step.cards)}
+        if action == "advance" and to:
+            values["to"] = self.phase(to) if to in PHASE_TERMS else self.attack_step(to)
+        what = self._(ACTION_MESSAGES[key], **values) if key in ACTION_MESSAGES else action
+        return self._(EVENT_MESSAGES["step"], index=step.index, action=what).rstrip("。.")
+
+    def _sentence_end(self) -> str:
+        return "。" if self.lang in ("ja", "zh-Hans") else "."
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return ngettext_for(self.lang, singular, plural, n)
+
+    # ------------------------------------------------------------------ events
+
+    def event(self, e: Event) -> str:
+        """One sentence for one event."""
+        return self._sentence(self._event(e, [e.card] if e.card else []))
+
+    def events(self, events: Iterable[Event]) -> list[str]:
+        """Sentences for a run of events; consecutive identical moves become one sentence."""
+        out: list[str] = []
+        group: list[Event] = []
+
+        def flush() -> None:
+            if group:
+                cards = [g.card for g in group if g.card]
+                out.append(self._sentence(self._event(group[0], cards)))
+                group.clear()
+
+        for e in events:
+            if e.type == "move" and group and _same_move(group[0], e):
+                group.append(e)
+                continue
+            flush()
+            if e.type == "move":
+                group.append(e)
+            else:
+                out.append(self.event(e))
+        flush()
+        return out
+
+    def _sentence(self, text: str) -> str:
+        if self.lang == "en" and text.startswith(("the ", "an ", "a ")):
+            return text[0].upper() + text[1:]
+        return text
+
+    def _event(self, e: Event, cards: list[str]) -> str:
+        d = e.detail
+        v: dict[str, Any] = {
+            "player": self.player(e.player),
+            "card": self.join(self.card(c) for c in cards) if cards else "?",
+            "from": self.zone(e.from_zone), "to": self.zone(e.to_zone),
+        }
+        t = e.type
+        msg = EVENT_MESSAGES.get(t)
+        if t == "step":
+            index = int(d.get("index", e.step))
+            action = str(d.get("action", ""))
+            step = (self.steps or {}).get(index)
+            if step is not None:
+                return self.step_title(step) + self._sentence_end()
+            v.update(index=index, action=self._(ACTION_NAMES[action])
+                     if action in ACTION_NAMES else action)
+        elif t == "phase":
+            v["phase"] = self.phase(str(d.get("phase")))
+        elif t in ("turn_begin", "turn_end"):
+            v.update(turn=d.get("turn", "?"), reason=self.reason(d.get("reason", "")))
+        elif t in ("effect_begin", "effect_end", "trigger", "trigger_lost", "trigger_declined",
+                   "trigger_dropped"):
+            v.update(ability=self.ability(d.get("ability")),
+                     reason=self.reason(d.get("reason", "")))
+            trig = str(d.get("trigger", ""))
+            v["trigger"] = self._(TRIGGER_NAMES[trig]) if trig in TRIGGER_NAMES else trig
+        elif t == "move":
+            verb = str(d.get("verb", ""))
+            pair = MOVE_MESSAGES["*"]
+            if verb in MOVE_MESSAGES and verb not in ("rule", "*"):
+                pair = MOVE_MESSAGES[verb]
+            elif verb in RULE_KIND_NAMES or e.cause == "rule":
+                pair = MOVE_MESSAGES["rule"]
+                v["kind"] = self.rule_kind(verb)
+            template = self.ngettext(pair[0], pair[1], max(1, len(cards)))
+            return template % {k: v.get(k, "?") for k in PLACEHOLDER.findall(template)}
+        elif t == "skipped":
+            verb = str(d.get("verb", ""))
+            v.update(done=d.get("done", "?"), wanted=d.get("wanted", "?"),
+                     how=self._(VERB_NAMES[verb]) if verb in VERB_NAMES else verb)
+        elif t == "fizzle":
+            v["reason"] = self.reason(d.get("reason", ""))
+            if not e.card:
+                msg = VARIANTS["fizzle:nocard"]
+        elif t == "banish":
+            msg = VARIANTS.get(f"banish:{e.cause}", msg)
+        elif t == "refresh":
+            v.update(count=d.get("count", "?"), deck_size=d.get("deck_size", "?"))
+        elif t == "refresh_waits":
+            v["reason"] = self.reason(d.get("reason", ""))
+        elif t == "rule_check":
+            v["kinds"] = self.join(self.rule_kind(str(k)) for k in d.get("kinds", []))
+        elif t in ("power", "level", "limit"):
+            v.update(amount=_signed(d.get("amount")), power=d.get("power", "?"),
+                     level=d.get("level", "?"), limit=d.get("limit", "?"))
+        elif t == "lasting":
+            kind = str(d.get("kind", ""))
+            base, _, arg = kind.partition(":")
+            until = str(d.get("until", ""))
+            v.update(kind=kind, until=self._(OTHER_MESSAGES[f"until:{until}"])
+                     if f"until:{until}" in OTHER_MESSAGES else until)
+            if f"lasting:{base}" in VARIANTS:
+                msg = VARIANTS[f"lasting:{base}"]
+                v["keyword"] = self.term(KEYWORD_TERMS.get(arg, ""), arg)
+                v["cost"] = self.cost(arg)
+        elif t == "replaced":
+            owner = e.player or (e.to_zone or "p1.").split(".")[0]
+            v["instead"] = self.zone(f"{owner}.{d.get('instead', '')}")
+        elif t == "burst":
+            if not d.get("used"):
+                msg = VARIANTS["burst:no"]
+        elif t == "choice":
+            kind = str(d.get("kind", ""))
+            picked = d.get("picked", [])
+            v.update(kind=self._(CHOICE_NAMES[kind]) if kind in CHOICE_NAMES else kind,
+                     picked=self.join(self.pick(p) for p in picked) if picked
+                     else self._(OTHER_MESSAGES["none"]))
+        elif t == "game_start":
+            v["first"] = self.player(str(d.get("first")))
+        elif t == "redraw":
+            count = int(d.get("count", 0))
+            text = self.ngettext(REDRAW[0], REDRAW[1], count)
+            return text % {"player": v["player"], "num": count}
+        elif t == "attack_step":
+            v["step"] = self.attack_step(str(d.get("step")))
+        elif t == "battle":
+            v.update(defender=self.card(str(d.get("defender"))),
+                     attack_power=d.get("attack_power", "?"),
+                     defend_power=d.get("defend_power", "?"))
+            if d.get("banished"):
+                msg = VARIANTS["battle:banished"]
+        elif t == "pay":
+            cost = str(d.get("cost", ""))
+            paid = []
+            for item in d.get("paid", []):
+                label, _, colour = str(item).partition(":")
+                paid.append(self._(OTHER_MESSAGES["paid:card"], card=self.card(label),
+                                   colour=self.colour(colour)))
+            paid.extend(self.card(str(x)) for x in d.get("exceed", []))
+            v.update(cost=self.cost(cost), source=self.ability(e.source),
+                     paid=self.join(paid))
+            if not paid:
+                msg = VARIANTS["pay:free"]
+            elif not e.source:
+                msg = VARIANTS["pay:nosource"]
+        elif t == "game_over":
+            v.update(winner=self.player(str(d.get("winner"))),
+                     reason=self.reason(d.get("reason", "")))
+            if not d.get("winner"):
+                msg = VARIANTS["game_over:nowinner"]
+        elif t == "illegal":
+            v["reason"] = self.illegal(d.get("reason", ""))
+        if msg is None:
+            return str(e)
+        template = self._(msg)
+        return template % {k: v.get(k, "?") for k in PLACEHOLDER.findall(template)}
+
+
+def _same_move(a: Event, b: Event) -> bool:
+    return (a.detail.get("verb"), a.cause, a.source, a.from_zone, a.to_zone, a.player) == \
+        (b.detail.get("verb"), b.cause, b.source, b.from_zone, b.to_zone, b.player)
+
+
+def scenario_cards(scenario: Scenario) -> dict[str, CardDef]:
+    """Card label -> definition for every card of a ruling's set-up."""
+    return {p.label: scenario.cards[p.card] for p in scenario.setup.placements
+            if p.card in scenario.cards}
+
+
+def narrator_for(scenario: Scenario, lang: str) -> Narrator:
+    """A narrator that knows a ruling's cards and steps."""
+    return Narrator(lang, scenario_cards(scenario),
+                    steps={s.index: s for s in scenario.steps})

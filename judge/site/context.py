@@ -1,0 +1,585 @@
+"""Build phase 2, context: the site's indexes and, per page and language, what it shows.
+
+:class:`SiteModel` computes the language-free indexes once (tags, topics, rule sets, the
+kinds of rule processing and the phases seen in the replays, the rule-change timeline, which
+rulings use which glossary term) and lists the pages (:class:`PageSpec`: an address key and a
+template). ``model.context(spec, lang)`` then builds the values a template needs in one
+language; every text there is either the ruling's own (with a Japanese fallback and a flag
+that the template turns into a "not yet translated" notice) or a catalogue message.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup
+
+from judge.corpus import Corpus, Term
+from judge.engine.events import Event
+from judge.engine.rule_processing import KINDS as RULE_KINDS
+from judge.engine.rulesets import RuleSet
+from judge.engine.state import ATTACK_STEPS, PHASES
+from judge.i18n import LANGS, N_, NATIVE_NAMES, gettext_for, ngettext_for
+from judge.narrate import (
+    ATTACK_STEP_TERMS,
+    PHASE_TERMS,
+    RULE_KIND_NAMES,
+    Narrator,
+    scenario_cards,
+)
+from judge.scenario.expect import ORDERED_ZONES
+from judge.scenario.model import Expectation, StatePattern, ZonePattern
+from judge.site.board import render_svg, zones_used
+from judge.site.load import RulingData, SiteInput
+from judge.site.markup import TermLinker, render_markdown
+
+TEXT_FIELDS = ("title", "question", "answer", "explanation")
+NEWEST = 10
+
+AUTHORITY_NAMES: dict[str, str] = {
+    "official": N_("official"),
+    "official-quoted": N_("official, as quoted"),
+    "community": N_("community"),
+    "interpretation": N_("interpretation"),
+}
+TOPIC_NAMES: dict[str, str] = {
+    "battle": N_("Attacks and battles"),
+    "effects": N_("Effects and abilities"),
+    "game-flow": N_("Game flow"),
+    "refresh": N_("Refresh"),
+    "rule-processing": N_("Rule processing"),
+}
+#: Tags that are not glossary terms (those take the glossary's names).
+TAG_NAMES: dict[str, str] = {
+    "card-name": N_("card names"),
+    "choice": N_("choices"),
+    "colour": N_("colour"),
+    "cost-change": N_("cost changes"),
+    "deck-construction": N_("deck construction"),
+    "deck-out": N_("deck out"),
+    "effect-in-force": N_("effects in force"),
+    "empty-trash": N_("empty trash"),
+    "ener": N_("ener"),
+    "first-player": N_("first player"),
+    "game-flow": N_("game flow"),
+    "hand-limit": N_("hand limit"),
+    "keyword": N_("keywords"),
+    "leave-field": N_("leaving the field"),
+    "loop": N_("loops"),
+    "mandatory": N_("mandatory abilities"),
+    "on-play": N_("on-play"),
+    "optional": N_("optional abilities"),
+    "replacement": N_("replacement"),
+    "rule-history": N_("rule history"),
+    "second-refresh": N_("second refresh"),
+    "simultaneous": N_("simultaneous"),
+    "target": N_("targets"),
+    "targets": N_("targets"),
+    "timing": N_("timing"),
+    "trigger": N_("triggers"),
+    "turn-end": N_("end of the turn"),
+    "up-to": N_("up to"),
+    "upper-limit": N_("upper limit"),
+}
+
+
+# ---------------------------------------------------------------------------- addresses
+
+
+def page_file(lang: str | None, key: str) -> str:
+    """The output file of a page: ``en/rulings/x/index.html`` (``index.html`` at the root)."""
+    return f"{lang}/{key}index.html" if lang else f"{key}index.html"
+
+
+@dataclass(frozen=True)
+class Links:
+    """Addresses relative to one page, so the site works from any folder of a server."""
+
+    here: str  # the page's output file
+
+    def to(self, target: str) -> str:
+        """``target`` is a path from the site root (a folder ends with ``/``)."""
+        return _relative(posixpath.dirname(self.here), target)
+
+
+def _relative(base: str, target: str) -> str:
+    """``posixpath.relpath`` for clean site paths, without its normalising cost."""
+    folder = target.endswith("/") or target == ""
+    parts = [p for p in target.split("/") if p]
+    base_parts = [p for p in base.split("/") if p]
+    common = 0
+    for a, b in zip(base_parts, parts, strict=False):
+        if a != b:
+            break
+        common += 1
+    rel = "/".join([".."] * (len(base_parts) - common) + parts[common:])
+    if folder:
+        return rel + "/" if rel else "./"
+    return rel or "."
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    key: str  # "" (home), "rulings/<id>/", "glossary/", ...
+    template: str
+    subject: str = ""  # the ruling id, tag, topic or rule set the page is about
+
+
+# ---------------------------------------------------------------------------- languages
+
+
+@dataclass
+class Lang:
+    """Texts in one language: catalogue messages and the corpus's names, with fallbacks."""
+
+    lang: str
+    corpus: Corpus
+
+    def _(self, message: str, **values: Any) -> str:
+        text = gettext_for(self.lang, message)
+        return text % values if values else text
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return ngettext_for(self.lang, singular, plural, n) % {"num": n}
+
+    def term(self, term_id: str) -> str:
+        term = self.corpus.glossary.get(term_id)
+        return term.name(self.lang) if term else term_id
+
+    def tag(self, tag: str) -> str:
+        if tag in TAG_NAMES:
+            return self._(TAG_NAMES[tag])
+        if tag in self.corpus.glossary:
+            return self.term(tag)
+        return tag
+
+    def topic(self, topic: str) -> str:
+        return self._(TOPIC_NAMES[topic]) if topic in TOPIC_NAMES else topic or "—"
+
+    def ruleset_title(self, rs: RuleSet) -> str:
+        return rs.title.get(self.lang) or rs.title.get("ja") or rs.id
+
+    def ruleset_summary(self, rs: RuleSet) -> Text:
+        return _text(rs.summary, self.lang)
+
+    def authority(self, code: str) -> str:
+        return self._(AUTHORITY_NAMES[code]) if code in AUTHORITY_NAMES else code
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text in the page's language, or the Japanese one with ``fallback`` set."""
+
+    value: str
+    lang: str
+    fallback: bool = False
+
+
+def _text(texts: Mapping[str, str], lang: str) -> Text:
+    if texts.get(lang):
+        return Text(texts[lang], lang)
+    return Text(texts.get("ja", ""), "ja", fallback=lang != "ja")
+
+
+# ---------------------------------------------------------------------------- the model
+
+
+@dataclass
+class SiteModel:
+    site: SiteInput
+    by_id: dict[str, RulingData] = field(default_factory=dict)
+    tags: dict[str, list[str]] = field(default_factory=dict)
+    topics: dict[str, list[str]] = field(default_factory=dict)
+    by_ruleset: dict[str, list[str]] = field(default_factory=dict)
+    kinds: dict[str, list[str]] = field(default_factory=dict)
+    phases: dict[str, list[str]] = field(default_factory=dict)
+    term_use: dict[str, list[str]] = field(default_factory=dict)
+    changes: dict[str, list[str]] = field(default_factory=dict)  # rule set -> rulings
+    newest: list[str] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, site: SiteInput) -> SiteModel:
+        model = cls(site)
+        corpus = site.corpus
+        for data in site.rulings:
+            rid, sc = data.id, data.scenario
+            model.by_id[rid] = data
+            for tag in sc.tags:
+                model.tags.setdefault(tag, []).append(rid)
+            model.topics.setdefault(data.ruling.topic, []).append(rid)
+            for rs in sc.rulesets:
+                model.by_ruleset.setdefault(rs, []).append(rid)
+            for term in sc.terms:
+                model.term_use.setdefault(term, []).append(rid)
+            kinds, phases = _seen(data)
+            for kind in kinds:
+                model.kinds.setdefault(kind, []).append(rid)
+            for phase in phases:
+                model.phases.setdefault(phase, []).append(rid)
+            ordered = [rs for rs in corpus.rulesets if rs in sc.rulesets]
+            for before, after in zip(ordered, ordered[1:], strict=False):
+                if _expectation_keys(sc.expectations, before) != \
+                        _expectation_keys(sc.expectations, after):
+                    model.changes.setdefault(after, []).append(rid)
+        model.tags = dict(sorted(model.tags.items()))
+        model.topics = dict(sorted(model.topics.items()))
+        model.newest = [d.id for d in sorted(site.rulings, key=_newest_key)][:NEWEST]
+        return model
+
+    # ------------------------------------------------------------------ pages
+
+    def pages(self) -> list[PageSpec]:
+        specs = [PageSpec("", "home.html"), PageSpec("glossary/", "glossary.html"),
+                 PageSpec("processing/", "processing.html"),
+                 PageSpec("timeline/", "timeline.html"), PageSpec("tags/", "tags.html"),
+                 PageSpec("search/", "search.html")]
+        specs += [PageSpec(f"topics/{t or 'other'}/", "list.html", f"topic:{t}")
+                  for t in self.topics]
+        specs += [PageSpec(f"tags/{t}/", "list.html", f"tag:{t}") for t in self.tags]
+        specs += [PageSpec(f"rulesets/{rs}/", "list.html", f"ruleset:{rs}")
+                  for rs in self.site.corpus.rulesets]
+        specs += [PageSpec(f"rulings/{d.id}/", "ruling.html", d.id) for d in self.site.rulings]
+        return specs
+
+    # ------------------------------------------------------------------ contexts
+
+    def context(self, spec: PageSpec, lang: str) -> dict[str, Any]:
+        here = page_file(lang, spec.key)
+        links = Links(here)
+        L = Lang(lang, self.site.corpus)
+        page = PageInfo(lang=lang, key=spec.key, links=links)
+        ctx: dict[str, Any] = {"page": page, "L": L, "model": self}
+        builder: Callable[[Lang, Links, PageSpec], dict[str, Any]] = {
+            "home.html": self._home, "glossary.html": self._glossary,
+            "processing.html": self._processing, "timeline.html": self._timeline,
+            "tags.html": self._tags, "search.html": self._search,
+            "list.html": self._list, "ruling.html": self._ruling,
+        }[spec.template]
+        ctx.update(builder(L, links, spec))
+        return ctx
+
+    def entry(self, rid: str, L: Lang, links: Links) -> dict[str, Any]:
+        """A ruling in a list: title, link, rule sets and whether it fails."""
+        data = self.by_id[rid]
+        return {"id": rid, "title": _text(data.scenario.texts.get("title", {}), L.lang),
+                "href": links.to(f"{L.lang}/rulings/{rid}/"),
+                "rulesets": data.scenario.rulesets, "failing": bool(data.failing)}
+
+    def _home(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        corpus = self.site.corpus
+        return {
+            "title": L._("WIXOSS rulings"),
+            "topics": [{"name": L.topic(t), "href": links.to(f"{L.lang}/topics/{t or 'other'}/"),
+                        "count": len(ids)} for t, ids in self.topics.items()],
+            "rulesets": [{"id": rs.id, "title": L.ruleset_title(rs), "start": rs.start,
+                          "href": links.to(f"{L.lang}/rulesets/{rs.id}/"),
+                          "count": len(self.by_ruleset.get(rs.id, []))}
+                         for rs in corpus.rulesets.values()],
+            "tags": self._tag_list(L, links),
+            "newest": [self.entry(rid, L, links) for rid in self.newest],
+            "count": len(self.site.rulings),
+        }
+
+    def _tag_list(self, L: Lang, links: Links) -> list[dict[str, Any]]:
+        return [{"id": t, "name": L.tag(t), "href": links.to(f"{L.lang}/tags/{t}/"),
+                 "count": len(ids)} for t, ids in self.tags.items()]
+
+    def _tags(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        return {"title": L._("Tags"), "tags": self._tag_list(L, links)}
+
+    def _search(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        return {"title": L._("Search")}
+
+    def _list(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        kind, _, subject = spec.subject.partition(":")
+        summary: Text | None = None
+        if kind == "topic":
+            title, ids = L.topic(subject), self.topics.get(subject, [])
+            heading = L._("Topic")
+        elif kind == "tag":
+            title, ids = L.tag(subject), self.tags.get(subject, [])
+            heading = L._("Tag")
+        else:
+            rs = self.site.corpus.rulesets[subject]
+            title, ids = L.ruleset_title(rs), self.by_ruleset.get(subject, [])
+            heading = L._("Rule set")
+            summary = L.ruleset_summary(rs)
+        return {"title": title, "heading": heading, "summary": summary,
+                "entries": [self.entry(rid, L, links) for rid in ids]}
+
+    def _glossary(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        terms = []
+        for term in self.site.corpus.glossary.values():
+            terms.append({
+                "id": term.id, "names": _names(term),
+                "name": _text(term.names, L.lang),
+                "definition": _text(term.definition, L.lang),
+                "rulings": [self.entry(rid, L, links) for rid in self.term_use.get(term.id, [])],
+            })
+        return {"title": L._("Glossary"), "terms": terms}
+
+    def _processing(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        kinds = [{"id": k, "number": n, "name": gettext_for(L.lang, RULE_KIND_NAMES[k]),
+                  "rulings": [self.entry(r, L, links) for r in self.kinds.get(k, [])]}
+                 for k, n in RULE_KINDS.items()]
+        phases = []
+        for phase in ("setup", *PHASES):
+            phases.append({"id": phase, "name": L.term(PHASE_TERMS[phase]),
+                           "term_href": links.to(f"{L.lang}/glossary/") +
+                           f"#t-{PHASE_TERMS[phase]}",
+                           "rulings": [self.entry(r, L, links)
+                                       for r in self.phases.get(phase, [])]})
+        steps = [{"id": s, "name": L.term(ATTACK_STEP_TERMS[s]),
+                  "term_href": links.to(f"{L.lang}/glossary/") + f"#t-{ATTACK_STEP_TERMS[s]}",
+                  "rulings": [self.entry(r, L, links)
+                              for r in self.phases.get(f"attack:{s}", [])]}
+                 for s in ATTACK_STEPS]
+        return {"title": L._("Rule processing and phases"), "kinds": kinds, "phases": phases,
+                "steps": steps}
+
+    def _timeline(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        sets = []
+        for rs in self.site.corpus.rulesets.values():
+            sets.append({"id": rs.id, "title": L.ruleset_title(rs), "start": rs.start,
+                         "summary": L.ruleset_summary(rs), "sources": rs.sources,
+                         "href": links.to(f"{L.lang}/rulesets/{rs.id}/"),
+                         "changed": [self.entry(r, L, links)
+                                     for r in self.changes.get(rs.id, [])]})
+        return {"title": L._("Rule changes"), "rulesets": sets}
+
+    # ------------------------------------------------------------------ a ruling
+
+    def _ruling(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        data = self.by_id[spec.subject]
+        sc = data.scenario
+        corpus = self.site.corpus
+        lang = L.lang
+        glossary_href = links.to(f"{lang}/glossary/")
+        linker = TermLinker(
+            names={t: corpus.glossary[t].name(lang) for t in sc.terms if t in corpus.glossary},
+            href={t: f"{glossary_href}#t-{t}" for t in sc.terms})
+        texts: dict[str, Any] = {}
+        for name in TEXT_FIELDS:
+            raw = sc.texts.get(name)
+            if not raw:
+                texts[name] = None
+                continue
+            text = _text(raw, lang)
+            rendered = text.value if name == "title" else \
+                Markup(linker.link(render_markdown(text.value)))
+            texts[name] = Text(rendered, text.lang, text.fallback)
+        narrator = Narrator(lang, scenario_cards(sc),
+                            {t.id: t.names for t in corpus.glossary.values()},
+                            steps={s.index: s for s in sc.steps})
+        rulesets = [{"id": rs, "title": L.ruleset_title(corpus.rulesets[rs]),
+                     "href": links.to(f"{lang}/rulesets/{rs}/")} for rs in sc.rulesets]
+        return {
+            "title": texts["title"].value, "texts": texts, "data": data,
+            "topic": {"name": L.topic(data.ruling.topic),
+                      "href": links.to(f"{lang}/topics/{data.ruling.topic or 'other'}/")},
+            "rulesets": rulesets,
+            "tags": [{"id": t, "name": L.tag(t), "href": links.to(f"{lang}/tags/{t}/")}
+                     for t in sc.tags],
+            "failing": [{"rules": r.rules, "lines": r.failures} for r in data.failing],
+            "answers": self._answers(data, L, narrator),
+            "replays": self._replays(data, L, narrator),
+            "outcomes": self._outcome_views(data, L, narrator),
+            "sources": [{"title": s.title, "date": s.date, "url": s.url,
+                         "authority": s.authority, "authority_name": L.authority(s.authority)}
+                        for s in sc.sources],
+            "terms": [{"id": t, "names": _names(corpus.glossary[t]),
+                       "name": L.term(t), "href": f"{glossary_href}#t-{t}"}
+                      for t in sc.terms if t in corpus.glossary],
+            "related": [self.entry(r, L, links) for r in sc.related if r in self.by_id],
+            "related_missing": [r for r in sc.related if r not in self.by_id],
+        }
+
+    def _answers(self, data: RulingData, L: Lang, n: Narrator) -> list[dict[str, Any]]:
+        """One table per group of rule sets that share their expectations."""
+        sc = data.scenario
+        groups: dict[tuple[int, ...], list[str]] = {}
+        for rs in sc.rulesets:
+            groups.setdefault(_expectation_keys(sc.expectations, rs), []).append(rs)
+        out = []
+        for keys, rules in groups.items():
+            rows: list[tuple[str, str]] = []
+            for i in keys:
+                rows.extend(facts(sc.expectations[i].state, L, n))
+                if sc.expectations[i].outcomes:
+                    rows.append((L._("Legal outcomes"),
+                                 n.join(o.name for o in sc.expectations[i].outcomes)))
+            out.append({"rules": rules, "rows": rows})
+        return out
+
+    def _replays(self, data: RulingData, L: Lang, n: Narrator) -> list[dict[str, Any]]:
+        """The replay of each group of rule sets, the latest rules first (and open); the
+        set-up board is drawn once, since every group starts from the same position."""
+        out = []
+        first_setup = None
+        for gi, rv in enumerate(reversed(data.replays)):
+            n.seen.clear()
+            by_step: dict[int, list[Event]] = {}
+            for e in rv.events:
+                by_step.setdefault(e.step, []).append(e)
+            steps = []
+            previous = None
+            indexes = sorted({0, *by_step, *range(1, len(data.scenario.steps) + 1)})
+            for k in indexes:
+                events = [e for e in by_step.get(k, []) if e.type != "step"]
+                step = data.scenario.steps[k - 1] if 0 < k <= len(data.scenario.steps) \
+                    else None
+                title = n.step_title(step)
+                board = rv.boards[k] if k < len(rv.boards) else None
+                same_setup = k == 0 and gi > 0 and board is not None and board == first_setup
+                unchanged = board is not None and board == previous
+                svg = None
+                if board is not None and not unchanged and not same_setup:
+                    svg = Markup(render_svg(board, n, rv.zones,
+                                            board_caption(L, n, board, title)))
+                if k == 0 and gi == 0:
+                    first_setup = board
+                previous = board if board is not None else previous
+                steps.append({"index": k, "title": title, "sentences": n.events(events),
+                              "svg": svg, "unchanged": unchanged, "same_setup": same_setup,
+                              "caption": board_caption(L, n, board, title) if board else ""})
+            out.append({"rules": rv.rules, "open": gi == 0, "steps": steps,
+                        "id": "replay-" + "-".join(rv.rules)})
+        return out
+
+    def _outcome_views(self, data: RulingData, L: Lang, n: Narrator) -> list[dict[str, Any]]:
+        out = []
+        for ov in data.outcomes:
+            n.seen.clear()
+            svg = None
+            if ov.board is not None:
+                svg = Markup(render_svg(ov.board, n, zones_used([ov.board]), ov.outcome.name))
+            choices = [n.event(e) for e in ov.choices]
+            out.append({"name": ov.outcome.name, "rules": ov.rules, "choices": choices,
+                        "rows": facts(ov.outcome.state, L, n), "svg": svg})
+        return out
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    """What every template knows about its page: language, address and the way to others."""
+
+    lang: str
+    key: str
+    links: Links
+
+    def url(self, key: str, lang: str | None = None) -> str:
+        return self.links.to(f"{lang or self.lang}/{key}")
+
+    def asset(self, name: str) -> str:
+        return self.links.to(f"assets/{name}")
+
+    @property
+    def root(self) -> str:
+        return self.links.to("")
+
+    @property
+    def languages(self) -> list[dict[str, Any]]:
+        return [{"lang": lang, "label": NATIVE_NAMES[lang], "href": self.url(self.key, lang),
+                 "current": lang == self.lang} for lang in LANGS]
+
+    @property
+    def alternates(self) -> list[dict[str, str]]:
+        alts = [{"hreflang": lang, "href": self.url(self.key, lang)} for lang in LANGS]
+        default = self.links.to("") if self.key == "" else self.url(self.key, "ja")
+        alts.append({"hreflang": "x-default", "href": default})
+        return alts
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _names(term: Term) -> list[dict[str, str]]:
+    return [{"lang": lang, "name": term.names[lang]} for lang in LANGS if lang in term.names]
+
+
+def _expectation_keys(expectations: Sequence[Expectation], rules: str) -> tuple[int, ...]:
+    return tuple(i for i, e in enumerate(expectations) if rules in e.rules)
+
+
+def _newest_key(data: RulingData) -> tuple[str, str]:
+    dates = [s.date for s in data.scenario.sources]
+    newest = max(dates) if dates else ""
+    # newest first: invert the date's characters so that an ascending sort puts it first
+    return ("".join(chr(0x10FFFF - ord(c)) for c in newest.ljust(10, "0")), data.id)
+
+
+def _seen(data: RulingData) -> tuple[list[str], list[str]]:
+    """Kinds of rule processing and phases (``attack:<step>`` for attack steps) that any
+    branch of any rule set of the ruling went through."""
+    kinds: set[str] = set()
+    phases: set[str] = set()
+    for rr in data.ruling.replays.values():
+        for branch in rr.branches:
+            for e in branch:
+                if e.type == "rule_check":
+                    kinds.update(str(k) for k in e.detail.get("kinds", []))
+                elif e.type == "phase":
+                    phases.add(str(e.detail.get("phase")))
+                elif e.type == "attack_step":
+                    phases.add(f"attack:{e.detail.get('step')}")
+                elif e.type == "game_start":
+                    phases.add("setup")
+    return sorted(k for k in kinds if k in RULE_KINDS), sorted(phases)
+
+
+def board_caption(L: Lang, n: Narrator, board: Any, title: str) -> str:
+    if board is None:
+        return title
+    phase = n.phase(board.phase)
+    if board.phase == "attack" and board.attack_step:
+        phase = f"{phase} / {n.attack_step(board.attack_step)}"
+    return L._("%(step)s — turn %(turn)s, %(player)s, %(phase)s",
+               step=title, turn=board.turn, player=n.player(board.turn_player), phase=phase)
+
+
+def _zone_value(pattern: ZonePattern, zone: str, L: Lang, n: Narrator) -> str:
+    cards = [n.card(c) for c in pattern.cards]
+    if pattern.mode == "count":
+        return L.ngettext("%(num)d card", "%(num)d cards", pattern.count or 0)
+    if pattern.mode == "contains":
+        return L._("includes %(cards)s", cards=n.join(cards))
+    if pattern.mode == "lacks":
+        return L._("does not include %(cards)s", cards=n.join(cards))
+    if not cards:
+        return L._("empty")
+    ordered = pattern.mode == "exact" or (pattern.mode == "list" and zone in ORDERED_ZONES)
+    if len(cards) > 1:
+        suffix = L._("in this order") if ordered else L._("in any order")
+        return f"{n.join(cards)} ({suffix})" if L.lang == "en" else f"{n.join(cards)}（{suffix}）"
+    return cards[0]
+
+
+def facts(state: StatePattern, L: Lang, n: Narrator) -> list[tuple[str, str]]:
+    """The key facts an expectation states, as (what, value) rows."""
+    rows: list[tuple[str, str]] = []
+    for where, pattern in state.zones.items():
+        rows.append((n.zone(where), _zone_value(pattern, where.partition(".")[2], L, n)))
+    if state.phase:
+        rows.append((L._("Phase"), n.phase(state.phase)))
+    if state.attack_step:
+        rows.append((L._("Attack step"), n.attack_step(state.attack_step)))
+    if state.turn is not None:
+        rows.append((L._("Turn"), str(state.turn)))
+    if state.turn_player:
+        rows.append((L._("Turn player"), n.player(state.turn_player)))
+    if state.winner:
+        rows.append((L._("Winner"), L._("nobody") if state.winner == "none"
+                     else n.player(state.winner)))
+    for label, value in state.power.items():
+        rows.append((L._("Power of %(card)s", card=n.card(label)), str(value)))
+    for label, value in state.level.items():
+        rows.append((L._("Level of %(card)s", card=n.card(label)), str(value)))
+    for player, value in state.limit.items():
+        rows.append((L._("Limit of %(player)s", player=n.player(player)), str(value)))
+    for player, value in state.refreshes.items():
+        rows.append((L._("Refreshes of %(player)s this turn", player=n.player(player)),
+                     str(value)))
+    return rows

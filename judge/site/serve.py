@@ -1,0 +1,61 @@
+"""``judge serve``: build, serve the folder on 127.0.0.1, rebuild when an input changes.
+
+The server is the standard library's ``http.server`` in a background thread; the main thread
+polls the modification times of the rulings, the data and the templates once a second and
+rebuilds when one changed (or a file appeared or went away). A rebuild that fails prints why
+and keeps serving the previous site, since the build only swaps a complete new folder in.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from judge.corpus import default_root
+from judge.paths import data_dir
+from judge.site.render import templates_dir
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
+        pass
+
+
+def start_server(folder: Path, port: int = 8000) -> ThreadingHTTPServer:
+    """Serve ``folder`` on 127.0.0.1 in a daemon thread (port 0: any free port)."""
+    handler = functools.partial(QuietHandler, directory=str(folder))
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    thread = threading.Thread(target=server.serve_forever, name="judge-serve", daemon=True)
+    thread.start()
+    return server
+
+
+def watched_files(root: Path | None = None) -> dict[str, float]:
+    """Modification times of every file under rulings/, data/ and the templates."""
+    root = (root or default_root()).resolve()
+    stamps: dict[str, float] = {}
+    for folder in (root / "rulings", data_dir(), templates_dir()):
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                try:
+                    stamps[str(path)] = path.stat().st_mtime
+                except OSError:
+                    continue
+    return stamps
+
+
+def watch(rebuild: Callable[[], None], root: Path | None, stop: threading.Event,
+          interval: float = 1.0) -> None:
+    """Call ``rebuild`` whenever a watched file changes, until ``stop`` is set."""
+    seen = watched_files(root)
+    while not stop.wait(interval):
+        now = watched_files(root)
+        if now != seen:
+            seen = now
+            rebuild()

@@ -1,0 +1,515 @@
+"""The static site: built from a three-ruling fixture corpus and from the real corpus.
+
+Every page parses (balanced tags, one ``<html lang>``), exists in the three languages, links
+only to pages and anchors that exist (and outside the site only from the sources), carries
+reciprocal hreflang alternates and a language switcher. Builds are byte-identical and atomic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import shutil
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from judge.cli import cli
+from judge.i18n import LANGS, NATIVE_NAMES
+from judge.paths import project_root
+from judge.site import build as build_module
+from judge.site.build import BuildError, RulingsFailed, build_site
+from judge.site.serve import start_server, watch
+
+FIXTURE = project_root() / "tests" / "fixtures" / "site_corpus"
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr"}
+#: Elements whose end tag HTML lets us leave out; the site always writes them, so none here.
+OPTIONAL_END: set[str] = set()
+
+
+# ---------------------------------------------------------------------------- parsing
+
+
+@dataclass
+class Page:
+    path: str  # relative to the site root, e.g. "en/rulings/x/index.html"
+    lang: str | None = None
+    ids: set[str] = field(default_factory=set)
+    links: list[tuple[str, str, bool]] = field(default_factory=list)  # (tag, url, in sources)
+    alternates: dict[str, str] = field(default_factory=dict)
+    switcher: dict[str, str] = field(default_factory=dict)  # label -> href
+    errors: list[str] = field(default_factory=list)
+    text: str = ""
+
+
+class StrictParser(HTMLParser):
+    """Collects ids and links and checks that every element is closed in order."""
+
+    def __init__(self, page: Page) -> None:
+        super().__init__(convert_charrefs=True)
+        self.page = page
+        self.stack: list[str] = []
+        self.sources_depth: int | None = None
+        self.langs_depth: int | None = None
+        self.doctype = False
+        self.in_svg = 0
+
+    def handle_decl(self, decl: str) -> None:
+        self.doctype = decl.lower() == "doctype html"
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._start(tag, dict(attrs))
+        if tag not in VOID:
+            self.stack.append(tag)
+            if tag == "svg":
+                self.in_svg += 1
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in VOID and not self.in_svg:
+            self.page.errors.append(f"self-closing <{tag}/> outside SVG")
+        self._start(tag, dict(attrs))
+
+    def _start(self, tag: str, attrs: dict[str, str | None]) -> None:
+        page = self.page
+        if tag == "html":
+            if page.lang is not None:
+                page.errors.append("two <html> elements")
+            page.lang = attrs.get("lang") or ""
+        if attrs.get("id"):
+            ident = str(attrs["id"])
+            if ident in page.ids:
+                page.errors.append(f"duplicate id {ident}")
+            page.ids.add(ident)
+        classes = (attrs.get("class") or "").split()
+        if "sources" in classes and self.sources_depth is None:
+            self.sources_depth = len(self.stack)
+        if "langs" in classes and tag == "nav":
+            self.langs_depth = len(self.stack)
+        for key in ("href", "src", "action"):
+            if attrs.get(key) is not None:
+                url = str(attrs[key])
+                page.links.append((tag, url, self.sources_depth is not None))
+                if url.startswith("https://"):
+                    if "noopener" not in (attrs.get("rel") or ""):
+                        page.errors.append(f"external link without rel=noopener: {url}")
+        if tag == "link" and attrs.get("rel") == "alternate":
+            page.alternates[str(attrs.get("hreflang"))] = str(attrs.get("href"))
+        if tag == "a" and self.langs_depth is not None:
+            self._lang_link = str(attrs.get("href"))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in VOID:
+            self.page.errors.append(f"end tag for void element </{tag}>")
+            return
+        if not self.stack:
+            self.page.errors.append(f"</{tag}> with nothing open")
+            return
+        top = self.stack.pop()
+        if top != tag:
+            self.page.errors.append(f"</{tag}> closes <{top}>")
+            return
+        if tag == "svg":
+            self.in_svg -= 1
+        depth = len(self.stack)
+        if self.sources_depth is not None and depth <= self.sources_depth:
+            self.sources_depth = None
+        if self.langs_depth is not None and depth <= self.langs_depth:
+            self.langs_depth = None
+
+    def handle_data(self, data: str) -> None:
+        self.page.text += data
+        if self.langs_depth is not None and data.strip() and self.stack[-1:] == ["a"]:
+            self.page.switcher[data.strip()] = self._lang_link
+
+    def close(self) -> None:
+        super().close()
+        if self.stack:
+            self.page.errors.append(f"unclosed elements: {self.stack}")
+        if not self.doctype:
+            self.page.errors.append("no <!doctype html>")
+
+
+_PARSED: dict[Path, dict[str, Page]] = {}
+
+
+def parse_site(root: Path) -> dict[str, Page]:
+    """Every page of a built site, parsed (once per site)."""
+    if root in _PARSED:
+        return _PARSED[root]
+    pages = {}
+    for path in sorted(root.rglob("*.html")):
+        rel = path.relative_to(root).as_posix()
+        page = Page(rel)
+        parser = StrictParser(page)
+        parser.feed(path.read_text(encoding="utf-8"))
+        parser.close()
+        pages[rel] = page
+    _PARSED[root] = pages
+    return pages
+
+
+def resolve(page: str, url: str) -> tuple[str, str]:
+    """A relative URL from ``page`` -> (site path of the target file, fragment)."""
+    address, _, fragment = url.partition("#")
+    address = address.partition("?")[0]
+    if not address:
+        return page, fragment
+    base = posixpath.dirname(page)
+    target = posixpath.normpath(posixpath.join(base, address))
+    if address.endswith("/") or address in (".", "./"):
+        target = posixpath.join(target, "index.html") if target != "." else "index.html"
+    return target, fragment
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+# ---------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("fixture") / "site"
+    build_site(out, root=FIXTURE)
+    return out
+
+
+@pytest.fixture(scope="module")
+def corpus_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("corpus") / "site"
+    build_site(out, root=project_root())
+    return out
+
+
+@pytest.fixture(params=["fixture", "corpus"])
+def site(request: pytest.FixtureRequest) -> Iterator[Path]:
+    yield request.getfixturevalue(f"{request.param}_site")
+
+
+# ---------------------------------------------------------------------------- structure
+
+
+def test_pages_parse_strictly(site: Path) -> None:
+    pages = parse_site(site)
+    assert len(pages) > 20
+    problems = {path: page.errors for path, page in pages.items() if page.errors}
+    assert not problems, problems
+    for path, page in pages.items():
+        expected = path.split("/")[0] if "/" in path else "en"
+        assert page.lang == expected, (path, page.lang)
+
+
+def test_every_page_exists_in_three_languages(site: Path) -> None:
+    keys = {lang: {p.relative_to(site / lang).as_posix() for p in (site / lang).rglob("*.html")}
+            for lang in LANGS}
+    assert keys["ja"] == keys["en"] == keys["zh-Hans"]
+    assert {"index.html", "glossary/index.html", "processing/index.html",
+            "timeline/index.html", "tags/index.html", "search/index.html"} <= keys["en"]
+    assert (site / "index.html").is_file() and (site / "assets" / "site.css").is_file()
+
+
+def test_internal_links_and_anchors_resolve(site: Path) -> None:
+    pages = parse_site(site)
+    broken = []
+    for path, page in pages.items():
+        for _tag, url, in_sources in page.links:
+            if url.startswith("https://"):
+                assert in_sources, f"{path}: external link outside the sources: {url}"
+                continue
+            assert "://" not in url and not url.startswith(("//", "javascript:", "data:")), url
+            target, fragment = resolve(path, url)
+            if target.endswith(".html"):
+                if target not in pages:
+                    broken.append(f"{path}: {url} -> {target}")
+                elif fragment and fragment not in pages[target].ids:
+                    broken.append(f"{path}: {url} -> no #{fragment} in {target}")
+            elif not (site / target).is_file():
+                broken.append(f"{path}: {url} -> {target}")
+    assert not broken, broken[:20]
+
+
+def test_hreflang_alternates_are_reciprocal(site: Path) -> None:
+    pages = parse_site(site)
+    for path, page in pages.items():
+        assert set(page.alternates) == {*LANGS, "x-default"}, path
+        for lang in LANGS:
+            target, _ = resolve(path, page.alternates[lang])
+            assert target.startswith(f"{lang}/") or (path == "index.html"), (path, target)
+            back, _ = resolve(target, pages[target].alternates[page.lang or "en"]) \
+                if path != "index.html" else (path, "")
+            if path != "index.html":
+                assert back == path, (path, target, back)
+        default, _ = resolve(path, page.alternates["x-default"])
+        assert default in pages, (path, default)
+
+
+def test_language_switcher_leads_to_the_same_page(site: Path) -> None:
+    pages = parse_site(site)
+    labels = {NATIVE_NAMES[lang]: lang for lang in LANGS}
+    assert set(labels) == {"日本語", "English", "简体中文"}
+    for path, page in pages.items():
+        if path == "index.html":
+            continue
+        assert set(page.switcher) == set(labels), (path, page.switcher)
+        key = path.split("/", 1)[1]
+        for label, href in page.switcher.items():
+            target, _ = resolve(path, href)
+            assert target == f"{labels[label]}/{key}", (path, label, target)
+
+
+def test_search_box_on_every_page_and_search_page(fixture_site: Path) -> None:
+    for path in fixture_site.glob("*/**/index.html"):
+        text = path.read_text(encoding="utf-8")
+        assert 'role="search"' in text and 'type="search" name="q"' in text, path
+    for lang in LANGS:
+        text = (fixture_site / lang / "search" / "index.html").read_text(encoding="utf-8")
+        assert 'id="search"' in text and f'data-lang="{lang}"' in text
+
+
+# ---------------------------------------------------------------------------- content
+
+
+def read(site: Path, lang: str, key: str) -> str:
+    return (site / lang / key / "index.html").read_text(encoding="utf-8")
+
+
+def test_ruling_page_content(fixture_site: Path) -> None:
+    en = read(fixture_site, "en", "rulings/fixture-mill-refresh")
+    assert "<h2>Question</h2>" in en and "<h2>Answer</h2>" in en
+    assert 'href="https://example.org/refresh" rel="noopener"' in en
+    assert "official, as quoted, 2014-06-20" in en
+    # a table per group of rule sets: the answer changed in 2014-07
+    assert "<caption>2014-04</caption>" in en
+    assert "<caption>2014-07 · 2014-09 · current</caption>" in en
+    # the replay: narrated steps and a board after each
+    assert "Step 1: Player 1 resolves an effect" in en
+    assert "The refresh puts l1 from Player 1&#39;s Life Cloth into Player 1&#39;s trash." in en
+    assert en.count('<svg class="board"') == 3 and "aria-label=" in en
+    assert "The same position as in the first replay above." in en
+    # the glossary terms with their three names, and the search filters
+    assert '<span lang="zh-Hans">重构</span>' in en and '<span lang="ja">リフレッシュ</span>' in en
+    for attr in ('data-pagefind-filter="term:refresh"', 'data-pagefind-filter="tag:refresh"',
+                 'data-pagefind-filter="ruleset:2014-04"', "data-pagefind-body"):
+        assert attr in en, attr
+    # related: the existing one is linked, the unknown id is listed as text
+    assert 'href="../fixture-two-returners/"' in en and "no-such-ruling" in en
+    ja = read(fixture_site, "ja", "rulings/fixture-mill-refresh")
+    assert "プレイヤー1のメインデッキ" in ja and "再現" in ja
+
+
+def test_untranslated_texts_fall_back_to_japanese(fixture_site: Path) -> None:
+    zh = read(fixture_site, "zh-Hans", "rulings/fixture-mill-refresh")
+    assert zh.count("尚未翻译：以日语显示。") == 4  # title, question, answer, explanation
+    assert '<h1 data-pagefind-meta="title" lang="ja">' in zh
+    assert '<div class="md" lang="ja">' in zh
+    en = read(fixture_site, "en", "rulings/fixture-mill-refresh")
+    assert "Not yet translated" not in en
+
+
+def test_outcomes_are_shown(fixture_site: Path) -> None:
+    en = read(fixture_site, "en", "rulings/fixture-two-returners")
+    for name in ("both return", "only r1 returns", "only r2 returns", "neither returns"):
+        assert f"<h3>{name} " in en, name
+    outcomes = en[en.index('id="outcomes"'):]
+    assert outcomes.count('<svg class="board"') == 4
+    assert "Player 1 chooses" in outcomes
+    assert "<title>" in en  # card names as SVG titles
+
+
+def test_injected_markdown_is_harmless_on_the_page(fixture_site: Path) -> None:
+    class Markup(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.found: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag in ("script", "iframe", "object", "embed", "img", "style", "frame"):
+                self.found.append(tag)
+            for name, value in attrs:
+                text = (value or "").lower()
+                if name.startswith("on") or name == "style" or "javascript:" in text \
+                        or "evil.example" in text or text.startswith("data:"):
+                    self.found.append(f"{tag} {name}={value}")
+
+    for lang in LANGS:
+        parser = Markup()
+        parser.feed(read(fixture_site, lang, "rulings/fixture-injection"))
+        assert not parser.found, (lang, parser.found)
+    en = read(fixture_site, "en", "rulings/fixture-injection")
+    assert "Draw &lt;img src=x onerror=alert(1)&gt;" in en  # shown as text, not markup
+
+
+def test_index_pages(fixture_site: Path) -> None:
+    timeline = read(fixture_site, "en", "timeline")
+    changed = timeline[timeline.index('id="rs-2014-07"'):timeline.index('id="rs-2014-09"')]
+    assert "fixture-mill-refresh" in changed
+    processing = read(fixture_site, "en", "processing")
+    kind = processing[processing.index('id="kind-refresh"'):]
+    assert "fixture-mill-refresh" in kind[:kind.index("</section>")]
+    glossary = read(fixture_site, "zh-Hans", "glossary")
+    assert 'id="t-refresh"' in glossary and "重构" in glossary
+    tag = read(fixture_site, "en", "tags/deck-out")
+    assert "fixture-mill-refresh" in tag
+    home = read(fixture_site, "ja", "")
+    assert "rulesets/2014-09/" in home and "topics/refresh/" in home
+    root = (fixture_site / "index.html").read_text(encoding="utf-8")
+    for lang in LANGS:
+        assert f'href="{lang}/"' in root
+
+
+def test_ruling_pages_are_small(corpus_site: Path) -> None:
+    css = (corpus_site / "assets" / "site.css").stat().st_size
+    sizes = sorted(p.stat().st_size + css
+                   for p in corpus_site.glob("*/rulings/*/index.html"))
+    assert sizes
+    assert sizes[len(sizes) // 2] < 30 * 1024, f"median ruling page {sizes[len(sizes) // 2]}"
+    assert sizes[-1] < 64 * 1024, f"largest ruling page {sizes[-1]}"
+
+
+# ---------------------------------------------------------------------------- builds
+
+
+def test_rebuild_is_byte_identical(fixture_site: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    build_site(again, root=FIXTURE)
+    assert tree_digest(again) == tree_digest(fixture_site)
+
+
+def failing_corpus(tmp_path: Path) -> Path:
+    corpus = tmp_path / "corpus"
+    shutil.copytree(FIXTURE, corpus)
+    ruling = corpus / "rulings" / "refresh" / "fixture-mill-refresh.toml"
+    text = ruling.read_text(encoding="utf-8")
+    bad = text.replace('trash = ["l1"]', 'trash = ["l2"]')
+    assert bad != text
+    ruling.write_text(bad, encoding="utf-8")
+    return corpus
+
+
+def test_failing_ruling_stops_the_build_and_keeps_the_site(tmp_path: Path) -> None:
+    out = tmp_path / "out" / "site"
+    build_site(out, root=FIXTURE)
+    before = tree_digest(out)
+    corpus = failing_corpus(tmp_path)
+    with pytest.raises(RulingsFailed) as info:
+        build_site(out, root=corpus)
+    report = "\n".join(info.value.lines)
+    assert "FAIL rulings/refresh/fixture-mill-refresh.toml" in report
+    assert report.endswith("passed, 3 failed")
+    assert tree_digest(out) == before
+    assert sorted(p.name for p in out.parent.iterdir()) == ["site"]  # no temporary left
+    # --allow-failing builds it, with a visible notice on that ruling's pages
+    build_site(out, root=corpus, allow_failing=True)
+    for lang in LANGS:
+        page = read(out, lang, "rulings/fixture-mill-refresh")
+        assert 'class="failing" role="alert"' in page
+        assert "expect at line" in page
+    assert 'class="failing"' not in read(out, "en", "rulings/fixture-two-returners")
+
+
+def test_error_while_writing_keeps_the_previous_site(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "site"
+    build_site(out, root=FIXTURE)
+    before = tree_digest(out)
+    calls = {"n": 0}
+    real = build_module.render
+
+    def flaky(template: str, lang: str, context: dict[str, object]) -> str:
+        calls["n"] += 1
+        if calls["n"] > 10:
+            raise BuildError("disk full (simulated)")
+        return real(template, lang, context)
+
+    monkeypatch.setattr(build_module, "render", flaky)
+    with pytest.raises(BuildError, match="simulated"):
+        build_site(out, root=FIXTURE)
+    assert tree_digest(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_cli_build_and_i18n_status(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "cli-site"
+    result = runner.invoke(cli, ["build", "--corpus", str(FIXTURE), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "built" in result.output and (out / "en" / "index.html").is_file()
+    result = runner.invoke(cli, ["build", "--corpus", str(failing_corpus(tmp_path)),
+                                 "--out", str(out)])
+    assert result.exit_code == 1
+    assert "FAIL" in result.output
+    result = runner.invoke(cli, ["i18n-status", "--corpus", str(FIXTURE)])
+    assert result.exit_code == 0, result.output
+    assert "zh-Hans: 4 ruling text(s)" in result.output
+    assert "fixture-mill-refresh: explanation" in result.output
+    assert "en: 0 ruling text(s)" in result.output
+
+
+def test_serve_serves_and_rebuilds(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    shutil.copytree(FIXTURE, corpus)
+    out = tmp_path / "site"
+    build_site(out, root=corpus)
+    server = start_server(out, 0)
+    try:
+        port = server.server_address[1]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/en/", timeout=10) as response:
+            assert b"WIXOSS rulings" in response.read()
+        rebuilt = threading.Event()
+
+        def rebuild() -> None:
+            build_site(out, root=corpus)
+            rebuilt.set()
+
+        stop = threading.Event()
+        watcher = threading.Thread(target=watch, args=(rebuild, corpus, stop, 0.05))
+        watcher.start()
+        time.sleep(0.2)
+        ruling = corpus / "rulings" / "effects" / "fixture-two-returners.toml"
+        ruling.write_text(ruling.read_text(encoding="utf-8").replace(
+            "Two milled SIGNI", "Two milled SIGNI (edited)"), encoding="utf-8")
+        assert rebuilt.wait(20)
+        stop.set()
+        watcher.join(5)
+        url = f"http://127.0.0.1:{port}/en/rulings/fixture-two-returners/"
+        with urllib.request.urlopen(url, timeout=10) as response:
+            assert b"Two milled SIGNI (edited)" in response.read()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_build_refuses_to_replace_a_folder_it_did_not_build(tmp_path: Path) -> None:
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "notes.txt").write_text("keep me", encoding="utf-8")
+    with pytest.raises(BuildError, match="not built by judge build"):
+        build_site(precious, root=FIXTURE)
+    assert (precious / "notes.txt").read_text(encoding="utf-8") == "keep me"
+    with pytest.raises(BuildError, match="refusing to build into"):
+        build_site(FIXTURE, root=FIXTURE)
+    with pytest.raises(BuildError, match="refusing to build into"):
+        build_site(project_root(), root=FIXTURE)
+
+
+def test_finish_hook_sees_the_complete_site_before_the_swap(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    seen: list[Path] = []
+
+    def finish(folder: Path) -> None:
+        assert folder != out and (folder / "en" / "search" / "index.html").is_file()
+        (folder / "extra.txt").write_text("index", encoding="utf-8")
+        seen.append(folder)
+
+    build_site(out, root=FIXTURE, finish=finish)
+    assert seen and (out / "extra.txt").is_file() and not seen[0].exists()
