@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -167,6 +168,235 @@ def play(random_: bool, seed: int, turns: int, rules: str, as_json: bool) -> Non
         f"no winner after {turns} turns"
     click.echo(f"{outcome}; {len(rg.actions)} actions, {len(game.log)} events, seed {seed}, "
                f"rules {rules}", err=as_json)
+
+
+# ---------------------------------------------------------------------- data and search
+
+
+_CORPUS_OPTION = click.option(
+    "--corpus", "corpus_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="A folder holding rulings/ (default: the current folder if it has one, else the "
+         "project).")
+
+
+def _corpus_root(corpus_dir: Path | None) -> Path:
+    from judge.corpus import default_root
+
+    return (corpus_dir or default_root()).resolve()
+
+
+@cli.command("db")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Database file to write (default: build/judge.db under the corpus root).")
+@_CORPUS_OPTION
+def db_command(out: Path | None, corpus_dir: Path | None) -> None:
+    """Build the SQLite database of the corpus: rulings, texts, sources, tags, glossary terms,
+    cards, rule sets and every replayed event.
+
+    The file is written beside the target and renamed into place when complete, and the same
+    corpus always gives the same bytes. Tables and example queries: docs/database.md.
+    """
+    from judge.corpus import load_corpus
+    from judge.db import build
+
+    root = _corpus_root(corpus_dir)
+    summary = build(load_corpus(root), out or root / "build" / "judge.db")
+    click.echo(summary.line())
+
+
+@cli.command("search")
+@click.argument("query", nargs=-1)
+@click.option("--lang", type=click.Choice(["ja", "en", "zh-Hans"]),
+              help="Language of the titles and snippets (default: guessed from the query).")
+@click.option("--tag", "tags", multiple=True, metavar="T", help="Only rulings with this tag.")
+@click.option("--rules", metavar="SET", help="Only rulings that hold under this rule set.")
+@click.option("--term", metavar="T", help="Only rulings listing this glossary term.")
+@click.option("--limit", type=click.IntRange(1), default=10, show_default=True,
+              help="Show at most N results.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--index", "index_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Index folder (default: build/search under the corpus root).")
+@click.option("--rebuild", is_flag=True, help="Rebuild the index first.")
+@_CORPUS_OPTION
+def search_command(query: tuple[str, ...], lang: str | None, tags: tuple[str, ...],
+                   rules: str | None, term: str | None, limit: int, as_json: bool,
+                   index_dir: Path | None, rebuild: bool, corpus_dir: Path | None) -> None:
+    """Search the rulings in Japanese, English or Chinese: QUERY is words, "phrases",
+    AND/OR/NOT, (groups) and tag:, rules:, term:, id: filters.
+
+    Glossary terms are expanded to their names in all three languages; full-width and
+    half-width forms, and katakana and hiragana, match each other. The index (build/search)
+    is rebuilt whenever the corpus changed. Syntax and examples: docs/search.md.
+    """
+    import json
+
+    from judge.search import iter_lines, search
+
+    root = _corpus_root(corpus_dir)
+    result = search(" ".join(query), root=root, folder=index_dir, lang=lang, tags=tags,
+                    rules=rules, term=term, limit=limit, rebuild=rebuild)
+    if result.rebuilt:
+        click.echo(f"search index rebuilt ({result.rebuilt})", err=True)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=1))
+        return
+    color = sys.stdout.isatty()
+    for line in iter_lines(result, color=color):
+        click.echo(line)
+
+
+@cli.command("coverage")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+@_CORPUS_OPTION
+def coverage_command(as_json: bool, corpus_dir: Path | None) -> None:
+    """Show how many rulings exercise each kind of rule processing, phase, attack step, rule
+    set and glossary term, read from the replayed events, and which have none.
+    """
+    from judge.corpus import load_corpus
+    from judge.coverage import compute, report_lines
+
+    cov = compute(load_corpus(_corpus_root(corpus_dir)))
+    if as_json:
+        click.echo(cov.to_json())
+        return
+    for line in report_lines(cov):
+        click.echo(line)
+
+
+def _site_progress() -> Callable[[str, int, int], None]:
+    """Progress of a long build on standard error: a counter line when it is a terminal."""
+    tty = sys.stderr.isatty()
+    shown = {"phase": ""}
+
+    def tick(phase: str, done: int, total: int) -> None:
+        if not tty:
+            return
+        text = f"{phase}: {done}/{total}" if total else f"{phase}: {done}"
+        if phase != shown["phase"] and shown["phase"]:
+            click.echo("", err=True)  # the previous phase's counter stays on its line
+        shown["phase"] = phase
+        click.echo(f"\r{text}   ", err=True, nl=False)
+        if total and done == total:
+            click.echo("", err=True)
+            shown["phase"] = ""
+
+    return tick
+
+
+def _search_indexer(search: bool) -> Callable[[Path], None] | None:
+    """The ``finish`` step of a build that writes the Pagefind index (None: --no-search)."""
+    if not search:
+        return None
+    from judge.site.searchindex import index_site
+
+    def finish(folder: Path) -> None:
+        report = index_site(folder)
+        pages = ", ".join(f"{lang} {n}" for lang, n in report.pages.items())
+        click.echo(f"search index: {pages} pages ({report.seconds:.2f} s)", err=True)
+
+    return finish
+
+
+def _build_site(out: Path, corpus_dir: Path | None, allow_failing: bool,
+                search: bool = True) -> None:
+    from judge.site.build import RulingsFailed, build_site
+
+    try:
+        report = build_site(out, root=_corpus_root(corpus_dir), allow_failing=allow_failing,
+                            progress=_site_progress(), finish=_search_indexer(search))
+    except RulingsFailed as exc:
+        for line in exc.lines:
+            click.echo(line)
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(1)
+    click.echo(report.summary())
+
+
+_NO_SEARCH_OPTION = click.option(
+    "--no-search", is_flag=True,
+    help="Do not build the Pagefind search index (the search page then says so).")
+
+
+@cli.command("build")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("_site"),
+              show_default=True, help="Folder to write the site into (replaced atomically).")
+@click.option("--allow-failing", is_flag=True,
+              help="Build even when rulings fail their replay; their pages say so.")
+@_NO_SEARCH_OPTION
+@_CORPUS_OPTION
+def build_command(out: Path, allow_failing: bool, no_search: bool,
+                  corpus_dir: Path | None) -> None:
+    """Build the static website: every ruling replayed and narrated in Japanese, English and
+    Chinese, with board diagrams, the glossary, indexes and the rule-change timeline.
+
+    A ruling that fails its replay stops the build with the "judge check" report (exit
+    status 1) unless --allow-failing. The search index (Pagefind, one per language) is built
+    into the new site before it replaces the previous one, unless --no-search. The previous
+    site stays in place until the new one is complete. Details: docs/site.md.
+    """
+    _build_site(out, corpus_dir, allow_failing, search=not no_search)
+
+
+@cli.command("serve")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port on 127.0.0.1 (0: any free port).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("_site"),
+              show_default=True, help="Folder the site is built into and served from.")
+@click.option("--allow-failing", is_flag=True,
+              help="Build even when rulings fail their replay; their pages say so.")
+@_NO_SEARCH_OPTION
+@_CORPUS_OPTION
+def serve_command(port: int, out: Path, allow_failing: bool, no_search: bool,
+                  corpus_dir: Path | None) -> None:
+    """Build the site, serve it on http://127.0.0.1:PORT/ and rebuild it whenever a file
+    under rulings/ or data/ (or a template) changes. Stop with Ctrl-C.
+    """
+    import threading
+
+    from judge.site.build import BuildError, build_site
+    from judge.site.serve import start_server, watch
+
+    root = _corpus_root(corpus_dir)
+    _build_site(out, corpus_dir, allow_failing, search=not no_search)
+
+    def rebuild() -> None:
+        try:
+            report = build_site(out, root=root, allow_failing=allow_failing,
+                                finish=_search_indexer(not no_search))
+            click.echo(f"rebuilt: {report.summary()}")
+        except BuildError as exc:
+            lines = getattr(exc, "lines", [])
+            for line in lines:
+                click.echo(line)
+            click.echo(f"rebuild failed, still serving the previous site: {exc}", err=True)
+        except JudgeError as exc:
+            click.echo(f"rebuild failed, still serving the previous site: {exc}", err=True)
+
+    server = start_server(out.resolve(), port)
+    host, bound = server.server_address[:2]
+    click.echo(f"serving {out} on http://{host!s}:{bound}/ (Ctrl-C to stop)")
+    stop = threading.Event()
+    try:
+        watch(rebuild, root, stop)
+    except KeyboardInterrupt:
+        click.echo("stopped")
+    finally:
+        stop.set()
+        server.shutdown()
+        server.server_close()
+
+
+@cli.command("i18n-status")
+@_CORPUS_OPTION
+def i18n_status_command(corpus_dir: Path | None) -> None:
+    """List the texts not yet translated, per language: ruling texts, glossary entries and
+    interface messages. The site shows such texts in Japanese with a notice.
+    """
+    from judge.corpus import load_corpus
+    from judge.site.status import missing, report_lines
+
+    for line in report_lines(missing(load_corpus(_corpus_root(corpus_dir), replay=False))):
+        click.echo(line)
 
 
 def main() -> None:
