@@ -79,12 +79,14 @@ def test_pieces_are_only_in_the_index(indexed_site: Path) -> None:
     assert "data-pagefind-weight" not in page.read_text(encoding="utf-8")
 
 
-def test_failed_indexing_keeps_the_previous_site(tmp_path: Path,
+@pytest.mark.parametrize("binary", ["no-such-pagefind", "/bin/false"])
+def test_failed_indexing_keeps_the_previous_site(tmp_path: Path, binary: str,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Pagefind that cannot start, or stops at once, fails the build quickly."""
     out = tmp_path / "site"
     build_site(out, root=FIXTURE)
     before = digest(out)
-    monkeypatch.setenv("PAGEFIND_BINARY_PATH", str(tmp_path / "no-such-pagefind"))
+    monkeypatch.setenv("PAGEFIND_BINARY_PATH", str(tmp_path / binary))
     with pytest.raises(SearchIndexError):
         build_site(out, root=FIXTURE, finish=index_site)
     assert digest(out) == before

@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import html
 import re
 import tempfile
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,7 +36,7 @@ from judge.site.build import BuildError
 
 #: The folder of each language's bundle, under ``<lang>/``.
 BUNDLE = "pagefind"
-#: Seconds one language may take to index before the build gives up.
+#: Seconds one request to Pagefind (indexing one language's pages, say) may take.
 TIMEOUT = 600.0
 
 # a glossary term on a ruling page: <a ... data-pagefind-filter="term:ID">names</a>
@@ -141,19 +143,43 @@ async def _index(copies: Path, folder: Path) -> dict[str, int]:
     from pagefind.index import IndexConfig
     from pagefind.service import PagefindService
 
+    service = await PagefindService().launch()
+    backend = service._backend  # the Pagefind process, to notice when it stops
+
+    async def call(request: Coroutine[Any, Any, Any]) -> Any:
+        """The answer to one request, or an error if Pagefind stops or takes too long (the
+        service would otherwise wait for an answer that never comes)."""
+        task = asyncio.ensure_future(request)
+        stopped = asyncio.ensure_future(backend.wait())
+        done, _ = await asyncio.wait({task, stopped}, timeout=TIMEOUT,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        stopped.cancel()
+        if task in done:
+            return task.result()
+        task.cancel()
+        if stopped in done:
+            raise SearchIndexError(f"Pagefind stopped (exit status {backend.returncode})")
+        raise SearchIndexError(f"Pagefind gave no answer in {TIMEOUT:.0f} s")
+
     counts: dict[str, int] = {}
-    async with PagefindService() as service:
+    try:
         for lang in LANGS:
             # the copies of <lang>/ give the pages their addresses relative to the language
             # root (/rulings/<id>/), which the search page prefixes with its own location
-            index = await service.create_index(IndexConfig())
+            index = await call(service.create_index(IndexConfig()))
             source = copies / lang
+            counts[lang] = 0
             if source.is_dir():
-                added: Any = await asyncio.wait_for(index.add_directory(str(source)), TIMEOUT)
+                added = await call(index.add_directory(str(source)))
                 counts[lang] = int(added["page_count"])
-            else:
-                counts[lang] = 0
-            await asyncio.wait_for(index.write_files(output_path=str(folder / lang / BUNDLE)),
-                                   TIMEOUT)
-            await index.delete_index()
+            await call(index.write_files(output_path=str(folder / lang / BUNDLE)))
+            await call(index.delete_index())
+    except BaseException:
+        # stop Pagefind at once: the service's own close() waits for answers still due
+        service._poll_task.cancel()
+        with contextlib.suppress(ProcessLookupError):
+            backend.kill()
+        await backend.wait()
+        raise
+    await service.close()
     return counts
