@@ -113,7 +113,7 @@ class Target:
     chooser: str = "self"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Op:
     """One operation of an effect."""
 
@@ -130,7 +130,7 @@ class Op:
     cost: tuple[tuple[str, int], ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ability:
     """An ability: ``auto`` (triggered), ``on_play``, ``action`` or ``const``."""
 
@@ -146,7 +146,7 @@ class Ability:
     cost: Cost = Cost()  # action abilities; an auto ability with a cost is optional
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardDef:
     """A card's printed definition."""
 

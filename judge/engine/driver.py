@@ -108,8 +108,9 @@ def candidates(game: Game) -> list[Action]:
                 if c.card.type == "lrig"]
     elif state.phase == "main":
         empty = [z for z in SIGNI_ZONES if not state.zone(p, z)]
-        out += [Action("play", p, c.label, z) for c in hand if c.card.type == "signi"
-                for z in empty]
+        level = game.lrig_level(p)  # a cheap filter; the engine still decides legality
+        out += [Action("play", p, c.label, z) for c in hand
+                if c.card.type == "signi" and (c.card.level or 0) <= level for z in empty]
         out += [Action("use", p, c.label) for c in hand if c.card.type == "spell"]
         out += [Action("use", p, c.label) for c in state.zone(p, "lrig_deck")
                 if c.card.type == "arts"]

@@ -37,8 +37,12 @@ QUIET_EVENTS = frozenset({
     "step", "phase", "choice", "attack_step", "arts_pass", "trigger", "effect_begin",
     "effect_end", "rule_check", "refresh_waits", "game_start", "down", "up", "freeze",
     "attack", "battle", "skipped", "fizzle", "trigger_declined", "trigger_lost", "illegal",
-    "pay", "shuffle", "redraw",
+    "pay", "shuffle", "redraw", "move",  # a move marks the game itself: see Game.move
 })
+
+#: Zones whose contents rule processing looks at directly.
+WATCHED_ZONES = frozenset({"signi1", "signi2", "signi3", "under1", "under2", "under3",
+                           "check", "lrig", "key", "assist1", "assist2"})
 
 
 @dataclass
@@ -147,6 +151,34 @@ class Game:
                         value += ability.amount
         return value
 
+    def field_stats(self, signi: list[CardInstance]) -> tuple[list[int], list[int]]:
+        """Powers and levels of one player's SIGNI on the field, computed in one pass (the
+        same values as :meth:`power` and :meth:`level`; rule processing asks for all of them
+        at every check)."""
+        powers = [c.card.power or 0 for c in signi]
+        levels = [c.card.level or 0 for c in signi]
+        lasting = self.state.lasting
+        if lasting:
+            index = {c.label: i for i, c in enumerate(signi)}
+            for mod in lasting:
+                i = index.get(mod.card) if mod.card is not None else None
+                if i is None or signi[i].epoch != mod.epoch:
+                    continue
+                if mod.kind == "power":
+                    powers[i] += mod.amount
+                elif mod.kind == "level":
+                    levels[i] += mod.amount
+        if self.has_const():
+            for holder in signi:
+                for ability in holder.card.abilities:
+                    if ability.kind != "const":
+                        continue
+                    target = powers if ability.stat == "power" else levels
+                    for i, c in enumerate(signi):
+                        if ability.applies_to == "own_signi" or c is holder:
+                            target[i] += ability.amount
+        return powers, levels
+
     def has_const(self) -> bool:
         """Whether any card in the game has a constant ability (most positions have none)."""
         if self._const is None or self._const_count != len(self.state.cards):
@@ -236,6 +268,13 @@ class Game:
         else:
             self.emit("move", cause, player=inst.owner, card=inst, from_zone=old, to_zone=new,
                       source=source, verb=verb)
+            # Only some moves can make rule processing apply: to or from a watched zone, a
+            # Resona or Key moving, a main deck emptied, a card reaching an empty deck's trash.
+            if old.zone in WATCHED_ZONES or new.zone in WATCHED_ZONES or \
+                    inst.card.type in ("resona", "key") or \
+                    (old.zone == "deck" and not self.state.ref(old)) or \
+                    (new.zone == "trash" and not self.state.zone(new.player, "deck")):
+                self.dirty = True
         self._observe_move(inst, old, new, cause, etype, was_on_field)
         if self.rules.refresh_interrupts:
             # 2014-04: the refresh happens the moment it can, inside anything.

@@ -44,7 +44,7 @@ KEY_ZONES = ("lrig_deck", "lrig_trash", "key")
 UPPER_LIMITS = {"signi1": 1, "signi2": 1, "signi3": 1, "key": 1}
 
 
-@dataclass
+@dataclass(slots=True)
 class Proposal:
     kind: str
     card: CardInstance
@@ -79,8 +79,9 @@ def check(game: Game) -> bool:
     for p in PLAYERS:
         zones = state.players[p].zones
         signi = zones["signi1"] + zones["signi2"] + zones["signi3"]
-        for card in signi:
-            if game.power(card) <= 0:
+        powers, levels = game.field_stats(signi)
+        for card, power in zip(signi, powers, strict=True):
+            if power <= 0:
                 propose("power", card, game.banish_destination(card), banish=True)
         for signi_zone, under_zone in UNDER_ZONES.items():
             under = zones[under_zone]
@@ -111,7 +112,7 @@ def check(game: Game) -> bool:
                 for card in stack:
                     propose("lrig_type", card, "lrig_trash")
         if signi:
-            for card in _excess(game, p, signi):
+            for card in _excess(game, p, signi, levels):
                 propose("excess", card, "trash")
         for card in _over_limit(game, p):
             propose("upper_limit", card, game.home_trash(card.card))
@@ -180,16 +181,17 @@ def _resolve_conflict(game: Game, props: list[Proposal]) -> Proposal:
     return next(p for p in distinct.values() if p.kind == picked[0])
 
 
-def _excess(game: Game, player: str, signi: list[CardInstance]) -> list[CardInstance]:
+def _excess(game: Game, player: str, signi: list[CardInstance],
+            levels: list[int]) -> list[CardInstance]:
     """Kind 2: the SIGNI to put into the trash, chosen one at a time: (A) SIGNI whose level
     exceeds the LRIG's, then (B) SIGNI whose level changed since the previous check, then (C)
     the others, until neither level nor limit is exceeded. Rule sets before the 2020 glossary
     have no group B (WIXOSS TCG Wiki, "間違えやすいルール": level first, then the limit)."""
     lrig_level = game.lrig_level(player)
-    level = {s.label: game.level(s) for s in signi}
-    limit = game.limit(player)
-    if max(level.values()) <= lrig_level and sum(level.values()) <= limit:
+    if max(levels) <= lrig_level and sum(levels) <= game.limit(player):
         return []
+    level = {s.label: lv for s, lv in zip(signi, levels, strict=True)}
+    limit = game.limit(player)
     removed = [s for s in signi if level[s.label] > lrig_level]
     remaining = [s for s in signi if s not in removed]
     while remaining and sum(level[s.label] for s in remaining) > limit:

@@ -10,6 +10,7 @@ Ordered zones list their cards top first (main deck, life cloth) or oldest first
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from judge.engine.cards import CardDef
 from judge.errors import FieldError
@@ -35,8 +36,7 @@ def other(player: str) -> str:
     return "p2" if player == "p1" else "p1"
 
 
-@dataclass(frozen=True, order=True)
-class ZoneRef:
+class ZoneRef(NamedTuple):
     """A zone of one player; text form ``p1.trash`` round-trips through :meth:`parse`."""
 
     player: str
@@ -71,7 +71,7 @@ def zone_text(ref: ZoneRef) -> str:
     return _TEXT[ref]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class CardInstance:
     """One physical card in the game. ``label`` is stable for the whole replay."""
 
@@ -92,7 +92,7 @@ class CardInstance:
         return f"<{self.label} {self.card.id} @{self.zone}>"
 
 
-@dataclass
+@dataclass(slots=True)
 class Lasting:
     """An effect in force: a modifier or a replacement, until the end of the turn."""
 
