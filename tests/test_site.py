@@ -8,6 +8,7 @@ reciprocal hreflang alternates and a language switcher. Builds are byte-identica
 from __future__ import annotations
 
 import hashlib
+import json
 import posixpath
 import shutil
 import threading
@@ -17,18 +18,24 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from judge.cli import cli
-from judge.i18n import LANGS, NATIVE_NAMES
+from judge.corpus import load_corpus
+from judge.coverage import CATEGORIES, compute
+from judge.i18n import LANGS, NATIVE_NAMES, gettext_for
+from judge.narrate import RULE_KIND_NAMES
 from judge.paths import project_root
 from judge.site import build as build_module
 from judge.site.build import BuildError, RulingsFailed, build_site
 from judge.site.serve import start_server, watch
 
 FIXTURE = project_root() / "tests" / "fixtures" / "site_corpus"
+#: The corpus of tests/test_coverage.py, whose replays go through phases and attack steps.
+COVERAGE_FIXTURE = project_root() / "tests" / "fixtures" / "corpus"
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
         "track", "wbr"}
 #: Elements whose end tag HTML lets us leave out; the site always writes them, so none here.
@@ -214,7 +221,8 @@ def test_every_page_exists_in_three_languages(site: Path) -> None:
             for lang in LANGS}
     assert keys["ja"] == keys["en"] == keys["zh-Hans"]
     assert {"index.html", "glossary/index.html", "processing/index.html",
-            "timeline/index.html", "tags/index.html", "search/index.html"} <= keys["en"]
+            "coverage/index.html", "timeline/index.html", "tags/index.html",
+            "search/index.html"} <= keys["en"]
     assert (site / "index.html").is_file() and (site / "assets" / "site.css").is_file()
 
 
@@ -374,6 +382,140 @@ def test_ruling_pages_are_small(corpus_site: Path) -> None:
     assert sizes
     assert sizes[len(sizes) // 2] < 30 * 1024, f"median ruling page {sizes[len(sizes) // 2]}"
     assert sizes[-1] < 64 * 1024, f"largest ruling page {sizes[-1]}"
+
+
+# ---------------------------------------------------------------------------- coverage page
+
+
+class CoverageParser(HTMLParser):
+    """The coverage page: per row (``<tr id="cov-<section>-<item>">``) its count cells
+    (``td.n.<name>``), the rulings its lists link to (``ul.ids.<name>``) and whether it shows
+    the "no ruling yet" marker; per summary row (``sum-<section>``) the rows it links to."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.rows: dict[str, dict[str, Any]] = {}
+        self.summary: dict[str, list[str]] = {}
+        self.row: str | None = None
+        self.cell: str | None = None
+        self.list: str | None = None
+        self.sum: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        classes = a.get("class", "").split()
+        self.cell = None  # a count is the text right at the start of its cell
+        if tag == "tr" and a.get("id", "").startswith("cov-"):
+            self.row = a["id"]
+            self.rows[self.row] = {"counts": {}, "lists": {}, "none": False}
+        elif tag == "tr" and a.get("id", "").startswith("sum-"):
+            self.sum = a["id"][4:]
+            self.summary[self.sum] = []
+        elif self.sum and tag == "a" and a.get("href", "").startswith("#cov-"):
+            self.summary[self.sum].append(a["href"][1:])
+        elif self.row and tag == "td" and "n" in classes:
+            self.cell = classes[1]
+            self.rows[self.row]["counts"][self.cell] = ""
+        elif self.row and tag == "ul" and "ids" in classes:
+            self.list = classes[1]
+            self.rows[self.row]["lists"][self.list] = []
+        elif self.row and self.list and tag == "a":
+            self.rows[self.row]["lists"][self.list].append(a["href"].split("/")[-2])
+        elif self.row and tag == "strong" and "none" in classes:
+            self.rows[self.row]["none"] = True
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "tr":
+            self.row = self.sum = None
+        elif tag == "ul":
+            self.list = None
+        elif tag == "td":
+            self.cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self.row and self.cell:
+            self.rows[self.row]["counts"][self.cell] += data
+
+
+def parse_coverage(html: str) -> CoverageParser:
+    parser = CoverageParser()
+    parser.feed(html)
+    parser.close()
+    return parser
+
+
+@pytest.fixture(scope="module")
+def coverage_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("coverage") / "site"
+    build_site(out, root=COVERAGE_FIXTURE)
+    return out
+
+
+@pytest.mark.parametrize("which", ["coverage", "fixture"])
+def test_coverage_page_shows_the_numbers_of_judge_coverage(which: str,
+                                                           request: pytest.FixtureRequest) -> None:
+    """Every language's coverage page has, row for row, the counts and rulings that
+    ``judge coverage --json`` prints for the same corpus, and marks the rows with none."""
+    site: Path = request.getfixturevalue(f"{which}_site")
+    root = COVERAGE_FIXTURE if which == "coverage" else FIXTURE
+    result = CliRunner().invoke(cli, ["coverage", "--json", "--corpus", str(root)])
+    assert result.exit_code == 0, result.output
+    expected = json.loads(result.output)
+    assert expected == compute(load_corpus(root)).to_dict()
+    for lang in LANGS:
+        html = read(site, lang, "coverage")
+        page = parse_coverage(html)
+        assert ngettext_count(html, expected["rulings"])
+        wanted_rows = {f"cov-{cat}-{row['item']}" for cat, _ in CATEGORIES
+                       for row in expected["sections"][cat]}
+        assert set(page.rows) == wanted_rows, lang
+        for cat, _heading in CATEGORIES:
+            for row in expected["sections"][cat]:
+                shown = page.rows[f"cov-{cat}-{row['item']}"]
+                counts = {k: int(v.split()[0]) for k, v in shown["counts"].items()}
+                where = (lang, cat, row["item"])
+                assert counts["all"] == row["count"], where
+                assert shown["lists"].get("all", []) == row["rulings"], where
+                assert shown["none"] == (row["count"] == 0), where
+                if cat == "term":
+                    assert counts["ev"] == len(row["from_events"]), where
+                    assert counts["tm"] == len(row["from_terms"]), where
+                if cat == "ruleset":
+                    assert counts["diff"] == len(row["differs"]), where
+                    assert shown["lists"].get("diff", []) == row["differs"], where
+            assert page.summary[cat][0] == f"cov-{cat}"  # the section, then its missing rows
+            assert page.summary[cat][1:] == [f"cov-{cat}-{item}"
+                                             for item in expected["missing"][cat]], (lang, cat)
+    # the figures differ between the two corpora, so the test compares something
+    if which == "coverage":
+        assert expected["sections"]["attack-step"][0]["count"] > 0
+        assert expected["missing"]["phase"]
+
+
+def ngettext_count(html: str, rulings: int) -> bool:
+    """The page says how many rulings the table counts."""
+    return any(f"{rulings}{unit}" in html for unit in (" rulings.", " ruling.", "件", "条"))
+
+
+def test_coverage_page_is_translated_and_linked(fixture_site: Path) -> None:
+    pages = parse_site(fixture_site)
+    marker = {"ja": "まだ裁定はありません。", "en": "No ruling yet.", "zh-Hans": "暂无裁定。"}
+    for lang in LANGS:
+        html = read(fixture_site, lang, "coverage")
+        assert marker[lang] in html
+        for kind, message in RULE_KIND_NAMES.items():
+            assert f'#kind-{kind}">' in html and gettext_for(lang, message) in html, (lang, kind)
+        target = f"{lang}/coverage/index.html"
+        # from the menu of every page of the language, and from the processing page's text
+        for path, page in pages.items():
+            if path.startswith(f"{lang}/"):
+                assert any(resolve(path, url)[0] == target for _t, url, _s in page.links), path
+        processing = read(fixture_site, lang, "processing")
+        assert processing.count('href="../coverage/"') == 2
+    ja = read(fixture_site, "ja", "coverage")
+    assert "<h1>網羅状況</h1>" in ja and "リフレッシュ" in ja and "No ruling yet" not in ja
+    zh = read(fixture_site, "zh-Hans", "coverage")
+    assert "<h1>覆盖情况</h1>" in zh and "重构" in zh
 
 
 # ---------------------------------------------------------------------------- builds

@@ -2,7 +2,8 @@
 
 :class:`SiteModel` computes the language-free indexes once (tags, topics, rule sets, the
 kinds of rule processing and the phases seen in the replays, the rule-change timeline, which
-rulings use which glossary term) and lists the pages (:class:`PageSpec`: an address key and a
+rulings use which glossary term, and :func:`judge.coverage.compute`'s table of the same loaded
+corpus for the coverage page) and lists the pages (:class:`PageSpec`: an address key and a
 template). ``model.context(spec, lang)`` then builds the values a template needs in one
 language; every text there is either the ruling's own (with a Japanese fallback and a flag
 that the template turns into a "not yet translated" notice) or a catalogue message.
@@ -18,6 +19,8 @@ from typing import Any
 from markupsafe import Markup
 
 from judge.corpus import Corpus, Term
+from judge.coverage import Coverage, Row
+from judge.coverage import compute as compute_coverage
 from judge.engine.events import Event
 from judge.engine.rule_processing import KINDS as RULE_KINDS
 from judge.engine.rulesets import RuleSet
@@ -83,6 +86,32 @@ TAG_NAMES: dict[str, str] = {
     "turn-end": N_("end of the turn"),
     "up-to": N_("up to"),
     "upper-limit": N_("upper limit"),
+}
+#: The coverage page (``coverage/``): per section of :data:`judge.coverage.CATEGORIES`, its
+#: heading, the heading of its first column and what a ruling counts for.
+COVERAGE_SECTIONS: dict[str, tuple[str, str, str]] = {
+    "rule-processing": (
+        N_("Kinds of rule processing"), N_("Kind"),
+        N_("A ruling counts when rule processing of that kind takes place in one of its "
+           "replays.")),
+    "phase": (
+        N_("Phases"), N_("Phase"),
+        N_("A ruling counts when one of its replays enters the phase. A ruling whose set-up "
+           "starts inside a phase and never reaches another one counts for none.")),
+    "attack-step": (
+        N_("Steps of the attack phase"), N_("Step"),
+        N_("A ruling counts when one of its replays enters the step.")),
+    "ruleset": (
+        N_("Rule sets"), N_("Rule set"),
+        N_("Rulings: those replayed under the rule set. Different replay: those whose replay "
+           "under it differs from their replay under another of their rule sets, that is, "
+           "the rulings where this rule set changes what happens.")),
+    "term": (
+        N_("Glossary terms"), N_("Term"),
+        N_("From events: rulings with an event in their replays that involves the term. "
+           "Listed in the ruling: rulings that list the term among their glossary terms. "
+           "Rulings: either of the two. Terms that no event shows (most keywords, for "
+           "example) count only through the lists.")),
 }
 
 
@@ -199,6 +228,7 @@ class SiteModel:
     term_use: dict[str, list[str]] = field(default_factory=dict)
     changes: dict[str, list[str]] = field(default_factory=dict)  # rule set -> rulings
     newest: list[str] = field(default_factory=list)
+    coverage: Coverage | None = None  # judge.coverage's table of the same corpus
 
     @classmethod
     def build(cls, site: SiteInput) -> SiteModel:
@@ -227,6 +257,7 @@ class SiteModel:
         model.tags = dict(sorted(model.tags.items()))
         model.topics = dict(sorted(model.topics.items()))
         model.newest = [d.id for d in sorted(site.rulings, key=_newest_key)][:NEWEST]
+        model.coverage = compute_coverage(corpus)  # from the replays loaded: no second replay
         return model
 
     # ------------------------------------------------------------------ pages
@@ -234,6 +265,7 @@ class SiteModel:
     def pages(self) -> list[PageSpec]:
         specs = [PageSpec("", "home.html"), PageSpec("glossary/", "glossary.html"),
                  PageSpec("processing/", "processing.html"),
+                 PageSpec("coverage/", "coverage.html"),
                  PageSpec("timeline/", "timeline.html"), PageSpec("tags/", "tags.html"),
                  PageSpec("search/", "search.html")]
         specs += [PageSpec(f"topics/{t or 'other'}/", "list.html", f"topic:{t}")
@@ -254,7 +286,8 @@ class SiteModel:
         ctx: dict[str, Any] = {"page": page, "L": L, "model": self}
         builder: Callable[[Lang, Links, PageSpec], dict[str, Any]] = {
             "home.html": self._home, "glossary.html": self._glossary,
-            "processing.html": self._processing, "timeline.html": self._timeline,
+            "processing.html": self._processing, "coverage.html": self._coverage,
+            "timeline.html": self._timeline,
             "tags.html": self._tags, "search.html": self._search,
             "list.html": self._list, "ruling.html": self._ruling,
         }[spec.template]
@@ -339,6 +372,52 @@ class SiteModel:
                  for s in ATTACK_STEPS]
         return {"title": L._("Rule processing and phases"), "kinds": kinds, "phases": phases,
                 "steps": steps}
+
+    def _coverage(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        """The table of ``judge coverage`` (:func:`judge.coverage.compute`), translated."""
+        cov = self.coverage if self.coverage is not None else \
+            compute_coverage(self.site.corpus)
+        sections = []
+        for category, (heading, column, note) in COVERAGE_SECTIONS.items():
+            rows = []
+            for row in cov.section(category):
+                label, href = self._coverage_label(row, L, links)
+                rows.append({
+                    "id": f"cov-{category}-{row.item}", "item": row.item, "label": label,
+                    "href": href, "count": row.count,
+                    "from_events": len(row.from_events), "from_terms": len(row.from_terms),
+                    "rulings": [self._ruling_link(rid, L, links) for rid in row.rulings],
+                    "differs": [self._ruling_link(rid, L, links) for rid in row.differs]})
+            sections.append({"id": category, "anchor": f"cov-{category}",
+                             "heading": L._(heading), "column": L._(column), "note": L._(note),
+                             "rows": rows, "total": len(rows),
+                             "exercised": sum(1 for r in rows if r["count"]),
+                             "missing": [r for r in rows if not r["count"]]})
+        return {"title": L._("Coverage"), "sections": sections, "count": cov.rulings}
+
+    def _coverage_label(self, row: Row, L: Lang, links: Links) -> tuple[Text, str]:
+        """A row's name in the page's language and the page that explains its item."""
+        lang, corpus = L.lang, self.site.corpus
+        processing = links.to(f"{lang}/processing/")
+        glossary = links.to(f"{lang}/glossary/")
+        if row.category == "rule-processing":
+            name = gettext_for(lang, RULE_KIND_NAMES[row.item])
+            return Text(f"{RULE_KINDS[row.item]}. {name}", lang), \
+                f"{processing}#kind-{row.item}"
+        if row.category == "phase":
+            return _term_text(corpus, PHASE_TERMS[row.item], lang), \
+                f"{processing}#phase-{row.item}"
+        if row.category == "attack-step":
+            return _term_text(corpus, ATTACK_STEP_TERMS[row.item], lang), \
+                f"{processing}#step-{row.item}"
+        if row.category == "ruleset":
+            return _text(corpus.rulesets[row.item].title, lang), \
+                links.to(f"{lang}/rulesets/{row.item}/")
+        return _term_text(corpus, row.item, lang), f"{glossary}#t-{row.item}"
+
+    def _ruling_link(self, rid: str, L: Lang, links: Links) -> dict[str, Any]:
+        return {"id": rid, "href": links.to(f"{L.lang}/rulings/{rid}/"),
+                "failing": bool(self.by_id[rid].failing) if rid in self.by_id else False}
 
     def _timeline(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         sets = []
@@ -494,6 +573,11 @@ class PageInfo:
 
 
 # ---------------------------------------------------------------------------- helpers
+
+
+def _term_text(corpus: Corpus, term_id: str, lang: str) -> Text:
+    term = corpus.glossary.get(term_id)
+    return _text(term.names, lang) if term else Text(term_id, lang)
 
 
 def _names(term: Term) -> list[dict[str, str]]:
