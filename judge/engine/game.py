@@ -136,25 +136,10 @@ class Game:
     def on_field(self, inst: CardInstance) -> bool:
         return inst.zone.zone in SIGNI_ZONES
 
-    def _stat(self, inst: CardInstance, stat: str, base: int) -> int:
-        value = base
-        for lasting in self.state.lasting:
-            if lasting.kind == stat and lasting.card == inst.label and \
-                    lasting.epoch == inst.epoch:
-                value += lasting.amount
-        if self.has_const() and inst.zone.zone in SIGNI_ZONES:
-            for other_card in self.state.signi(inst.owner):
-                for ability in other_card.card.abilities:
-                    if ability.kind != "const" or ability.stat != stat:
-                        continue
-                    if ability.applies_to == "own_signi" or other_card is inst:
-                        value += ability.amount
-        return value
-
     def field_stats(self, signi: list[CardInstance]) -> tuple[list[int], list[int]]:
-        """Powers and levels of one player's SIGNI on the field, computed in one pass (the
-        same values as :meth:`power` and :meth:`level`; rule processing asks for all of them
-        at every check)."""
+        """Powers and levels of one player's SIGNI on the field, computed in one pass: printed
+        values, then modifiers in force for each card (lost when it moves), then constant
+        abilities. The one place these are computed; :meth:`power` and :meth:`level` read it."""
         powers = [c.card.power or 0 for c in signi]
         levels = [c.card.level or 0 for c in signi]
         lasting = self.state.lasting
@@ -205,10 +190,16 @@ class Game:
         return out
 
     def power(self, inst: CardInstance) -> int:
-        return self._stat(inst, "power", inst.card.power or 0)
+        if inst.zone.zone not in SIGNI_ZONES:
+            return inst.card.power or 0  # modifiers apply on the field only
+        signi = self.state.signi(inst.zone.player)
+        return self.field_stats(signi)[0][signi.index(inst)]
 
     def level(self, inst: CardInstance) -> int:
-        return self._stat(inst, "level", inst.card.level or 0)
+        if inst.zone.zone not in SIGNI_ZONES:
+            return inst.card.level or 0
+        signi = self.state.signi(inst.zone.player)
+        return self.field_stats(signi)[1][signi.index(inst)]
 
     def lrig_level(self, player: str) -> int:
         centre = self.state.centre(player)

@@ -196,7 +196,7 @@ def field_problem(game: Game, inst: CardInstance, owner: str) -> str | None:
     level = inst.card.level or 0
     if level > game.lrig_level(owner):
         return "level-above-lrig"
-    total = sum(game.level(c) for c in game.state.signi(owner)) + level
+    total = sum(game.field_stats(game.state.signi(owner))[1]) + level
     if total > game.limit(owner):
         return "over-limit"
     if inst.card.limiting and inst.card.limiting != game.lrig_type(owner):
