@@ -163,9 +163,9 @@ def _fill(token: Any, text: str, pos: int, start: int, end: int, start_char: int
     return token
 
 
-class EnglishStopFilter:
-    """Drops common English words, keeping the positions of the others (unlike Whoosh's
-    StopFilter, which renumbers them and drops one-character tokens)."""
+class _StatelessFilter:
+    """A filter with no settings: any two of the same class are equal (Whoosh compares
+    analyzers when it checks a schema; they must also pickle, so they live at module level)."""
 
     is_morph = False
 
@@ -174,6 +174,13 @@ class EnglishStopFilter:
 
     def __hash__(self) -> int:
         return hash(self.__class__)
+
+
+class EnglishStopFilter(_StatelessFilter):
+    """Drops common English words, keeping the positions of the others (unlike Whoosh's
+    StopFilter, which renumbers them and drops one-character tokens)."""
+
+    is_morph = False
 
     def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
         for token in tokens:
@@ -185,16 +192,10 @@ class EnglishStopFilter:
             yield token
 
 
-class LatinStemFilter:
+class LatinStemFilter(_StatelessFilter):
     """Porter-stems words of Latin letters; other tokens (CJK n-grams, numbers) pass."""
 
     is_morph = True
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is self.__class__
-
-    def __hash__(self) -> int:
-        return hash(self.__class__)
 
     def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
         for token in tokens:
@@ -204,18 +205,12 @@ class LatinStemFilter:
             yield token
 
 
-class WordPairFilter:
+class WordPairFilter(_StatelessFilter):
     """After each Latin word that follows another (at most one dropped word between them),
     also yields the pair ``"first second"``, spanning both. A phrase is then found as its
     pairs, without positions: far cheaper than a positional phrase query in Whoosh."""
 
     is_morph = False
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is self.__class__
-
-    def __hash__(self) -> int:
-        return hash(self.__class__)
 
     def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
         prev: tuple[str, int, int] | None = None  # text, pos, startchar
