@@ -2,22 +2,37 @@
 
 Built from the three-ruling fixture corpus: one bundle per language with its UI, every ruling
 page indexed, nothing else; ``judge build --no-search`` leaves it out; an indexing that fails
-leaves the previous site as it was; the index-only pieces of the terms' names.
+leaves the previous site as it was; the index-only pieces of the terms' names; the index is
+the same, byte for byte, for the same site (filters put in one order, judge/site/pagefind_order).
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from judge.cli import cli
 from judge.i18n import LANGS
 from judge.paths import project_root
 from judge.site.build import build_site
+from judge.site.pagefind_order import (
+    FILTER_HASH_DIGITS,
+    META_HASH_DIGITS,
+    BundleFormatError,
+    Item,
+    canonicalise,
+    content_name,
+    decode,
+    encode,
+    read_index_file,
+)
 from judge.site.searchindex import BUNDLE, SearchIndexError, index_site, index_text, name_pieces
 
 FIXTURE = project_root() / "tests" / "fixtures" / "site_corpus"
@@ -104,3 +119,77 @@ def test_cli_builds_the_index_unless_no_search(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "search index: ja 3, en 3, zh-Hans 3 pages" in result.output
     assert all((out / lang / BUNDLE / "pagefind-ui.js").is_file() for lang in LANGS)
+
+
+# ------------------------------------------------------------------ one order for the index
+
+def test_the_same_site_gives_the_same_index(indexed_site: Path, tmp_path: Path) -> None:
+    """Pagefind alone writes its filter and metadata files in a new order each run; the
+    build puts them in one order, so the whole site, index included, is byte-identical."""
+    again = tmp_path / "site"
+    build_site(again, root=FIXTURE, finish=index_site)
+    assert digest(again) == digest(indexed_site)
+
+
+def test_filters_are_sorted_and_named_after_their_content(indexed_site: Path) -> None:
+    for lang in LANGS:
+        bundle = indexed_site / lang / BUNDLE
+        entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
+        (language,) = entry["languages"].values()
+        meta_path = bundle / f"pagefind.{language['hash']}.pf_meta"
+        meta = read_index_file(meta_path)
+        assert isinstance(meta, list)
+        assert language["hash"] == content_name(lang.lower(), meta_path.read_bytes(),
+                                                META_HASH_DIGITS)
+        names = [pair[0] for pair in meta[3]]
+        assert names == sorted(names) == ["ruleset", "tag", "term"]
+        listed = set()
+        for name, file_hash in meta[3]:
+            path = bundle / "filter" / f"{file_hash}.pf_filter"
+            listed.add(path.name)
+            assert file_hash == content_name(lang.lower(), path.read_bytes(),
+                                             FILTER_HASH_DIGITS)
+            content = read_index_file(path)
+            assert isinstance(content, list) and content[0] == name
+            values = [value[0] for value in content[1]]
+            assert values == sorted(values) and values
+        assert listed == {p.name for p in (bundle / "filter").iterdir()}, "a stray filter"
+
+
+cbor_items = st.recursive(st.integers(0, 2**64 - 1) | st.text(),
+                          lambda inner: st.lists(inner, max_size=5), max_leaves=30)
+
+
+@given(cbor_items)
+def test_cbor_round_trip(item: Item) -> None:
+    assert decode(encode(item)) == item
+
+
+def test_cbor_known_bytes() -> None:
+    # RFC 8949 appendix A
+    assert encode(0) == b"\x00" and encode(23) == b"\x17" and encode(24) == b"\x18\x18"
+    assert encode(1000) == b"\x19\x03\xe8" and encode(1000000) == b"\x1a\x00\x0f\x42\x40"
+    assert encode("IETF") == b"\x64IETF" and encode([1, [2, 3]]) == b"\x82\x01\x82\x02\x03"
+
+
+@pytest.mark.parametrize("data", [b"\x20", b"\xa1\x01\x02", b"\x9f\xff", b"\x82\x01",
+                                  b"\x01\x02", b"\x63ab"])
+def test_cbor_outside_the_subset_is_refused(data: bytes) -> None:
+    with pytest.raises(ValueError):
+        decode(data)
+
+
+def test_an_unknown_bundle_format_stops_the_build_with_the_file(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build_site(out, root=FIXTURE, finish=index_site)
+    before = digest(out)
+    bundle = out / "en" / BUNDLE
+    target = next((bundle / "filter").iterdir())
+    target.write_bytes(gzip.compress(b"pagefind_dcd\xa0"))  # a map: not Pagefind 1.5's
+    with pytest.raises(BundleFormatError, match=target.name):
+        canonicalise(bundle)
+    target.write_bytes(b"not gzip")
+    with pytest.raises(BundleFormatError, match="not a Pagefind index file"):
+        canonicalise(bundle)
+    assert {k for k, v in digest(out).items() if before.get(k) != v} == {
+        target.relative_to(out).as_posix()}, "a refused bundle is left as it was"

@@ -15,6 +15,10 @@ from copies that carry, after each of the ruling's glossary terms, the suffixes 
 ideographs in its names (重构 -> 构), so that however the browser cuts a term's name, each
 piece starts a word of the index; these pieces weigh a little more than the page's text, so
 the rulings that list the term come first. The pages that are served are not changed.
+
+Pagefind writes its filter and metadata files in an order that changes from run to run; each
+bundle is then rewritten in one order (:mod:`judge.site.pagefind_order`), so that the same
+site gives the same index, byte for byte.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from typing import Any
 
 from judge.i18n import LANGS
 from judge.site.build import BuildError
+from judge.site.pagefind_order import BundleFormatError, canonicalise
 
 #: The folder of each language's bundle, under ``<lang>/``.
 BUNDLE = "pagefind"
@@ -124,6 +129,11 @@ def index_site(folder: Path) -> IndexReport:
                                    f"of {len(pages)}")
         if not (folder / lang / BUNDLE / "pagefind-ui.js").is_file():
             raise SearchIndexError(f"Pagefind wrote no {lang}/{BUNDLE}/pagefind-ui.js")
+        try:
+            canonicalise(folder / lang / BUNDLE)
+        except BundleFormatError as exc:
+            raise SearchIndexError(f"cannot put the search index in a stable order: {exc}") \
+                from exc
     report.seconds = time.perf_counter() - start
     return report
 
