@@ -55,6 +55,7 @@ class Page:
     switcher: dict[str, str] = field(default_factory=dict)  # label -> href
     errors: list[str] = field(default_factory=list)
     text: str = ""
+    labelledby: list[str] = field(default_factory=list)  # ids named by aria-labelledby
 
 
 class StrictParser(HTMLParser):
@@ -95,6 +96,7 @@ class StrictParser(HTMLParser):
             if ident in page.ids:
                 page.errors.append(f"duplicate id {ident}")
             page.ids.add(ident)
+        page.labelledby += (attrs.get("aria-labelledby") or "").split()
         classes = (attrs.get("class") or "").split()
         if "sources" in classes and self.sources_depth is None:
             self.sources_depth = len(self.stack)
@@ -214,6 +216,8 @@ def test_pages_parse_strictly(site: Path) -> None:
     for path, page in pages.items():
         expected = path.split("/")[0] if "/" in path else "en"
         assert page.lang == expected, (path, page.lang)
+        missing = set(page.labelledby) - page.ids
+        assert not missing, f"{path}: aria-labelledby names no element: {missing}"
 
 
 def test_every_page_exists_in_three_languages(site: Path) -> None:
@@ -302,7 +306,12 @@ def test_ruling_page_content(fixture_site: Path) -> None:
     # the replay: narrated steps and a board after each
     assert "Step 1: Player 1 resolves an effect" in en
     assert "The refresh puts l1 from Player 1&#39;s Life Cloth into Player 1&#39;s trash." in en
-    assert en.count('<svg class="board"') == 3 and "aria-label=" in en
+    assert en.count('<svg class="board"') == 3
+    assert en.count('aria-labelledby="replay-') == 3  # named by their captions
+    # what every board shares is drawn once, and each board shows it
+    assert en.count('<g id="board-frame">') == 1
+    assert en.count('<use href="#board-frame"/>') == 3
+    assert "Player 1's main deck" not in en.split("board-frame", 1)[1].split("</svg>")[0]
     assert "The same position as in the first replay above." in en
     # the glossary terms with their three names, and the search filters
     assert '<span lang="zh-Hans">重构</span>' in en and '<span lang="ja">リフレッシュ</span>' in en
@@ -331,7 +340,11 @@ def test_outcomes_are_shown(fixture_site: Path) -> None:
     outcomes = en[en.index('id="outcomes"'):]
     assert outcomes.count('<svg class="board"') == 4
     assert "Player 1 chooses" in outcomes
-    assert "<title>" in en  # card names as SVG titles
+    # the key to the card labels, once per page (the boards carry labels only)
+    key = en[en.index('<p class="small card-key">'):]
+    key = key[:key.index("</p>")]
+    assert "<b>r1</b>" in key and "<b>r2</b>" in key, key
+    assert "<title>" not in en[en.index('id="replay"'):]
 
 
 def test_injected_markdown_is_harmless_on_the_page(fixture_site: Path) -> None:
@@ -376,12 +389,14 @@ def test_index_pages(fixture_site: Path) -> None:
 
 
 def test_ruling_pages_are_small(corpus_site: Path) -> None:
+    """Issue #4: a ruling page under 30 KB of HTML and CSS, for a judge's phone; every page
+    of the corpus, in every language (Japanese pages are the largest: 3 bytes a character)."""
     css = (corpus_site / "assets" / "site.css").stat().st_size
-    sizes = sorted(p.stat().st_size + css
-                   for p in corpus_site.glob("*/rulings/*/index.html"))
-    assert sizes
-    assert sizes[len(sizes) // 2] < 30 * 1024, f"median ruling page {sizes[len(sizes) // 2]}"
-    assert sizes[-1] < 64 * 1024, f"largest ruling page {sizes[-1]}"
+    sizes = {p.relative_to(corpus_site).as_posix(): p.stat().st_size + css
+             for p in corpus_site.glob("*/rulings/*/index.html")}
+    assert len(sizes) == 3 * len(list((project_root() / "rulings").rglob("*.toml")))
+    large = {page: size for page, size in sizes.items() if size >= 30_000}
+    assert not large, f"ruling pages of 30 KB or more with the stylesheet: {large}"
 
 
 # ---------------------------------------------------------------------------- coverage page

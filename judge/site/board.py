@@ -1,11 +1,19 @@
 """Board diagrams: the position after a step, as a small inline SVG.
 
-:func:`snapshot` freezes a game's zones into a :class:`Board` (language-free);
-:func:`render_svg` draws it in one language: both players (player 2 above, player 1 below),
-each zone as a box with its name and the labels of its cards, each card's name as its
-``<title>`` (a tooltip, and what a screen reader announces). Zones that stay empty in every
-board of a replay are left out (``zones_used``), so the diagrams stay small and keep one
-layout from one step to the next. The styling lives in the site's stylesheet (classes only).
+:func:`snapshot` freezes a game's zones into a :class:`Board` (language-free). A ruling page
+draws all its boards on one :class:`Layout` (:func:`layout_for`): the zones that hold a card in
+any of them, in a fixed order, the same for both players (player 2 above, player 1 below), each
+row of boxes as tall as it needs to be in the fullest board. What does not change between the
+boards of a page (the boxes, the players' names and the zones' names) is drawn once, by
+:func:`frame_svg`, as an SVG ``<g>`` in a hidden ``<svg>`` at the top of the replay; each board
+(:func:`render_svg`) shows it with ``<use>`` and adds only what is its own: the turn player's
+mark (●), the card counts, the card labels (a down card marked ↓, a frozen one ❄), a SIGNI's
+power and the cards under it. The card names are in the page's key to the cards and in the
+narration (a card's full name at its first mention), not in every board, so that a long
+replay stays within a phone page (docs/site.md, "The replay on a ruling page").
+The styling lives in the site's stylesheet (classes only); the rules for what the frame draws
+(``path.bx``, ``text.zn``, ``text.ph``) name no ancestor, since Chromium matches the rules
+of the copies that ``<use>`` shows within the ``<use>`` alone.
 """
 
 from __future__ import annotations
@@ -77,12 +85,26 @@ def zones_used(boards: Iterable[Board]) -> tuple[str, ...]:
     return tuple(z for z in ORDER if z in used) or ("lrig",)
 
 
+#: The marks after a card's label, and what they stand for (the page's key explains them).
+DOWN_MARK = "\u2193"  # ↓
+FROZEN_MARK = "\u2744"  # ❄
+#: The id of the frame's ``<g>``: one frame per page.
+FRAME_ID = "board-frame"
+HEAD = 14  # a player's name line
+PLAYER_GAP = 8  # below a player's last row
+
+
+def card_text(card: CardView) -> str:
+    """A card's label with its marks: ``T1``, ``T1↓``, ``T1↓❄``."""
+    return card.label + (DOWN_MARK if card.down else "") + (FROZEN_MARK if card.frozen else "")
+
+
 def _lines(cards: Sequence[CardView], width: float) -> list[list[CardView]]:
     lines: list[list[CardView]] = []
     line: list[CardView] = []
     used = 0.0
     for card in cards:
-        w = (len(card.label) + 1) * CHAR_W
+        w = (len(card_text(card)) + 1) * CHAR_W
         if line and used + w > width:
             lines.append(line)
             line, used = [], 0.0
@@ -93,36 +115,101 @@ def _lines(cards: Sequence[CardView], width: float) -> list[list[CardView]]:
     return lines
 
 
-def render_svg(board: Board, n: Narrator, zones: Sequence[str], caption: str) -> str:
-    """The board as an ``<svg>`` element (markup; every text is escaped here)."""
-    parts: list[str] = []
-    boxes: list[str] = []
-    y = 0
-    for player in ("p2", "p1"):
-        head = n.player(player) + (" ●" if board.turn_player == player else "")
-        parts.append(f'<text class="ph" x="2" y="{y + 10}">{escape(head)}</text>')
-        y += 14
-        row_h = 0
-        for i, zone in enumerate(zones):
-            col = i % COLUMNS
-            if col == 0 and i:
-                y += row_h + GAP
-                row_h = 0
-            x = col * (BOX_W + GAP) + 2
-            h = _box(parts, board, n, player, zone, x, y)
-            boxes.append(f"M{x} {y}h{BOX_W}v{h}h-{BOX_W}z")
-            row_h = max(row_h, h)
-        y += row_h + 8
-    label = escape(caption, quote=True)
-    return (f'<svg class="board" viewBox="0 0 {WIDTH} {y}" role="img" aria-label="{label}">'
-            f'<path d="{"".join(boxes)}"/>' + "".join(parts) + "</svg>")
+def _box_lines(board: Board, player: str, zone: str) -> int:
+    """How many text lines the box of ``zone`` needs below its name on ``board``."""
+    cards = board.cards(player, zone)
+    count = max(1, min(len(_lines(cards, BOX_W - 6)), MAX_LINES))
+    if zone in SIGNI_ZONES and cards and cards[0].power is not None:
+        count += 1
+    if zone in UNDER and board.cards(player, UNDER[zone]):
+        count += 1
+    return count
 
 
-def _box(parts: list[str], board: Board, n: Narrator, player: str, zone: str, x: int,
-         y: int) -> int:
+def _box_height(lines: int) -> int:
+    return 9 + LINE * lines + 4
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where every box is, for all the boards of a page (language-free)."""
+
+    zones: tuple[str, ...]
+    #: per player (p2, p1), per row of boxes, the text lines of its tallest box
+    rows: tuple[tuple[int, ...], tuple[int, ...]]
+
+    def boxes(self) -> list[tuple[str, int, str, int, int, int]]:
+        """(player, y of the player's name, zone, x, y, height) of every box."""
+        out = []
+        y = 0
+        for player, rows in zip(("p2", "p1"), self.rows, strict=True):
+            head_y = y
+            y += HEAD
+            for r, lines in enumerate(rows):
+                for c, zone in enumerate(self.zones[r * COLUMNS:(r + 1) * COLUMNS]):
+                    out.append((player, head_y, zone, c * (BOX_W + GAP) + 2, y,
+                                _box_height(lines)))
+                y += _box_height(lines) + GAP
+            y += PLAYER_GAP - GAP
+        return out
+
+    @property
+    def height(self) -> int:
+        return sum(HEAD + sum(_box_height(n) + GAP for n in rows) - GAP + PLAYER_GAP
+                   for rows in self.rows)
+
+
+def layout_for(boards: Iterable[Board]) -> Layout:
+    """The layout that fits every board in ``boards``."""
+    boards = list(boards)
+    zones = zones_used(boards)
+    n_rows = (len(zones) + COLUMNS - 1) // COLUMNS
+    rows = tuple(
+        tuple(max((_box_lines(b, player, z) for b in boards
+                   for z in zones[r * COLUMNS:(r + 1) * COLUMNS]), default=1)
+              for r in range(n_rows))
+        for player in ("p2", "p1"))
+    return Layout(zones, (rows[0], rows[1]))
+
+
+def frame_svg(layout: Layout, n: Narrator) -> str:
+    """The hidden ``<svg>`` holding what every board of the page shares: the boxes, the
+    players' names and the zones' names, in the page's language (markup; escaped here)."""
+    paths: list[str] = []
+    texts: list[str] = []
+    heads: set[str] = set()
+    for player, head_y, zone, x, y, h in layout.boxes():
+        if player not in heads:
+            heads.add(player)
+            texts.append(f'<text class="ph" x="12" y="{head_y + 10}">'
+                         f"{escape(n.player(player))}</text>")
+        paths.append(f"M{x} {y}h{BOX_W}v{h}h-{BOX_W}z")
+        texts.append(f'<text class="zn" x="{x + 3}" y="{y + 9}">{escape(n.zone_name(zone))}'
+                     "</text>")
+    return (f'<svg class="board frame" aria-hidden="true" focusable="false"><defs>'
+            f'<g id="{FRAME_ID}"><path class="bx" d="{"".join(paths)}"/>{"".join(texts)}</g>'
+            "</defs></svg>")
+
+
+def render_svg(board: Board, layout: Layout, *, labelledby: str = "", label: str = "") -> str:
+    """The board as an ``<svg>`` element on the page's frame (markup; escaped here), named
+    by the element with id ``labelledby`` (its caption) or else by ``label``."""
+    name = (f'aria-labelledby="{escape(labelledby, quote=True)}"' if labelledby
+            else f'aria-label="{escape(label, quote=True)}"')
+    parts = [f'<use href="#{FRAME_ID}"/>']
+    boxes = layout.boxes()
+    heads = {player: head_y for player, head_y, *_ in boxes}
+    if board.turn_player in heads:
+        parts.append(f'<text class="ph" x="2" y="{heads[board.turn_player] + 10}">\u25cf</text>')
+    for player, _, zone, x, y, _ in boxes:
+        _box(parts, board, player, zone, x, y)
+    return (f'<svg class="board" viewBox="0 0 {WIDTH} {layout.height}" role="img" {name}>'
+            + "".join(parts) + "</svg>")
+
+
+def _box(parts: list[str], board: Board, player: str, zone: str, x: int, y: int) -> None:
     cards = list(board.cards(player, zone))
     under = board.cards(player, UNDER[zone]) if zone in UNDER else ()
-    parts.append(f'<text class="zn" x="{x + 3}" y="{y + 9}">{escape(n.zone_name(zone))}</text>')
     if cards and zone not in SIGNI_ZONES:
         parts.append(f'<text class="zc" x="{x + BOX_W - 3}" y="{y + 9}">{len(cards)}</text>')
     lines = _lines(cards, BOX_W - 6)
@@ -130,7 +217,7 @@ def _box(parts: list[str], board: Board, n: Narrator, player: str, zone: str, x:
     more = sum(len(line) for line in lines[MAX_LINES:])
     ly = y + 9 + LINE
     for j, line in enumerate(shown):
-        items = [_card(n, card) for card in line]
+        items = [_card(card) for card in line]
         if more and j == len(shown) - 1:
             items.append(f"+{more}")
         parts.append(f'<text x="{x + 3}" y="{ly}">{" ".join(items)}</text>')
@@ -141,20 +228,26 @@ def _box(parts: list[str], board: Board, n: Narrator, player: str, zone: str, x:
         parts.append(f'<text class="pw" x="{x + 3}" y="{ly}">{cards[0].power}</text>')
         ly += LINE
     if under:
-        labels = " ".join(_card(n, c) for c in under)
+        labels = " ".join(_card(c) for c in under)
         parts.append(f'<text class="un" x="{x + 3}" y="{ly}">+ {labels}</text>')
-        ly += LINE
-    return ly - LINE + 4 - y
 
 
-def _card(n: Narrator, card: CardView) -> str:
-    """A card label; with a ``<tspan>`` when it has a name (its ``<title>``) or is down or
-    frozen (a class, and a word in the title)."""
-    name = n.card_name(card.label) or ""
+def _card(card: CardView) -> str:
+    """A card's label and marks, in a ``<tspan>`` with a class when it is down or frozen."""
+    text = escape(card_text(card))
     classes = [c for c, on in (("dn", card.down), ("fz", card.frozen)) if on]
-    if not name and not classes:
-        return escape(card.label)
-    marks = n.card_state(card.down, card.frozen)
-    title = " ".join(t for t in (name, marks) if t)
-    cls = f' class="{" ".join(classes)}"' if classes else ""
-    return f"<tspan{cls}><title>{escape(title)}</title>{escape(card.label)}</tspan>"
+    return f'<tspan class="{" ".join(classes)}">{text}</tspan>' if classes else text
+
+
+def card_key(boards: Iterable[Board], n: Narrator) -> list[tuple[str, str]]:
+    """(label, name in the page's language) of every named card on ``boards``, in label
+    order: the page's key to the labels the boards show."""
+    labels = {c.label for b in boards for _, _, cards in b.zones for c in cards}
+    return [(label, name) for label in sorted(labels, key=_label_order)
+            if (name := n.card_name(label))]
+
+
+def _label_order(label: str) -> tuple[str, int, str]:
+    head = label.rstrip("0123456789")
+    digits = label[len(head):]
+    return (head, int(digits) if digits else -1, label)

@@ -35,7 +35,7 @@ from judge.narrate import (
 )
 from judge.scenario.expect import ORDERED_ZONES
 from judge.scenario.model import Expectation, StatePattern, ZonePattern
-from judge.site.board import render_svg, zones_used
+from judge.site.board import card_key, frame_svg, render_svg
 from judge.site.load import RulingData, SiteInput
 from judge.site.markup import TermLinker, render_markdown
 
@@ -466,6 +466,8 @@ class SiteModel:
             "answers": self._answers(data, L, narrator),
             "replays": self._replays(data, L, narrator),
             "outcomes": self._outcome_views(data, L, narrator),
+            "frame": Markup(frame_svg(data.layout, narrator)),
+            "card_key": card_key([b for rv in data.replays for b in rv.boards], narrator),
             "sources": [{"title": s.title, "date": s.date, "url": s.url,
                          "authority": s.authority, "authority_name": L.authority(s.authority)}
                         for s in sc.sources],
@@ -500,6 +502,7 @@ class SiteModel:
         first_setup = None
         for gi, rv in enumerate(reversed(data.replays)):
             n.seen.clear()
+            replay_id = "replay-" + "-".join(rv.rules)
             by_step: dict[int, list[Event]] = {}
             for e in rv.events:
                 by_step.setdefault(e.step, []).append(e)
@@ -515,17 +518,17 @@ class SiteModel:
                 same_setup = k == 0 and gi > 0 and board is not None and board == first_setup
                 unchanged = board is not None and board == previous
                 svg = None
+                caption_id = f"{replay_id}-s{k}"
                 if board is not None and not unchanged and not same_setup:
-                    svg = Markup(render_svg(board, n, rv.zones,
-                                            board_caption(L, n, board, title)))
+                    svg = Markup(render_svg(board, data.layout, labelledby=caption_id))
                 if k == 0 and gi == 0:
                     first_setup = board
                 previous = board if board is not None else previous
                 steps.append({"index": k, "title": title, "sentences": n.events(events),
                               "svg": svg, "unchanged": unchanged, "same_setup": same_setup,
-                              "caption": board_caption(L, n, board, title) if board else ""})
-            out.append({"rules": rv.rules, "open": gi == 0, "steps": steps,
-                        "id": "replay-" + "-".join(rv.rules)})
+                              "caption": board_caption(L, n, board, title) if board else "",
+                              "caption_id": caption_id})
+            out.append({"rules": rv.rules, "open": gi == 0, "steps": steps, "id": replay_id})
         return out
 
     def _outcome_views(self, data: RulingData, L: Lang, n: Narrator) -> list[dict[str, Any]]:
@@ -534,7 +537,7 @@ class SiteModel:
             n.seen.clear()
             svg = None
             if ov.board is not None:
-                svg = Markup(render_svg(ov.board, n, zones_used([ov.board]), ov.outcome.name))
+                svg = Markup(render_svg(ov.board, data.layout, label=ov.outcome.name))
             choices = [n.event(e) for e in ov.choices]
             out.append({"name": ov.outcome.name, "rules": ov.rules, "choices": choices,
                         "rows": facts(ov.outcome.state, L, n), "svg": svg})

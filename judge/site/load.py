@@ -24,7 +24,7 @@ from judge.errors import JudgeError
 from judge.scenario.expect import check_replay, state_diff
 from judge.scenario.model import Outcome, Scenario
 from judge.scenario.run import Replay, replay, run_once
-from judge.site.board import Board, snapshot, zones_used
+from judge.site.board import Board, Layout, layout_for, snapshot
 
 
 def read_corpus(root: Path | None) -> Corpus:
@@ -39,7 +39,6 @@ class ReplayView:
     rules: tuple[str, ...]
     events: tuple[Event, ...]
     boards: tuple[Board, ...]  # index k: after step k (0: the set-up)
-    zones: tuple[str, ...]  # the zones the diagrams draw
 
 
 @dataclass(frozen=True)
@@ -57,6 +56,8 @@ class RulingData:
     results: tuple[Result, ...]  # one per rule set, in the ruling's order
     replays: tuple[ReplayView, ...]
     outcomes: tuple[OutcomeView, ...]
+    layout: Layout  # where the boxes of all the page's boards are
+
 
     @property
     def id(self) -> str:
@@ -103,8 +104,11 @@ def load_ruling(corpus: Corpus, ruling: Ruling) -> RulingData:
         except JudgeError as exc:
             failures = [f"engine error: {exc}"]
         results.append(Result(ruling.path, scenario.id, rules, failures))
-    return RulingData(ruling, tuple(results), tuple(_replays(corpus, ruling)),
-                      tuple(_outcomes(scenario, full)))
+    replays = tuple(_replays(corpus, ruling))
+    outcomes = tuple(_outcomes(scenario, full))
+    boards = [b for rv in replays for b in rv.boards]
+    boards += [ov.board for ov in outcomes if ov.board is not None]
+    return RulingData(ruling, tuple(results), replays, outcomes, layout_for(boards))
 
 
 def _replays(corpus: Corpus, ruling: Ruling) -> list[ReplayView]:
@@ -119,7 +123,7 @@ def _replays(corpus: Corpus, ruling: Ruling) -> list[ReplayView]:
         rr = ruling.replays.get(shown)
         events = rr.events if rr is not None else ()
         boards = step_boards(ruling.scenario, corpus.rulesets[shown])
-        out.append(ReplayView(tuple(rules_list), tuple(events), boards, zones_used(boards)))
+        out.append(ReplayView(tuple(rules_list), tuple(events), boards))
     return out
 
 
