@@ -244,6 +244,26 @@ def test_replay_steps_and_diagrams(page: Page, base_url: str) -> None:
     assert any("リフレッシュ" in s for s in told["ja"]), told["ja"]
 
 
+def test_boards_show_the_shared_frame(page: Page, base_url: str) -> None:
+    """Each board draws the page's frame (boxes, players' and zones' names) through <use>;
+    the frame must be drawn, styled (light boxes, not the default black fill) and be most of
+    what distinguishes a board from an empty one."""
+    page.goto(f"{base_url}/ja/{RULING}")
+    board = page.locator("#replay details[open] figure svg.board").nth(1)
+    board.scroll_into_view_if_needed()
+    assert page.locator("#board-frame").count() == 1
+    width, height, rows = png_pixels(board.screenshot())
+    bpp = len(rows[0]) // width
+    pixels = [row[x:x + bpp] for row in rows for x in range(0, len(row), bpp)]
+    dark = sum(1 for p in pixels if max(p[:3]) < 60)
+    assert dark < len(pixels) // 10, f"{dark} of {len(pixels)} pixels nearly black: unstyled?"
+    board.evaluate("svg => svg.querySelector('use').remove()")
+    _, _, bare = png_pixels(board.screenshot())
+    changed = sum(1 for a, b in zip(rows, bare, strict=True)
+                  for x in range(0, len(a), bpp) if a[x:x + bpp] != b[x:x + bpp])
+    assert changed > len(pixels) // 5, f"the frame changes only {changed} pixels"
+
+
 def test_ruling_page_at_phone_width_is_not_blank(browser: Browser, base_url: str) -> None:
     context = browser.new_context(viewport=PHONE, device_scale_factor=1)
     try:
