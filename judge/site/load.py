@@ -11,6 +11,7 @@ Nothing here depends on the page language.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,8 +68,9 @@ class RulingData:
     def scenario(self) -> Scenario:
         return self.ruling.scenario
 
-    @property
+    @functools.cached_property
     def failing(self) -> tuple[Result, ...]:
+        """The results that failed (asked of every ruling in every list of every page)."""
         return tuple(r for r in self.results if not r.ok)
 
 
