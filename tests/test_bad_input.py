@@ -303,3 +303,27 @@ def test_contradictory_set_up_lines() -> None:
     err = error_of(text)
     assert str(err).startswith("x.toml:11: setup.refreshes.p1: the turn player cannot have "
                                "refreshed twice")
+
+
+def test_outcome_name_in_an_unknown_language_or_without_japanese() -> None:
+    base = HEAD + '''deck = ["d1"]
+
+[[expect]]
+phase = "main"
+[[expect.outcomes]]
+name = NAME
+phase = "main"
+'''
+    err = error_of(base.replace("NAME", '{ ja = "ドロー", fr = "pioche" }'))
+    assert err.line == 17
+    assert str(err) == ("x.toml:17: expect[0].outcomes[0].name.fr: unknown field "
+                        "(valid: ja, en, zh-Hans)")
+    err = error_of(base.replace("NAME", '{ en = "draw" }'))
+    assert str(err).startswith("x.toml:17: expect[0].outcomes[0].name.ja: missing (Japanese is "
+                               "the fallback language)")
+    err = error_of(base.replace("NAME", '{ ja = 3 }'))
+    assert str(err) == "x.toml:17: expect[0].outcomes[0].name.ja: expected text, got 3"
+    scenario = load_text(base.replace("NAME", '{ ja = "ドロー", en = "draw" }'), "x.toml")
+    outcome = scenario.expectations[0].outcomes[0]
+    assert outcome.name == "draw"
+    assert outcome.title("ja") == ("ドロー", None) and outcome.title("zh-Hans") == ("ドロー", "ja")

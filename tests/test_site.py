@@ -340,6 +340,17 @@ def test_outcomes_are_shown(fixture_site: Path) -> None:
     outcomes = en[en.index('id="outcomes"'):]
     assert outcomes.count('<svg class="board"') == 4
     assert "Player 1 chooses" in outcomes
+    # outcome names in the page's language; a missing one falls back to Japanese, marked
+    ja = read(fixture_site, "ja", "rulings/fixture-two-returners")
+    ja_outcomes = ja[ja.index('id="outcomes"'):]
+    for name in ("両方戻る", "r1だけ戻る", "r2だけ戻る", "どちらも戻らない"):
+        assert f"<h3>{name} " in ja_outcomes, name
+    assert "両方戻る、r1だけ戻る" in ja  # the answer table's list of legal outcomes
+    zh = read(fixture_site, "zh-Hans", "rulings/fixture-two-returners")
+    zh_outcomes = zh[zh.index('id="outcomes"'):]
+    assert "<h3>两张都返回 " in zh_outcomes
+    assert '<h3><span lang="ja">r1だけ戻る</span> ' in zh_outcomes
+    assert zh_outcomes.count('class="untranslated"') == 1
     # the key to the card labels, once per page (the boards carry labels only)
     key = en[en.index('<p class="small card-key">'):]
     key = key[:key.index("</p>")]
@@ -607,7 +618,8 @@ def test_cli_build_and_i18n_status(tmp_path: Path) -> None:
     assert "FAIL" in result.output
     result = runner.invoke(cli, ["i18n-status", "--corpus", str(FIXTURE)])
     assert result.exit_code == 0, result.output
-    assert "zh-Hans: 4 ruling text(s)" in result.output
+    assert "zh-Hans: 5 ruling text(s)" in result.output  # 4 texts and an outcome's name
+    assert "fixture-two-returners: expect[0].outcomes[1].name" in result.output
     assert "fixture-mill-refresh: explanation" in result.output
     assert "en: 0 ruling text(s)" in result.output
 

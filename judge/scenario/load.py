@@ -174,6 +174,17 @@ def _keys(raw: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
             raise FieldError(f"{where}.{key}" if where else key, "unknown field", allowed)
 
 
+def _outcome_name(raw: Any, where: str) -> tuple[str, dict[str, str]]:
+    """An outcome's ``name``: one string, or a table of it in ja, en and zh-Hans."""
+    if not isinstance(raw, dict):
+        return _str(raw, where), {}
+    _keys(raw, LANGS, where)
+    if "ja" not in raw:
+        raise FieldError(f"{where}.ja", "missing (Japanese is the fallback language)")
+    names = {lang: _str(raw[lang], f"{where}.{lang}") for lang in LANGS if lang in raw}
+    return names.get("en") or names["ja"], names
+
+
 def _one_of(value: Any, valid: tuple[str, ...], where: str) -> str:
     if value not in valid:
         raise FieldError(where, f"unknown value {value!r}", valid)
@@ -604,8 +615,8 @@ class _Loader:
             at = f"{where}.outcomes[{j}]"
             _expect_type(out, dict, at, "a table")
             _keys(out, ("name", *STATE_FIELDS), at)
-            outcomes.append(Outcome(name=_str(out.get("name", f"outcome {j + 1}"),
-                                              f"{at}.name"),
+            name, names = _outcome_name(out.get("name", f"outcome {j + 1}"), f"{at}.name")
+            outcomes.append(Outcome(name=name, names=names,
                                     state=self._state({k: v for k, v in out.items()
                                                        if k != "name"}, at)))
         return Expectation(

@@ -111,8 +111,21 @@ class EventPattern:
 
 @dataclass(frozen=True)
 class Outcome:
+    #: the name in reports (``judge check``): the English name if the ruling gives one
     name: str
     state: StatePattern
+    #: the name per language, when the ruling gives a table (``name = { ja = ..., ... }``)
+    names: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    def title(self, lang: str) -> tuple[str, str | None]:
+        """The name to show in ``lang`` and, when it is a fallback, the language it is in:
+        the name in ``lang``, else the Japanese one (a table always has it); a plain string
+        serves every language."""
+        if not self.names:
+            return self.name, None
+        if self.names.get(lang):
+            return self.names[lang], None
+        return self.names.get("ja", self.name), "ja"
 
 
 @dataclass(frozen=True)

@@ -491,7 +491,8 @@ class SiteModel:
                 rows.extend(facts(sc.expectations[i].state, L, n))
                 if sc.expectations[i].outcomes:
                     rows.append((L._("Legal outcomes"),
-                                 n.join(o.name for o in sc.expectations[i].outcomes)))
+                                 n.join(o.title(L.lang)[0]
+                                        for o in sc.expectations[i].outcomes)))
             out.append({"rules": rules, "rows": rows})
         return out
 
@@ -536,10 +537,12 @@ class SiteModel:
         for ov in data.outcomes:
             n.seen.clear()
             svg = None
+            name, name_lang = ov.outcome.title(L.lang)
             if ov.board is not None:
-                svg = Markup(render_svg(ov.board, data.layout, label=ov.outcome.name))
+                svg = Markup(render_svg(ov.board, data.layout, label=name))
             choices = [n.event(e) for e in ov.choices]
-            out.append({"name": ov.outcome.name, "rules": ov.rules, "choices": choices,
+            out.append({"name": name, "name_lang": name_lang, "rules": ov.rules,
+                        "choices": choices,
                         "rows": facts(ov.outcome.state, L, n), "svg": svg})
         return out
 

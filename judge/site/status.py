@@ -1,6 +1,7 @@
 """``judge i18n-status``: what is not yet translated, per language.
 
-Ruling texts (title, question, answer, explanation) and the glossary (each term's name and
+Ruling texts (title, question, answer, explanation, and the names of listed outcomes) and the
+glossary (each term's name and
 definition) are checked for English and Chinese; Japanese is the source language that every
 other falls back to, so a missing Japanese text is a loading error, not a status line. The
 interface catalogues are checked too (a message without a translation, or a fuzzy one). On
@@ -40,6 +41,12 @@ def missing(corpus: Corpus) -> list[Missing]:
                 texts = ruling.scenario.texts.get(name)
                 if texts and not texts.get(lang):
                     m.rulings.append(f"{ruling.path}: {ruling.id}: {name}")
+            for i, exp in enumerate(ruling.scenario.expectations):
+                for j, outcome in enumerate(exp.outcomes):
+                    if not outcome.names.get(lang):
+                        how = "" if outcome.names else " (one string for every language)"
+                        m.rulings.append(f"{ruling.path}: {ruling.id}: "
+                                         f"expect[{i}].outcomes[{j}].name{how}")
         for term in corpus.glossary.values():
             if not term.names.get(lang):
                 m.glossary.append(f"{term.id}: name")
