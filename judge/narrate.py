@@ -314,6 +314,7 @@ OTHER_MESSAGES: dict[str, str] = {
     "ability": N_("the ability of %(card)s"),
     "ability:n": N_("ability %(n)s of %(card)s"),
     "ability:burst": N_("the Life Burst of %(card)s"),
+    "use:about": N_("whether to use %(ability)s"),
     "ability:card": N_("the effect of %(card)s"),
     "ability:player": N_("an effect of %(player)s"),
     "list:sep": N_(", "),
@@ -680,6 +681,9 @@ class Narrator:
             v.update(kind=self._(CHOICE_NAMES[kind]) if kind in CHOICE_NAMES else kind,
                      picked=self.join(self.pick(p) for p in picked) if picked
                      else self._(OTHER_MESSAGES["none"]))
+            if kind == "use" and d.get("about"):
+                v["kind"] = self._(OTHER_MESSAGES["use:about"],
+                                   ability=self.ability(str(d["about"])))
         elif t == "game_start":
             v["first"] = self.player(str(d.get("first")))
         elif t == "redraw":

@@ -46,7 +46,7 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "trigger_declined": ("ability",),  # an optional triggered ability was not used
     "trigger_dropped": ("ability", "reason"),  # removed unresolved (the turn ended)
     "burst": ("used",),  # a crushed card's Life Burst is used or not
-    "choice": ("kind", "options", "picked"),
+    "choice": ("kind", "options", "picked", "about"),  # about: the ability, for kind use
     "game_start": ("first",),  # rock-paper-scissors decided who goes first
     "redraw": ("count",),  # a player redrew that many cards of the opening hand
     "attack_step": ("step",),  # a step of the attack phase begins: arts, signi or lrig

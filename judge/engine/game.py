@@ -105,8 +105,10 @@ class Game:
         return event
 
     def choose(self, player: str, kind: str, options: list[str], min_count: int = 1,
-               max_count: int = 1, prompt: str = "") -> tuple[str, ...]:
-        """Ask ``player``; a choice with one possible answer is made without asking."""
+               max_count: int = 1, prompt: str = "", about: str | None = None
+               ) -> tuple[str, ...]:
+        """Ask ``player``; a choice with one possible answer is made without asking.
+        ``about`` names the ability the question is about (logged: ``S1#0``, ``B#burst``)."""
         max_count = min(max_count, len(options))
         min_count = min(min_count, max_count)
         if max_count == 0:
@@ -118,12 +120,16 @@ class Game:
         picked = self.chooser.pick(choice)
         if not choice.accepts(picked):
             raise EngineError(f"illegal answer {picked!r} to {choice}")
-        self.emit("choice", "game", player=player, kind=kind, options=list(options),
-                  picked=list(picked))
+        if about:
+            self.emit("choice", "game", player=player, kind=kind, options=list(options),
+                      picked=list(picked), about=about)
+        else:
+            self.emit("choice", "game", player=player, kind=kind, options=list(options),
+                      picked=list(picked))
         return picked
 
-    def yes_no(self, player: str, kind: str, prompt: str) -> bool:
-        return self.choose(player, kind, ["yes", "no"], prompt=prompt) == ("yes",)
+    def yes_no(self, player: str, kind: str, prompt: str, about: str | None = None) -> bool:
+        return self.choose(player, kind, ["yes", "no"], prompt=prompt, about=about) == ("yes",)
 
     # ------------------------------------------------------------------ derived values
 
@@ -340,8 +346,8 @@ class Game:
         # a cost that cannot be paid leaves nothing to decide: the ability is not used
         unpayable = not ability.cost.free and \
             problem(self, chosen.controller, ability.cost, inst) is not None
-        if unpayable or (ability.optional and not self.yes_no(chosen.controller, "use",
-                                                              f"use {chosen.name}?")):
+        if unpayable or (ability.optional and not self.yes_no(
+                chosen.controller, "use", f"use {chosen.name}?", about=chosen.name)):
             self.emit("trigger_declined", "game", player=chosen.controller, card=inst,
                       ability=chosen.name)
             return True
@@ -402,7 +408,8 @@ class Game:
                                      prompt="which Life Burst resolves next")
                 inst = waiting[labels.index(picked[0])]
             inst.burst = "done"
-            used = self.yes_no(player, "use", f"use the Life Burst of {inst.label}?")
+            used = self.yes_no(player, "use", f"use the Life Burst of {inst.label}?",
+                               about=f"{inst.label}#burst")
             self.emit("burst", "game", player=player, card=inst, used=used)
             if used:
                 self.resolve_effect(inst.card.life_burst, player, inst, f"{inst.label}#burst")
