@@ -283,14 +283,15 @@ def _site_progress() -> Callable[[str, int, int], None]:
     return tick
 
 
-def _search_indexer(search: bool) -> Callable[[Path], None] | None:
+def _search_indexer(search: bool, progress: Callable[[str, int, int], None] | None = None
+                    ) -> Callable[[Path], None] | None:
     """The ``finish`` step of a build that writes the Pagefind index (None: --no-search)."""
     if not search:
         return None
     from judge.site.searchindex import index_site
 
     def finish(folder: Path) -> None:
-        report = index_site(folder)
+        report = index_site(folder, progress)
         pages = ", ".join(f"{lang} {n}" for lang, n in report.pages.items())
         click.echo(f"search index: {pages} pages ({report.seconds:.2f} s)", err=True)
 
@@ -301,9 +302,10 @@ def _build_site(out: Path, corpus_dir: Path | None, allow_failing: bool,
                 search: bool = True) -> None:
     from judge.site.build import RulingsFailed, build_site
 
+    tick = _site_progress()
     try:
         report = build_site(out, root=_corpus_root(corpus_dir), allow_failing=allow_failing,
-                            progress=_site_progress(), finish=_search_indexer(search))
+                            progress=tick, finish=_search_indexer(search, tick))
     except RulingsFailed as exc:
         for line in exc.lines:
             click.echo(line)

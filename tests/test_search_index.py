@@ -44,11 +44,19 @@ def digest(root: Path) -> dict[str, str]:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+PROGRESS: list[tuple[str, int, int]] = []
+
+
 @pytest.fixture(scope="module")
 def indexed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("search") / "site"
-    build_site(out, root=FIXTURE, finish=index_site)
+    build_site(out, root=FIXTURE,
+               finish=lambda folder: index_site(folder, lambda *tick: PROGRESS.append(tick)))
     return out
+
+
+def test_indexing_reports_its_progress(indexed_site: Path) -> None:
+    assert PROGRESS == [("search index", n, len(LANGS)) for n in range(1, len(LANGS) + 1)]
 
 
 def test_one_bundle_per_language_with_its_ui(indexed_site: Path) -> None:

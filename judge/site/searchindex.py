@@ -30,7 +30,7 @@ import html
 import re
 import tempfile
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,8 +95,10 @@ def ruling_pages(folder: Path, lang: str) -> list[Path]:
     return sorted((folder / lang / "rulings").glob("*/index.html"))
 
 
-def index_site(folder: Path) -> IndexReport:
-    """Write ``<lang>/pagefind/`` into the built site ``folder`` for every language.
+def index_site(folder: Path,
+               progress: Callable[[str, int, int], None] | None = None) -> IndexReport:
+    """Write ``<lang>/pagefind/`` into the built site ``folder`` for every language;
+    ``progress("search index", done, total)`` is called as each language is indexed.
 
     Raises :class:`SearchIndexError` when Pagefind is missing or fails, or indexes fewer
     pages than the site has rulings."""
@@ -118,7 +120,7 @@ def index_site(folder: Path) -> IndexReport:
                 target.write_text(index_text(page.read_text(encoding="utf-8")),
                                   encoding="utf-8")
         try:
-            report.pages = _run(copies, folder)
+            report.pages = _run(copies, folder, progress)
         except SearchIndexError:
             raise
         except Exception as exc:  # Pagefind reports its failures as plain exceptions
@@ -138,18 +140,20 @@ def index_site(folder: Path) -> IndexReport:
     return report
 
 
-def _run(copies: Path, folder: Path) -> dict[str, int]:
+def _run(copies: Path, folder: Path,
+         progress: Callable[[str, int, int], None] | None) -> dict[str, int]:
     """Run :func:`_index` to the end, in a thread of its own when this thread already runs
     an event loop (as Playwright's synchronous API does)."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(_index(copies, folder))
+        return asyncio.run(_index(copies, folder, progress))
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(lambda: asyncio.run(_index(copies, folder))).result()
+        return pool.submit(lambda: asyncio.run(_index(copies, folder, progress))).result()
 
 
-async def _index(copies: Path, folder: Path) -> dict[str, int]:
+async def _index(copies: Path, folder: Path,
+                 progress: Callable[[str, int, int], None] | None) -> dict[str, int]:
     from pagefind.index import IndexConfig
     from pagefind.service import PagefindService
 
@@ -184,6 +188,8 @@ async def _index(copies: Path, folder: Path) -> dict[str, int]:
                 counts[lang] = int(added["page_count"])
             await call(index.write_files(output_path=str(folder / lang / BUNDLE)))
             await call(index.delete_index())
+            if progress is not None:
+                progress("search index", len(counts), len(LANGS))
     except BaseException:
         # stop Pagefind at once: the service's own close() waits for answers still due
         service._poll_task.cancel()
