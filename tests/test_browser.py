@@ -204,15 +204,25 @@ def test_search_opens_the_refresh_ruling(page: Page, base_url: str, lang: str,
 def test_search_filters_by_tag_rule_set_and_term(page: Page, base_url: str) -> None:
     page.goto(f"{base_url}/en/search/?q=refresh")
     everything = len(search_results(page))
-    names = [n.strip().lower() for n in page.locator(".pagefind-ui__filter-name").all_inner_texts()]
-    assert {"ruleset", "tag", "term"} <= set(names), names
+    names = [n.strip() for n in page.locator(".pagefind-ui__filter-name").all_inner_texts()]
+    assert {"Rule set", "Tag", "Term"} <= set(names), names
     before = page.locator(".pagefind-ui__message").inner_text().strip()
-    page.locator(".pagefind-ui__filter-name", has_text="Ruleset").click()
-    page.locator("input[name=ruleset][value='2014-04']").check()
+    page.locator(".pagefind-ui__filter-name", has_text="Rule set").click()
+    page.locator("input[name='Rule set'][value='2014-04']").check()
     page.wait_for_function("text => (document.querySelector('.pagefind-ui__message') || {})"
                            ".textContent.trim() !== text", arg=before)
     narrowed = search_results(page)
     assert 0 < len(narrowed) < everything
+
+
+def test_search_filters_are_in_the_page_language(page: Page, base_url: str) -> None:
+    page.goto(f"{base_url}/ja/search/?q=リフレッシュ")
+    search_results(page)
+    names = [n.strip() for n in page.locator(".pagefind-ui__filter-name").all_inner_texts()]
+    assert {"ルールセット", "タグ", "用語"} <= set(names), names
+    page.locator(".pagefind-ui__filter-name", has_text="用語").click()
+    values = page.locator(".pagefind-ui__filter-value").all_inner_texts()
+    assert any(v.startswith("リフレッシュ") for v in values), values
 
 
 def test_search_page_without_an_index_says_so(page: Page, base_url: str) -> None:

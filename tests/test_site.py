@@ -303,6 +303,7 @@ def test_ruling_page_content(fixture_site: Path) -> None:
     # a table per group of rule sets: the answer changed in 2014-07
     assert "<caption>2014-04</caption>" in en
     assert "<caption>2014-07 · 2014-09 · current</caption>" in en
+    ja = read(fixture_site, "ja", "rulings/fixture-mill-refresh")
     # the replay: narrated steps and a board after each
     assert "Step 1: Player 1 resolves an effect" in en
     assert "The refresh puts l1 from Player 1&#39;s Life Cloth into Player 1&#39;s trash." in en
@@ -315,13 +316,36 @@ def test_ruling_page_content(fixture_site: Path) -> None:
     assert "The same position as in the first replay above." in en
     # the glossary terms with their three names, and the search filters
     assert '<span lang="zh-Hans">重构</span>' in en and '<span lang="ja">リフレッシュ</span>' in en
-    for attr in ('data-pagefind-filter="term:refresh"', 'data-pagefind-filter="tag:refresh"',
-                 'data-pagefind-filter="ruleset:2014-04"', "data-pagefind-body"):
+    for attr in ('data-pagefind-filter="Term:refresh"', 'data-pagefind-filter="Tag:refresh"',
+                 'data-pagefind-filter="Rule set:2014-04"', "data-pagefind-body"):
         assert attr in en, attr
+    # the filters in the page's language: names and values (Pagefind shows them as they are)
+    for attr in ('data-pagefind-filter="用語:リフレッシュ"',
+                 'data-pagefind-filter="タグ:リフレッシュ"',
+                 'data-pagefind-filter="ルールセット:2014-04"'):
+        assert attr in ja, attr
     # related: the existing one is linked, the unknown id is listed as text
     assert 'href="../fixture-two-returners/"' in en and "no-such-ruling" in en
-    ja = read(fixture_site, "ja", "rulings/fixture-mill-refresh")
     assert "プレイヤー1のメインデッキ" in ja and "再現" in ja
+
+
+def test_search_filter_values_are_distinct_and_plain(corpus_site: Path) -> None:
+    """A filter value is a tag's or a term's name in the page's language, so two tags (or two
+    terms) must not share a name in any language, and no name may hold a comma (Pagefind
+    reads a comma in data-pagefind-filter as the start of another filter)."""
+    import re
+
+    for lang in LANGS:
+        owners: dict[tuple[str, str], set[str]] = {}
+        for page in (corpus_site / lang / "rulings").glob("*/index.html"):
+            html = page.read_text(encoding="utf-8")
+            for link in re.finditer(r'<a [^>]*href="([^"]*)"[^>]*data-pagefind-filter="'
+                                    r'([^":]*):([^"]*)"', html):
+                href, name, value = link.groups()
+                assert "," not in value, (page, value)
+                owners.setdefault((name, value), set()).add(href.rstrip("/").split("/")[-1])
+        shared = {key: ids for key, ids in owners.items() if len(ids) > 1}
+        assert not shared, f"{lang}: one filter value for several tags or terms: {shared}"
 
 
 def test_untranslated_texts_fall_back_to_japanese(fixture_site: Path) -> None:

@@ -80,7 +80,6 @@ TAG_NAMES: dict[str, str] = {
     "second-refresh": N_("second refresh"),
     "simultaneous": N_("simultaneous"),
     "target": N_("targets"),
-    "targets": N_("targets"),
     "timing": N_("timing"),
     "trigger": N_("triggers"),
     "turn-end": N_("end of the turn"),
@@ -466,6 +465,7 @@ class SiteModel:
             "answers": self._answers(data, L, narrator),
             "replays": self._replays(data, L, narrator),
             "outcomes": self._outcome_views(data, L, narrator),
+            "filters": search_filters(L),
             "frame": Markup(frame_svg(data.layout, narrator)),
             "card_key": card_key([b for rv in data.replays for b in rv.boards], narrator),
             "sources": [{"title": s.title, "date": s.date, "url": s.url,
@@ -618,6 +618,13 @@ def _seen(data: RulingData) -> tuple[list[str], list[str]]:
                 elif e.type == "game_start":
                     phases.add("setup")
     return sorted(k for k in kinds if k in RULE_KINDS), sorted(phases)
+
+
+def search_filters(L: Lang) -> dict[str, str]:
+    """The names of the search filters in the page's language (Pagefind shows them as they
+    are, and each language has its own index); their values are the rule set ids and the tag
+    and term names in the page's language."""
+    return {"ruleset": L._("Rule set"), "tag": L._("Tag"), "term": L._("Term")}
 
 
 def board_caption(L: Lang, n: Narrator, board: Any, title: str) -> str:

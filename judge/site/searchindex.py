@@ -44,8 +44,9 @@ BUNDLE = "pagefind"
 #: Seconds one request to Pagefind (indexing one language's pages, say) may take.
 TIMEOUT = 600.0
 
-# a glossary term on a ruling page: <a ... data-pagefind-filter="term:ID">names</a>
-_TERM_LINK = re.compile(r'<a [^>]*data-pagefind-filter="term:[^"]*"[^>]*>(.*?)</a>', re.S)
+# a ruling page's list of glossary terms, and a link in it: <a ...>names in three languages</a>
+_TERM_LIST = re.compile(r'<ul class="terms">(.*?)</ul>', re.S)
+_TERM_LINK = re.compile(r"<a [^>]*>(.*?)</a>", re.S)
 _TAG = re.compile(r"<[^>]+>")
 # a run of CJK ideographs (kana words are cut alike by the index and the browser)
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")
@@ -88,7 +89,9 @@ def index_text(page: str) -> str:
         return (f'{link.group(0)}<span data-pagefind-weight="{PIECE_WEIGHT}"> '
                 f"{html.escape(' '.join(dict.fromkeys(pieces)))}</span>")
 
-    return _TERM_LINK.sub(add_pieces, page)
+    return _TERM_LIST.sub(
+        lambda block: f'<ul class="terms">{_TERM_LINK.sub(add_pieces, block.group(1))}</ul>',
+        page)
 
 
 def ruling_pages(folder: Path, lang: str) -> list[Path]:
