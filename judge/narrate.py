@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from judge.engine.cards import CardDef
+from judge.engine.cards import KEYWORD_ABILITIES, CardDef
 from judge.engine.events import Event
 from judge.i18n import LANGS, N_, NP_, gettext_for, ngettext_for
 from judge.paths import data_dir
@@ -193,6 +193,7 @@ TRIGGER_NAMES: dict[str, str] = {
     "owner_refreshes": N_("its owner refreshed"),
     "attacks": N_("it attacks"),
     "attack_phase_start": N_("the attack phase began"),
+    "banishes_in_battle": N_("it banished a SIGNI in battle"),
 }
 
 CHOICE_NAMES: dict[str, str] = {
@@ -314,6 +315,7 @@ OTHER_MESSAGES: dict[str, str] = {
     "ability": N_("the ability of %(card)s"),
     "ability:n": N_("ability %(n)s of %(card)s"),
     "ability:burst": N_("the Life Burst of %(card)s"),
+    "ability:keyword": N_("the %(keyword)s of %(card)s"),
     "use:about": N_("whether to use %(ability)s"),
     "ability:card": N_("the effect of %(card)s"),
     "ability:player": N_("an effect of %(player)s"),
@@ -528,6 +530,9 @@ class Narrator:
             return self._(OTHER_MESSAGES["ability:card"], card=self.card(label))
         if which == "burst":
             return self._(OTHER_MESSAGES["ability:burst"], card=self.card(label))
+        if which in KEYWORD_ABILITIES:
+            return self._(OTHER_MESSAGES["ability:keyword"], card=self.card(label),
+                          keyword=self.term(which, which))
         card = self.cards.get(label)
         if card is not None and len(card.abilities) > 1 and which.isdigit():
             return self._(OTHER_MESSAGES["ability:n"], n=int(which) + 1, card=self.card(label))

@@ -12,8 +12,11 @@ S枪兵, 暗杀, 双/三重击溃).
   equal to the attacker's; otherwise nothing happens. Damage does not accumulate.
 - An unblocked SIGNI attack or a LRIG attack deals damage: crush one life cloth (two or three
   at once with Double or Triple Crush); with no life cloth, the attacker's player wins.
-- Lancer: banishing a SIGNI in battle crushes one life cloth (never damage). S-Lancer: the same,
-  but with no life cloth it deals damage. Assassin: attacks as if no SIGNI were in front.
+- Lancer: a triggered ability, "when this SIGNI banishes a SIGNI in battle, crush one of the
+  opponent's life cloth" (never damage); S-Lancer: the same, but with no life cloth it deals
+  damage (``KEYWORD_ABILITIES`` in cards.py). They wait with the other triggered abilities
+  and resolve after the banish's rule processing, the turn player's first. Assassin: attacks
+  as if no SIGNI were in front.
 - Guard: only against a LRIG attack, the defender may put a Guard card from the hand into the
   trash (whatever their LRIG's level) and take no damage.
 """
@@ -76,13 +79,8 @@ def signi_attack(game: Game, attacker: CardInstance) -> None:
               defend_power=defend_power, banished=banished)
     if banished:
         banish_card(game, defender, "battle", label)
-        lancer = {"lancer", "s-lancer"} & game.keywords(attacker)
-        if lancer and defender.zone.zone not in ("signi1", "signi2", "signi3"):
-            opponent = other(attacker.owner)
-            if game.state.zone(opponent, "life"):
-                game.crush(opponent, "battle", label)
-            elif "s-lancer" in lancer:
-                deal_damage(game, opponent, "battle", label)
+        if not game.on_field(defender):  # banished (a replacement may have sent it elsewhere)
+            game.queue_triggers(attacker, ["banishes_in_battle"])  # Lancer, S-Lancer, ...
     game.settle()
 
 

@@ -35,6 +35,7 @@ TRIGGERS: dict[str, str] = {
     "owner_refreshes": "this card's owner refreshes (the ability works from the field)",
     "attacks": "this SIGNI or LRIG attacks (on the declaration, before the battle)",
     "attack_phase_start": "its player's attack phase begins (the ability works from the field)",
+    "banishes_in_battle": "this SIGNI banishes the SIGNI it battles (the trigger of Lancer)",
 }
 
 #: Where an ``auto`` ability works from, by default, given its trigger.
@@ -50,6 +51,7 @@ TRIGGER_ZONES: dict[str, str] = {
     "owner_refreshes": "field",
     "attacks": "",
     "attack_phase_start": "field",
+    "banishes_in_battle": "",
 }
 
 #: The operation vocabulary: name -> (fields it accepts, what it does).
@@ -144,6 +146,21 @@ class Ability:
     applies_to: str = "this"  # const: "this" or "own_signi"
     index: int = 0
     cost: Cost = Cost()  # action abilities; an auto ability with a cost is optional
+    keyword: str = ""  # the keyword ability this is (KEYWORD_ABILITIES), not a printed one
+
+
+#: Keywords that are triggered abilities, as the abilities they stand for. Lancer: "when this
+#: SIGNI banishes a SIGNI in battle, crush one of the opponent's life cloth" (a crush, never
+#: damage: with none left nothing happens); S-Lancer: the same, but with no life cloth left it
+#: deals damage (the Chinese wiki "WIXOSS/游戏规则", 枪兵 and S枪兵, describes both as 【自】).
+#: As triggered abilities they wait, like printed ones, until the battle's banish and its rule
+#: processing are over, and resolve in the turn player's order. Their name is ``S1#lancer``.
+KEYWORD_ABILITIES: dict[str, Ability] = {
+    "lancer": Ability("auto", (Op("crush", who="opponent", count=1),),
+                      trigger="banishes_in_battle", keyword="lancer"),
+    "s-lancer": Ability("auto", (Op("damage", who="opponent"),),
+                        trigger="banishes_in_battle", keyword="s-lancer"),
+}
 
 
 @dataclass(frozen=True, slots=True)

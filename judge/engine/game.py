@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from judge.engine.cards import Ability, CardDef, Op
+from judge.engine.cards import KEYWORD_ABILITIES, Ability, CardDef, Op
 from judge.engine.choices import Choice, ChoiceSource
 from judge.engine.events import Event
 from judge.engine.rulesets import RuleSet
@@ -57,7 +57,8 @@ class Pending:
 
     @property
     def name(self) -> str:
-        return f"{self.card.label}#{self.ability.index}"
+        """``S1#0`` (its first printed ability), ``S1#lancer`` (a keyword ability)."""
+        return f"{self.card.label}#{self.ability.keyword or self.ability.index}"
 
 
 class Game:
@@ -309,7 +310,11 @@ class Game:
             self.queue_triggers(inst, fired)
 
     def queue_triggers(self, inst: CardInstance, fired: list[str]) -> None:
-        for ability in inst.card.abilities:
+        abilities = inst.card.abilities
+        if "banishes_in_battle" in fired:  # the only trigger of keyword abilities (Lancer)
+            abilities = (*abilities, *(KEYWORD_ABILITIES[k] for k in sorted(self.keywords(inst))
+                                       if k in KEYWORD_ABILITIES))
+        for ability in abilities:
             if ability.trigger in fired:
                 pending = Pending(ability, inst, inst.epoch, inst.owner, len(self.log) - 1)
                 self.pending.append(pending)
