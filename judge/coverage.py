@@ -119,12 +119,15 @@ ZONE_TERMS: dict[str, tuple[str, ...]] = {
     "assist2": ("assist-lrig",),
 }
 
+#: ``trigger`` events of keyword abilities (``S1#lancer``): the keyword -> glossary terms.
+KEYWORD_TERMS: dict[str, tuple[str, ...]] = {"lancer": ("lancer",), "s-lancer": ("s-lancer",)}
+
 #: Every table above, for the documentation and the tests.
 TERM_MAPS: dict[str, Mapping[str, tuple[str, ...]]] = {
     "event type": EVENT_TYPE_TERMS, "move verb": MOVE_VERB_TERMS, "use from": USE_FROM_TERMS,
     "rule processing kind": RULE_KIND_TERMS, "phase": PHASE_TERMS,
     "attack step": ATTACK_STEP_TERMS, "choice kind": CHOICE_TERMS,
-    "turn end reason": TURN_END_TERMS, "zone": ZONE_TERMS,
+    "turn end reason": TURN_END_TERMS, "zone": ZONE_TERMS, "keyword ability": KEYWORD_TERMS,
 }
 
 
@@ -155,6 +158,8 @@ def event_terms(event: Event) -> set[str]:
         out.update(CHOICE_TERMS.get(str(detail.get("kind", "")), ()))
     if event.type == "turn_end":
         out.update(TURN_END_TERMS.get(str(detail.get("reason", "")), ()))
+    if event.type == "trigger":
+        out.update(KEYWORD_TERMS.get(str(detail.get("ability", "")).partition("#")[2], ()))
     if event.type == "lasting" and detail.get("kind") == "banish_to_trash":
         out.add("replacement-effect")
     return out
