@@ -13,17 +13,19 @@ What it does:
    whose sizes vary with the ruling's number, and texts in Japanese, English and Chinese made
    of the glossary's names and filler words (a fixed seed). Every one must pass its replay:
    the build stops otherwise.
-2. Times ``judge build`` twice, in this process: without the search index (``--no-search``)
-   and with it (Pagefind), printing each phase (load = parse and replay, context,
-   render+write, and the search index).
+2. Times ``judge build`` three times, in this process: without the search index
+   (``--no-search``) rendering in one process (``--jobs 1``) and as it does by default (one
+   process per core for a site this large), then with the index (Pagefind), printing each
+   phase (load = parse and replay, context, render+write, and the search index).
 3. Writes the same content as Markdown, one page per ruling per language (title, question,
    answer, explanation, sources and the replay as a plain list of the narrated events, no
    diagrams), creates a throw-away venv under the temporary folder, installs mkdocs,
    mkdocs-material and mkdocs-static-i18n into it, and times ``mkdocs build`` with the Material
    theme and the i18n plugin (three languages, folder structure, no search plugin, so that
    both sides are timed without their search index).
-4. Prints pages per second for both renderers and their ratio, the whole build time, and the
-   ruling pages' sizes (HTML plus the stylesheet), also for the real corpus.
+4. Prints pages per second for both renderers and their ratio (as ``judge build`` runs, and
+   in one process), the whole build time, and the ruling pages' sizes (HTML plus the
+   stylesheet), also for the real corpus.
 
 Targets on the project's machine (2 cores): ``judge build`` renders (without the search
 index) at least 10 times as many pages per second as MkDocs; the whole build of 1,000 rulings,
@@ -392,9 +394,10 @@ def describe_sizes(label: str, sizes: list[int]) -> None:
           f"{over} at or over {TARGET_PAGE_BYTES:,} bytes")
 
 
-def timed_build(out: Path, root: Path, search: bool) -> tuple[BuildReport, float]:
+def timed_build(out: Path, root: Path, search: bool, jobs: int = 0
+                ) -> tuple[BuildReport, float]:
     started = time.perf_counter()
-    report = build_site(out, root=root, finish=index_site if search else None)
+    report = build_site(out, root=root, finish=index_site if search else None, jobs=jobs)
     return report, time.perf_counter() - started
 
 
@@ -413,16 +416,20 @@ def main() -> int:
         print(f"wrote {args.rulings} rulings in {time.perf_counter() - started:.1f} s "
               f"into {corpus}")
 
+        one, one_s = timed_build(work / "site-one", corpus, search=False, jobs=1)
+        print(f"judge build --no-search --jobs 1: {one.summary()}; {one_s:.2f} s in all")
         plain, plain_s = timed_build(work / "site-plain", corpus, search=False)
-        print(f"judge build --no-search: {plain.summary()}; {plain_s:.2f} s in all")
+        print(f"judge build --no-search:          {plain.summary()}; {plain_s:.2f} s in all")
         full, full_s = timed_build(work / "site", corpus, search=True)
-        print(f"judge build:             {full.summary()}; {full_s:.2f} s in all")
+        print(f"judge build:                      {full.summary()}; {full_s:.2f} s in all")
 
+        one_rate = one.pages / (one.seconds["context"] + one.seconds["render+write"])
         render_s = plain.seconds["context"] + plain.seconds["render+write"]
         judge_rate = plain.pages / render_s
         whole_rate = plain.pages / plain_s
         print(f"\njudge: {plain.pages} pages; rendering (context, render, write) "
-              f"{render_s:.2f} s = {judge_rate:.0f} pages/s; with parsing and replaying "
+              f"{render_s:.2f} s = {judge_rate:.0f} pages/s in {plain.processes} process(es) "
+              f"({one_rate:.0f} pages/s in one); with parsing and replaying "
               f"{plain_s:.2f} s = {whole_rate:.0f} pages/s")
         ok = True
         if not args.no_mkdocs:
@@ -434,8 +441,9 @@ def main() -> int:
             print(f"mkdocs (Material, static-i18n, no search): {md_pages} Markdown pages -> "
                   f"{mk_pages} HTML pages in {mk_s:.2f} s = {mk_rate:.1f} pages/s")
             ratio = judge_rate / mk_rate
-            print(f"ratio judge/mkdocs: {ratio:.1f}x rendering "
-                  f"({whole_rate / mk_rate:.1f}x counting judge's parsing and replaying); "
+            print(f"ratio judge/mkdocs: {ratio:.1f}x rendering as judge build runs "
+                  f"({plain.processes} process(es); {one_rate / mk_rate:.1f}x in one process, "
+                  f"{whole_rate / mk_rate:.1f}x counting judge's parsing and replaying); "
                   f"target >= {TARGET_RATIO:.0f}x: {'met' if ratio >= TARGET_RATIO else 'MISSED'}")
             ok &= ratio >= TARGET_RATIO
         print(f"whole build of {args.rulings} rulings with the search index: {full_s:.1f} s; "

@@ -299,13 +299,13 @@ def _search_indexer(search: bool, progress: Callable[[str, int, int], None] | No
 
 
 def _build_site(out: Path, corpus_dir: Path | None, allow_failing: bool,
-                search: bool = True) -> None:
+                search: bool = True, jobs: int = 0) -> None:
     from judge.site.build import RulingsFailed, build_site
 
     tick = _site_progress()
     try:
         report = build_site(out, root=_corpus_root(corpus_dir), allow_failing=allow_failing,
-                            progress=tick, finish=_search_indexer(search, tick))
+                            progress=tick, finish=_search_indexer(search, tick), jobs=jobs)
     except RulingsFailed as exc:
         for line in exc.lines:
             click.echo(line)
@@ -325,8 +325,10 @@ _NO_SEARCH_OPTION = click.option(
 @click.option("--allow-failing", is_flag=True,
               help="Build even when rulings fail their replay; their pages say so.")
 @_NO_SEARCH_OPTION
+@click.option("--jobs", type=click.IntRange(0), default=0, show_default=True,
+              help="Processes that render the pages of a large site (0: one per core).")
 @_CORPUS_OPTION
-def build_command(out: Path, allow_failing: bool, no_search: bool,
+def build_command(out: Path, allow_failing: bool, no_search: bool, jobs: int,
                   corpus_dir: Path | None) -> None:
     """Build the static website: every ruling replayed and narrated in Japanese, English and
     Chinese, with board diagrams, the glossary, indexes and the rule-change timeline.
@@ -334,9 +336,10 @@ def build_command(out: Path, allow_failing: bool, no_search: bool,
     A ruling that fails its replay stops the build with the "judge check" report (exit
     status 1) unless --allow-failing. The search index (Pagefind, one per language) is built
     into the new site before it replaces the previous one, unless --no-search. The previous
-    site stays in place until the new one is complete. Details: docs/site.md.
+    site stays in place until the new one is complete. A site of 1,500 pages or more is
+    rendered by several processes (--jobs). Details: docs/site.md.
     """
-    _build_site(out, corpus_dir, allow_failing, search=not no_search)
+    _build_site(out, corpus_dir, allow_failing, search=not no_search, jobs=jobs)
 
 
 @cli.command("serve")

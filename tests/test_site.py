@@ -706,3 +706,26 @@ def test_finish_hook_sees_the_complete_site_before_the_swap(tmp_path: Path) -> N
 
     build_site(out, root=FIXTURE, finish=finish)
     assert seen and (out / "extra.txt").is_file() and not seen[0].exists()
+
+
+def test_pages_rendered_by_several_processes_are_the_same_bytes(fixture_site: Path,
+                                                                 tmp_path: Path) -> None:
+    """A large site is rendered by forked worker processes; the pages must not depend on
+    which process wrote them. Run in a fresh interpreter (no other threads, as judge build
+    requires before it forks), with the size threshold lowered to the fixture corpus."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "site"
+    script = (
+        "import sys; from pathlib import Path\n"
+        "import judge.site.build as b\n"
+        "b.PARALLEL_MIN_PAGES = 0\n"
+        "r = b.build_site(Path(sys.argv[1]), root=Path(sys.argv[2]), jobs=2)\n"
+        "print(r.processes, r.pages)\n")
+    done = subprocess.run([sys.executable, "-c", script, str(out), str(FIXTURE)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    processes, pages = map(int, done.stdout.split())
+    assert processes == 2 and pages == len(list(fixture_site.rglob("*.html")))
+    assert tree_digest(out) == tree_digest(fixture_site)

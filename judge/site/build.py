@@ -9,9 +9,11 @@ bytes (no dates, no random names, everything sorted).
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,7 +22,7 @@ from pathlib import Path
 from judge.errors import JudgeError
 from judge.i18n import LANGS
 from judge.paths import project_root
-from judge.site.context import Links, PageInfo, SiteModel, page_file
+from judge.site.context import Links, PageInfo, PageSpec, SiteModel, page_file
 from judge.site.load import SiteInput, load
 from judge.site.render import assets_dir, fresh_environments, render
 
@@ -46,11 +48,13 @@ class BuildReport:
     rulings: int = 0
     failing: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
+    processes: int = 1  # that rendered the pages
 
     def summary(self) -> str:
         times = ", ".join(f"{k} {v:.2f} s" for k, v in self.seconds.items())
         text = (f"built {self.pages} pages ({self.bytes / 1024:.0f} KiB) for {self.rulings} "
-                f"rulings into {self.out} ({times})")
+                f"rulings into {self.out} ({times}")
+        text += f"; {self.processes} processes rendering)" if self.processes > 1 else ")"
         if self.failing:
             text += f"; {len(self.failing)} failing ruling(s) marked: {', '.join(self.failing)}"
         return text
@@ -64,11 +68,13 @@ MARKER = ".judge-site"
 
 def build_site(out: Path, *, root: Path | None = None, allow_failing: bool = False,
                progress: Progress | None = None,
-               finish: Callable[[Path], None] | None = None) -> BuildReport:
+               finish: Callable[[Path], None] | None = None,
+               jobs: int = 0) -> BuildReport:
     """Build the whole site into ``out``; raises :class:`BuildError` (site untouched).
 
     ``finish``, if given, is called with the complete new folder just before it replaces the
-    previous site (a search indexer can add its files there and still be atomic)."""
+    previous site (a search indexer can add its files there and still be atomic). ``jobs``:
+    how many processes render the pages (0: one per core; see :func:`render_pages`)."""
     check_target(out, root)
     report = BuildReport(out=out)
     tick = progress or (lambda phase, done, total: None)
@@ -88,7 +94,7 @@ def build_site(out: Path, *, root: Path | None = None, allow_failing: bool = Fal
         lines.append(f"{passed} passed, {len(site.failing)} failed")
         raise RulingsFailed(lines)
     report.failing = sorted({r.ruling for r in site.failing})
-    write_site(site, out, report, tick, finish)
+    write_site(site, out, report, tick, finish, jobs)
     return report
 
 
@@ -107,7 +113,7 @@ def check_target(out: Path, root: Path | None = None) -> None:
 
 
 def write_site(site: SiteInput, out: Path, report: BuildReport, tick: Progress,
-               finish: Callable[[Path], None] | None = None) -> None:
+               finish: Callable[[Path], None] | None = None, jobs: int = 0) -> None:
     start = time.perf_counter()
     fresh_environments()
     model = SiteModel.build(site)
@@ -126,12 +132,10 @@ def write_site(site: SiteInput, out: Path, report: BuildReport, tick: Progress,
         size += _write(tmp / "index.html",
                        render("root.html", "en", {"page": root, "count": len(site.rulings)}))
         done += 1
-        for spec in specs:
-            for lang in LANGS:
-                html = render(spec.template, lang, model.context(spec, lang))
-                size += _write(tmp / page_file(lang, spec.key), html)
-                done += 1
-                tick("render", done, total)
+        tick("render", done, total)
+        pages, written, report.processes = render_pages(model, specs, tmp, tick, jobs)
+        done += pages
+        size += written
         for asset in sorted(assets_dir().rglob("*")):
             if asset.is_file():
                 target = tmp / "assets" / asset.relative_to(assets_dir())
@@ -150,6 +154,65 @@ def write_site(site: SiteInput, out: Path, report: BuildReport, tick: Progress,
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+#: Below this many pages the pages are rendered in this process: starting workers and
+#: rendering their templates anew costs more than it saves.
+PARALLEL_MIN_PAGES = 1500
+#: Pages per task handed to a worker.
+CHUNK = 48
+# What the workers render, set by the parent just before they are forked (and inherited).
+_WORK: tuple[SiteModel, list[PageSpec], Path] | None = None
+
+
+def render_pages(model: SiteModel, specs: list[PageSpec], tmp: Path, tick: Progress,
+                 jobs: int = 0) -> tuple[int, int, int]:
+    """Render and write every (page, language) into ``tmp``; return (pages, bytes, processes).
+
+    A large site is rendered by ``jobs`` processes (0: one per core), forked from this one
+    so that they share the loaded corpus and its replays without copying them; each page
+    depends only on the model, so the bytes are the same whichever process writes them
+    (``tests/test_site.py`` compares the two ways). In a process that runs other threads
+    (``judge serve``) or where fork is not available, the pages are rendered here."""
+    global _WORK
+    work = [(i, lang) for i in range(len(specs)) for lang in LANGS]
+    total = len(work) + 1  # and the root page, written first
+    processes = jobs or os.cpu_count() or 1
+    if processes < 2 or len(work) < PARALLEL_MIN_PAGES or threading.active_count() > 1 \
+            or "fork" not in multiprocessing.get_all_start_methods():
+        _WORK = (model, specs, tmp)
+        try:
+            pages, size = 0, 0
+            for start in range(0, len(work), CHUNK):
+                n, written = _render_chunk(work[start:start + CHUNK])
+                pages, size = pages + n, size + written
+                tick("render", pages + 1, total)
+        finally:
+            _WORK = None
+        return pages, size, 1
+    _WORK = (model, specs, tmp)
+    try:
+        pages, size = 0, 0
+        chunks = [work[start:start + CHUNK] for start in range(0, len(work), CHUNK)]
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            for n, written in pool.imap_unordered(_render_chunk, chunks):
+                pages, size = pages + n, size + written
+                tick("render", pages + 1, total)
+    finally:
+        _WORK = None
+    return pages, size, processes
+
+
+def _render_chunk(chunk: list[tuple[int, str]]) -> tuple[int, int]:
+    """Render and write some pages (in a worker, or in the building process)."""
+    assert _WORK is not None, "render_pages sets the work before rendering"
+    model, specs, tmp = _WORK
+    size = 0
+    for index, lang in chunk:
+        spec = specs[index]
+        size += _write(tmp / page_file(lang, spec.key),
+                       render(spec.template, lang, model.context(spec, lang)))
+    return len(chunk), size
 
 
 def _write(path: Path, text: str) -> int:
