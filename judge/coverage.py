@@ -77,6 +77,7 @@ MOVE_VERB_TERMS: dict[str, tuple[str, ...]] = {
     "redraw": ("redraw",),
     "guard": ("guard",),
     "pay": ("cost",),
+    "exceed": ("exceed", "cost"),
     "hand_limit": ("end-phase",),
 }
 #: ``move`` events with verb ``use``: the zone the card is used from -> glossary terms.
