@@ -1,4 +1,5 @@
-"""Shared test set-up: Hypothesis profiles and a small DSL for rule-by-rule unit tests.
+"""Shared test set-up: Hypothesis profiles, a small DSL for rule-by-rule unit tests, and the
+fixture corpus that several modules read.
 
 Hypothesis profiles
 -------------------
@@ -28,11 +29,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+from judge.corpus import Corpus, load_corpus
 from judge.engine import actions
 from judge.engine.cards import FILLER, CardDef, Op, parse_card, parse_op
 from judge.engine.choices import Scripted, ScriptThenBranch
@@ -291,6 +294,17 @@ class Table:
 
     def trace(self) -> str:
         return "event log:\n" + "\n".join(f"  {e}" for e in self.game.log)
+
+
+#: The three-ruling corpus of test_coverage, test_db and test_search, and its rulings' ids.
+FX_CORPUS = Path(__file__).parent / "fixtures" / "corpus"
+MILL, POWER, STEPS = "fx-mill-refresh", "fx-power-zero", "fx-attack-steps"
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Corpus:
+    """:data:`FX_CORPUS` loaded and replayed, once for the session (it is only read)."""
+    return load_corpus(FX_CORPUS)
 
 
 @pytest.fixture

@@ -57,7 +57,7 @@ def boards(draw: st.DrawFn) -> Board:
 @given(st.lists(boards(), min_size=1, max_size=4))
 def test_every_text_of_every_board_is_inside_its_box(page: list[Board]) -> None:
     layout = layout_for(page)
-    boxes = layout.boxes()
+    boxes = layout.boxes
     heads = {head_y + 10 for _, head_y, *_ in boxes}
     for board in page:
         svg = render_svg(board, layout, labelledby="cap")
@@ -86,9 +86,9 @@ def test_the_layout_draws_each_used_zone_for_both_players(page: list[Board]) -> 
     for zone in ORDER:
         if zone in used:
             assert zone in layout.zones
-    drawn = [(player, zone) for player, _, zone, *_ in layout.boxes()]
+    drawn = [(player, zone) for player, _, zone, *_ in layout.boxes]
     assert drawn == [(p, z) for p in ("p2", "p1") for z in layout.zones]
-    assert all(h >= 24 for *_, h in layout.boxes())
+    assert all(h >= 24 for *_, h in layout.boxes)
 
 
 def test_frame_has_names_once_and_boards_only_their_own() -> None:

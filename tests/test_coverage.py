@@ -13,24 +13,16 @@ The fixture's three rulings and what their replays show:
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import FX_CORPUS, MILL, POWER, STEPS
 
 from judge.cli import cli
-from judge.corpus import Corpus, load_corpus, load_glossary
+from judge.corpus import Corpus, load_glossary
 from judge.coverage import TERM_MAPS, Coverage, compute, event_terms
 from judge.engine.events import Event
 from judge.engine.rule_processing import KINDS
-
-FIXTURE = Path(__file__).parent / "fixtures" / "corpus"
-MILL, POWER, STEPS = "fx-mill-refresh", "fx-power-zero", "fx-attack-steps"
-
-
-@pytest.fixture(scope="module")
-def corpus() -> Corpus:
-    return load_corpus(FIXTURE)
 
 
 @pytest.fixture(scope="module")
@@ -106,14 +98,14 @@ def test_event_terms() -> None:
 
 def test_cli_text_and_json() -> None:
     runner = CliRunner()
-    done = runner.invoke(cli, ["coverage", "--corpus", str(FIXTURE)])
+    done = runner.invoke(cli, ["coverage", "--corpus", str(FX_CORPUS)])
     assert done.exit_code == 0, done.output
     out = done.output
     assert out.startswith("Coverage of 3 rulings")
     assert "  none: under, check, resona, key, upper_limit, limiting, lrig_type" not in out
     assert "  none: excess, under, check, resona, key, upper_limit, limiting, lrig_type" in out
     assert "Exercised: 2/10 rule processing, 2/7 phase, 3/3 attack step, 3/4 ruleset" in out
-    done = runner.invoke(cli, ["coverage", "--corpus", str(FIXTURE), "--json"])
+    done = runner.invoke(cli, ["coverage", "--corpus", str(FX_CORPUS), "--json"])
     data = json.loads(done.output)
     assert data["rulings"] == 3
     assert data["missing"]["ruleset"] == ["2014-07"]

@@ -10,21 +10,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import FX_CORPUS, MILL, POWER, STEPS
 
 import judge.db
 from judge.cli import cli
-from judge.corpus import Corpus, load_corpus
+from judge.corpus import Corpus
 from judge.db import TABLES, build
 from judge.engine.rule_processing import KINDS
 from judge.paths import project_root
-
-FIXTURE = Path(__file__).parent / "fixtures" / "corpus"
-MILL, POWER, STEPS = "fx-mill-refresh", "fx-power-zero", "fx-attack-steps"
-
-
-@pytest.fixture(scope="module")
-def corpus() -> Corpus:
-    return load_corpus(FIXTURE)
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +132,7 @@ def test_documented_queries_run(con: sqlite3.Connection) -> None:
 
 def test_cli_db(tmp_path: Path) -> None:
     out = tmp_path / "sub" / "x.db"
-    done = CliRunner().invoke(cli, ["db", "--corpus", str(FIXTURE), "--out", str(out)])
+    done = CliRunner().invoke(cli, ["db", "--corpus", str(FX_CORPUS), "--out", str(out)])
     assert done.exit_code == 0, done.output
     assert done.output.startswith(f"wrote {out}: 3 rulings, 4 rule sets, 5 replays, ")
     assert out.is_file()

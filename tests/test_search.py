@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import FX_CORPUS, MILL, POWER, STEPS
 
 from judge.cli import cli
 from judge.corpus import load_glossary
@@ -35,14 +36,11 @@ from judge.search import (
 from judge.search_analysis import RUN_END, fold, text_analyzer, tokens
 from judge.search_query import Expand, Glossary, QueryError, Text, expand, parse, show
 
-FIXTURE = Path(__file__).parent / "fixtures" / "corpus"
-MILL, POWER, STEPS = "fx-mill-refresh", "fx-power-zero", "fx-attack-steps"
-
 
 @pytest.fixture(scope="module")
 def corpus_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("corpus")
-    shutil.copytree(FIXTURE / "rulings", root / "rulings")
+    shutil.copytree(FX_CORPUS / "rulings", root / "rulings")
     return root
 
 
@@ -282,7 +280,7 @@ def test_snippet_window_and_marks() -> None:
 
 def test_index_rebuilt_only_when_the_corpus_changes(tmp_path: Path) -> None:
     root = tmp_path / "c"
-    shutil.copytree(FIXTURE / "rulings", root / "rulings")
+    shutil.copytree(FX_CORPUS / "rulings", root / "rulings")
     assert ensure_index(root) == "no index yet"
     assert ensure_index(root) == ""
     ruling = root / "rulings" / "rules" / "fx-power-zero.toml"
@@ -294,7 +292,7 @@ def test_index_rebuilt_only_when_the_corpus_changes(tmp_path: Path) -> None:
 
 def test_corrupt_index_is_detected_and_rebuilt(tmp_path: Path) -> None:
     root = tmp_path / "c"
-    shutil.copytree(FIXTURE / "rulings", root / "rulings")
+    shutil.copytree(FX_CORPUS / "rulings", root / "rulings")
     folder = root / "build" / "search"
     ensure_index(root)
     for seg in folder.glob("*.seg"):
@@ -308,7 +306,7 @@ def test_corrupt_index_is_detected_and_rebuilt(tmp_path: Path) -> None:
 
 def test_damage_the_stamp_misses_is_rebuilt_on_reading(tmp_path: Path) -> None:
     root = tmp_path / "c"
-    shutil.copytree(FIXTURE / "rulings", root / "rulings")
+    shutil.copytree(FX_CORPUS / "rulings", root / "rulings")
     folder = root / "build" / "search"
     ensure_index(root)
     stamp = json.loads((folder / "stamp.json").read_text())

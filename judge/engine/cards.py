@@ -161,6 +161,8 @@ KEYWORD_ABILITIES: dict[str, Ability] = {
     "s-lancer": Ability("auto", (Op("damage", who="opponent"),),
                         trigger="banishes_in_battle", keyword="s-lancer"),
 }
+#: The triggers that keyword abilities wait for (queue_triggers looks at keywords only then).
+KEYWORD_TRIGGERS = frozenset(a.trigger for a in KEYWORD_ABILITIES.values() if a.trigger)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from judge.engine.cards import KEYWORD_ABILITIES, Ability, CardDef, Op
+from judge.engine.cards import KEYWORD_ABILITIES, KEYWORD_TRIGGERS, Ability, CardDef, Op
 from judge.engine.choices import Choice, ChoiceSource
 from judge.engine.events import Event
 from judge.engine.rulesets import RuleSet
@@ -121,12 +121,9 @@ class Game:
         picked = self.chooser.pick(choice)
         if not choice.accepts(picked):
             raise EngineError(f"illegal answer {picked!r} to {choice}")
-        if about:
-            self.emit("choice", "game", player=player, kind=kind, options=list(options),
-                      picked=list(picked), about=about)
-        else:
-            self.emit("choice", "game", player=player, kind=kind, options=list(options),
-                      picked=list(picked))
+        extra: dict[str, Any] = {"about": about} if about else {}
+        self.emit("choice", "game", player=player, kind=kind, options=list(options),
+                  picked=list(picked), **extra)
         return picked
 
     def yes_no(self, player: str, kind: str, prompt: str, about: str | None = None) -> bool:
@@ -311,7 +308,7 @@ class Game:
 
     def queue_triggers(self, inst: CardInstance, fired: list[str]) -> None:
         abilities = inst.card.abilities
-        if "banishes_in_battle" in fired:  # the only trigger of keyword abilities (Lancer)
+        if not KEYWORD_TRIGGERS.isdisjoint(fired):  # Lancer and the like, printed or given
             abilities = (*abilities, *(KEYWORD_ABILITIES[k] for k in sorted(self.keywords(inst))
                                        if k in KEYWORD_ABILITIES))
         for ability in abilities:

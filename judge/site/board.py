@@ -18,6 +18,7 @@ of the copies that ``<use>`` shows within the ``<use>`` alone.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -138,8 +139,19 @@ class Layout:
     #: per player (p2, p1), per row of boxes, the text lines of its tallest box
     rows: tuple[tuple[int, ...], tuple[int, ...]]
 
-    def boxes(self) -> list[tuple[str, int, str, int, int, int]]:
+    @property
+    def boxes(self) -> tuple[tuple[str, int, str, int, int, int], ...]:
         """(player, y of the player's name, zone, x, y, height) of every box."""
+        return self._placed[0]
+
+    @property
+    def height(self) -> int:
+        """The height of a board drawn on this layout."""
+        return self._placed[1]
+
+    @functools.cached_property
+    def _placed(self) -> tuple[tuple[tuple[str, int, str, int, int, int], ...], int]:
+        """The boxes and the height, worked out once (every board of the page reads them)."""
         out = []
         y = 0
         for player, rows in zip(("p2", "p1"), self.rows, strict=True):
@@ -151,12 +163,7 @@ class Layout:
                                 _box_height(lines)))
                 y += _box_height(lines) + GAP
             y += PLAYER_GAP - GAP
-        return out
-
-    @property
-    def height(self) -> int:
-        return sum(HEAD + sum(_box_height(n) + GAP for n in rows) - GAP + PLAYER_GAP
-                   for rows in self.rows)
+        return tuple(out), y
 
 
 def layout_for(boards: Iterable[Board]) -> Layout:
@@ -178,7 +185,7 @@ def frame_svg(layout: Layout, n: Narrator) -> str:
     paths: list[str] = []
     texts: list[str] = []
     heads: set[str] = set()
-    for player, head_y, zone, x, y, h in layout.boxes():
+    for player, head_y, zone, x, y, h in layout.boxes:
         if player not in heads:
             heads.add(player)
             texts.append(f'<text class="ph" x="12" y="{head_y + 10}">'
@@ -197,7 +204,7 @@ def render_svg(board: Board, layout: Layout, *, labelledby: str = "", label: str
     name = (f'aria-labelledby="{escape(labelledby, quote=True)}"' if labelledby
             else f'aria-label="{escape(label, quote=True)}"')
     parts = [f'<use href="#{FRAME_ID}"/>']
-    boxes = layout.boxes()
+    boxes = layout.boxes
     heads = {player: head_y for player, head_y, *_ in boxes}
     if board.turn_player in heads:
         parts.append(f'<text class="ph" x="2" y="{heads[board.turn_player] + 10}">\u25cf</text>')

@@ -9,13 +9,14 @@ bytes (no dates, no random names, everything sorted).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -176,26 +177,21 @@ def render_pages(model: SiteModel, specs: list[PageSpec], tmp: Path, tick: Progr
     (``judge serve``) or where fork is not available, the pages are rendered here."""
     global _WORK
     work = [(i, lang) for i in range(len(specs)) for lang in LANGS]
+    chunks = [work[start:start + CHUNK] for start in range(0, len(work), CHUNK)]
     total = len(work) + 1  # and the root page, written first
     processes = jobs or os.cpu_count() or 1
     if processes < 2 or len(work) < PARALLEL_MIN_PAGES or threading.active_count() > 1 \
             or "fork" not in multiprocessing.get_all_start_methods():
-        _WORK = (model, specs, tmp)
-        try:
-            pages, size = 0, 0
-            for start in range(0, len(work), CHUNK):
-                n, written = _render_chunk(work[start:start + CHUNK])
-                pages, size = pages + n, size + written
-                tick("render", pages + 1, total)
-        finally:
-            _WORK = None
-        return pages, size, 1
+        processes = 1
+    pages, size = 0, 0
     _WORK = (model, specs, tmp)
     try:
-        pages, size = 0, 0
-        chunks = [work[start:start + CHUNK] for start in range(0, len(work), CHUNK)]
-        with multiprocessing.get_context("fork").Pool(processes) as pool:
-            for n, written in pool.imap_unordered(_render_chunk, chunks):
+        with contextlib.ExitStack() as stack:
+            results: Iterable[tuple[int, int]] = map(_render_chunk, chunks)
+            if processes > 1:
+                pool = stack.enter_context(multiprocessing.get_context("fork").Pool(processes))
+                results = pool.imap_unordered(_render_chunk, chunks)
+            for n, written in results:
                 pages, size = pages + n, size + written
                 tick("render", pages + 1, total)
     finally:

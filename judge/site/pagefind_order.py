@@ -173,7 +173,7 @@ def canonicalise(bundle: Path) -> int:
         meta = _list(read_index_file(meta_path), meta_path, "the metadata")
         if len(meta) < 4:
             raise BundleFormatError(f"{meta_path}: the metadata has {len(meta)} parts, not 4+")
-        filters: list[Item] = []
+        filters: list[tuple[str, str]] = []
         for pair in _list(meta[3], meta_path, "the filter list"):
             if not (isinstance(pair, list) and len(pair) == 2
                     and isinstance(pair[0], str) and isinstance(pair[1], str)):
@@ -184,18 +184,19 @@ def canonicalise(bundle: Path) -> int:
             if len(content) != 2:
                 raise BundleFormatError(f"{filter_path}: not [name, values]")
             values = _list(content[1], filter_path, "the values")
-            keys: list[str] = []
+            keyed: list[tuple[str, Item]] = []
             for value in values:
                 if not (isinstance(value, list) and value and isinstance(value[0], str)):
                     raise BundleFormatError(f"{filter_path}: a value is not [text, pages]")
-                keys.append(value[0])
-            content[1] = [value for _, value in sorted(zip(keys, values, strict=True), key=_first)]
+                keyed.append((value[0], value))
+            # by text alone: Pagefind never repeats a value's text within one filter
+            content[1] = [value for _, value in sorted(keyed, key=lambda pair: pair[0])]
             data = index_file_bytes(content)
             new_hash = content_name(old_hash.rsplit("_", 1)[0], data, FILTER_HASH_DIGITS)
             writes[filter_path.with_name(f"{new_hash}.pf_filter")] = data
             old.add(filter_path)
-            filters.append([name, new_hash])
-        meta[3] = sorted(filters, key=lambda pair: str(pair[0]) if isinstance(pair, list) else "")
+            filters.append((name, new_hash))
+        meta[3] = [[name, new_hash] for name, new_hash in sorted(filters)]
         data = index_file_bytes(meta)
         new_meta_hash = content_name(old_meta_hash.rsplit("_", 1)[0], data, META_HASH_DIGITS)
         writes[bundle / f"pagefind.{new_meta_hash}.pf_meta"] = data
@@ -212,6 +213,3 @@ def canonicalise(bundle: Path) -> int:
     _write(entry_path, entry_text.encode("utf-8"))
     return len(old - set(writes))
 
-
-def _first(pair: tuple[str, Item]) -> str:
-    return pair[0]
