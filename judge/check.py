@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import time
 import xml.etree.ElementTree as ET
@@ -10,12 +11,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judge.corpus import _rulings_folder, check_related, duplicate_id, load_one
+from judge.data import check_data
 from judge.engine.rulesets import load_rulesets
 from judge.errors import JudgeError, ScenarioError
+from judge.ids import quote
 from judge.scenario.expect import check_replay
-from judge.scenario.load import discover, load_path
+from judge.scenario.load import discover
 from judge.scenario.model import Scenario
 from judge.scenario.run import replay
+from judge.tomlfile import read_file
 
 
 @dataclass
@@ -77,30 +82,86 @@ def check_scenario(scenario: Scenario, rules: str) -> Result:
             notes.append(f"exploration cut after {scenario.explore_limit} branches")
     except JudgeError as exc:  # an engine problem is a failure of this ruling, not a crash
         failures, notes = [f"engine error: {exc}"], []
+    except (RecursionError, MemoryError) as exc:
+        failures, notes = [f"engine error: the replay ran out of "
+                           f"{'memory' if isinstance(exc, MemoryError) else 'stack'}"], []
+    except Exception as exc:  # a bug of the tool: report it on this ruling, go on with the rest
+        failures, notes = [f"internal error, please report it: {type(exc).__name__}: "
+                           f"{quote(str(exc))}"], []
     return Result(scenario.path, scenario.id, rules, failures,
                   time.perf_counter() - start, notes)
 
 
 def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | None = None,
                 summary: Summary | None = None) -> Iterator[Result | ScenarioError]:
-    """Yield a result per (ruling, rule set), or a ScenarioError per unusable file."""
+    """Yield a ScenarioError per unusable file, then a result per (ruling, rule set).
+
+    Every file is loaded first, so that a ruling id used twice and a ``related`` id that
+    names no ruling are found before anything is replayed; the data files are checked before
+    that (a broken data file raises :class:`~judge.errors.DataError`)."""
+    check_data()
     known = load_rulesets()
+    loaded: dict[str, Scenario] = {}
+    failed_ids: set[str] = set()
     for path in discover(list(paths)):
+        shown = _display(path)
         try:
-            scenario = load_path(path, _display(path))
+            scenario = load_one(path, shown)
+        except ScenarioError as exc:
+            failed_ids.update(_written_ids(path))
+            yield exc
+            continue
+        if scenario.id in loaded:
+            yield duplicate_id(scenario, loaded[scenario.id].path)
+            continue
+        loaded[scenario.id] = scenario
+    outside: set[str] | None = None
+    good: list[Scenario] = []
+    for scenario in loaded.values():
+        missing = [r for r in scenario.related if r not in loaded and r not in failed_ids]
+        if missing and outside is None:
+            outside = _ids_beside(paths)
+        try:
+            check_related(scenario, {**dict.fromkeys(loaded), **dict.fromkeys(failed_ids),
+                                     **dict.fromkeys(outside or ())})
         except ScenarioError as exc:
             yield exc
             continue
+        good.append(scenario)
+    for scenario in good:
         for rs in scenario.rulesets:
             if rules and rs != rules:
                 if summary is not None:
                     summary.skipped += 1
                 continue
-            if keyword and keyword.lower() not in f"{scenario.id} {rs} {path}".lower():
+            if keyword and keyword.lower() not in f"{scenario.id} {rs} {scenario.path}".lower():
                 continue
             if rs not in known:  # pragma: no cover - the loader checks this
                 continue
             yield check_scenario(scenario, rs)
+
+
+_ID_LINE = re.compile(r'^\s*id\s*=\s*"([^"\n]*)"', re.MULTILINE)
+
+
+def _written_ids(path: Path) -> set[str]:
+    """The ids a file that cannot be loaded seems to declare (so that rulings pointing at it
+    are not blamed for its problem)."""
+    try:
+        return set(_ID_LINE.findall(read_file(path)))
+    except JudgeError:
+        return set()
+
+
+def _ids_beside(paths: Iterable[Path]) -> set[str]:
+    """Ruling ids in the ``rulings`` folders that hold the checked files (``related`` may
+    name a ruling that this run does not check)."""
+    out: set[str] = set()
+    folders = {_rulings_folder(p) for p in paths}
+    for folder in sorted(f for f in folders if f is not None):
+        for path in discover([folder]):
+            out.update(_written_ids(path))
+    return out
 
 
 def run_checks(paths: Iterable[Path], rules: str | None = None,

@@ -10,7 +10,7 @@ import click
 
 from judge.check import Result, iter_checks, run_checks, write_junit
 from judge.engine.rulesets import load_rulesets
-from judge.errors import JudgeError, ScenarioError
+from judge.errors import JudgeError, ManyErrors, ScenarioError
 from judge.paths import project_root
 from judge.scenario.load import load_path
 from judge.scenario.run import replay as replay_scenario
@@ -55,7 +55,7 @@ def check(paths: tuple[Path, ...], rules: str | None, keyword: str | None,
         for item in iter_checks(targets, rules, keyword, summary):
             if isinstance(item, ScenarioError):
                 summary.errors.append(item)
-                click.echo(str(item))
+                click.echo(f"Error: {item}")
             else:
                 summary.results.append(item)
                 if not item.ok:
@@ -63,7 +63,7 @@ def check(paths: tuple[Path, ...], rules: str | None, keyword: str | None,
     else:
         summary = run_checks(targets, rules, keyword)
         for error in summary.errors:
-            click.echo(str(error))
+            click.echo(f"Error: {error}")
         for result in summary.results:
             _show(result, verbose)
         if junit is not None:
@@ -121,10 +121,10 @@ def replay(file: Path, rules: str | None, as_json: bool) -> None:
               default=Path("rulings"), show_default=True, help="Folder to write into.")
 def new(ruling_id: str, folder: Path) -> None:
     """Write a skeleton ruling RULING_ID.toml with every field present and explained."""
-    from judge.scenario.load import ID_PATTERN
+    from judge.ids import ID_RULE, is_id, quote
 
-    if not ID_PATTERN.match(ruling_id):
-        raise JudgeError(f"{ruling_id!r} is not a lowercase id with hyphens, e.g. "
+    if not is_id(ruling_id):
+        raise JudgeError(f"{quote(ruling_id)} is not a ruling id ({ID_RULE}), e.g. "
                          "refresh-during-effect")
     target = folder / f"{ruling_id}.toml"
     if target.exists():
@@ -415,6 +415,10 @@ def main() -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
+    except ManyErrors as exc:
+        for error in exc.errors:
+            click.echo(f"Error: {error}", err=True)
+        sys.exit(2)
     except JudgeError as exc:
         click.echo(f"Error: {exc}", err=True)
         sys.exit(2)

@@ -18,50 +18,30 @@ replays (the search index needs only the texts).
 from __future__ import annotations
 
 import hashlib
-import tomllib
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
+from judge.data import Term, card_library, check_data, load_glossary
 from judge.engine.cards import FILLER, CardDef
 from judge.engine.events import Event
 from judge.engine.rulesets import RuleSet, load_rulesets
-from judge.errors import JudgeError
+from judge.errors import FieldError, JudgeError, ManyErrors, ScenarioError
+from judge.ids import quote
 from judge.paths import data_dir, project_root
-from judge.scenario.load import card_library, discover, load_path
+from judge.scenario.load import discover, load_path
 from judge.scenario.model import LANGS, Scenario
 from judge.scenario.run import replay as replay_scenario
 
 #: Changes whenever the meaning of the corpus fingerprint changes.
-FINGERPRINT_VERSION = "1"
+FINGERPRINT_VERSION = "2"
 
 
 class CorpusError(JudgeError):
     """The corpus as a whole cannot be used (a repeated id, a missing folder, a bad glossary)."""
-
-
-@dataclass(frozen=True)
-class Term:
-    """A glossary term of ``data/glossary.toml``: its name in each language and its aliases."""
-
-    id: str
-    names: Mapping[str, str]  # lang -> name
-    aliases: tuple[str, ...] = ()
-    definition: Mapping[str, str] = field(default_factory=dict)
-
-    def name(self, lang: str) -> str:
-        return self.names.get(lang) or self.names.get("ja") or self.id
-
-    @property
-    def forms(self) -> tuple[str, ...]:
-        """Every way of writing the term: the names in LANGS order, then the aliases."""
-        out: list[str] = []
-        for text in (*(self.names.get(lang, "") for lang in LANGS), *self.aliases):
-            if text and text not in out:
-                out.append(text)
-        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -156,6 +136,61 @@ class Corpus:
 
 # ---------------------------------------------------------------------- loading
 
+__all__ = ["Corpus", "CorpusError", "Ruling", "RulesetReplay", "Term", "load_corpus",
+           "load_glossary"]
+
+
+def duplicate_id(scenario: Scenario, first: str) -> ScenarioError:
+    """The error for a second file that uses a ruling id already taken by ``first``."""
+    return ScenarioError(scenario.path, scenario.id_line, FieldError(
+        "id", f"ruling id {scenario.id!r} is already used by {first} (each ruling has its "
+              "own id)"))
+
+
+def check_related(scenario: Scenario, known: Mapping[str, object]) -> None:
+    """Every ``related`` id must name a ruling of the corpus."""
+    for i, rid in enumerate(scenario.related):
+        if rid not in known:
+            raise ScenarioError(scenario.path, scenario.related_line, FieldError(
+                f"related[{i}]", f"no ruling has the id {rid!r}"))
+
+
+def load_one(path: Path, shown: str) -> Scenario:
+    """Load one ruling; every problem, even a bug of the loader, is a ScenarioError."""
+    try:
+        scenario = load_path(path, shown)
+        rulings = _rulings_folder(path)
+        if rulings is not None:
+            check_topic(Path(os.path.relpath(path.resolve(), rulings.parent)).as_posix())
+        return scenario
+    except ScenarioError:
+        raise
+    except RecursionError:
+        raise ScenarioError(shown, 1, FieldError("", "nested too deeply to read")) from None
+    except Exception as exc:
+        raise ScenarioError(shown, 1, FieldError(
+            "", f"internal error, please report it: {type(exc).__name__}: "
+                f"{quote(str(exc))}")) from None
+
+
+def _rulings_folder(path: Path) -> Path | None:
+    """The nearest folder named ``rulings`` above ``path``, if any."""
+    for parent in path.resolve().parents:
+        if parent.name == "rulings":
+            return parent
+    return None
+
+
+def check_topic(rel: str) -> None:
+    """The folders under ``rulings/`` become topic pages: their names are ids too."""
+    from judge.ids import ID_RULE, is_id
+
+    parts = rel.split("/")
+    for part in parts[1:-1]:
+        if not is_id(part):
+            raise ScenarioError(rel, 1, FieldError(
+                "", f"the folder name {part!r} is not a valid topic id ({ID_RULE})"))
+
 
 def default_root() -> Path:
     """The current folder when it holds ``rulings/``, otherwise the project."""
@@ -179,11 +214,14 @@ def input_files(root: Path) -> list[Path]:
 
 
 def fingerprint(root: Path, extra: str = "") -> str:
-    """A hash of every input file's name and bytes: equal fingerprints, equal corpus."""
+    """A hash of every input file's name and bytes: equal fingerprints, equal corpus. Names are
+    relative (rulings to the corpus root, data files to the data folder), so a copy of the
+    same corpus elsewhere has the same fingerprint."""
     digest = hashlib.sha256(f"wixoss-judge corpus {FINGERPRINT_VERSION} {extra}\n".encode())
     data = data_dir()
+    rulings = rulings_dir(root)
     for path in input_files(root):
-        name = _relative(path, root) if path.is_relative_to(root) else \
+        name = "rulings:" + _relative(path, rulings) if path.is_relative_to(rulings) else \
             "data:" + _relative(path, data)
         body = path.read_bytes()
         digest.update(f"{name}\0{len(body)}\0".encode())
@@ -191,38 +229,8 @@ def fingerprint(root: Path, extra: str = "") -> str:
     return digest.hexdigest()
 
 
-def load_glossary(path: Path | None = None) -> dict[str, Term]:
-    path = path or data_dir() / "glossary.toml"
-    if not path.is_file():
-        return {}
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise CorpusError(f"{path}: {exc}") from None
-    terms: dict[str, Term] = {}
-    for term_id, body in raw.get("terms", {}).items():
-        if not isinstance(body, dict):
-            raise CorpusError(f"{path}: terms.{term_id} is not a table")
-        names = {lang: str(body[lang]) for lang in LANGS if body.get(lang)}
-        definition = body.get("definition", {})
-        terms[term_id] = Term(
-            id=term_id, names=MappingProxyType(names),
-            aliases=tuple(str(a) for a in body.get("aliases", [])),
-            definition=MappingProxyType({str(k): str(v) for k, v in definition.items()}
-                                        if isinstance(definition, dict) else {}))
-    return terms
-
-
 def _card_files() -> dict[str, str]:
-    data = data_dir()
-    out: dict[str, str] = {}
-    folder = data / "cards"
-    if folder.is_dir():
-        for path in sorted(folder.glob("*.toml")):
-            with path.open("rb") as fh:
-                for card_id in tomllib.load(fh):
-                    out.setdefault(card_id, _relative(path, data))
-    return out
+    return dict(card_library().files)
 
 
 def _relative(path: Path, base: Path) -> str:
@@ -254,16 +262,31 @@ def load_corpus(root: Path | None = None, *, replay: bool = True) -> Corpus:
     folder = rulings_dir(root)
     if not folder.is_dir():
         raise CorpusError(f"{root} has no rulings/ folder")
-    loaded: dict[str, Ruling] = {}
+    check_data()
+    scenarios: dict[str, tuple[str, Scenario]] = {}
+    errors: list[JudgeError] = []
     for path in discover([folder]):
         rel = _relative(path, root)
-        scenario = load_path(path, rel)
-        if scenario.id in loaded:
-            raise CorpusError(f"{rel}: ruling id {scenario.id!r} is also used by "
-                              f"{loaded[scenario.id].path}")
+        try:
+            scenario = load_one(path, rel)
+            if scenario.id in scenarios:
+                raise duplicate_id(scenario, scenarios[scenario.id][0])
+        except ScenarioError as exc:
+            errors.append(exc)
+            continue
+        scenarios[scenario.id] = (rel, scenario)
+    for _rel, scenario in scenarios.values():
+        try:
+            check_related(scenario, scenarios)
+        except ScenarioError as exc:
+            errors.append(exc)
+    if errors:
+        raise ManyErrors(errors)
+    loaded: dict[str, Ruling] = {}
+    for rid, (rel, scenario) in scenarios.items():
         replays = MappingProxyType(replay_all(scenario)) if replay else MappingProxyType({})
-        loaded[scenario.id] = Ruling(scenario=scenario, path=rel, replays=replays)
-    library = dict(card_library())
+        loaded[rid] = Ruling(scenario=scenario, path=rel, replays=replays)
+    library = dict(card_library().cards)
     library.setdefault(FILLER.id, FILLER)
     return Corpus(
         root=root,

@@ -40,6 +40,19 @@ class ScenarioError(JudgeError):
         super().__init__(f"{path}:{line}: {error.text()}")
 
 
+class DataError(ScenarioError):
+    """A shared data file (``data/rulesets.toml``, ``data/glossary.toml``, a card file), not a
+    ruling, that cannot be used."""
+
+
+class ManyErrors(JudgeError):
+    """Several files that cannot be used, each reported on its own line."""
+
+    def __init__(self, errors: list[JudgeError]) -> None:
+        self.errors = tuple(errors)
+        super().__init__("\n".join(str(e) for e in self.errors))
+
+
 class EngineError(JudgeError):
     """The engine reached a state its rules do not allow (a bug or an impossible set-up)."""
 

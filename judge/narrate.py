@@ -15,7 +15,6 @@ identical moves (a refresh moving six cards is one sentence).
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -24,7 +23,6 @@ from typing import Any
 from judge.engine.cards import KEYWORD_ABILITIES, CardDef
 from judge.engine.events import Event
 from judge.i18n import LANGS, N_, NP_, gettext_for, ngettext_for
-from judge.paths import data_dir
 from judge.scenario.model import Scenario, Step
 
 # ---------------------------------------------------------------------------- messages
@@ -379,14 +377,10 @@ def plural_pairs() -> list[tuple[str, str]]:
 
 @cache
 def glossary_names() -> dict[str, dict[str, str]]:
-    """Term id -> language -> name, from ``data/glossary.toml``."""
-    path = data_dir() / "glossary.toml"
-    if not path.exists():
-        return {}
-    with path.open("rb") as fh:
-        terms = tomllib.load(fh).get("terms", {})
-    return {tid: {lang: str(t[lang]) for lang in LANGS if lang in t}
-            for tid, t in terms.items()}
+    """Term id -> language -> name, from ``data/glossary.toml`` (see :mod:`judge.data`)."""
+    from judge.data import load_glossary
+
+    return {tid: dict(term.names) for tid, term in load_glossary().items()}
 
 
 # ---------------------------------------------------------------------------- narrator

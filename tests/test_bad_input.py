@@ -91,7 +91,7 @@ def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=600)
 
 
-ERROR_LINE = re.compile(r"^(?P<path>bad/[^:]+\.toml):(?P<line>\d+): (?P<message>\S.*)$")
+ERROR_LINE = re.compile(r"^Error: (?P<path>bad/[^:]+\.toml):(?P<line>\d+): (?P<message>\S.*)$")
 FIELD = re.compile(r"^(?P<field>[A-Za-z0-9_\-]+(?:\[\d+\])*(?:\.[A-Za-z0-9_\-*:]+(?:\[\d+\])*)*)"
                    r": \S")
 

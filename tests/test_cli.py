@@ -102,7 +102,7 @@ def test_check_unusable_file_exit_2_one_line(corpus: Path) -> None:
     assert code == 2
     assert lines[-1] == "0 passed, 1 failed"
     assert len(lines) == 2
-    assert re.match(rf"^broken/cli-broken\.toml:{line}: setup\.phaze: unknown field "
+    assert re.match(rf"^Error: broken/cli-broken\.toml:{line}: setup\.phaze: unknown field "
                     r"\(valid: .*phase.*\)$", lines[0]), lines[0]
 
 
@@ -260,7 +260,7 @@ def test_new_refuses_to_overwrite(corpus: Path) -> None:
 def test_new_refuses_a_bad_id(corpus: Path) -> None:
     done = judge("new", "Bad_Id", "--dir", "made", cwd=corpus)
     assert done.returncode == 2
-    assert done.stderr.startswith("Error: 'Bad_Id' is not a lowercase id")
+    assert done.stderr.startswith("Error: 'Bad_Id' is not a ruling id (lowercase a-z")
     assert not (corpus / "made").exists()
 
 

@@ -7,13 +7,14 @@ WIXOSS TCG Wiki "間違えやすいルール" (the launch-era deck-out procedure
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from judge.errors import FieldError
+from judge.errors import DataError, FieldError
+from judge.ids import check_id, is_date, quote
 from judge.paths import data_dir
+from judge.tomlfile import read_toml, shown_path
 
 REFRESH_TIMINGS = ("interrupt", "after_effect")
 EXCESS_ORDERS = ("level_then_limit", "level_changed_first")
@@ -57,48 +58,96 @@ class RuleSet:
         return self.id
 
 
+RULESET_FIELDS = ("id", "from", "title", "summary", "refresh_timing",
+                  "second_refresh_ends_turn", "refresh_needs_trash", "excess_order",
+                  "burst_count", "sources")
+LANGS = ("ja", "en", "zh-Hans")
+
+
+def _lang_texts(raw: object, where: str) -> dict[str, str]:
+    if not isinstance(raw, dict):
+        raise FieldError(where, f"expected a table of {', '.join(LANGS)} texts, got "
+                                f"{quote(raw)}")
+    for lang, text in raw.items():
+        if lang not in LANGS:
+            raise FieldError(f"{where}.{lang}", "unknown language", LANGS)
+        if not isinstance(text, str):
+            raise FieldError(f"{where}.{lang}", f"expected text, got {quote(text)}")
+    return dict(raw)
+
+
 def parse_rulesets(data: dict[str, object]) -> dict[str, RuleSet]:
+    """Rule sets from the parsed ``rulesets.toml``; a bad field is a :class:`FieldError`."""
     out: dict[str, RuleSet] = {}
+    for key in data:
+        if key != "ruleset":
+            raise FieldError(key, "unknown field", ("ruleset",))
     entries = data.get("ruleset")
-    if not isinstance(entries, list):
+    if not isinstance(entries, list) or not entries:
         raise FieldError("ruleset", "expected an array of [[ruleset]] tables")
     for i, raw in enumerate(entries):
         where = f"ruleset[{i}]"
         if not isinstance(raw, dict):
             raise FieldError(where, "expected a table")
+        for key in raw:
+            if key not in RULESET_FIELDS:
+                raise FieldError(f"{where}.{key}", "unknown field", RULESET_FIELDS)
+        if "id" not in raw:
+            raise FieldError(f"{where}.id", "missing")
+        rid = check_id(raw["id"], f"{where}.id", "rule set id")
+        if rid in out:
+            raise FieldError(f"{where}.id", f"rule set id {rid!r} is used twice")
+        start = raw.get("from", "")
+        if not is_date(start):
+            raise FieldError(f"{where}.from", f"{quote(start)} is not a date "
+                                              "(YYYY, YYYY-MM or YYYY-MM-DD)")
         timing = raw.get("refresh_timing")
         if timing not in REFRESH_TIMINGS:
-            raise FieldError(f"{where}.refresh_timing", f"unknown timing {timing!r}",
+            raise FieldError(f"{where}.refresh_timing", f"unknown timing {quote(timing)}",
                              REFRESH_TIMINGS)
         order = raw.get("excess_order")
         if order not in EXCESS_ORDERS:
-            raise FieldError(f"{where}.excess_order", f"unknown order {order!r}", EXCESS_ORDERS)
+            raise FieldError(f"{where}.excess_order", f"unknown order {quote(order)}",
+                             EXCESS_ORDERS)
         bursts = raw.get("burst_count")
         if bursts not in BURST_COUNTS:
-            raise FieldError(f"{where}.burst_count", f"unknown value {bursts!r}", BURST_COUNTS)
+            raise FieldError(f"{where}.burst_count", f"unknown value {quote(bursts)}",
+                             BURST_COUNTS)
         for flag in ("second_refresh_ends_turn", "refresh_needs_trash"):
             if not isinstance(raw.get(flag), bool):
-                raise FieldError(f"{where}.{flag}", "expected true or false")
-        rid = str(raw.get("id", ""))
-        if not rid or rid in out:
-            raise FieldError(f"{where}.id", f"missing or repeated id {rid!r}")
+                raise FieldError(f"{where}.{flag}", "expected true or false", ("true", "false"))
+        sources = raw.get("sources", [])
+        if not isinstance(sources, list):
+            raise FieldError(f"{where}.sources", f"expected a list of text, got "
+                                                 f"{quote(sources)}")
+        for j, source in enumerate(sources):
+            if not isinstance(source, str):
+                raise FieldError(f"{where}.sources[{j}]", f"expected text, got {quote(source)}")
         out[rid] = RuleSet(
-            id=rid, start=str(raw.get("from", "")),
-            title=dict(raw.get("title", {})), summary=dict(raw.get("summary", {})),
+            id=rid, start=str(start),
+            title=_lang_texts(raw.get("title", {}), f"{where}.title"),
+            summary=_lang_texts(raw.get("summary", {}), f"{where}.summary"),
             refresh_timing=str(timing),
             second_refresh_ends_turn=bool(raw["second_refresh_ends_turn"]),
             refresh_needs_trash=bool(raw["refresh_needs_trash"]),
             excess_order=str(order),
             burst_count=str(bursts),
-            sources=tuple(str(s) for s in raw.get("sources", [])),
+            sources=tuple(sources),
         )
     return out
 
 
 @cache
 def _load(path: Path) -> dict[str, RuleSet]:
-    with path.open("rb") as fh:
-        return parse_rulesets(tomllib.load(fh))
+    if not path.exists():
+        raise DataError(shown_path(path), 1, FieldError(
+            "", "missing: the data folder has no rulesets.toml (the dated rule sets every "
+                "ruling is replayed under)"))
+    raw, index = read_toml(path)
+    try:
+        return parse_rulesets(raw)
+    except FieldError as exc:
+        raise DataError(shown_path(path), index.line(exc.field), exc) from None
 
 
 def load_rulesets(path: Path | None = None) -> dict[str, RuleSet]:

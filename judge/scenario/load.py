@@ -7,7 +7,6 @@ Every error is a :class:`~judge.errors.ScenarioError` whose text is
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -29,7 +28,14 @@ from judge.engine.state import (
     ZONES,
 )
 from judge.errors import FieldError, ScenarioError
-from judge.paths import data_dir
+from judge.ids import LABEL_RULE, check_id, is_date, is_label, quote
+from judge.limits import (
+    MAX_BRANCHES,
+    MAX_CARDS_IN_SETUP,
+    MAX_CARDS_PER_ZONE,
+    MAX_COUNT,
+    MAX_NUMBER,
+)
 from judge.scenario.locate import LineIndex
 from judge.scenario.model import (
     AUTHORITIES,
@@ -46,6 +52,7 @@ from judge.scenario.model import (
     Step,
     ZonePattern,
 )
+from judge.tomlfile import parse, read_file
 
 TOP_FIELDS = ("id", "rulesets", "tags", "terms", "related", *TEXT_FIELDS, "sources", "cards",
               "setup", "steps", "choices", "expect", "explore_limit")
@@ -78,8 +85,6 @@ STATE_FIELDS = ("zones", "phase", "attack_step", "turn", "turn_player", "winner"
                 "power", "level", "limit", "down", "frozen",
                 "refreshes")
 EVENT_KEYS = ("type", "cause", "player", "card", "from", "to", "source")
-ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-DATE_PATTERN = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
 ZONE_MODES = ("cards", "order", "count", "contains", "lacks")
 MAIN_DECK_TYPES = ("signi", "spell")
 LRIG_DECK_TYPES = ("lrig", "arts", "key", "resona", "piece")
@@ -88,37 +93,18 @@ LRIG_DECK_TYPES = ("lrig", "arts", "key", "resona", "piece")
 # ------------------------------------------------------------------ shared data
 
 
-@cache
-def card_library(root: str = "") -> dict[str, CardDef]:
-    """Cards from ``data/cards/*.toml`` (each file a table of card tables keyed by id)."""
-    folder = Path(root) if root else data_dir() / "cards"
-    cards: dict[str, CardDef] = {}
-    for path in sorted(folder.glob("*.toml")):
-        text = path.read_text(encoding="utf-8")
-        try:
-            raw = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ScenarioError(str(path), _toml_line(exc), FieldError("", str(exc))) from None
-        for card_id, body in raw.items():
-            try:
-                cards[card_id] = parse_card(card_id, body, card_id)
-            except FieldError as exc:
-                raise ScenarioError(str(path), LineIndex(text).line(exc.field), exc) from None
-    return cards
+def card_library() -> dict[str, CardDef]:
+    """Cards from ``data/cards/*.toml`` (see :mod:`judge.data`)."""
+    from judge.data import card_library as library
+
+    return dict(library().cards)
 
 
 @cache
 def glossary_terms() -> tuple[str, ...]:
-    path = data_dir() / "glossary.toml"
-    if not path.exists():
-        return ()
-    with path.open("rb") as fh:
-        return tuple(sorted(tomllib.load(fh).get("terms", {})))
+    from judge.data import load_glossary
 
-
-def _toml_line(exc: tomllib.TOMLDecodeError) -> int:
-    match = re.search(r"line (\d+)", str(exc))
-    return int(match.group(1)) if match else 1
+    return tuple(sorted(load_glossary()))
 
 
 # ------------------------------------------------------------------ entry points
@@ -127,21 +113,12 @@ def _toml_line(exc: tomllib.TOMLDecodeError) -> int:
 def load_path(path: Path, display: str | None = None) -> Scenario:
     """Load one ruling file; raises :class:`ScenarioError`."""
     shown = display or str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(shown, 1, FieldError("", f"cannot read the file: {exc}")) from None
-    return load_text(text, shown)
+    return load_text(read_file(path, shown), shown)
 
 
 def load_text(text: str, path: str = "<text>") -> Scenario:
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise ScenarioError(path, _toml_line(exc),
-                            FieldError("", f"TOML syntax: {message}")) from None
-    index = LineIndex(text)
+    """Load one ruling from its text (see :mod:`judge.tomlfile` for what is checked first)."""
+    raw, index = parse(text, path)
     try:
         return _Loader(path, index).scenario(raw)
     except FieldError as exc:
@@ -149,10 +126,12 @@ def load_text(text: str, path: str = "<text>") -> Scenario:
 
 
 def discover(paths: list[Path]) -> Iterator[Path]:
-    """Ruling files under ``paths`` (files as given, folders searched for ``*.toml``)."""
+    """Ruling files under ``paths``: files as given, folders searched for ``*.toml``. Entries
+    named ``*.toml`` that are not folders are yielded even when they are not regular files,
+    so that the loader reports them instead of skipping them in silence."""
     for path in paths:
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*.toml") if p.is_file())
+            yield from sorted(p for p in path.rglob("*.toml") if not p.is_dir())
         else:
             yield path
 
@@ -162,9 +141,9 @@ def discover(paths: list[Path]) -> Iterator[Path]:
 
 def _expect_type(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
     if isinstance(value, bool) and kind in (int, (int,)):
-        raise FieldError(where, f"expected {what}, got {value!r}")
+        raise FieldError(where, f"expected {what}, got {quote(value)}")
     if not isinstance(value, kind):
-        raise FieldError(where, f"expected {what}, got {value!r}")
+        raise FieldError(where, f"expected {what}, got {quote(value)}")
     return value
 
 
@@ -186,16 +165,20 @@ def _outcome_name(raw: Any, where: str) -> tuple[str, dict[str, str]]:
 
 
 def _one_of(value: Any, valid: tuple[str, ...], where: str) -> str:
-    if value not in valid:
-        raise FieldError(where, f"unknown value {value!r}", valid)
+    if not isinstance(value, str) or value not in valid:
+        raise FieldError(where, f"unknown value {quote(value)}", valid)
     return str(value)
 
 
-def _int(value: Any, where: str, minimum: int | None = None) -> int:
+def _int(value: Any, where: str, minimum: int | None = None,
+         maximum: int = MAX_NUMBER) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise FieldError(where, f"expected a whole number, got {value!r}")
+        raise FieldError(where, f"expected a whole number, got {quote(value)}")
     if minimum is not None and value < minimum:
-        raise FieldError(where, f"must be at least {minimum}, got {value}")
+        raise FieldError(where, f"must be at least {minimum}, got {quote(value)}")
+    if value > maximum or value < -maximum:
+        raise FieldError(where, f"must be at most {maximum} (docs/limits.md), got "
+                                f"{quote(value)}")
     return value
 
 
@@ -229,10 +212,7 @@ class _Loader:
             if key not in raw:
                 raise FieldError(key, "missing (every ruling has id, rulesets, title, setup "
                                       "and expect)")
-        rid = _str(raw["id"], "id")
-        if not ID_PATTERN.match(rid):
-            raise FieldError("id", f"{rid!r} is not a lowercase id with hyphens "
-                                   "(it becomes the permalink)")
+        rid = check_id(raw["id"], "id", "ruling id (it becomes the permalink)")
         known = load_rulesets()
         rulesets = _str_list(raw["rulesets"], "rulesets")
         for i, rs in enumerate(rulesets):
@@ -243,8 +223,7 @@ class _Loader:
         texts = {f: self._texts(raw, f) for f in TEXT_FIELDS if f in raw}
         tags = _str_list(raw.get("tags", []), "tags")
         for i, tag in enumerate(tags):
-            if not ID_PATTERN.match(tag):
-                raise FieldError(f"tags[{i}]", f"{tag!r} is not a lowercase tag with hyphens")
+            check_id(tag, f"tags[{i}]", "tag")
         terms = _str_list(raw.get("terms", []), "terms")
         glossary = glossary_terms()
         for i, term in enumerate(terms):
@@ -272,9 +251,16 @@ class _Loader:
             sources=tuple(self._source(s, i) for i, s in enumerate(sources_raw)),
             cards=dict(self.cards), setup=setup, steps=steps, choices=choices,
             expectations=expectations,
-            explore_limit=_int(raw.get("explore_limit", 256), "explore_limit", 1),
-            related=_str_list(raw.get("related", []), "related"),
+            explore_limit=_int(raw.get("explore_limit", 256), "explore_limit", 1, MAX_BRANCHES),
+            related=self._related(raw.get("related", [])),
+            id_line=self.index.line("id"), related_line=self.index.line("related"),
         )
+
+    def _related(self, raw: Any) -> tuple[str, ...]:
+        related = _str_list(raw, "related")
+        for i, rid in enumerate(related):
+            check_id(rid, f"related[{i}]", "ruling id")
+        return related
 
     # -------------------------------------------------------------- texts and sources
 
@@ -293,11 +279,13 @@ class _Loader:
             if key not in raw:
                 raise FieldError(f"{where}.{key}", "missing")
         date = _str(raw["date"], f"{where}.date")
-        if not DATE_PATTERN.match(date):
-            raise FieldError(f"{where}.date", f"{date!r} is not YYYY, YYYY-MM or YYYY-MM-DD")
+        if not is_date(date):
+            raise FieldError(f"{where}.date", f"{quote(date)} is not YYYY, YYYY-MM or "
+                                              "YYYY-MM-DD")
         url = _str(raw.get("url", ""), f"{where}.url")
-        if url and not url.startswith("https://"):
-            raise FieldError(f"{where}.url", f"{url!r} is not an https:// address")
+        if url and (not url.startswith("https://") or not url.isascii()
+                    or any(c.isspace() or c in "<>\"" for c in url)):
+            raise FieldError(f"{where}.url", f"{quote(url)} is not an https:// address")
         return Source(title=_str(raw["title"], f"{where}.title"), date=date,
                       authority=_one_of(raw["authority"], AUTHORITIES, f"{where}.authority"),
                       url=url, seed=_str(raw.get("seed", ""), f"{where}.seed"))
@@ -307,8 +295,7 @@ class _Loader:
     def _cards(self, raw: dict[str, Any]) -> None:
         inline = _table(raw, "cards", "cards")
         for card_id, body in inline.items():
-            if not ID_PATTERN.match(card_id):
-                raise FieldError(f"cards.{card_id}", "card ids are lowercase with hyphens")
+            check_id(card_id, f"cards.{card_id}", "card id")
             self.cards[card_id] = parse_card(card_id, body, f"cards.{card_id}")
 
     def card_def(self, card_id: str, where: str) -> CardDef:
@@ -323,7 +310,7 @@ class _Loader:
 
             self.cards["filler"] = FILLER
             return FILLER
-        raise FieldError(where, f"unknown card {card_id!r}",
+        raise FieldError(where, f"unknown card {quote(card_id)}",
                          tuple(sorted({*self.cards, *library, "filler"})))
 
     def _setup(self, raw: dict[str, Any], rulesets: tuple[str, ...]) -> Setup:
@@ -428,6 +415,12 @@ class _Loader:
                 for label, card_id, spot2 in self._expand(text, spot):
                     out.append(self._place(player, UNDER_ZONES[zone], label, card_id, spot2,
                                            attach=how))
+            if len(out) > MAX_CARDS_PER_ZONE:
+                raise FieldError(at, f"more than {MAX_CARDS_PER_ZONE} cards in one zone "
+                                     "(docs/limits.md)")
+            if len(self.labels) > MAX_CARDS_IN_SETUP:
+                raise FieldError(at, f"more than {MAX_CARDS_IN_SETUP} cards in the set-up "
+                                     "(docs/limits.md)")
         return out
 
     def _expand(self, text: str, where: str) -> list[tuple[str, str, str]]:
@@ -436,12 +429,16 @@ class _Loader:
         card_id = card_id or "filler"
         if "*" in label:
             prefix, _, count = label.partition("*")
-            if not count.isdigit() or not prefix:
-                raise FieldError(where, f"{text!r}: write PREFIX*N, e.g. d*10")
-            return [(f"{prefix}{n}", card_id, where) for n in range(1, int(count) + 1)]
-        if not re.match(r"^[A-Za-z][A-Za-z0-9_\-]*$", label):
-            raise FieldError(where, f"{label!r} is not a card label (letters, digits, - and _, "
-                             "starting with a letter)")
+            if not re.fullmatch(r"[0-9]{1,9}", count, re.ASCII) or not is_label(prefix):
+                raise FieldError(where, f"{quote(text)}: write PREFIX*N with a label prefix "
+                                        f"({LABEL_RULE}) and a number, e.g. d*10")
+            number = int(count)
+            if not 1 <= number <= MAX_CARDS_PER_ZONE:
+                raise FieldError(where, f"{quote(text)}: between 1 and {MAX_CARDS_PER_ZONE} "
+                                        "cards (docs/limits.md)")
+            return [(f"{prefix}{n}", card_id, where) for n in range(1, number + 1)]
+        if not is_label(label):
+            raise FieldError(where, f"{quote(label)} is not a card label ({LABEL_RULE})")
         return [(label, card_id, where)]
 
     def _place(self, player: str, zone: str, label: str, card_id: str, where: str, *,
@@ -499,7 +496,7 @@ class _Loader:
     def label(self, value: Any, where: str) -> str:
         label = _str(value, where)
         if label not in self.labels:
-            raise FieldError(where, f"no card labelled {label!r} in the set-up",
+            raise FieldError(where, f"no card labelled {quote(label)} in the set-up",
                              tuple(self.labels))
         return label
 
@@ -541,7 +538,7 @@ class _Loader:
                                                           f"{where}.expect_illegal")
         return Step(index=i + 1, action=action, player=player, ops=ops, source=source,
                     card=card, zone=zone, to=to, first=first, cards=cards,
-                    count=_int(raw.get("count", 1), f"{where}.count", 1),
+                    count=_int(raw.get("count", 1), f"{where}.count", 1, MAX_COUNT),
                     ability=_int(raw.get("ability", 0), f"{where}.ability", 0),
                     expect_illegal=illegal, illegal_rules=illegal_rules,
                     line=self.index.line(where))

@@ -14,6 +14,10 @@ _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 _KEY = re.compile(r"^\s*((?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*')"
                   r"(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*'))*)\s*=\s*(.*)$")
 
+# a key inside an inline table; the look-behind makes it start only at a word's first
+# character, so a long run of letters is scanned once instead of once per letter
+_INNER_KEY = re.compile(r"(?<![A-Za-z0-9_\-])([A-Za-z0-9_\-]+)\s*=")
+
 
 def _split_key(key: str) -> list[str]:
     parts = re.findall(r"\"[^\"]*\"|'[^']*'|[A-Za-z0-9_\-]+", key)
@@ -121,7 +125,7 @@ class LineIndex:
         return path
 
     def _inline(self, path: str, value: str, number: int) -> None:
-        for inner in re.finditer(r"([A-Za-z0-9_\-]+)\s*=", value):
+        for inner in _INNER_KEY.finditer(value):
             self.lines.setdefault(f"{path}.{inner.group(1)}", number)
         if value.startswith("[") and "{" in value:
             for i, _ in enumerate(re.finditer(r"\{", value)):

@@ -155,6 +155,8 @@ class Scenario:
     expectations: tuple[Expectation, ...]
     explore_limit: int = 256
     related: tuple[str, ...] = ()
+    id_line: int = 1  # where ``id`` is written, for errors found across files
+    related_line: int = 1  # where ``related`` is written
 
     def expectations_for(self, rules: str) -> list[Expectation]:
         return [e for e in self.expectations if rules in e.rules]

@@ -1,0 +1,132 @@
+"""Reading one TOML file safely: the only place rulings and data files are read from disk.
+
+Whatever a file holds, the result is either its parsed table with a :class:`LineIndex` or a
+:class:`~judge.errors.ScenarioError` naming the file and a line: never a traceback, a hang or
+a read of something that is not a regular file. What is checked, in order (the limits are
+in :mod:`judge.limits`):
+
+1. the path is a regular file (a FIFO, a device or a folder would block or make no sense);
+2. it holds at most ``MAX_FILE_BYTES`` bytes;
+3. it is UTF-8 (a leading byte-order mark is allowed and dropped);
+4. it is TOML (a syntax error gives the line ``tomllib`` names);
+5. its arrays and tables nest at most ``MAX_NESTING`` deep (``tomllib`` itself recurses, so
+   a file of thousands of ``[`` would otherwise end in a ``RecursionError``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from judge.errors import FieldError, ScenarioError
+from judge.limits import MAX_FILE_BYTES, MAX_NESTING
+from judge.scenario.locate import LineIndex
+
+BOM = "\ufeff"
+
+
+def shown_path(path: Path) -> str:
+    """``path`` as a user reads it: relative to the current folder when it lies inside."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
+
+
+def read_file(path: Path, shown: str | None = None) -> str:
+    """The text of a regular UTF-8 file of at most ``MAX_FILE_BYTES`` bytes."""
+    shown = shown or shown_path(path)
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise ScenarioError(shown, 1, FieldError("", f"cannot read the file: "
+                                                     f"{exc.strerror or exc}")) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise ScenarioError(shown, 1, FieldError("", "not a regular file (rulings and data "
+                                                     "files are ordinary .toml files)"))
+    if info.st_size > MAX_FILE_BYTES:
+        raise ScenarioError(shown, 1, FieldError(
+            "", f"the file has {info.st_size} bytes, more than the limit of {MAX_FILE_BYTES} "
+                "(docs/limits.md)"))
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ScenarioError(shown, 1, FieldError("", f"cannot read the file: "
+                                                     f"{exc.strerror or exc}")) from None
+    if len(data) > MAX_FILE_BYTES:  # it grew while being read
+        raise ScenarioError(shown, 1, FieldError(
+            "", f"the file has more than {MAX_FILE_BYTES} bytes (docs/limits.md)"))
+    return decode(data, shown)
+
+
+def decode(data: bytes, shown: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ScenarioError(shown, line, FieldError(
+            "", f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded "
+                "(save the file as UTF-8)")) from None
+
+
+def parse(text: str, shown: str) -> tuple[dict[str, Any], LineIndex]:
+    """Parse TOML text; a leading byte-order mark is dropped."""
+    if text.startswith(BOM):
+        text = text[len(BOM):]
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        line = len(text.splitlines()) or 1 if "end of document" in str(exc) \
+            else _toml_line(exc)
+        raise ScenarioError(shown, line, FieldError("", f"TOML syntax: {message}")) from None
+    except RecursionError:
+        raise ScenarioError(shown, _deepest_line(text), FieldError(
+            "", f"arrays or tables nest more than {MAX_NESTING} deep")) from None
+    if _depth(raw) > MAX_NESTING:
+        raise ScenarioError(shown, _deepest_line(text), FieldError(
+            "", f"arrays or tables nest more than {MAX_NESTING} deep")) from None
+    return raw, LineIndex(text)
+
+
+def read_toml(path: Path, shown: str | None = None) -> tuple[dict[str, Any], LineIndex]:
+    """Read and parse one file (see the module docstring for what is checked)."""
+    shown = shown or shown_path(path)
+    return parse(read_file(path, shown), shown)
+
+
+def _toml_line(exc: tomllib.TOMLDecodeError) -> int:
+    match = re.search(r"line (\d+)", str(exc))
+    return int(match.group(1)) if match else 1
+
+
+def _depth(value: Any) -> int:
+    """How deep arrays and tables nest, without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > MAX_NESTING:
+            return depth
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return deepest
+
+
+def _deepest_line(text: str) -> int:
+    """The line with the most opening brackets: where a too-deep nesting is written."""
+    best, best_line = -1, 1
+    for number, line in enumerate(text.splitlines(), start=1):
+        count = line.count("[") + line.count("{")
+        if count > best:
+            best, best_line = count, number
+    return best_line
