@@ -116,7 +116,7 @@ def parse_term(term_id: str, body: Any, where: str) -> Term:
 def _glossary(path: Path) -> Mapping[str, Term]:
     if not path.exists():
         return MappingProxyType({})
-    raw, index = read_toml(path)
+    raw, index = read_toml(path, error=DataError)
     try:
         for key in raw:
             if key != "terms":
@@ -150,7 +150,7 @@ def _cards(folder: Path) -> CardLibrary:
     files: dict[str, str] = {}
     paths = sorted(folder.glob("*.toml")) if folder.is_dir() else []
     for path in paths:
-        raw, index = read_toml(path)
+        raw, index = read_toml(path, error=DataError)
         rel = f"cards/{path.name}"
         for card_id, body in raw.items():
             try:

@@ -38,44 +38,46 @@ def shown_path(path: Path) -> str:
     return str(path) if rel.startswith("..") else rel
 
 
-def read_file(path: Path, shown: str | None = None) -> str:
+def read_file(path: Path, shown: str | None = None,
+              error: type[ScenarioError] = ScenarioError) -> str:
     """The text of a regular UTF-8 file of at most ``MAX_FILE_BYTES`` bytes."""
     shown = shown or shown_path(path)
     try:
         info = os.stat(path)
     except OSError as exc:
-        raise ScenarioError(shown, 1, FieldError("", f"cannot read the file: "
+        raise error(shown, 1, FieldError("", f"cannot read the file: "
                                                      f"{exc.strerror or exc}")) from None
     if not stat.S_ISREG(info.st_mode):
-        raise ScenarioError(shown, 1, FieldError("", "not a regular file (rulings and data "
+        raise error(shown, 1, FieldError("", "not a regular file (rulings and data "
                                                      "files are ordinary .toml files)"))
     if info.st_size > MAX_FILE_BYTES:
-        raise ScenarioError(shown, 1, FieldError(
+        raise error(shown, 1, FieldError(
             "", f"the file has {info.st_size} bytes, more than the limit of {MAX_FILE_BYTES} "
                 "(docs/limits.md)"))
     try:
         with open(path, "rb") as fh:
             data = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise ScenarioError(shown, 1, FieldError("", f"cannot read the file: "
+        raise error(shown, 1, FieldError("", f"cannot read the file: "
                                                      f"{exc.strerror or exc}")) from None
     if len(data) > MAX_FILE_BYTES:  # it grew while being read
-        raise ScenarioError(shown, 1, FieldError(
+        raise error(shown, 1, FieldError(
             "", f"the file has more than {MAX_FILE_BYTES} bytes (docs/limits.md)"))
-    return decode(data, shown)
+    return decode(data, shown, error)
 
 
-def decode(data: bytes, shown: str) -> str:
+def decode(data: bytes, shown: str, error: type[ScenarioError] = ScenarioError) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise ScenarioError(shown, line, FieldError(
+        raise error(shown, line, FieldError(
             "", f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded "
                 "(save the file as UTF-8)")) from None
 
 
-def parse(text: str, shown: str) -> tuple[dict[str, Any], LineIndex]:
+def parse(text: str, shown: str, error: type[ScenarioError] = ScenarioError
+          ) -> tuple[dict[str, Any], LineIndex]:
     """Parse TOML text; a leading byte-order mark is dropped."""
     if text.startswith(BOM):
         text = text[len(BOM):]
@@ -85,20 +87,22 @@ def parse(text: str, shown: str) -> tuple[dict[str, Any], LineIndex]:
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         line = len(text.splitlines()) or 1 if "end of document" in str(exc) \
             else _toml_line(exc)
-        raise ScenarioError(shown, line, FieldError("", f"TOML syntax: {message}")) from None
+        raise error(shown, line, FieldError("", f"TOML syntax: {message}")) from None
     except RecursionError:
-        raise ScenarioError(shown, _deepest_line(text), FieldError(
+        raise error(shown, _deepest_line(text), FieldError(
             "", f"arrays or tables nest more than {MAX_NESTING} deep")) from None
     if _depth(raw) > MAX_NESTING:
-        raise ScenarioError(shown, _deepest_line(text), FieldError(
+        raise error(shown, _deepest_line(text), FieldError(
             "", f"arrays or tables nest more than {MAX_NESTING} deep")) from None
     return raw, LineIndex(text)
 
 
-def read_toml(path: Path, shown: str | None = None) -> tuple[dict[str, Any], LineIndex]:
-    """Read and parse one file (see the module docstring for what is checked)."""
+def read_toml(path: Path, shown: str | None = None,
+              error: type[ScenarioError] = ScenarioError) -> tuple[dict[str, Any], LineIndex]:
+    """Read and parse one file (see the module docstring for what is checked); problems are
+    raised as ``error`` (a data file's reader passes :class:`~judge.errors.DataError`)."""
     shown = shown or shown_path(path)
-    return parse(read_file(path, shown), shown)
+    return parse(read_file(path, shown, error), shown, error)
 
 
 def _toml_line(exc: tomllib.TOMLDecodeError) -> int:

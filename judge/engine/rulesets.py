@@ -143,7 +143,7 @@ def _load(path: Path) -> dict[str, RuleSet]:
         raise DataError(shown_path(path), 1, FieldError(
             "", "missing: the data folder has no rulesets.toml (the dated rule sets every "
                 "ruling is replayed under)"))
-    raw, index = read_toml(path)
+    raw, index = read_toml(path, error=DataError)
     try:
         return parse_rulesets(raw)
     except FieldError as exc:
