@@ -1,10 +1,14 @@
 """``judge db``: the corpus as one SQLite database, built with sqlite-utils.
 
-The database is written to a temporary file beside the target and renamed over it only when
-complete, so an interrupted build leaves the previous database as it was. The same corpus gives
-the same bytes: rows are inserted in a fixed order (rulings by id, rule sets in date order,
-events in log order), nothing records the time of the build, and the file is vacuumed last.
-docs/database.md describes every table.
+The database is written to a temporary file beside the target (``.NAME.XXXXXXXX.tmp``),
+flushed to disk and renamed over it only when complete, so an interrupted or killed build
+leaves the previous database as it was; each build first removes the temporary files that
+killed builds left (:func:`clean_leftovers`). The same corpus gives the same bytes wherever it
+lies: rows are inserted in a fixed order (rulings by id, rule sets in date order, events in
+log order), nothing records the time of the build or an absolute path, and the file is
+vacuumed last. A whole number SQLite cannot store (beyond 64 bits) is a
+:class:`DatabaseError` naming the file and field it comes from. docs/database.md describes
+every table.
 """
 
 from __future__ import annotations
@@ -12,14 +16,20 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import sqlite3
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sqlite_utils import Database
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: leftovers are then removed without asking whose they are
+    fcntl = None  # type: ignore[assignment]
 
 from judge import __version__
 from judge.corpus import Corpus, Ruling
@@ -147,11 +157,18 @@ def build(corpus: Corpus, out: Path) -> Summary:
     out = Path(out)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
+        clean_leftovers(out)
         fd, name = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
     except OSError as exc:
         raise DatabaseError(f"cannot write to {out.parent}: {exc}") from None
-    os.close(fd)
     tmp = Path(name)
+    # The descriptor stays open, locked, until the file is in place, so that a concurrent
+    # build's clean-up leaves the file alone; it is closed only after SQLite's connection
+    # (closing a descriptor of the file would drop SQLite's own POSIX locks). Where there are
+    # no locks (Windows) it is closed at once: an open file can be neither replaced nor removed.
+    locked = _lock(fd)
+    if not locked:
+        os.close(fd)
     conn = sqlite3.connect(str(tmp))
     try:
         conn.execute("PRAGMA journal_mode = MEMORY")
@@ -166,12 +183,84 @@ def build(corpus: Corpus, out: Path) -> Summary:
                   for t in TABLES}
         conn.execute("VACUUM")
         conn.close()
+        _sync(tmp)  # the bytes on disk before the name points at them
         os.replace(tmp, out)
+        _sync(out.parent)
     except BaseException:
         conn.close()
         tmp.unlink(missing_ok=True)
         raise
+    finally:
+        if locked:
+            os.close(fd)
     return Summary(out, counts, out.stat().st_size)
+
+
+def _leftover_names(out: Path) -> re.Pattern[str]:
+    """The temporary names :func:`build` gives beside ``out`` (the 8 characters are
+    :func:`tempfile.mkstemp`'s), and the journal SQLite could keep beside one."""
+    return re.compile(rf"\.{re.escape(out.name)}\.[a-z0-9_]{{8}}\.tmp(-journal)?")
+
+
+def clean_leftovers(out: Path) -> list[Path]:
+    """Remove the temporary files of killed builds beside ``out``: regular files with
+    :func:`build`'s temporary names only, and none that a running build holds. Returns them."""
+    pattern = _leftover_names(out)
+    removed = []
+    for path in sorted(out.parent.iterdir()):
+        if not pattern.fullmatch(path.name) or path.is_symlink() or not path.is_file():
+            continue
+        if _busy(path):
+            continue
+        path.unlink(missing_ok=True)
+        removed.append(path)
+    return removed
+
+
+def _lock(fd: int) -> bool:
+    """Take an exclusive advisory lock on an open file (the kernel drops it when the process
+    ends, however it ends); False where locks are not available."""
+    if fcntl is None:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def _busy(path: Path) -> bool:
+    """Whether a running build holds the file ``path`` (see :func:`_lock`)."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # and with it the lock just taken
+    return False
+
+
+def _sync(path: Path) -> None:
+    """Flush a file's bytes, or a folder's entries (a rename), to disk where the system
+    allows it."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _create(db: Database) -> None:
@@ -201,12 +290,13 @@ def _not_null(name: str, spec: dict[str, Any]) -> Iterator[str]:
 
 def _fill(db: Database, corpus: Corpus) -> None:
     order = {rs: i for i, rs in enumerate(corpus.rulesets)}
-    db.table("meta").insert_all([
+    table = _Tables(db, corpus)
+    table("meta").insert_all([
         {"key": "schema_version", "value": SCHEMA_VERSION},
         {"key": "judge_version", "value": __version__},
         {"key": "corpus_fingerprint", "value": corpus.fingerprint},
     ])
-    db.table("rulesets").insert_all(
+    table("rulesets").insert_all(
         {"id": rs.id, "position": order[rs.id], "start": rs.start,
          **{f"title_{_col(lang)}": rs.title.get(lang, "") for lang in LANGS},
          **{f"summary_{_col(lang)}": rs.summary.get(lang, "") for lang in LANGS},
@@ -215,8 +305,8 @@ def _fill(db: Database, corpus: Corpus) -> None:
          "refresh_needs_trash": int(rs.refresh_needs_trash), "excess_order": rs.excess_order,
          "burst_count": rs.burst_count, "sources": _json(list(rs.sources))}
         for rs in corpus.rulesets.values())
-    db.table("rule_kinds").insert_all({"id": k, "number": n} for k, n in KINDS.items())
-    db.table("terms").insert_all(
+    table("rule_kinds").insert_all({"id": k, "number": n} for k, n in KINDS.items())
+    table("terms").insert_all(
         {"id": t.id, "position": i, **{f"name_{_col(lang)}": t.names.get(lang, "")
                                        for lang in LANGS},
          "aliases": _json(list(t.aliases)),
@@ -226,32 +316,32 @@ def _fill(db: Database, corpus: Corpus) -> None:
     for ruling in corpus.rulings:
         for tag in ruling.scenario.tags:
             tag_count[tag] = tag_count.get(tag, 0) + 1
-    db.table("tags").insert_all({"id": t, "rulings": n} for t, n in sorted(tag_count.items()))
-    db.table("rulings").insert_all(_ruling_row(r) for r in corpus.rulings)
-    db.table("ruling_texts").insert_all(
+    table("tags").insert_all({"id": t, "rulings": n} for t, n in sorted(tag_count.items()))
+    table("rulings").insert_all(_ruling_row(r) for r in corpus.rulings)
+    table("ruling_texts").insert_all(
         {"ruling_id": r.id, "lang": lang,
          **{f: r.text(f, lang, fallback=False) for f in TEXT_FIELDS}}
         for r in corpus.rulings for lang in r.languages)
-    db.table("sources").insert_all(
+    table("sources").insert_all(
         {"ruling_id": r.id, "position": i, "title": s.title, "date": s.date,
          "authority": s.authority, "url": s.url, "seed": s.seed}
         for r in corpus.rulings for i, s in enumerate(r.scenario.sources))
-    db.table("ruling_tags").insert_all(
+    table("ruling_tags").insert_all(
         {"ruling_id": r.id, "tag_id": t, "position": i}
         for r in corpus.rulings for i, t in enumerate(dict.fromkeys(r.scenario.tags)))
-    db.table("ruling_terms").insert_all(
+    table("ruling_terms").insert_all(
         {"ruling_id": r.id, "term_id": t, "position": i}
         for r in corpus.rulings for i, t in enumerate(dict.fromkeys(r.scenario.terms)))
-    db.table("ruling_related").insert_all(
+    table("ruling_related").insert_all(
         {"ruling_id": r.id, "related_id": t, "position": i}
         for r in corpus.rulings for i, t in enumerate(dict.fromkeys(r.scenario.related)))
     _cards(db, corpus)
-    db.table("ruling_rulesets").insert_all(
+    table("ruling_rulesets").insert_all(
         {"ruling_id": r.id, "ruleset_id": rs, "position": order[rs],
          "branches": rep.branch_count, "cut": int(rep.cut),
          "events": sum(len(b) for b in rep.branches), "problems": _json(list(rep.problems))}
         for r in corpus.rulings for rs, rep in _replays(r, order))
-    db.table("events").insert_all(
+    table("events").insert_all(
         (_event_row(r.id, rs, b, e) for r in corpus.rulings
          for rs, rep in _replays(r, order)
          for b, branch in enumerate(rep.branches) for e in branch),
@@ -266,7 +356,71 @@ def _fill(db: Database, corpus: Corpus) -> None:
                      "from_terms": len(row.from_terms), "differs": len(row.differs),
                      "ruling_ids": _json(list(row.rulings))})
         positions[row.category] += 1
-    db.table("coverage").insert_all(rows)
+    table("coverage").insert_all(rows)
+
+
+#: The whole numbers an SQLite INTEGER holds (a larger Python int cannot be bound).
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1
+
+
+class _Tables:
+    """``tables(name).insert_all(rows)``, as ``db.table(name).insert_all(rows)``, but first
+    checking that every whole number fits SQLite: one that does not is a
+    :class:`DatabaseError` naming the file and field it comes from (instead of sqlite3's
+    OverflowError)."""
+
+    def __init__(self, db: Database, corpus: Corpus) -> None:
+        self.db = db
+        self.paths = {r.id: r.path for r in corpus.rulings}
+
+    def __call__(self, table: str) -> _Table:
+        return _Table(self, table)
+
+    def checked(self, table: str, rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        for row in rows:
+            for column, value in row.items():
+                if isinstance(value, int) and not INT_MIN <= value <= INT_MAX:
+                    raise DatabaseError(
+                        f"{self.where(table, row, column)} = {_number(value)} does not fit in "
+                        f"the database (SQLite stores whole numbers from -2**63 to 2**63-1)")
+            yield row
+
+    def where(self, table: str, row: dict[str, Any], column: str) -> str:
+        """``FILE: FIELD`` of a value: the ruling file (or card library file) and its field."""
+        if table == "rulings":
+            return f"{row['path']}: {column}"
+        if table == "cards":
+            card = row["card_id"]
+            if row.get("ruling_id") is not None:
+                return f"{self.paths.get(row['ruling_id'], row['ruling_id'])}: " \
+                       f"cards.{card}.{column}"
+            file = f"data/{row['file']}" if row.get("file") else "the card library"
+            return f"{file}: {card}.{column}"
+        ruling = row.get("ruling_id")
+        if isinstance(ruling, str):
+            return f"{self.paths.get(ruling, ruling)}: {table}.{column}"
+        return f"{table}.{column}"
+
+
+@dataclass(frozen=True)
+class _Table:
+    """One table of :class:`_Tables`."""
+
+    tables: _Tables
+    name: str
+
+    def insert_all(self, rows: Iterable[dict[str, Any]], batch_size: int = 100) -> None:
+        self.tables.db.table(self.name).insert_all(
+            self.tables.checked(self.name, rows), batch_size=batch_size)
+
+
+def _number(value: int) -> str:
+    """A whole number for a message: in full unless it is huge (str() of an int of more than
+    4,300 digits raises)."""
+    if value.bit_length() <= 256:
+        return str(value)
+    digits = int(value.bit_length() * 0.30103) + 1
+    return f"a {'negative ' if value < 0 else ''}number of about {digits} digits"
 
 
 def _replays(ruling: Ruling, order: dict[str, int]) -> list[tuple[str, Any]]:
@@ -316,5 +470,6 @@ def _cards(db: Database, corpus: Corpus) -> None:
         for card_id in sorted(ruling.scenario.cards):
             key = (card_id, ruling.id) if card_id in inline else (card_id, None)
             uses.append({"ruling_id": ruling.id, "card": keys[key]})
-    db.table("cards").insert_all(rows)
-    db.table("ruling_cards").insert_all(uses)
+    table = _Tables(db, corpus)
+    table("cards").insert_all(rows)
+    table("ruling_cards").insert_all(uses)

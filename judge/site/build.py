@@ -1,24 +1,40 @@
 """``judge build``: load -> context -> render -> write, into a folder swapped in at the end.
 
-The pages are written into a temporary folder beside the target; only when every page has
-been written is the previous site moved aside and the new one renamed into place, so a build
-that fails (a ruling that fails its replay, a template error, a full disk) leaves the previous
-site as it was. The output depends only on the input: the same rulings and data give the same
-bytes (no dates, no random names, everything sorted).
+The pages are written into a temporary folder beside the target (``.NAME.XXXXXXXX.tmp``);
+only when every page has been written does the new folder take the place of the previous site,
+in one step: on Linux ``renameat2(RENAME_EXCHANGE)`` exchanges the two folders (the previous
+site, now under the temporary name, is then deleted). Where the system or the filesystem
+cannot exchange, the previous site is renamed aside (``.NAME.XXXXXXXX.old``) and the new one
+into place; a run killed between those two renames leaves no ``NAME``, and the next run puts
+the previous site back before anything else. So a build that fails or is killed at any moment
+(a ruling that fails its replay, a template error, a full disk, SIGKILL) leaves the previous
+site or the new one, complete. Every run first removes what killed runs left beside the target
+(:func:`clean_leftovers`). The output depends only on the input: the same rulings and data
+give the same bytes (no dates, no random names, everything sorted).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import errno
+import functools
 import multiprocessing
 import os
+import re
 import shutil
+import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: leftovers are then removed without asking whose they are
+    fcntl = None  # type: ignore[assignment]
 
 from judge.errors import JudgeError
 from judge.i18n import LANGS
@@ -75,8 +91,14 @@ def build_site(out: Path, *, root: Path | None = None, allow_failing: bool = Fal
 
     ``finish``, if given, is called with the complete new folder just before it replaces the
     previous site (a search indexer can add its files there and still be atomic). ``jobs``:
-    how many processes render the pages (0: one per core; see :func:`render_pages`)."""
+    how many processes render the pages (0: one per core; see :func:`render_pages`).
+
+    Before anything else it puts back a previous site that a killed run left aside
+    (:func:`restore_previous`), then removes the temporary folders of killed runs
+    (:func:`clean_leftovers`)."""
+    restore_previous(out)
     check_target(out, root)
+    clean_leftovers(out)
     report = BuildReport(out=out)
     tick = progress or (lambda phase, done, total: None)
     start = time.perf_counter()
@@ -123,6 +145,7 @@ def write_site(site: SiteInput, out: Path, report: BuildReport, tick: Progress,
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    lock = _lock(tmp)  # so that a concurrent build's clean-up leaves this folder alone
     try:
         tmp.chmod(0o755)  # mkdtemp makes it private; a site is for reading
         start = time.perf_counter()
@@ -130,11 +153,11 @@ def write_site(site: SiteInput, out: Path, report: BuildReport, tick: Progress,
         done = 0
         size = 0
         root = PageInfo(lang="en", key="", links=Links(page_file(None, "")))
-        size += _write(tmp / "index.html",
+        size += _write(tmp, page_file(None, ""),
                        render("root.html", "en", {"page": root, "count": len(site.rulings)}))
         done += 1
         tick("render", done, total)
-        pages, written, report.processes = render_pages(model, specs, tmp, tick, jobs)
+        pages, written, report.processes = render_pages(model, specs, tmp, tick, jobs, lock)
         done += pages
         size += written
         for asset in sorted(assets_dir().rglob("*")):
@@ -155,6 +178,9 @@ def write_site(site: SiteInput, out: Path, report: BuildReport, tick: Progress,
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    finally:
+        if lock is not None:
+            os.close(lock)
 
 
 #: Below this many pages the pages are rendered in this process: starting workers and
@@ -167,14 +193,16 @@ _WORK: tuple[SiteModel, list[PageSpec], Path] | None = None
 
 
 def render_pages(model: SiteModel, specs: list[PageSpec], tmp: Path, tick: Progress,
-                 jobs: int = 0) -> tuple[int, int, int]:
+                 jobs: int = 0, lock: int | None = None) -> tuple[int, int, int]:
     """Render and write every (page, language) into ``tmp``; return (pages, bytes, processes).
 
     A large site is rendered by ``jobs`` processes (0: one per core), forked from this one
     so that they share the loaded corpus and its replays without copying them; each page
     depends only on the model, so the bytes are the same whichever process writes them
     (``tests/test_site.py`` compares the two ways). In a process that runs other threads
-    (``judge serve``) or where fork is not available, the pages are rendered here."""
+    (``judge serve``) or where fork is not available, the pages are rendered here. ``lock``:
+    the descriptor holding the lock on ``tmp``, closed in the workers (only the building
+    process holds it, so a worker that outlives a killed build does not keep it)."""
     global _WORK
     work = [(i, lang) for i in range(len(specs)) for lang in LANGS]
     chunks = [work[start:start + CHUNK] for start in range(0, len(work), CHUNK)]
@@ -189,7 +217,8 @@ def render_pages(model: SiteModel, specs: list[PageSpec], tmp: Path, tick: Progr
         with contextlib.ExitStack() as stack:
             results: Iterable[tuple[int, int]] = map(_render_chunk, chunks)
             if processes > 1:
-                pool = stack.enter_context(multiprocessing.get_context("fork").Pool(processes))
+                pool = stack.enter_context(multiprocessing.get_context("fork").Pool(
+                    processes, initializer=_close_in_worker, initargs=(lock,)))
                 results = pool.imap_unordered(_render_chunk, chunks)
             for n, written in results:
                 pages, size = pages + n, size + written
@@ -206,31 +235,216 @@ def _render_chunk(chunk: list[tuple[int, str]]) -> tuple[int, int]:
     size = 0
     for index, lang in chunk:
         spec = specs[index]
-        size += _write(tmp / page_file(lang, spec.key),
-                       render(spec.template, lang, model.context(spec, lang)))
+        size += _write(tmp, page_file(lang, spec.key),
+                       render(spec.template, lang, model.context(spec, lang)), spec.subject)
     return len(chunk), size
 
 
-def _write(path: Path, text: str) -> int:
+def _close_in_worker(lock: int | None) -> None:
+    if lock is not None:
+        os.close(lock)
+
+
+def _write(root: Path, name: str, text: str, subject: str = "") -> int:
+    """Write the page ``name`` (a path under the site root, from its key) into ``root``.
+
+    The page's key comes from ids, tags and topics of the corpus; the loader validates them,
+    and this is the last guard: a name that would leave ``root`` (``..``, an absolute path, a
+    NUL byte) is a :class:`BuildError` naming it, and nothing is written."""
+    path = _inside(root, name, subject)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = text.encode("utf-8")
     path.write_bytes(data)
     return len(data)
 
 
+def _inside(root: Path, name: str, subject: str = "") -> Path:
+    """``root / name``, refusing a name that does not lead to a file inside ``root``."""
+    what = f"the page {name!r}" + (f" (for {subject!r})" if subject else "")
+    try:
+        base = root.resolve()
+        path = (base / name).resolve()
+    except (OSError, ValueError) as exc:  # a NUL byte, a name too long, a symlink loop
+        raise BuildError(f"refusing to write {what}: {exc}") from None
+    if ".." in name.replace("\\", "/").split("/") or path == base \
+            or not path.is_relative_to(base):
+        raise BuildError(f"refusing to write {what}: it is not a file inside the site folder "
+                         f"{root}")
+    return path
+
+
 def _swap(new: Path, out: Path) -> None:
-    """Put ``new`` where ``out`` is, keeping ``out`` until the new folder is in place."""
+    """Put the complete folder ``new`` where ``out`` is: in one step when ``out`` is missing
+    or the system can exchange two folders, otherwise by two renames (see the module)."""
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise BuildError(f"{out} exists and is not a folder")
     if not out.exists():
         os.replace(new, out)
         return
-    if not out.is_dir():
-        raise BuildError(f"{out} exists and is not a folder")
-    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
-    os.rmdir(old)
-    os.replace(out, old)
+    if _exchange(new, out):
+        shutil.rmtree(new, ignore_errors=True)  # ``new`` now holds the previous site
+        return
+    old = _spare(out, ".old")
+    held = _lock(out)  # the previous site, while it is aside: restore_previous leaves it alone
     try:
-        os.replace(new, out)
-    except BaseException:
-        os.replace(old, out)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
+        _rename(out, old)
+        try:
+            _rename(new, out)
+        except BaseException:
+            _rename(old, out)
+            raise
+    finally:
+        if held is not None:
+            os.close(held)
+    _discard(old, out)
+
+
+#: Linux ``renameat2``: the two paths relative to the current folder, and the flag that
+#: exchanges them (``<linux/fs.h>``).
+AT_FDCWD = -100
+RENAME_EXCHANGE = 2
+
+
+@functools.cache
+def _renameat2() -> Callable[..., int] | None:
+    """libc's ``renameat2`` (glibc 2.28 and later, musl 1.1.24), or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        function = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
+                         ctypes.c_uint]
+    function.restype = ctypes.c_int
+    return function
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Exchange two existing paths in one system call; False (nothing done) when the system
+    or the filesystem cannot, so that the caller falls back to two renames."""
+    function = _renameat2()
+    if function is None:
+        return False
+    if function(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False  # an old kernel, or a filesystem without RENAME_EXCHANGE
+    raise OSError(code, os.strerror(code), str(a), None, str(b))
+
+
+#: The renames of the fallback switch (a test stops a build between them).
+_rename = os.replace
+
+
+def _spare(out: Path, suffix: str) -> Path:
+    """A free name beside ``out``: ``.NAME.XXXXXXXX`` and ``suffix`` (see
+    :func:`_leftover_names`)."""
+    spare = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=suffix, dir=out.parent))
+    os.rmdir(spare)
+    return spare
+
+
+def _discard(old: Path, out: Path) -> None:
+    """Delete a previous site moved aside: renamed to a temporary name first, so that a run
+    killed while deleting it leaves a ``.tmp`` folder (removed by the next run), never a
+    half-deleted ``.old`` one that could be taken for a complete previous site."""
+    doomed = _spare(out, ".tmp")
+    try:
+        os.replace(old, doomed)
+    except OSError:
+        doomed = old
+    shutil.rmtree(doomed, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------- leftovers
+
+
+def _leftover_names(out: Path) -> re.Pattern[str]:
+    """The names this module gives its temporary folders beside ``out`` (the 8 characters
+    are :func:`tempfile.mkdtemp`'s)."""
+    return re.compile(rf"\.{re.escape(out.name)}\.[a-z0-9_]{{8}}\.(tmp|old)")
+
+
+def _leftovers(out: Path) -> list[Path]:
+    """Folders beside ``out`` with our temporary names (never symbolic links)."""
+    pattern = _leftover_names(out)
+    try:
+        entries = sorted(out.parent.iterdir())
+    except OSError:
+        return []
+    return [p for p in entries if pattern.fullmatch(p.name) and not p.is_symlink()
+            and p.is_dir()]
+
+
+def restore_previous(out: Path) -> Path | None:
+    """Put back the previous site when a run killed between the two renames of the fallback
+    switch left no ``out`` and the site in ``.NAME.XXXXXXXX.old``; returns the folder it
+    restored. Only a folder with the :data:`MARKER` file (a complete site) is taken."""
+    out = out.resolve()
+    if out.exists() or out.is_symlink():
+        return None
+    aside = [p for p in _leftovers(out) if p.name.endswith(".old")
+             and (p / MARKER).is_file() and not _busy(p)]
+    if not aside:
+        return None
+    newest = max(aside, key=lambda p: ((p / MARKER).stat().st_mtime_ns, p.name))
+    try:
+        os.rename(newest, out)
+    except OSError as exc:
+        raise BuildError(f"cannot put the previous site {newest} back as {out}: {exc}") from None
+    return newest
+
+
+def clean_leftovers(out: Path) -> list[Path]:
+    """Remove what killed builds left beside ``out``: ``.NAME.XXXXXXXX.tmp`` folders (a site
+    being written, or a previous one being deleted) and ``.NAME.XXXXXXXX.old`` folders that
+    hold a site (the :data:`MARKER` file). Nothing else is touched, nor a folder that a
+    running build holds. Returns the removed folders."""
+    out = out.resolve()
+    removed = []
+    for path in _leftovers(out):
+        if path.name.endswith(".old") and not (path / MARKER).is_file():
+            continue
+        if _busy(path):
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed.append(path)
+    return removed
+
+
+def _lock(path: Path) -> int | None:
+    """An open descriptor of ``path`` holding an exclusive advisory lock (None where locks
+    are not available). The kernel drops the lock when the process ends, however it ends."""
+    if fcntl is None:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _busy(path: Path) -> bool:
+    """Whether a running build holds ``path`` (see :func:`_lock`)."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # and with it the lock just taken
+    return False
