@@ -26,12 +26,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-try:
-    import fcntl
-except ImportError:  # not on Windows: leftovers are then removed without asking whose they are
-    fcntl = None  # type: ignore[assignment]
-
 from judge import __version__
+from judge.atomic import busy, lock_fd
 from judge.corpus import Corpus, Ruling
 from judge.coverage import CATEGORIES
 from judge.coverage import compute as compute_coverage
@@ -166,7 +162,7 @@ def build(corpus: Corpus, out: Path) -> Summary:
     # build's clean-up leaves the file alone; it is closed only after SQLite's connection
     # (closing a descriptor of the file would drop SQLite's own POSIX locks). Where there are
     # no locks (Windows) it is closed at once: an open file can be neither replaced nor removed.
-    locked = _lock(fd)
+    locked = lock_fd(fd)
     if not locked:
         os.close(fd)
     conn = sqlite3.connect(str(tmp))
@@ -210,42 +206,15 @@ def clean_leftovers(out: Path) -> list[Path]:
     for path in sorted(out.parent.iterdir()):
         if not pattern.fullmatch(path.name) or path.is_symlink() or not path.is_file():
             continue
-        if _busy(path):
+        if busy(path):
             continue
         path.unlink(missing_ok=True)
         removed.append(path)
     return removed
 
 
-def _lock(fd: int) -> bool:
-    """Take an exclusive advisory lock on an open file (the kernel drops it when the process
-    ends, however it ends); False where locks are not available."""
-    if fcntl is None:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False
-    return True
 
 
-def _busy(path: Path) -> bool:
-    """Whether a running build holds the file ``path`` (see :func:`_lock`)."""
-    if fcntl is None:
-        return False
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    except OSError:
-        return False
-    finally:
-        os.close(fd)  # and with it the lock just taken
-    return False
 
 
 def _sync(path: Path) -> None:

@@ -39,6 +39,7 @@ import pytest
 from conftest import FX_CORPUS, POWER
 
 import judge.db
+from judge.atomic import lock_fd, lock_path
 from judge.corpus import Corpus, load_corpus
 from judge.db import TABLES, DatabaseError
 from judge.db import build as build_db
@@ -334,7 +335,7 @@ def test_clean_up_removes_only_what_killed_builds_left(tmp_path: Path) -> None:
     outside = folder("outside", marker=True)
     (tmp_path / ".site.uvwx1234.tmp").symlink_to(outside, target_is_directory=True)
     busy = folder(".site.busy0000.tmp")
-    lock = site_build._lock(busy)
+    lock = lock_path(busy)
     assert lock is not None
     try:
         build_site(out, root=FX_CORPUS)
@@ -430,7 +431,7 @@ def test_db_clean_up_removes_only_its_own_temporary_files(corpus: Corpus,
     busy.write_bytes(b"")
     fd = os.open(busy, os.O_RDONLY)
     try:
-        assert judge.db._lock(fd)
+        assert lock_fd(fd)
         build_db(corpus, out)
     finally:
         os.close(fd)

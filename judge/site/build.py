@@ -31,11 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-try:
-    import fcntl
-except ImportError:  # not on Windows: leftovers are then removed without asking whose they are
-    fcntl = None  # type: ignore[assignment]
-
+from judge.atomic import busy, lock_path
 from judge.errors import JudgeError
 from judge.i18n import LANGS
 from judge.paths import project_root
@@ -145,7 +141,7 @@ def write_site(site: SiteInput, out: Path, report: BuildReport, tick: Progress,
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
-    lock = _lock(tmp)  # so that a concurrent build's clean-up leaves this folder alone
+    lock = lock_path(tmp)  # so that a concurrent build's clean-up leaves this folder alone
     try:
         tmp.chmod(0o755)  # mkdtemp makes it private; a site is for reading
         start = time.perf_counter()
@@ -285,7 +281,7 @@ def _swap(new: Path, out: Path) -> None:
         shutil.rmtree(new, ignore_errors=True)  # ``new`` now holds the previous site
         return
     old = _spare(out, ".old")
-    held = _lock(out)  # the previous site, while it is aside: restore_previous leaves it alone
+    held = lock_path(out)  # the previous site, while it is aside: restore_previous leaves it alone
     try:
         _rename(out, old)
         try:
@@ -386,7 +382,7 @@ def restore_previous(out: Path) -> Path | None:
     if out.exists() or out.is_symlink():
         return None
     aside = [p for p in _leftovers(out) if p.name.endswith(".old")
-             and (p / MARKER).is_file() and not _busy(p)]
+             and (p / MARKER).is_file() and not busy(p)]
     if not aside:
         return None
     newest = max(aside, key=lambda p: ((p / MARKER).stat().st_mtime_ns, p.name))
@@ -407,44 +403,11 @@ def clean_leftovers(out: Path) -> list[Path]:
     for path in _leftovers(out):
         if path.name.endswith(".old") and not (path / MARKER).is_file():
             continue
-        if _busy(path):
+        if busy(path):
             continue
         shutil.rmtree(path, ignore_errors=True)
         removed.append(path)
     return removed
 
 
-def _lock(path: Path) -> int | None:
-    """An open descriptor of ``path`` holding an exclusive advisory lock (None where locks
-    are not available). The kernel drops the lock when the process ends, however it ends."""
-    if fcntl is None:
-        return None
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
 
-
-def _busy(path: Path) -> bool:
-    """Whether a running build holds ``path`` (see :func:`_lock`)."""
-    if fcntl is None:
-        return False
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    except OSError:
-        return False
-    finally:
-        os.close(fd)  # and with it the lock just taken
-    return False
