@@ -41,7 +41,7 @@ MAX_BRANCHES = 1024
 
 #: Events all branches of one ruling under one rule set may log together; exploration stops
 #: (reported as a problem of the ruling) when they run past it.
-MAX_EVENTS_PER_REPLAY = 200_000
+MAX_EVENTS_PER_REPLAY = 50_000
 
 #: Characters of a bad value quoted in an error message; longer values are cut with "...".
 MAX_QUOTED = 60

@@ -287,6 +287,7 @@ REASON_NAMES: dict[str, str] = {
     "limiting-mismatch": N_(
         "its limiting condition does not match the centre LRIG's LRIG type"),
     "no-signi-or-deck": N_("no SIGNI, or no card in the main deck"),
+    "not-in-hand": N_("it is not in the hand"),
     "empty-trash": N_("the trash is empty"),
     "empty-trash-no-life": N_("the trash is empty and there is no life cloth"),
     "left-trash": N_("its card left the trash"),

@@ -430,7 +430,8 @@ def mutants(base: str, text: str, keep: Callable[[str], bool] = keep_all) -> lis
                 ("under3",), ("empty",))
         variant("lrig-in-deck", {"deck": ["Qd:lrig-white-1"]}, ("deck",),
                 ("main deck",))
-        variant("signi-as-lrig", {"lrig": ["Qs:signi-1"]}, ("lrig",), ("not a LRIG",))
+        variant("signi-as-lrig", {"lrig": ["Qs:signi-1"]}, ("lrig",),
+                ("cannot be in the LRIG zone",))
         variant("two-in-one-zone", {"lrig": ["Qlrig:lrig-white-3"],
                                     "signi1": ["Qa:signi-1", "Qb:signi-1"]}, ("signi1",))
         empty_deck = {k: v for k, v in clean.items() if k != "deck"}

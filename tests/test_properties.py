@@ -44,6 +44,7 @@ from judge.engine.cards import (
 from judge.engine.choices import Choice
 from judge.engine.events import CAUSES, EVENT_TYPES, Event
 from judge.engine.game import Game
+from judge.engine.placement import op_problem
 from judge.engine.rule_processing import KEY_ZONES, RESONA_ZONES, UPPER_LIMITS, check
 from judge.engine.rulesets import load_rulesets
 from judge.engine.state import (
@@ -111,6 +112,13 @@ class Layout:
         return [f"{p}{z}{i}" for p in PLAYERS for z, ids in self.zones[p].items()
                 for i in range(len(ids))] + \
             [f"{p}c{z}" for p, zs in self.charms.items() for z in zs]
+
+    def cards(self) -> dict[str, CardDef]:
+        """The card of each label (as :meth:`labels` and :func:`build` name them)."""
+        out = {f"{p}{z}{i}": CARDS[cid] for p in PLAYERS for z, ids in self.zones[p].items()
+               for i, cid in enumerate(ids)}
+        out.update({f"{p}c{z}": CARDS["filler"] for p, zs in self.charms.items() for z in zs})
+        return out
 
     def field_labels(self) -> list[str]:
         """The SIGNI on the field at the start: the usual targets of power, level, banish."""
@@ -260,7 +268,8 @@ class Action:
 
 
 @st.composite
-def action_lists(draw: st.DrawFn, labels: list[str], on_field: list[str]) -> list[Action]:
+def action_lists(draw: st.DrawFn, labels: list[str], on_field: list[str],
+                 cards: dict[str, CardDef]) -> list[Action]:
     out = []
     for _ in range(draw(st.integers(1, 5))):
         kind = draw(st.sampled_from(("effect", "effect", "effect", "effect", "advance",
@@ -269,6 +278,11 @@ def action_lists(draw: st.DrawFn, labels: list[str], on_field: list[str]) -> lis
         if kind == "effect":
             effect_ops = tuple(draw(st.lists(ops(labels, on_field), min_size=1, max_size=4)))
             source = draw(st.none() | st.sampled_from(labels))
+            # as the loader does, leave out operations that name a card (or "this") and put
+            # it where its type cannot be (judge.engine.placement)
+            src = cards[source] if source else None
+            effect_ops = tuple(o for o in effect_ops if op_problem(o, cards, src) is None) \
+                or (parse_op({"op": "shuffle"}, "property op"),)
             out.append(Action("effect", player, effect_ops, source))
         else:
             out.append(Action(kind, player, count=draw(st.integers(1, 2))))
@@ -278,7 +292,7 @@ def action_lists(draw: st.DrawFn, labels: list[str], on_field: list[str]) -> lis
 @st.composite
 def games(draw: st.DrawFn) -> tuple[Layout, list[Action], int]:
     layout = draw(layouts())
-    plan = draw(action_lists(layout.labels(), layout.field_labels()))
+    plan = draw(action_lists(layout.labels(), layout.field_labels(), layout.cards()))
     return layout, plan, draw(st.integers(0, 2**16))
 
 

@@ -20,6 +20,7 @@ from judge.engine.events import REASONS
 from judge.engine.game import Game
 from judge.engine.ops import deal_damage, field_problem, resolve_targets
 from judge.engine.payment import effective_cost, pay, problem
+from judge.engine.placement import destinations
 from judge.engine.state import SIGNI_ZONES, CardInstance, other
 from judge.errors import IllegalAction
 
@@ -185,7 +186,8 @@ def choose_targets(game: Game, ops: tuple[Op, ...], controller: str,
     for i, op in enumerate(ops):
         target = op.target
         if target and not target.this and not target.labels and target.zone in TARGET_ZONES:
-            out[i] = [(c, c.epoch) for c in resolve_targets(game, target, controller, source)]
+            out[i] = [(c, c.epoch) for c in resolve_targets(game, target, controller, source,
+                                                            destinations(op))]
     return out
 
 

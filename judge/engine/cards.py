@@ -13,7 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.engine.costs import ENER_COLOURS, Cost, parse_cost
+from judge.engine.placement import op_problem
 from judge.errors import FieldError
+from judge.ids import quote
+from judge.limits import MAX_COUNT, MAX_NUMBER
 
 CARD_TYPES = ("lrig", "signi", "arts", "spell", "key", "resona", "piece")
 COLOURS = ENER_COLOURS
@@ -213,10 +216,22 @@ def _check_keys(raw: Mapping[str, Any], allowed: tuple[str, ...], where: str) ->
             raise FieldError(f"{where}.{key}", "unknown field", allowed)
 
 
-def _int(value: Any, where: str) -> int:
+def _int(value: Any, where: str, maximum: int = MAX_NUMBER) -> int:
+    """A whole number of magnitude at most ``maximum`` (docs/limits.md)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise FieldError(where, f"expected a whole number, got {value!r}")
+        raise FieldError(where, f"expected a whole number, got {quote(value)}")
+    if value > maximum or value < -maximum:
+        raise FieldError(where, f"must be at most {maximum} (docs/limits.md), got "
+                                f"{quote(value)}")
     return value
+
+
+def _count(value: Any, where: str, minimum: int) -> int:
+    """The count of an operation or a target: ``minimum`` to :data:`MAX_COUNT`."""
+    count = _int(value, where, MAX_COUNT)
+    if count < minimum:
+        raise FieldError(where, f"must be at least {minimum}, got {count}")
+    return count
 
 
 def _opt_int(raw: Mapping[str, Any], key: str, where: str) -> int | None:
@@ -256,9 +271,7 @@ def parse_target(raw: Any, where: str) -> Target:
     if not isinstance(raw, dict):
         raise FieldError(where, f"expected \"this\", a card label or a table, got {raw!r}")
     _check_keys(raw, ("who", "zone", "count", "up_to", "type", "chooser"), where)
-    count = _int(raw.get("count", 1), f"{where}.count")
-    if count < 1:
-        raise FieldError(f"{where}.count", f"must be at least 1, got {count}")
+    count = _count(raw.get("count", 1), f"{where}.count", 1)
     ctype = raw.get("type")
     return Target(
         who=_choice(raw.get("who", "self"), TARGET_WHO, f"{where}.who"),
@@ -281,9 +294,7 @@ def parse_op(raw: Any, where: str) -> Op:
         if "target" not in raw:
             raise FieldError(f"{where}.target", f"missing (the {name} operation needs a target)")
         target = parse_target(raw["target"], f"{where}.target")
-    count = _int(raw.get("count", 1), f"{where}.count")
-    if count < 0:
-        raise FieldError(f"{where}.count", f"must not be negative, got {count}")
+    count = _count(raw.get("count", 1), f"{where}.count", 0)
     if name == "place" and "zone" not in raw:
         raise FieldError(f"{where}.zone", "missing (place needs the zone to put cards into)")
     return Op(
@@ -310,7 +321,7 @@ def _cost_amounts(raw: Any, where: str) -> tuple[tuple[str, int], ...]:
     out: dict[str, int] = {}
     for colour, count in raw.items():
         _choice(colour, COLOURS, f"{where}.{colour}")
-        out[colour] = _int(count, f"{where}.{colour}")
+        out[colour] = _int(count, f"{where}.{colour}", MAX_COUNT)
     return tuple((c, out[c]) for c in COLOURS if c in out)
 
 
@@ -403,7 +414,7 @@ def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
     keywords_raw = raw.get("keywords", [])
     if not isinstance(keywords_raw, list):
         raise FieldError(f"{where}.keywords", "expected a list")
-    return CardDef(
+    card = CardDef(
         id=card_id, name=name, type=ctype, colour=colour, level=level, power=power,
         limit=_opt_int(raw, "limit", where),
         lrig_type=_str(raw["lrig_type"], f"{where}.lrig_type") if "lrig_type" in raw else None,
@@ -422,6 +433,20 @@ def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
         timing=_timing(raw, ctype, where),
         grow_from=_grow_from(raw, ctype, where),
     )
+    _check_own_moves(card, where)
+    return card
+
+
+def _check_own_moves(card: CardDef, where: str) -> None:
+    """Refuse an effect of the card that puts the card itself (``"this"``) into a zone its
+    type cannot be in, such as an ARTS returning itself to the hand (judge.engine.placement)."""
+    effects = [("effect", card.effect), ("life_burst", card.life_burst)]
+    effects += [(f"abilities[{a.index}].effect", a.effect) for a in card.abilities]
+    for path, ops in effects:
+        for i, op in enumerate(ops):
+            problem = op_problem(op, {}, source=card)
+            if problem:
+                raise FieldError(f"{where}.{path}[{i}]", problem)
 
 
 def _grow_from(raw: Mapping[str, Any], ctype: str, where: str) -> str | None:

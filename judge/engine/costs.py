@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from judge.errors import FieldError
+from judge.limits import MAX_COUNT
 
 if TYPE_CHECKING:
     from judge.engine.state import CardInstance
@@ -93,6 +94,9 @@ def parse_cost(raw: Any, where: str) -> Cost:
                              (*ENER_COLOURS, "down", "exceed"))
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise FieldError(f"{where}.{key}", f"expected a count of 0 or more, got {value!r}")
+        if value > MAX_COUNT:
+            raise FieldError(f"{where}.{key}", f"must be at most {MAX_COUNT} (docs/limits.md), "
+                                               f"got {value}")
         if key == "exceed":
             exceed = value
         else:
@@ -147,19 +151,19 @@ def assign(cards: Sequence[CardInstance], cost: Cost) -> dict[str, str] | None:
                 paid[card.label] = "colourless"
         return paid if all(n == 0 for c, n in need.items() if c != "colourless") else None
     owner: dict[int, int] = {}  # slot -> card index
-
-    def augment(ci: int, seen: set[int]) -> bool:
-        for si, colour in enumerate(slots):
-            if si in seen or colour not in can_pay_as(cards[ci]):
-                continue
-            seen.add(si)
-            if si not in owner or augment(owner[si], seen):
-                owner[si] = ci
-                return True
-        return False
-
-    for ci in range(len(cards)):
-        augment(ci, set())
+    # Augmenting paths (Kuhn's algorithm), the slots tried in order. The slots of one colour
+    # form a block; within one search the slots already seen in a block are always its first
+    # ones, so a pointer per block stands for the seen set, and an explicit stack for the
+    # recursion (a path may be as long as the cost).
+    blocks: list[tuple[str, int, int]] = []  # colour, first slot, end
+    for colour, n in cost.ener:
+        if colour != "colourless":
+            start = blocks[-1][2] if blocks else 0
+            blocks.append((colour, start, start + n))
+    card_blocks = [[b for b, (colour, _, _) in enumerate(blocks) if colour in can_pay_as(card)]
+                   for card in cards]
+    for root in range(len(cards)):
+        _augment(root, card_blocks, [b[1] for b in blocks], [b[2] for b in blocks], owner)
     if len(owner) < len(slots):
         return None
     matched = {cards[ci].label: slots[si] for si, ci in owner.items()}
@@ -168,20 +172,134 @@ def assign(cards: Sequence[CardInstance], cost: Cost) -> dict[str, str] | None:
     return matched
 
 
+def _augment(root: int, card_blocks: list[list[int]], seen_to: list[int], ends: list[int],
+             owner: dict[int, int]) -> bool:
+    """One augmenting-path search from card ``root``: as the recursive search that tries, for
+    each card, every slot it can pay in order and not yet seen, taking a free one or else
+    asking the slot's owner to move; ``seen_to[b]`` is the first slot of block b not seen."""
+    stack = [[root, 0, -1]]  # card, index into its blocks, slot asked of the owner
+    ret: bool | None = None
+    while stack:
+        frame = stack[-1]
+        if ret is not None:  # a search asked of an owner has ended
+            if ret:
+                owner[frame[2]] = frame[0]
+                stack.pop()
+                continue
+            ret = None
+        mine = card_blocks[frame[0]]
+        while frame[1] < len(mine):
+            b = mine[frame[1]]
+            if seen_to[b] >= ends[b]:
+                frame[1] += 1
+                continue
+            slot = seen_to[b]
+            seen_to[b] += 1
+            if slot not in owner:
+                owner[slot] = frame[0]
+                ret = True
+                stack.pop()
+            else:
+                frame[2] = slot
+                stack.append([owner[slot], 0, -1])
+            break
+        else:
+            stack.pop()
+            ret = False
+    return bool(ret)
+
+
+class _Coverage:
+    """Whether chosen cards, plus up to ``k`` more from the rest, can pay a cost's coloured
+    part. Slots of one colour are alike and so are cards that pay the same needed colours, so
+    Hall's condition is checked per set of needed colours (at most 31) over card groups (at
+    most 32): for each set T, the slots of T need at most as many cards that pay some colour
+    of T, counting at most ``k`` of the rest. Any card pays colourless."""
+
+    def __init__(self, cost: Cost) -> None:
+        self.colours = [c for c, _ in cost.ener if c != "colourless"]
+        need = dict(cost.ener)
+        width = 1 << len(self.colours)
+        self.width = width
+        self.sets = []
+        for subset in range(1, width):
+            demand = sum(need[c] for i, c in enumerate(self.colours) if subset >> i & 1)
+            self.sets.append((demand, [m for m in range(width) if m & subset]))
+
+    def mask(self, card: CardInstance) -> int:
+        paid = can_pay_as(card)
+        return sum(1 << i for i, c in enumerate(self.colours) if c in paid)
+
+    def feasible(self, chosen: Sequence[int], rest: Sequence[int], k: int) -> bool:
+        for demand, masks in self.sets:
+            have = sum(chosen[m] for m in masks)
+            if have < demand and have + min(k, sum(rest[m] for m in masks)) < demand:
+                return False
+        return True
+
+
 def payable(ener: Sequence[CardInstance], cost: Cost) -> bool:
-    """Whether some set of ener cards pays ``cost`` exactly (stops at the first found)."""
-    if len(ener) < cost.ener_total:
+    """Whether some set of ener cards pays ``cost`` exactly (without trying each set)."""
+    total = cost.ener_total
+    if len(ener) < total:
         return False
-    return any(assign(combo, cost) is not None
-               for combo in itertools.combinations(ener, cost.ener_total))
+    cover = _Coverage(cost)
+    counts = [0] * cover.width
+    for card in ener:
+        counts[cover.mask(card)] += 1
+    return cover.feasible([0] * cover.width, counts, total)
 
 
 def payments(ener: Sequence[CardInstance], cost: Cost) -> list[tuple[str, ...]]:
-    """Every set of ener cards that pays ``cost`` exactly (labels, in ener-zone order)."""
+    """Every set of ener cards that pays ``cost`` exactly (labels, in ener-zone order), at most
+    :data:`MAX_PAYMENTS`: the sets ``itertools.combinations`` gives that ``assign`` accepts,
+    in its order, found by a depth-first search that enters only branches that can still be
+    completed (so a hostile ener zone cannot make it try every combination)."""
+    total, n = cost.ener_total, len(ener)
+    if n < total:
+        return []
+    cover = _Coverage(cost)
+    if not cover.colours:
+        return [tuple(c.label for c in combo)
+                for combo in itertools.islice(itertools.combinations(ener, total), MAX_PAYMENTS)]
+    masks = [cover.mask(card) for card in ener]
+    suffix = [[0] * cover.width for _ in range(n + 1)]  # mask counts of ener[i:]
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1].copy()
+        suffix[i][masks[i]] += 1
+    chosen = [0] * cover.width
     out: list[tuple[str, ...]] = []
-    for combo in itertools.combinations(ener, cost.ener_total):
-        if assign(combo, cost) is not None:
-            out.append(tuple(c.label for c in combo))
+    path: list[int] = []
+    failed: list[set[int]] = [set()]  # per depth: masks that cannot be taken any more there
+    nxt = 0
+    if not cover.feasible(chosen, suffix[0], total):
+        return out
+    while True:
+        k = total - len(path)
+        descended = False
+        if k == 0:
+            out.append(tuple(ener[j].label for j in path))
             if len(out) >= MAX_PAYMENTS:
-                break
-    return out
+                return out
+        else:
+            while nxt <= n - k:
+                j, m = nxt, masks[nxt]
+                nxt += 1
+                if m in failed[-1]:
+                    continue  # a later card of the same group cannot do better
+                chosen[m] += 1
+                if cover.feasible(chosen, suffix[j + 1], k - 1):
+                    path.append(j)
+                    failed.append(set())
+                    descended = True
+                    break
+                chosen[m] -= 1
+                failed[-1].add(m)
+        if descended:
+            continue  # the next depth starts after the card just taken
+        if not path:
+            return out
+        j = path.pop()
+        failed.pop()
+        chosen[masks[j]] -= 1
+        nxt = j + 1

@@ -147,6 +147,7 @@ REASONS: dict[str, str] = {
     "over-limit": "the total level would be above the LRIG's limit",
     "limiting-mismatch": "its limiting condition does not match the centre LRIG's LRIG type",
     "no-signi-or-deck": "there is no SIGNI, or no card in the main deck",
+    "not-in-hand": "the card is not in the hand it is taken from",
     "empty-trash": "the main deck is empty but so is the trash",
     "empty-trash-no-life": "the main deck, the trash and the life cloth are all empty",
     "left-trash": "the card left the trash",

@@ -16,6 +16,8 @@ from typing import Any
 from judge.engine.cards import KEYWORD_ABILITIES, KEYWORD_TRIGGERS, Ability, CardDef, Op
 from judge.engine.choices import Choice, ChoiceSource
 from judge.engine.events import Event
+from judge.engine.placement import MOVABLE, allowed
+from judge.engine.placement import home_trash as _home_trash
 from judge.engine.rulesets import RuleSet
 from judge.engine.state import (
     FIELD_ZONES,
@@ -28,8 +30,24 @@ from judge.engine.state import (
     zone_text,
 )
 from judge.errors import EngineError
+from judge.limits import MAX_EVENTS, MAX_SETTLE_ROUNDS
 
-MAX_SETTLE_ROUNDS = 10_000
+#: What a game says when it logs more than its budget of events (``Game.max_events``).
+EVENTS_MESSAGE = f"more than {MAX_EVENTS} events in one replay (limit; see docs/limits.md)"
+SETTLE_MESSAGE = (f"rule processing and triggers did not settle within {MAX_SETTLE_ROUNDS} "
+                  "rounds (limit; see docs/limits.md)")
+
+
+#: A choice among many options costs one event more of the budget for every this many
+#: characters of its options: they are logged with it, and finding and offering them is work
+#: (a choice among 400 cards costs about as much as 40 other events, one among 512 ways to pay
+#: a cost of 100 ener as much as thousands).
+CHARS_PER_EVENT = 40
+
+
+class LimitReached(EngineError):
+    """A bound of judge.limits was reached: the game is stopped (a hostile or runaway ruling,
+    not a rule of the game)."""
 
 #: Events that change nothing rule processing looks at (zones, power, level, limit, effects in
 #: force, crushed cards' bursts); any other event marks the game for a full check.
@@ -66,7 +84,8 @@ class Game:
     shuffle is logged with its result, so the same seed gives the same log."""
 
     def __init__(self, state: GameState, rules: RuleSet, chooser: ChoiceSource,
-                 seed: int = 0) -> None:
+                 seed: int = 0, max_events: int = MAX_EVENTS,
+                 events_message: str = EVENTS_MESSAGE) -> None:
         self.state = state
         self.rules = rules
         self.chooser = chooser
@@ -89,6 +108,11 @@ class Game:
         self._const_count = 0
         #: targets chosen when a card was used, for the operation now resolving
         self.preset_targets: list[tuple[CardInstance, int]] | None = None
+        #: the game stops (LimitReached) rather than log more events than this; events taken
+        #: back from the log (:meth:`rollback`) still count
+        self.max_events = max_events
+        self.events_message = events_message
+        self._charged = 0
 
     # ------------------------------------------------------------------ events and choices
 
@@ -98,12 +122,36 @@ class Game:
              **detail: Any) -> Event:
         if etype not in QUIET_EVENTS:
             self.dirty = True
-        event = Event(len(self.log), self.step, etype, cause, player,
+        seq = len(self.log)
+        if seq >= self.max_events:
+            raise LimitReached(self.events_message)
+        event = Event(seq, self.step, etype, cause, player,
                       card.label if card else None,
                       zone_text(from_zone) if from_zone else None,
                       zone_text(to_zone) if to_zone else None, source, detail)
         self.log.append(event)
         return event
+
+    def rollback(self, length: int) -> None:
+        """Take the events after the first ``length`` back from the log (a refused step); they
+        still count towards :attr:`max_events`."""
+        taken = len(self.log) - length
+        if taken > 0:
+            del self.log[length:]
+            self.charge(taken)
+
+    def charge(self, events: int) -> None:
+        """Count ``events`` more towards :attr:`max_events` than the log holds: events taken
+        back, or the size of a choice's options (the one check in :meth:`emit` stays a
+        comparison with the log's length)."""
+        self._charged += events
+        self.max_events -= events
+
+    @property
+    def events_emitted(self) -> int:
+        """What this game has spent of its event budget: the events logged, those taken back
+        by :meth:`rollback`, and what long lists of options cost (CHARS_PER_EVENT)."""
+        return len(self.log) + self._charged
 
     def choose(self, player: str, kind: str, options: list[str], min_count: int = 1,
                max_count: int = 1, prompt: str = "", about: str | None = None
@@ -116,6 +164,8 @@ class Game:
             return ()
         if min_count == max_count == len(options):
             return tuple(options)
+        if len(options) > 8:  # a long list of options is paid for (see CHARS_PER_EVENT)
+            self.charge(sum(map(len, options)) // CHARS_PER_EVENT)
         choice = Choice(player=player, kind=kind, options=tuple(options),
                         min_count=min_count, max_count=max_count, prompt=prompt)
         picked = self.chooser.pick(choice)
@@ -146,17 +196,15 @@ class Game:
         abilities. The one place these are computed; :meth:`power` and :meth:`level` read it."""
         powers = [c.card.power or 0 for c in signi]
         levels = [c.card.level or 0 for c in signi]
-        lasting = self.state.lasting
-        if lasting:
-            index = {c.label: i for i, c in enumerate(signi)}
-            for mod in lasting:
-                i = index.get(mod.card) if mod.card is not None else None
-                if i is None or signi[i].epoch != mod.epoch:
-                    continue
-                if mod.kind == "power":
-                    powers[i] += mod.amount
-                elif mod.kind == "level":
-                    levels[i] += mod.amount
+        mods = self.state.mods
+        if mods:
+            for i, c in enumerate(signi):
+                mod = mods.get(("power", c.label))
+                if mod is not None and mod[0] == c.epoch:
+                    powers[i] += mod[1]
+                mod = mods.get(("level", c.label))
+                if mod is not None and mod[0] == c.epoch:
+                    levels[i] += mod[1]
         if self.has_const():
             for holder in signi:
                 for ability in holder.card.abilities:
@@ -187,10 +235,9 @@ class Game:
     def keywords(self, inst: CardInstance) -> set[str]:
         """Printed keywords plus those given this turn by effects."""
         out = set(inst.card.keywords)
-        for lasting in self.state.lasting:
-            if lasting.kind == "keyword" and lasting.card == inst.label and \
-                    lasting.epoch == inst.epoch:
-                out.add(lasting.text)
+        given = self.state.given.get(inst.label)
+        if given is not None and given[0] == inst.epoch:
+            out |= given[1]
         return out
 
     def power(self, inst: CardInstance) -> int:
@@ -216,30 +263,28 @@ class Game:
     def limit(self, player: str) -> int:
         centre = self.state.centre(player)
         value = centre.card.limit or 0 if centre else 0
-        for lasting in self.state.lasting:
-            if lasting.kind == "limit" and lasting.player == player:
-                value += lasting.amount
-        return value
+        return value + self.state.limit_mods.get(player, 0)
 
     def banish_destination(self, inst: CardInstance) -> str:
-        for lasting in self.state.lasting:
-            if lasting.kind == "banish_to_trash" and lasting.player == inst.owner:
-                return "trash"
-        return "ener"
+        return "trash" if inst.owner in self.state.to_trash else "ener"
 
     @staticmethod
     def home_trash(card: CardDef) -> str:
         """Cards of the LRIG deck go to the LRIG trash, others to the trash."""
-        return "lrig_trash" if card.type in ("lrig", "arts", "key", "piece") else "trash"
+        return _home_trash(card)
 
     # ------------------------------------------------------------------ moving cards
 
     def move(self, inst: CardInstance, zone: str, cause: str, verb: str, *,
              source: str | None = None, to_player: str | None = None, top: bool = False,
              etype: str = "move") -> None:
-        """Move one card; the single place where a card changes zone."""
+        """Move one card; the single place where a card changes zone. A card goes only where
+        its type may be (judge.engine.placement): anything else is an EngineError."""
         old = inst.zone
         new = ZoneRef.of(to_player or inst.owner, zone)
+        if inst.card.type not in MOVABLE[zone]:
+            raise EngineError(f"{inst.label} ({inst.card.type}) cannot be put into "
+                              f"{zone_text(new)} ({allowed(zone)})")
         was_on_field = self.on_field(inst)
         self.state.ref(old).remove(inst)
         cards = self.state.ref(new)
@@ -495,7 +540,7 @@ class Game:
             if self._next_trigger():
                 continue
             return
-        raise EngineError("rule processing and triggers did not settle")
+        raise LimitReached(SETTLE_MESSAGE)
 
     # ------------------------------------------------------------------ turns
 
@@ -505,7 +550,7 @@ class Game:
         self.drop_pending(reason)
         self.emit("turn_end", "game", player=self.state.turn_player, turn=self.state.turn,
                   reason=reason)
-        self.state.lasting.clear()
+        self.state.clear_lasting()
         self.begin_turn(other(self.state.turn_player))
 
     def drop_pending(self, reason: str) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from judge.engine.cards import Op, Target
 from judge.engine.game import Game
+from judge.engine.placement import destinations, movable_into
 from judge.engine.state import (
     PLAYERS,
     SIGNI_ZONES,
@@ -42,8 +43,11 @@ def zone_names(zone: str) -> tuple[str, ...]:
 
 
 def resolve_targets(game: Game, target: Target, controller: str,
-                    source: CardInstance | None) -> list[CardInstance]:
-    """The cards an operation acts on; a chosen target is a recorded choice."""
+                    source: CardInstance | None, into: tuple[str, ...] = ()
+                    ) -> list[CardInstance]:
+    """The cards an operation acts on; a chosen target is a recorded choice. An operation that
+    puts cards ``into`` given zones chooses only among cards that may go there
+    (judge.engine.placement); a card it names goes through Game.move's check instead."""
     if target.this:
         return [source] if source is not None else []
     if target.labels:
@@ -57,9 +61,11 @@ def resolve_targets(game: Game, target: Target, controller: str,
                           reason="target-gone")
         return [inst for inst, epoch in chosen if inst.epoch == epoch]
     owners = list(PLAYERS) if target.who == "any" else players_for(target.who, controller)
+    fits = movable_into(into)
     candidates = [c for p in owners for z in zone_names(target.zone)
                   for c in game.state.zone(p, z)
-                  if target.card_type is None or c.card.type == target.card_type]
+                  if (target.card_type is None or c.card.type == target.card_type)
+                  and c.card.type in fits]
     chooser = controller if target.chooser == "self" else other(controller)
     count = min(target.count, len(candidates))
     picked = game.choose(chooser, "target", [c.label for c in candidates],
@@ -100,7 +106,7 @@ def _targets(game: Game, op: Op, controller: str, source: CardInstance | None) -
         list[CardInstance]:
     if op.target is None:
         raise EngineError(f"operation {op.name} has no target")
-    return resolve_targets(game, op.target, controller, source)
+    return resolve_targets(game, op.target, controller, source, destinations(op))
 
 
 def discard(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -177,7 +183,9 @@ def put_onto_field(game: Game, op: Op, controller: str, source: CardInstance | N
     with no empty zone, the operation does nothing."""
     for inst in _targets(game, op, controller, source):
         owner = inst.owner
-        reason = None if op.ignore_conditions else field_problem(game, inst, owner)
+        # ignore_conditions waives level, limit and limiting condition, never the card type
+        reason = "not-signi" if not inst.card.is_signi_like else \
+            None if op.ignore_conditions else field_problem(game, inst, owner)
         empty = [z for z in SIGNI_ZONES if not game.state.zone(owner, z)]
         if not empty:
             reason = "no-empty-zone"
@@ -211,7 +219,7 @@ def _modify(game: Game, op: Op, controller: str, source: CardInstance | None, na
             game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
                       reason="not-on-field")
             continue
-        game.state.lasting.append(Lasting(stat, inst.owner, inst.label, op.amount, name,
+        game.state.add_lasting(Lasting(stat, inst.owner, inst.label, op.amount, name,
                                           inst.epoch))
         if stat == "level":
             inst.level_changed = True
@@ -233,7 +241,7 @@ def level(game: Game, op: Op, controller: str, source: CardInstance | None, name
 
 def limit(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
     for player in players_for(op.who, controller):
-        game.state.lasting.append(Lasting("limit", player, None, op.amount, name))
+        game.state.add_lasting(Lasting("limit", player, None, op.amount, name))
         game.emit("limit", CAUSE, player=player, source=name, amount=op.amount,
                   limit=game.limit(player))
 
@@ -270,7 +278,7 @@ def shuffle(game: Game, op: Op, controller: str, source: CardInstance | None,
 def banish_to_trash(game: Game, op: Op, controller: str, source: CardInstance | None,
                     name: str) -> None:
     for player in players_for(op.who, controller):
-        game.state.lasting.append(Lasting("banish_to_trash", player, None, 0, name))
+        game.state.add_lasting(Lasting("banish_to_trash", player, None, 0, name))
         game.emit("lasting", CAUSE, player=player, source=name, kind="banish_to_trash",
                   until="end_of_turn")
 
@@ -287,8 +295,13 @@ def charm(game: Game, op: Op, controller: str, source: CardInstance | None, name
 
 def attach(game: Game, op: Op, controller: str, source: CardInstance | None,
            name: str) -> None:
+    """Attach a card from the controller's hand; a card that is not there is not attached."""
     card = game.card(op.card)
     for inst in _targets(game, op, controller, source):
+        if card.zone.zone != "hand" or card.zone.player != controller:
+            game.emit("fizzle", CAUSE, player=card.owner, card=card, source=name,
+                      reason="not-in-hand")
+            continue
         if not game.on_field(inst):
             game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
                       reason="not-on-field")
@@ -339,7 +352,7 @@ def keyword(game: Game, op: Op, controller: str, source: CardInstance | None,
             game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
                       reason="not-on-field")
             continue
-        game.state.lasting.append(Lasting("keyword", inst.owner, inst.label, 0, name,
+        game.state.add_lasting(Lasting("keyword", inst.owner, inst.label, 0, name,
                                           inst.epoch, text=op.keyword))
         game.emit("lasting", CAUSE, player=inst.owner, card=inst, source=name,
                   kind=f"keyword:{op.keyword}", until="end_of_turn")
@@ -347,7 +360,7 @@ def keyword(game: Game, op: Op, controller: str, source: CardInstance | None,
 
 def _cost_lasting(game: Game, op: Op, controller: str, name: str, kind: str) -> None:
     for player in players_for(op.who, controller):
-        game.state.lasting.append(Lasting(kind, player, None, 0, name, amounts=op.cost))
+        game.state.add_lasting(Lasting(kind, player, None, 0, name, amounts=op.cost))
         game.emit("lasting", CAUSE, player=player, source=name,
                   kind=f"{kind}:" + ",".join(f"{c}:{n}" for c, n in op.cost),
                   until="end_of_turn")

@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from judge.engine.game import Game
+from judge.engine.placement import HOMES
 from judge.engine.state import (
     PLAYERS,
-    SIGNI_ZONES,
     UNDER_ZONES,
     ZONES,
     CardInstance,
@@ -38,8 +38,9 @@ KINDS: dict[str, int] = {
     "lrig_type": 10,  # two LRIGs of one LRIG type on the field: the non-centre stack goes
 }
 
-RESONA_ZONES = ("lrig_deck", "lrig_trash", *SIGNI_ZONES)
-KEY_ZONES = ("lrig_deck", "lrig_trash", "key")
+#: Where a Resona (kind 6) and a Key (kind 7) belong: their homes in the placement table.
+RESONA_ZONES = HOMES["resona"]
+KEY_ZONES = HOMES["key"]
 #: Upper limits: a SIGNI zone holds one SIGNI, the key zone one Key, a SIGNI one Accessory.
 UPPER_LIMITS = {"signi1": 1, "signi2": 1, "signi3": 1, "key": 1}
 

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from judge.engine.cards import CardDef
 from judge.engine.game import Game
+from judge.engine.placement import LRIG_DECK_TYPES, MAIN_DECK_TYPES
 from judge.engine.rulesets import RuleSet
 from judge.engine.state import PLAYERS
 from judge.errors import IllegalAction
@@ -37,7 +38,7 @@ def deck_problems(main: Sequence[CardDef], lrig: Sequence[CardDef], rules: RuleS
     if len(main) != MAIN_DECK_SIZE:
         out.append(f"the main deck has {len(main)} cards; it must have exactly "
                    f"{MAIN_DECK_SIZE}")
-    wrong = sorted({c.id for c in main if c.type not in ("signi", "spell")})
+    wrong = sorted({c.id for c in main if c.type not in MAIN_DECK_TYPES})
     if wrong:
         out.append(f"these cards belong in the LRIG deck, not the main deck: "
                    f"{', '.join(wrong)}")
@@ -49,7 +50,7 @@ def deck_problems(main: Sequence[CardDef], lrig: Sequence[CardDef], rules: RuleS
         out.append(f"{bursts} main-deck cards have a Life Burst; at most {BURST_COUNT} may")
     if len(lrig) > LRIG_DECK_MAX:
         out.append(f"the LRIG deck has {len(lrig)} cards; at most {LRIG_DECK_MAX} are allowed")
-    wrong = sorted({c.id for c in lrig if c.type in ("signi", "spell")})
+    wrong = sorted({c.id for c in lrig if c.type not in LRIG_DECK_TYPES})
     if wrong:
         out.append(f"these cards belong in the main deck, not the LRIG deck: "
                    f"{', '.join(wrong)}")

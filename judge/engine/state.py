@@ -130,6 +130,14 @@ class GameState:
     winner: str | None = None
     win_reason: str | None = None
     cards: dict[str, CardInstance] = field(default_factory=dict)
+    #: the effects in force summed up as they are added (add_lasting), so that reading them
+    #: costs the same however many there are: (kind, label) -> (epoch, total) for power and
+    #: level, label -> (epoch, keywords), player -> limit change, players whose SIGNI go to
+    #: the trash when banished
+    mods: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict, repr=False)
+    given: dict[str, tuple[int, frozenset[str]]] = field(default_factory=dict, repr=False)
+    limit_mods: dict[str, int] = field(default_factory=dict, repr=False)
+    to_trash: set[str] = field(default_factory=set, repr=False)
 
     @classmethod
     def empty(cls) -> GameState:
@@ -147,6 +155,30 @@ class GameState:
         self.cards[inst.label] = inst
         cards = self.ref(inst.zone)
         cards.insert(len(cards) if index is None else index, inst)
+
+    def add_lasting(self, item: Lasting) -> None:
+        """Put an effect in force (until :meth:`clear_lasting`)."""
+        self.lasting.append(item)
+        kind, label = item.kind, item.card
+        if kind in ("power", "level") and label is not None:
+            old = self.mods.get((kind, label))
+            total = old[1] + item.amount if old and old[0] == item.epoch else item.amount
+            self.mods[(kind, label)] = (item.epoch, total)
+        elif kind == "keyword" and label is not None:
+            had = self.given.get(label)
+            words = had[1] if had and had[0] == item.epoch else frozenset()
+            self.given[label] = (item.epoch, words | {item.text})
+        elif kind == "limit":
+            self.limit_mods[item.player] = self.limit_mods.get(item.player, 0) + item.amount
+        elif kind == "banish_to_trash":
+            self.to_trash.add(item.player)
+
+    def clear_lasting(self) -> None:
+        self.lasting.clear()
+        self.mods.clear()
+        self.given.clear()
+        self.limit_mods.clear()
+        self.to_trash.clear()
 
     def centre(self, player: str) -> CardInstance | None:
         stack = self.zone(player, "lrig")

@@ -16,6 +16,7 @@ from judge.engine.actions import ACTIONS, ILLEGAL_REASONS
 from judge.engine.cards import CardDef, Op, parse_card, parse_effect, parse_op
 from judge.engine.choices import CHOICE_KINDS, Scripted
 from judge.engine.events import CAUSES, EVENT_TYPES
+from judge.engine.placement import op_problem, placement_problem
 from judge.engine.rule_processing import KINDS as RULE_KINDS
 from judge.engine.rulesets import load_rulesets
 from judge.engine.state import (
@@ -86,8 +87,6 @@ STATE_FIELDS = ("zones", "phase", "attack_step", "turn", "turn_player", "winner"
                 "refreshes")
 EVENT_KEYS = ("type", "cause", "player", "card", "from", "to", "source")
 ZONE_MODES = ("cards", "order", "count", "contains", "lacks")
-MAIN_DECK_TYPES = ("signi", "spell")
-LRIG_DECK_TYPES = ("lrig", "arts", "key", "resona", "piece")
 
 
 # ------------------------------------------------------------------ shared data
@@ -449,7 +448,7 @@ class _Loader:
             raise FieldError(where, f"card label {label!r} is used twice (first in "
                              f"{first.player}.{first.zone})")
         card = self.card_def(card_id, where)
-        problem = _placement_problem(zone, card)
+        problem = placement_problem(zone, card)
         if problem:
             raise FieldError(where, f"{label} ({card.type}) {problem}")
         placement = Placement(player, zone, label, card_id, down, frozen, attach, crushed)
@@ -520,6 +519,14 @@ class _Loader:
                 raise FieldError(f"{where}.card", "missing")
             card = self.label(raw["card"], f"{where}.card")
         source = self.label(raw["source"], f"{where}.source") if "source" in raw else None
+        if action == "effect":
+            # an operation that would put a card it names (or "this", the source) where its
+            # type cannot be is nonsense: refused here, not at replay time
+            this = self._label_card(source) if source else None
+            for j, op in enumerate(ops):
+                problem = op_problem(op, self._label_card, this)
+                if problem:
+                    raise FieldError(f"{where}.ops[{j}]", problem)
         zone = _one_of(raw["zone"], SIGNI_ZONES, f"{where}.zone") if "zone" in raw else None
         to = _one_of(raw["to"], (*PHASES, *ATTACK_STEPS), f"{where}.to") if "to" in raw \
             else None
@@ -559,6 +566,10 @@ class _Loader:
         if not rules:
             raise FieldError(f"{where}.rules", "names no rule set", self.rulesets)
         return reason, rules
+
+    def _label_card(self, label: str) -> CardDef | None:
+        placement = self.labels.get(label)
+        return self.cards[placement.card] if placement else None
 
     def _op_labels(self, ops: tuple[Any, ...], where: str, single: bool = False) -> None:
         for j, op in enumerate(ops):
@@ -718,17 +729,3 @@ class _Loader:
                     _one_of(text, valid, f"{at}.{key}")
             out.append(EventPattern(dict(item)))
         return tuple(out)
-
-
-def _placement_problem(zone: str, card: CardDef) -> str | None:
-    if zone == "deck" or zone == "life":
-        return None if card.type in MAIN_DECK_TYPES else "cannot be in the main deck"
-    if zone == "lrig_deck":
-        return None if card.type in LRIG_DECK_TYPES else "cannot be in the LRIG deck"
-    if zone in ("lrig", "assist1", "assist2"):
-        return None if card.type == "lrig" else "is not a LRIG"
-    if zone in SIGNI_ZONES:
-        return None if card.is_signi_like else "is not a SIGNI"
-    if zone == "key":
-        return None if card.type == "key" else "is not a Key"
-    return None

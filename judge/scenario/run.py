@@ -1,18 +1,33 @@
-"""Replaying a scenario under a rule set: one run per branch of the unscripted choices."""
+"""Replaying a scenario under a rule set: one run per branch of the unscripted choices.
+
+Every run has an event budget and all the runs of one ruling under one rule set share one
+(judge.limits: MAX_EVENTS, MAX_EVENTS_PER_REPLAY); at most MAX_BRANCHES runs are made, and
+exploration stops at the first run that reaches a limit, which is a failure of the ruling
+(a problem of that run) whatever the other branches would do.
+"""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 from judge.engine import actions
 from judge.engine.choices import ChoiceError, ScriptThenBranch
 from judge.engine.events import Event
-from judge.engine.game import Game
+from judge.engine.game import EVENTS_MESSAGE, Game, LimitReached
 from judge.engine.ops import apply_op
 from judge.engine.rulesets import RuleSet, load_rulesets
-from judge.engine.state import CardInstance, GameState, ZoneRef
-from judge.errors import EngineError, IllegalAction
+from judge.engine.state import UNDER_ZONES, CardInstance, GameState, ZoneRef
+from judge.errors import EngineError, FieldError, IllegalAction
+from judge.limits import MAX_BRANCHES, MAX_EVENTS, MAX_EVENTS_PER_REPLAY
 from judge.scenario.model import Placement, Scenario, Step
+
+#: What a run says when the runs of one ruling together reach MAX_EVENTS_PER_REPLAY. Each
+#: branch builds the whole set-up again, so its cards count as events of every branch: a
+#: large set-up with many cheap branches costs as much time and memory as a long replay.
+REPLAY_EVENTS_MESSAGE = (f"more than {MAX_EVENTS_PER_REPLAY} events in all branches of this "
+                         "ruling together, each card of the set-up counting as one in every "
+                         "branch (limit; see docs/limits.md)")
 
 
 @dataclass
@@ -23,6 +38,13 @@ class Run:
     problems: list[str] = field(default_factory=list)
     unused_choices: int = 0
     unscripted: int = 0
+    #: a bound of judge.limits stopped this run (its problems say which)
+    limit_reached: bool = False
+
+    @property
+    def events(self) -> int:
+        """Events this run logged, those of refused steps included (its cost)."""
+        return self.game.events_emitted
 
     @property
     def log(self) -> list[Event]:
@@ -35,9 +57,14 @@ class Replay:
     rules: RuleSet
     runs: list[Run]
     cut: bool = False
+    #: exploration stopped because the last run reached a limit (branches may be left)
+    stopped: bool = False
 
 
-def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch) -> Game:
+def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
+               max_events: int = MAX_EVENTS, events_message: str = EVENTS_MESSAGE,
+               in_force: bool = True) -> Game:
+    """The game of the set-up; with ``in_force``, the effects already in force are applied."""
     setup = scenario.setup
     state = GameState.empty()
     state.turn = setup.turn
@@ -51,27 +78,37 @@ def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch) ->
     state.redrawn = set(setup.redrawn)
     for player, count in setup.refreshes.items():
         state.players[player].refreshes = count
-    game = Game(state, rules, chooser, seed=setup.seed or 0)
+    game = Game(state, rules, chooser, seed=setup.seed or 0, max_events=max_events,
+                events_message=events_message)
     holders: dict[tuple[str, str], CardInstance] = {}
     under: list[tuple[Placement, CardInstance]] = []
-    for place in setup.placements:
-        inst = CardInstance(label=place.label, card=scenario.cards[place.card],
-                            owner=place.player, zone=ZoneRef(place.player, place.zone),
-                            down=place.down, frozen=place.frozen, attach=place.attach,
-                            face_down=place.zone in ("deck", "life") or place.attach == "charm",
-                            crushed=place.crushed)
-        state.add(inst)
-        if place.zone.startswith("signi"):
-            holders[(place.player, place.zone.replace("signi", "under"))] = inst
-        elif place.zone.startswith("under"):
+    cards, defs, players = state.cards, scenario.cards, state.players
+    for place in setup.placements:  # one pass, as cheap as it can be: once per branch
+        player, zone, label = place.player, place.zone, place.label
+        inst = CardInstance(label, defs[place.card], player, ZoneRef.of(player, zone),
+                            place.down, place.frozen,
+                            zone in ("deck", "life") or place.attach == "charm",
+                            place.attach, place.crushed)
+        if label in cards:
+            raise FieldError("", f"card label {label!r} is used twice")
+        cards[label] = inst
+        players[player].zones[zone].append(inst)
+        if zone[:5] == "signi":
+            holders[(player, UNDER_ZONES[zone])] = inst
+        elif zone[:5] == "under":
             under.append((place, inst))
     # a second pass: the TOML may list an under zone before its SIGNI zone
     for place, inst in under:
         holder = holders[(place.player, place.zone)]
         game.attached_to[inst.label] = (holder.label, holder.epoch)
-    for player, op in setup.in_force:
-        apply_op(game, op, player, None, "in-force")
+    if in_force:
+        apply_in_force(game, scenario)
     return game
+
+
+def apply_in_force(game: Game, scenario: Scenario) -> None:
+    for player, op in scenario.setup.in_force:
+        apply_op(game, op, player, None, "in-force")
 
 
 def perform(game: Game, step: Step) -> None:
@@ -114,10 +151,15 @@ def _label(step: Step) -> str:
     return step.card
 
 
-def run_once(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch) -> Run:
-    game = build_game(scenario, rules, chooser)
+def run_once(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
+             max_events: int = MAX_EVENTS, events_message: str = EVENTS_MESSAGE) -> Run:
+    """One replay of the steps; ``max_events`` is its event budget (``events_message`` says
+    which limit that is when it runs out)."""
+    game = build_game(scenario, rules, chooser, max_events=max_events,
+                      events_message=events_message, in_force=False)
     run = Run(game)
     try:
+        apply_in_force(game, scenario)
         for step in scenario.steps:
             wanted = step.expect_illegal if (not step.illegal_rules
                                              or rules.id in step.illegal_rules) else None
@@ -127,7 +169,7 @@ def run_once(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch) -> R
             try:
                 perform(game, step)
             except IllegalAction as exc:
-                del game.log[before:]
+                game.rollback(before)
                 game.emit("illegal", "game", reason=exc.reason, message=str(exc))
                 if wanted != exc.reason:
                     expected = f" (expected {wanted})" if wanted else ""
@@ -141,6 +183,9 @@ def run_once(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch) -> R
                 break
     except ChoiceError as exc:
         run.problems.append(f"scripted choice does not fit: {exc}")
+    except LimitReached as exc:
+        run.problems.append(f"engine error: {exc}")
+        run.limit_reached = True
     except EngineError as exc:
         run.problems.append(f"engine error: {exc}")
     run.unused_choices = len(chooser.script) - chooser.used
@@ -151,22 +196,47 @@ def run_once(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch) -> R
 
 
 def replay(scenario: Scenario, rules: RuleSet | str, *, explore: bool = True) -> Replay:
-    """Replay under ``rules``; unscripted choices are explored branch by branch (up to the
-    scenario's ``explore_limit`` runs; ``cut`` tells when more branches were left)."""
+    """Replay under ``rules``; unscripted choices are explored branch by branch, depth first
+    (up to the scenario's ``explore_limit`` runs, never more than MAX_BRANCHES; ``cut`` tells
+    when more branches were left). The runs share MAX_EVENTS_PER_REPLAY events (the set-up's
+    cards counting in each); the first run that reaches a limit ends the exploration
+    (``stopped``)."""
     if isinstance(rules, str):
         rules = load_rulesets()[rules]
+    limit = max(1, min(scenario.explore_limit, MAX_BRANCHES))
     runs: list[Run] = []
-    prefixes: list[list[int]] = [[]]
-    cut = False
+    prefixes: list[list[int]] = [[]]  # a stack: the last one is explored next
+    cut = stopped = trimmed = False
+    spent = 0
+    setup_cost = len(scenario.setup.placements)  # building a branch's game, in events
     while prefixes:
-        if len(runs) >= scenario.explore_limit:
+        if len(runs) >= limit:
             cut = True
             break
+        left = max(0, MAX_EVENTS_PER_REPLAY - spent - setup_cost)
         prefix = prefixes.pop()
         chooser = ScriptThenBranch(list(scenario.choices))
         chooser.branching.prefix = prefix
-        run = run_once(scenario, rules, chooser)
+        run = run_once(scenario, rules, chooser, max_events=min(MAX_EVENTS, left),
+                       events_message=EVENTS_MESSAGE if left > MAX_EVENTS
+                       else REPLAY_EVENTS_MESSAGE)
         runs.append(run)
+        spent += setup_cost + run.events
+        if run.limit_reached:
+            stopped = True
+            break
         if explore:
-            prefixes.extend(reversed(list(chooser.branching.children())))
-    return Replay(scenario, rules, runs, cut)
+            # Only the branches that can still be run are kept: a run with thousands of
+            # choices would otherwise queue thousands of prefixes (each as long as the run).
+            room = limit - len(runs)
+            children = list(itertools.islice(chooser.branching.children(), room + 1))
+            if len(children) > room:
+                trimmed = True
+                children = children[:room]
+            prefixes.extend(reversed(children))
+            if len(prefixes) > room:
+                trimmed = True
+                del prefixes[:len(prefixes) - room]
+    if trimmed and not prefixes and not stopped:
+        cut = True  # branches were dropped that the limit would never have reached
+    return Replay(scenario, rules, runs, cut, stopped)
