@@ -14,7 +14,7 @@ from pathlib import Path
 from judge.corpus import _rulings_folder, check_related, duplicate_id, load_one
 from judge.data import check_data
 from judge.engine.rulesets import load_rulesets
-from judge.errors import JudgeError, ScenarioError
+from judge.errors import JudgeError, ScenarioError, printable
 from judge.ids import quote
 from judge.scenario.expect import check_replay
 from judge.scenario.load import discover
@@ -176,10 +176,11 @@ def run_checks(paths: Iterable[Path], rules: str | None = None,
 
 
 def _display(path: Path) -> str:
+    """The path as printed: relative when it can be, invisible characters escaped."""
     try:
-        return os.path.relpath(path)
+        return printable(os.path.relpath(path))
     except ValueError:  # pragma: no cover - another drive on Windows
-        return str(path)
+        return printable(str(path))
 
 
 def write_junit(summary: Summary, target: Path) -> None:

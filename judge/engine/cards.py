@@ -240,19 +240,19 @@ def _opt_int(raw: Mapping[str, Any], key: str, where: str) -> int | None:
 
 def _str(value: Any, where: str) -> str:
     if not isinstance(value, str):
-        raise FieldError(where, f"expected text, got {value!r}")
+        raise FieldError(where, f"expected text, got {quote(value)}")
     return value
 
 
 def _bool(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
-        raise FieldError(where, f"expected true or false, got {value!r}")
+        raise FieldError(where, f"expected true or false, got {quote(value)}")
     return value
 
 
 def _choice(value: Any, valid: tuple[str, ...], where: str) -> str:
     if value not in valid:
-        raise FieldError(where, f"unknown value {value!r}", valid)
+        raise FieldError(where, f"unknown value {quote(value)}", valid)
     return str(value)
 
 
@@ -269,7 +269,7 @@ def parse_target(raw: Any, where: str) -> Target:
     if isinstance(raw, list):
         return Target(labels=tuple(_str(v, f"{where}[{i}]") for i, v in enumerate(raw)))
     if not isinstance(raw, dict):
-        raise FieldError(where, f"expected \"this\", a card label or a table, got {raw!r}")
+        raise FieldError(where, f"expected \"this\", a card label or a table, got {quote(raw)}")
     _check_keys(raw, ("who", "zone", "count", "up_to", "type", "chooser"), where)
     count = _count(raw.get("count", 1), f"{where}.count", 1)
     ctype = raw.get("type")
@@ -285,7 +285,7 @@ def parse_target(raw: Any, where: str) -> Target:
 
 def parse_op(raw: Any, where: str) -> Op:
     if not isinstance(raw, dict):
-        raise FieldError(where, f"expected a table such as {{op = \"draw\"}}, got {raw!r}")
+        raise FieldError(where, f"expected a table such as {{op = \"draw\"}}, got {quote(raw)}")
     name = _choice(_req(raw, "op", where, tuple(OPS)), tuple(OPS), f"{where}.op")
     fields = OPS[name][0]
     _check_keys(raw, ("op", *fields), where)
@@ -317,7 +317,7 @@ def parse_op(raw: Any, where: str) -> Op:
 def _cost_amounts(raw: Any, where: str) -> tuple[tuple[str, int], ...]:
     """Colour counts for cost_change/cost_modify; negative counts only make sense to modify."""
     if not isinstance(raw, dict):
-        raise FieldError(where, f"expected a table such as {{ colourless = -1 }}, got {raw!r}")
+        raise FieldError(where, f"expected a table such as {{ colourless = -1 }}, got {quote(raw)}")
     out: dict[str, int] = {}
     for colour, count in raw.items():
         _choice(colour, COLOURS, f"{where}.{colour}")

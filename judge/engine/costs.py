@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from judge.errors import FieldError
+from judge.ids import quote
 from judge.limits import MAX_COUNT
 
 if TYPE_CHECKING:
@@ -66,13 +67,13 @@ class Cost:
                 down = True
                 continue
             if not count.isdigit():
-                raise FieldError("", f"cost part {part!r} needs a count, e.g. white:1")
+                raise FieldError("", f"cost part {quote(part)} needs a count, e.g. white:1")
             if name == "exceed":
                 exceed = int(count)
             elif name in ENER_COLOURS:
                 ener[name] = ener.get(name, 0) + int(count)
             else:
-                raise FieldError("", f"unknown cost part {name!r}",
+                raise FieldError("", f"unknown cost part {quote(name)}",
                                  (*ENER_COLOURS, "down", "exceed"))
         return cls(normalise(ener), down, exceed)
 
@@ -80,20 +81,20 @@ class Cost:
 def parse_cost(raw: Any, where: str) -> Cost:
     """A cost from TOML: ``{ white = 1, colourless = 2, down = true, exceed = 1 }``."""
     if not isinstance(raw, Mapping):
-        raise FieldError(where, f"expected a table such as {{ white = 1 }}, got {raw!r}")
+        raise FieldError(where, f"expected a table such as {{ white = 1 }}, got {quote(raw)}")
     ener: dict[str, int] = {}
     down, exceed = False, 0
     for key, value in raw.items():
         if key == "down":
             if not isinstance(value, bool):
-                raise FieldError(f"{where}.down", f"expected true or false, got {value!r}")
+                raise FieldError(f"{where}.down", f"expected true or false, got {quote(value)}")
             down = value
             continue
         if key not in (*ENER_COLOURS, "exceed"):
             raise FieldError(f"{where}.{key}", "unknown cost part",
                              (*ENER_COLOURS, "down", "exceed"))
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise FieldError(f"{where}.{key}", f"expected a count of 0 or more, got {value!r}")
+            raise FieldError(f"{where}.{key}", f"expected a count of 0 or more, got {quote(value)}")
         if value > MAX_COUNT:
             raise FieldError(f"{where}.{key}", f"must be at most {MAX_COUNT} (docs/limits.md), "
                                                f"got {value}")

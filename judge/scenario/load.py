@@ -216,6 +216,8 @@ class _Loader:
         rulesets = _str_list(raw["rulesets"], "rulesets")
         for i, rs in enumerate(rulesets):
             _one_of(rs, tuple(known), f"rulesets[{i}]")
+            if rs in rulesets[:i]:
+                raise FieldError(f"rulesets[{i}]", f"rule set {rs!r} is named twice")
         if not rulesets:
             raise FieldError("rulesets", "names no rule set", tuple(known))
         self.rulesets = rulesets
@@ -445,7 +447,7 @@ class _Loader:
                crushed: bool = False) -> Placement:
         if label in self.labels:
             first = self.labels[label]
-            raise FieldError(where, f"card label {label!r} is used twice (first in "
+            raise FieldError(where, f"card label {quote(label)} is used twice (first in "
                              f"{first.player}.{first.zone})")
         card = self.card_def(card_id, where)
         problem = placement_problem(zone, card)
@@ -595,7 +597,7 @@ class _Loader:
             if card not in self.labels and value not in words and not paid:
                 raise FieldError(f"{where}.pick[{j}]" if isinstance(raw["pick"], list)
                                  else f"{where}.pick",
-                                 f"{value!r} is neither a card label, an ability (LABEL#N) "
+                                 f"{quote(value)} is neither a card label, an ability (LABEL#N) "
                                  "nor an answer word",
                                  (*words, *self.labels))
         player = _one_of(raw["player"], PLAYERS, f"{where}.player") if "player" in raw else None
