@@ -3,8 +3,12 @@
 The site is built once per session from the real corpus, with its Pagefind index, into a
 temporary folder and served by ``judge serve``'s server (``http.server``) on 127.0.0.1 on a
 free port. The tests open the home page, switch language on a ruling, search in the three
-languages (and across them) and open the refresh ruling from the results, read a replay's
-steps and board diagrams, and check a phone-width screenshot of a ruling page.
+languages (and across them) and open the refresh ruling from the results, read the results
+(the answer with the words found marked, the rule sets as badges, glossary entries, kinds of
+rule processing and rule changes among them), ask questions, misspell, type kana and
+full-width letters, keep the query across a switch of language, follow the search box
+without JavaScript to the list of every ruling, read a replay's steps and board diagrams,
+and check a phone-width screenshot of a ruling page.
 
 Chromium is ``/usr/bin/chromium`` (``apt-get install chromium``; ``playwright install`` is
 never used). When it or the ``playwright`` package is missing the tests are skipped, except
@@ -19,6 +23,7 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 import pytest
 
@@ -94,19 +99,37 @@ def page(browser: Browser) -> Iterator[Page]:
 # ---------------------------------------------------------------------------- helpers
 
 
-def search_results(page: Page) -> list[str]:
-    """The result links shown, after asking for more until every result is on the page."""
-    page.wait_for_selector(".pagefind-ui__result-link")
-    for _ in range(20):
-        more = page.locator(".pagefind-ui__button")
-        if more.count() == 0:
+def search_results(page: Page, more: bool = True) -> list[str]:
+    """The result links drawn once the search is done (after asking for more until every
+    result is on the page, with ``more``)."""
+    box = page.locator("#search")
+    page.wait_for_function("() => document.getElementById('search')"
+                           ".getAttribute('data-state') === 'done'")
+    for _ in range(30):
+        button = page.locator("#search .more")
+        if not more or not button.is_visible():
             break
-        more.first.click()
-    # each result shows its link once its part of the index has been fetched
-    page.wait_for_function("() => document.querySelectorAll('.pagefind-ui__result-link').length"
-                           " === document.querySelectorAll('.pagefind-ui__result').length")
+        count = page.locator(".result").count()
+        button.click()
+        page.wait_for_function("n => document.querySelectorAll('.result').length > n "
+                               "&& document.getElementById('search').getAttribute("
+                               "'data-state') === 'done'", arg=count)
+    assert box.get_attribute("data-state") == "done"
     return [a.get_attribute("href") or "" for a in
-            page.locator(".pagefind-ui__result-link").element_handles()]
+            page.locator(".result-link").element_handles()]
+
+
+def result_ids(page: Page, more: bool = False) -> list[str]:
+    search_results(page, more=more)
+    return [li.get_attribute("data-id") or "" for li in page.locator(".result").element_handles()]
+
+
+def search_for(page: Page, base_url: str, lang: str, query: str, more: bool = False
+               ) -> list[str]:
+    """Open the search page of ``lang`` with ``?q=query``; the ids of the first results (of
+    all, with ``more``)."""
+    page.goto(f"{base_url}/{lang}/search/?q={quote(query)}")
+    return result_ids(page, more)
 
 
 def png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
@@ -192,41 +215,154 @@ def test_search_opens_the_refresh_ruling(page: Page, base_url: str, lang: str,
     page.locator("form.search input[name=q]").press("Enter")
     page.wait_for_url(f"{base_url}/{lang}/search/?q=*")
     results = search_results(page)
-    assert page.locator(".pagefind-ui__search-input").input_value() == query  # from ?q=
+    assert page.locator("#q").input_value() == query  # from ?q=
     wanted = f"/{lang}/{RULING}"
-    assert wanted in results, f"{query!r} in {lang}: {results}"
-    assert all(r.startswith(f"/{lang}/rulings/") for r in results)
-    page.locator(f".pagefind-ui__result-link[href='{wanted}']").click()
+    # the bare term: its main ruling first, then its glossary entry
+    assert results[:2] == [wanted, f"/{lang}/glossary/#t-refresh"], (query, lang, results[:5])
+    assert all(r.startswith(f"/{lang}/") for r in results)
+    page.locator(f".result-link[href='{wanted}']").click()
     page.wait_for_url(f"{base_url}{wanted}")
     assert page.locator("#replay section.step").count() >= 1
+
+
+def test_the_search_page_has_one_search_box(page: Page, base_url: str) -> None:
+    page.goto(f"{base_url}/en/search/")
+    assert page.locator("input[type=search]").count() == 1
+    assert page.locator("#q").is_visible()
+    assert page.evaluate("() => document.activeElement.id") == "q"
+    assert page.evaluate("() => window.judgeSearch.debounceMs") <= 100
+
+
+def test_results_show_the_answer_marked_and_rule_sets_as_badges(page: Page,
+                                                                base_url: str) -> None:
+    for lang, query, answer in (("en", "refresh", "You refresh."),
+                                ("ja", "リフレッシュ", "を行います。")):
+        search_for(page, base_url, lang, query)
+        first = page.locator(".result").first
+        assert first.get_attribute("data-id") == "refresh-steps"
+        text = first.locator(".result-answer").inner_text()
+        assert answer in text, text  # the ruling's answer, in the page's language
+        marks = [m.lower() for m in first.locator(".result-answer mark").all_inner_texts()]
+        assert marks and all(query.lower() in m for m in marks), marks
+        badges = first.locator(".badges .badge").all_inner_texts()
+        assert badges == ["2014-04", "2014-07", "2014-09", "current"], badges
+        # the rule sets and tags are badges, not text in the snippet
+        shown = first.locator(".result-answer").inner_text() + \
+            " ".join(first.locator(".result-excerpt").all_inner_texts())
+        assert "2014-04 2014-07" not in shown and "#" not in shown, shown
+        for snippet in page.locator(".result-answer, .result-excerpt").all_inner_texts():
+            assert "2014-04 2014-07 2014-09 current" not in snippet, snippet
+
+
+def test_glossary_processing_and_rule_changes_are_results(page: Page, base_url: str) -> None:
+    ids = search_for(page, base_url, "en", "refresh", more=True)
+    assert {"term:refresh", "processing:refresh", "change:2014-09"} <= set(ids), ids
+    term = page.locator(".result[data-id='term:refresh']")
+    assert term.locator(".kind").inner_text() == "Glossary"
+    assert "main deck has 0 cards" in term.locator(".result-answer").inner_text()
+    term.locator(".result-link").click()
+    page.wait_for_url(f"{base_url}/en/glossary/#t-refresh")
+    assert page.locator("#t-refresh .aliases").inner_text().strip()
+    ids = search_for(page, base_url, "ja", "レゾナ ルリグデッキ")
+    assert "processing:resona" in ids, ids
+
+
+@pytest.mark.parametrize(("lang", "query", "wanted"), [
+    # a question: its common words left out, and the words looked up one by one
+    ("en", "what happens when my deck runs out during an effect", "refresh-during-effect"),
+    ("ja", "効果の途中でデッキが0枚になったらどうなりますか", "refresh-during-effect"),
+    ("zh-Hans", "效果处理途中主牌组没了怎么办", "refresh-during-effect"),
+    # a fan word (an alias), kana and width folded
+    ("en", "deck out", "refresh-steps"),
+    ("ja", "りふれっしゅ", "refresh-steps"),
+    ("ja", "ﾘﾌﾚｯｼｭ", "refresh-steps"),
+    ("en", "ＰＩＣＫ　ＵＰ", "refresh-pick-up-loop"),
+])
+def test_questions_aliases_kana_and_width(page: Page, base_url: str, lang: str, query: str,
+                                          wanted: str) -> None:
+    ids = search_for(page, base_url, lang, query)
+    assert wanted in ids[:3], (query, ids)
+
+
+def test_a_misspelt_term_is_corrected(page: Page, base_url: str) -> None:
+    for query in ("refrsh", "assasin"):
+        ids = search_for(page, base_url, "en", query)
+        status = page.locator("#search .status").inner_text()
+        assert "results for" in status and "No ruling matches" in status, status
+        assert ids[0] in ("refresh-steps", "term:refresh",
+                          "assassin-attacks-past-the-signi-in-front", "term:assassin"), ids
+    search_for(page, base_url, "en", "zzzxqv")
+    assert "No ruling matches" in page.locator("#search .status").inner_text()
+    assert page.locator(".result").count() == 0
+
+
+def test_the_query_stays_in_the_address_and_across_languages(page: Page,
+                                                             base_url: str) -> None:
+    page.goto(f"{base_url}/en/search/")
+    page.locator("#q").press_sequentially("life burst", delay=20)
+    search_results(page, more=False)
+    page.wait_for_url(f"{base_url}/en/search/?q=life+burst")
+    assert page.locator(".result").count() > 0
+    page.locator("nav.langs").get_by_text("日本語", exact=True).click()
+    page.wait_for_url(f"{base_url}/ja/search/?q=life*burst")
+    assert page.locator("#q").input_value() == "life burst"
+    assert search_results(page, more=False)
+    page.locator("nav.langs").get_by_text("简体中文", exact=True).click()
+    page.wait_for_url(f"{base_url}/zh-Hans/search/?q=life*burst")
+    assert page.locator("#q").input_value() == "life burst"
+
+
+def test_without_javascript_the_search_box_leads_to_every_ruling(browser: Browser,
+                                                                 base_url: str) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        tab = context.new_page()
+        tab.goto(f"{base_url}/en/")
+        tab.locator("form.search input[name=q]").fill("refresh")
+        tab.locator("form.search input[name=q]").press("Enter")
+        tab.wait_for_url(f"{base_url}/en/rulings/")  # through the search page's <noscript>
+        answers = tab.locator("dl.answers dd")
+        rulings = len(list((project_root() / "rulings").rglob("*.toml")))
+        assert tab.locator("dl.answers dt").count() == rulings
+        assert answers.count() == rulings
+        entry = tab.locator("#r-refresh-steps")
+        assert entry.locator("a").first.get_attribute("href") == "refresh-steps/"
+        assert "You refresh." in tab.locator("#r-refresh-steps + dd").inner_text()
+        assert tab.locator("section[id^=topic-] h2").count() >= 3
+        # the search page's own box leads there too
+        tab.goto(f"{base_url}/ja/search/")
+        tab.wait_for_url(f"{base_url}/ja/rulings/")
+    finally:
+        context.close()
 
 
 def test_search_filters_by_tag_rule_set_and_term(page: Page, base_url: str) -> None:
     page.goto(f"{base_url}/en/search/?q=refresh")
     everything = len(search_results(page))
-    names = [n.strip() for n in page.locator(".pagefind-ui__filter-name").all_inner_texts()]
+    page.locator("#search details.filters summary").click()
+    page.locator("fieldset[data-filter='Rule set'] input").first.wait_for()
+    names = [n.strip() for n in page.locator(".filters legend").all_inner_texts()]
     assert {"Rule set", "Tag", "Term"} <= set(names), names
-    before = page.locator(".pagefind-ui__message").inner_text().strip()
-    page.locator(".pagefind-ui__filter-name", has_text="Rule set").click()
     page.locator("input[name='Rule set'][value='2014-04']").check()
-    page.wait_for_function("text => (document.querySelector('.pagefind-ui__message') || {})"
-                           ".textContent.trim() !== text", arg=before)
     narrowed = search_results(page)
     assert 0 < len(narrowed) < everything
+    assert all("/rulings/" in r for r in narrowed), "a glossary entry holds no rule set"
 
 
 def test_search_filters_are_in_the_page_language(page: Page, base_url: str) -> None:
     page.goto(f"{base_url}/ja/search/?q=リフレッシュ")
-    search_results(page)
-    names = [n.strip() for n in page.locator(".pagefind-ui__filter-name").all_inner_texts()]
+    search_results(page, more=False)
+    page.locator("#search details.filters summary").click()
+    page.locator("fieldset[data-filter='用語'] input").first.wait_for()
+    names = [n.strip() for n in page.locator(".filters legend").all_inner_texts()]
     assert {"ルールセット", "タグ", "用語"} <= set(names), names
-    page.locator(".pagefind-ui__filter-name", has_text="用語").click()
-    values = page.locator(".pagefind-ui__filter-value").all_inner_texts()
-    assert any(v.startswith("リフレッシュ") for v in values), values
+    values = page.locator("fieldset[data-filter='用語'] label").all_inner_texts()
+    assert any(v.strip().startswith("リフレッシュ") for v in values), values
 
 
 def test_search_page_without_an_index_says_so(page: Page, base_url: str) -> None:
-    page.route("**/pagefind/pagefind-ui.js", lambda route: route.fulfill(status=404))
+    page.route("**/pagefind/pagefind.js", lambda route: route.fulfill(status=404))
     page.goto(f"{base_url}/en/search/?q=refresh")
     notice = page.locator("#search .notice")
     notice.wait_for()

@@ -1,9 +1,12 @@
 """The Pagefind search index of the site, without a browser (tests/test_browser.py searches).
 
-Built from the three-ruling fixture corpus: one bundle per language with its UI, every ruling
-page indexed, nothing else; ``judge build --no-search`` leaves it out; an indexing that fails
-leaves the previous site as it was; the index-only pieces of the terms' names; the index is
-the same, byte for byte, for the same site (filters put in one order, judge/site/pagefind_order).
+Built from the three-ruling fixture corpus: one bundle per language with Pagefind's library
+(its ready-made interfaces left out) and the glossary's names for the suggestions, every
+ruling page indexed and each glossary term, kind of rule processing and rule set as a result
+of its own; ``judge build --no-search`` leaves it out; an indexing that fails leaves the
+previous site as it was; what the index copies add (folded forms, the pieces of the terms'
+names, their aliases, the names a page is the first answer for); the index is the same, byte
+for byte, for the same site (filters put in one order, judge/site/pagefind_order).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -19,6 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from judge.cli import cli
+from judge.corpus import load_glossary
 from judge.i18n import LANGS
 from judge.paths import project_root
 from judge.site.build import build_site
@@ -33,7 +38,20 @@ from judge.site.pagefind_order import (
     encode,
     read_index_file,
 )
-from judge.site.searchindex import BUNDLE, SearchIndexError, index_site, index_text, name_pieces
+from judge.site.searchindex import (
+    BUNDLE,
+    CHUNK_VARIABLE,
+    RESULT_PAGES,
+    TERMS_FILE,
+    UNUSED,
+    SearchIndexError,
+    fold,
+    folded_forms,
+    index_site,
+    index_text,
+    name_pieces,
+    result_records,
+)
 
 FIXTURE = project_root() / "tests" / "fixtures" / "site_corpus"
 #: The search filters' names in each language (rule set, tag, term), as the pages give them.
@@ -62,17 +80,42 @@ def test_indexing_reports_its_progress(indexed_site: Path) -> None:
     assert PROGRESS == [("search index", n, len(LANGS)) for n in range(1, len(LANGS) + 1)]
 
 
-def test_one_bundle_per_language_with_its_ui(indexed_site: Path) -> None:
+def results_of(site: Path, lang: str) -> int:
+    """The glossary terms, kinds of rule processing and rule sets: results of their own."""
+    return sum((site / lang / name / "index.html").read_text(encoding="utf-8")
+               .count("data-result=") for name in RESULT_PAGES)
+
+
+def test_one_bundle_per_language_with_its_library(indexed_site: Path) -> None:
     for lang in LANGS:
         bundle = indexed_site / lang / BUNDLE
-        for name in ("pagefind.js", "pagefind-ui.js", "pagefind-ui.css", "pagefind-entry.json"):
+        for name in ("pagefind.js", "pagefind-entry.json", TERMS_FILE):
             assert (bundle / name).is_file(), f"{lang}: no {name}"
+        assert list(bundle.glob("wasm.*.pagefind")), "no WebAssembly"
+        for name in UNUSED:  # the site draws its own results
+            assert not (bundle / name).exists(), f"{lang}: {name} left in the bundle"
         entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
-        assert sum(index["page_count"] for index in entry["languages"].values()) == RULINGS
+        results = results_of(indexed_site, lang)
+        assert results > 80  # the glossary alone has more terms
+        assert sum(index["page_count"] for index in entry["languages"].values()) == \
+            RULINGS + results
         # Pagefind names the index after the language of <html lang>
         assert list(entry["languages"]) == [lang.lower()]
         assert any((bundle / "filter").iterdir()), "no filters (tag, ruleset, term)"
+        # small chunks of the word index: a first search fetches one of them
+        assert max(p.stat().st_size for p in (bundle / "index").iterdir()) < 40_000
     assert not (indexed_site / BUNDLE).exists(), "a bundle outside the language trees"
+    assert CHUNK_VARIABLE not in os.environ, "the chunk size was left in the environment"
+
+
+def test_terms_file_holds_every_name_and_alias(indexed_site: Path) -> None:
+    glossary = load_glossary()
+    for lang in LANGS:
+        names = json.loads((indexed_site / lang / BUNDLE / TERMS_FILE)
+                           .read_text(encoding="utf-8"))
+        assert names == sorted(names)
+        for term in glossary.values():
+            assert set(term.names.values()) | set(term.aliases) <= set(names), term.id
 
 
 def test_search_page_loads_the_bundle_of_its_language(indexed_site: Path) -> None:
@@ -82,30 +125,85 @@ def test_search_page_loads_the_bundle_of_its_language(indexed_site: Path) -> Non
         assert '<script src="../../assets/search.js" defer></script>' in page
         assert "data-missing=" in page
     script = (indexed_site / "assets" / "search.js").read_text(encoding="utf-8")
-    assert "pagefind-ui.js" in script and "triggerSearch" in script
+    assert 'import(new URL("pagefind.js", bundle).href)' in script
+    assert "noWorker: true" in script and TERMS_FILE in script
     assert "http" not in script.replace("window.location.href", ""), "no address outside"
 
 
-def test_name_pieces_and_index_text() -> None:
+def test_name_pieces_and_folded_forms() -> None:
     assert name_pieces("重构") == ["构"]
     assert name_pieces("主牌组") == ["牌组", "组"]
     assert name_pieces("リフレッシュ") == []  # kana: the indexer and the browser agree
     assert name_pieces("ルール処理") == ["理"]
-    page = ('<main data-pagefind-body><p>重构 <a href="t">#重构</a></p><ul class="terms"><li>'
-            '<a href="x" data-pagefind-filter="用语:重构">'
-            '<span lang="ja">リフレッシュ</span> · <span lang="en">refresh</span> · '
-            '<span lang="zh-Hans">重构</span></a></li></ul></main>')
-    indexed = index_text(page)
-    # only the list of glossary terms gets the pieces
-    assert indexed.replace('<span data-pagefind-weight="2"> 构</span>', "") == page
-    assert indexed.count("data-pagefind-weight") == 1
+    assert fold("ＰＩＣＫ ＵＰ") == "pick up" and fold("りふれっしゅ") == "リフレッシュ"
+    assert fold("ﾊﾞﾆｯｼｭ") == "バニッシュ"
+    # width everywhere; kana only in names (in a sentence it is a word's ending)
+    assert folded_forms("《ＰＩＣＫ ＵＰ》を使う") == ["pick", "up"]
+    assert folded_forms("ﾊﾞﾆｯｼｭ") == ["バニッシュ"]
+    assert folded_forms("てふだ") == [] and folded_forms("てふだ", names=True) == ["テフダ"]
+    assert folded_forms("によれば", names=False) == []
+    assert folded_forms("refresh リフレッシュ", names=True) == []
+
+
+PAGE = ('<html lang="zh-Hans"><body><main data-pagefind-body>'
+        '<h1 data-pagefind-meta="title" data-pagefind-weight="8">《ＰＩＣＫ ＵＰ》</h1>'
+        '<p>重构 <a href="t">#重构</a></p>'
+        '<p class="explains" data-pagefind-weight="10">explains: '
+        '<span data-pagefind-meta="explains"><a href="g/#t-refresh" class="names">重构</a> '
+        '<span class="names"><span lang="ja">リフレッシュ</span> · '
+        '<span lang="en">refresh</span></span></span></p>'
+        '<ul class="terms"><li><a href="g/#t-refresh" data-pagefind-filter="用语:重构">'
+        '<span lang="ja">リフレッシュ</span> · <span lang="en">refresh</span> · '
+        '<span lang="zh-Hans">重构</span></a></li></ul>'
+        '<section data-pagefind-ignore><p>ＰＩＣＫ 重构</p></section></main></body></html>')
+FORMS = {"refresh": ["リフレッシュ", "refresh", "重构", "deck out", "てふだ"]}
+
+
+def test_index_text_adds_pieces_folded_forms_and_aliases() -> None:
+    indexed = index_text(PAGE, FORMS)
+    # the title's folded form goes after it, the shown metadata unchanged
+    assert '《ＰＩＣＫ ＵＰ》</h1><span data-pagefind-weight="8"> pick up</span>' in indexed
+    # in the list of terms: the pieces, weighted, then the aliases
+    assert ('<span lang="zh-Hans">重构<span data-pagefind-weight="2"> 构</span></span></a>'
+            '<span data-pagefind-weight="1"> deck out · てふだ · テフダ</span></li>') in indexed
+    # in the terms the ruling explains (metadata that is not shown): plain text, at its end
+    explains = indexed.split('data-pagefind-meta="explains">')[1].split("</p>")[0]
+    assert "data-pagefind-weight" not in explains
+    assert '<a href="g/#t-refresh" class="names">重构 构</a>' in explains
+    assert explains.endswith(" · deck out · てふだ · テフダ</span>")
+    # the names it is the first answer for, folded
+    assert ('<div data-pagefind-ignore data-pagefind-meta="exact">'
+            'リフレッシュ|refresh|重构|deck out|テフダ</div>\n</main>') in indexed
+    # ignored text and ordinary text get nothing; without additions, nothing changes
+    assert "<p>ＰＩＣＫ 重构</p></section>" in indexed and "<p>重构 <a" in indexed
     plain = '<main data-pagefind-body><ul class="terms"><li><a href="x">x</a></li></ul></main>'
     assert index_text(plain) == plain
 
 
+def test_result_records_are_the_sections_of_the_result_pages(indexed_site: Path) -> None:
+    for lang in LANGS:
+        for name in RESULT_PAGES:
+            page = (indexed_site / lang / name / "index.html").read_text(encoding="utf-8")
+            records = result_records(page, lang, f"{name}/")
+            assert len(records) == page.count("data-result=") > 0
+            for record in records:
+                kind, _, ident = record.key.partition(":")
+                anchor = {"term": "t-", "processing": "kind-", "change": "rs-"}[kind] + ident
+                assert record.path == f"{name}/{anchor}/index.html"
+                assert record.url == f"/{name}/{anchor}/"
+                assert f'<html lang="{lang}">' in record.html
+                assert "<main data-pagefind-body>" in record.html
+                assert record.html.count("<section") == 1
+                assert 'data-pagefind-meta="title"' in record.html
+    with pytest.raises(SearchIndexError):
+        result_records('<section data-result="term:x"><p>no end', "en", "glossary/")
+
+
 def test_pieces_are_only_in_the_index(indexed_site: Path) -> None:
     page = (indexed_site / "zh-Hans" / "rulings" / "fixture-mill-refresh" / "index.html")
-    assert "data-pagefind-weight" not in page.read_text(encoding="utf-8")
+    text = page.read_text(encoding="utf-8")
+    assert "重构" in text and '<span data-pagefind-weight="2"> 构</span>' not in text
+    assert 'data-pagefind-meta="exact"' not in text
 
 
 @pytest.mark.parametrize("binary", ["no-such-pagefind", "/bin/false"])
@@ -132,7 +230,7 @@ def test_cli_builds_the_index_unless_no_search(tmp_path: Path) -> None:
     result = runner.invoke(cli, ["build", "--corpus", str(FIXTURE), "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "search index: ja 3, en 3, zh-Hans 3 pages" in result.output
-    assert all((out / lang / BUNDLE / "pagefind-ui.js").is_file() for lang in LANGS)
+    assert all((out / lang / BUNDLE / "pagefind.js").is_file() for lang in LANGS)
 
 
 # ------------------------------------------------------------------ one order for the index

@@ -8,8 +8,10 @@ reciprocal hreflang alternates and a language switcher. Builds are byte-identica
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import posixpath
+import re
 import shutil
 import threading
 import time
@@ -26,6 +28,7 @@ from click.testing import CliRunner
 from judge.cli import cli
 from judge.corpus import load_corpus
 from judge.coverage import CATEGORIES, compute
+from judge.engine.rule_processing import KINDS as RULE_KINDS
 from judge.i18n import LANGS, NATIVE_NAMES, gettext_for
 from judge.narrate import RULE_KIND_NAMES
 from judge.paths import project_root
@@ -226,7 +229,7 @@ def test_every_page_exists_in_three_languages(site: Path) -> None:
     assert keys["ja"] == keys["en"] == keys["zh-Hans"]
     assert {"index.html", "glossary/index.html", "processing/index.html",
             "coverage/index.html", "timeline/index.html", "tags/index.html",
-            "search/index.html"} <= keys["en"]
+            "search/index.html", "rulings/index.html"} <= keys["en"]
     assert (site / "index.html").is_file() and (site / "assets" / "site.css").is_file()
 
 
@@ -283,9 +286,23 @@ def test_search_box_on_every_page_and_search_page(fixture_site: Path) -> None:
     for path in fixture_site.glob("*/**/index.html"):
         text = path.read_text(encoding="utf-8")
         assert 'role="search"' in text and 'type="search" name="q"' in text, path
+        # one search box a page (the search page's own instead of the header's)
+        assert text.count('type="search"') == 1, path
     for lang in LANGS:
         text = (fixture_site / lang / "search" / "index.html").read_text(encoding="utf-8")
         assert 'id="search"' in text and f'data-lang="{lang}"' in text
+        assert '<form class="search search-main" role="search" action="../rulings/"' in text
+        # without JavaScript: straight to the list of every ruling with its answer
+        assert '<noscript><meta http-equiv="refresh" content="0; url=../rulings/">' \
+            '</noscript>' in text
+        strings = json.loads(text.split('<script type="application/json" id="search-strings">'
+                                        )[1].split("</script>")[0])
+        assert {"ruleset", "more", "none", "count", "corrected", "kind_term"} <= set(strings)
+        assert strings["ruleset"] == gettext_for(lang, "Rule set")
+        assert '<link rel="stylesheet" href="../../assets/search.css">' in text
+    home = read(fixture_site, "en", "")
+    assert '<form class="search" role="search" action="search/" method="get">' in home
+    assert "search.css" not in home and "<script" not in home
 
 
 # ---------------------------------------------------------------------------- content
@@ -297,7 +314,8 @@ def read(site: Path, lang: str, key: str) -> str:
 
 def test_ruling_page_content(fixture_site: Path) -> None:
     en = read(fixture_site, "en", "rulings/fixture-mill-refresh")
-    assert "<h2>Question</h2>" in en and "<h2>Answer</h2>" in en
+    assert "<h2 data-pagefind-ignore>Question</h2>" in en
+    assert "<h2 data-pagefind-ignore>Answer</h2>" in en
     assert 'href="https://example.org/refresh" rel="noopener"' in en
     assert "official, as quoted, 2014-06-20" in en
     # a table per group of rule sets: the answer changed in 2014-07
@@ -329,12 +347,108 @@ def test_ruling_page_content(fixture_site: Path) -> None:
     assert "プレイヤー1のメインデッキ" in ja and "再現" in ja
 
 
+def test_ruling_page_weighs_its_parts_for_the_search(fixture_site: Path) -> None:
+    """Issue #10: the title, question and answer weigh more than the explanation and the
+    list of terms; the rule sets, tags, replay, tables, sources and related rulings are not
+    indexed (their filters still are); the answer is the result's text."""
+    en = read(fixture_site, "en", "rulings/fixture-mill-refresh")
+    assert '<h1 data-pagefind-meta="title" data-pagefind-weight="8">' in en
+    assert '<section id="question" data-pagefind-weight="2">' in en
+    assert '<section id="answer" class="answer" data-pagefind-weight="2">' in en
+    assert '<div class="md" data-pagefind-meta="answer"><p>From July 2014 on' in en
+    assert '<section id="explanation">' in en
+    for ignored in ('<p class="meta" data-pagefind-ignore>', '<p class="kicker" '
+                    'data-pagefind-ignore>', '<section id="rulesets" data-pagefind-ignore>',
+                    '<section id="replay" data-pagefind-ignore>',
+                    '<section id="sources" data-pagefind-ignore>',
+                    '<section id="related" data-pagefind-ignore>'):
+        assert ignored in en, ignored
+    meta = en[en.index('<p class="meta"'):]
+    assert 'data-pagefind-filter="Rule set:2014-04"' in meta[:meta.index("</p>")]
+
+
+def test_main_ruling_carries_its_terms_names_and_aliases(corpus_site: Path) -> None:
+    """A term's main ruling names the term, its other names and its aliases in the page's
+    language, weighted high and as the ``explains`` metadata (Pagefind ranks by it)."""
+    corpus = load_corpus(project_root(), replay=False)
+    mains = {t.id: t for t in corpus.glossary.values() if t.main}
+    assert mains, "no glossary term names its main ruling"
+    for term in mains.values():
+        for lang in LANGS:
+            page = read(corpus_site, lang, f"rulings/{term.main}")
+            block = page[page.index('<p class="explains"'):]
+            block = block[:block.index("</p>")]
+            assert 'data-pagefind-weight="10"' in block and \
+                '<span data-pagefind-meta="explains">' in block, (term.id, lang)
+            assert f'href="../../glossary/#t-{term.id}"' in block
+            for name in term.names.values():
+                assert html.escape(name) in block, (term.id, lang, name)
+            for alias in (*term.alias_by_lang.get(lang, ()), *term.alias_by_lang.get("", ())):
+                assert html.escape(alias) in block, (term.id, lang, alias)
+    others = [p for p in (corpus_site / "en" / "rulings").glob("*/index.html")
+              if p.parent.name not in {t.main for t in mains.values()}]
+    assert others and not any('class="explains"' in p.read_text(encoding="utf-8")
+                              for p in others)
+
+
+def test_glossary_lists_aliases_and_main_rulings(corpus_site: Path) -> None:
+    corpus = load_corpus(project_root(), replay=False)
+    for lang in LANGS:
+        page = read(corpus_site, lang, "glossary")
+        for term in corpus.glossary.values():
+            start = page.index(f'<section class="term" id="t-{term.id}" '
+                               f'data-result="term:{term.id}">')
+            entry = page[start:page.index("</section>", start)]
+            assert "<section" not in entry[1:], "a result section holds another"
+            for alias in term.aliases:
+                assert f">{html.escape(alias)}</span>" in entry, (lang, term.id, alias)
+            if term.main:
+                assert f'href="../rulings/{term.main}/"' in entry, (lang, term.id)
+            assert 'data-pagefind-meta="title"' in entry
+            if term.definition:
+                assert 'data-pagefind-meta="answer"' in entry
+
+
+def test_processing_and_timeline_entries_are_results(fixture_site: Path) -> None:
+    for lang in LANGS:
+        processing = read(fixture_site, lang, "processing")
+        for kind in RULE_KINDS:
+            start = processing.index(f'<section id="kind-{kind}" data-result="processing:'
+                                     f'{kind}">')
+            entry = processing[start:processing.index("</section>", start)]
+            description = entry.split('<p data-pagefind-meta="answer">')[1].split("</p>")[0]
+            assert description.strip(), (lang, kind)
+            assert f'data-pagefind-meta="title">{gettext_for(lang, RULE_KIND_NAMES[kind])}' \
+                in html.unescape(entry)
+        timeline = read(fixture_site, lang, "timeline")
+        for rs in ("2014-04", "2014-07", "2014-09", "current"):
+            assert f'<section class="change" id="rs-{rs}" data-result="change:{rs}">' \
+                in timeline
+
+
+def test_rulings_index_lists_every_ruling_by_topic_with_its_answer(corpus_site: Path) -> None:
+    """Where the search box leads without JavaScript: every ruling, by topic, its answer."""
+    corpus = load_corpus(project_root(), replay=False)
+    for lang in LANGS:
+        page = read(corpus_site, lang, "rulings")
+        assert page.count('<dt id="r-') == len(corpus.rulings)
+        for ruling in corpus.rulings:
+            start = page.index(f'<dt id="r-{ruling.id}">')
+            entry = page[start:page.index("</dd>", start)]
+            assert f'href="{ruling.id}/"' in entry
+            answer = ruling.scenario.texts.get("answer", {})
+            text = answer.get(lang) or answer.get("ja", "")
+            first = re.split(r"[*`\[\]_]", text)[0][:12]
+            assert html.escape(first, quote=False) in html.unescape(entry) or \
+                first in html.unescape(entry), (lang, ruling.id, first)
+        topics = re.findall(r'<section id="topic-([^"]+)">', page)
+        assert topics and topics == sorted(topics)
+
+
 def test_search_filter_values_are_distinct_and_plain(corpus_site: Path) -> None:
     """A filter value is a tag's or a term's name in the page's language, so two tags (or two
     terms) must not share a name in any language, and no name may hold a comma (Pagefind
     reads a comma in data-pagefind-filter as the start of another filter)."""
-    import re
-
     for lang in LANGS:
         owners: dict[tuple[str, str], set[str]] = {}
         for page in (corpus_site / lang / "rulings").glob("*/index.html"):
@@ -351,7 +465,8 @@ def test_search_filter_values_are_distinct_and_plain(corpus_site: Path) -> None:
 def test_untranslated_texts_fall_back_to_japanese(fixture_site: Path) -> None:
     zh = read(fixture_site, "zh-Hans", "rulings/fixture-mill-refresh")
     assert zh.count("尚未翻译：以日语显示。") == 4  # title, question, answer, explanation
-    assert '<h1 data-pagefind-meta="title" lang="ja">' in zh
+    assert '<h1 data-pagefind-meta="title" data-pagefind-weight="8" lang="ja">' in zh
+    assert '<div class="md" data-pagefind-meta="answer" lang="ja">' in zh
     assert '<div class="md" lang="ja">' in zh
     en = read(fixture_site, "en", "rulings/fixture-mill-refresh")
     assert "Not yet translated" not in en

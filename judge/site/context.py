@@ -86,6 +86,58 @@ TAG_NAMES: dict[str, str] = {
     "up-to": N_("up to"),
     "upper-limit": N_("upper limit"),
 }
+#: What each kind of rule processing does: its short definition on the processing page (and in
+#: the search results, where each kind is a result of its own).
+KIND_DESCRIPTIONS: dict[str, str] = {
+    "power": N_("A SIGNI with power 0 or less is banished."),
+    "excess": N_("When a player's SIGNI exceed the LRIG's level or limit, SIGNI are put into "
+                 "the trash one at a time until they fit."),
+    "under": N_("Cards under or attached to a SIGNI that left the field are put into the "
+                "trash."),
+    "check": N_("A crushed card in the check zone whose Life Burst is absent or not used is "
+                "put into the ener zone."),
+    "refresh": N_("A player whose main deck is empty refreshes: the trash is shuffled into a "
+                  "new main deck, and one Life Cloth is put into the trash."),
+    "resona": N_("A Resona anywhere but the LRIG deck, the LRIG trash or a SIGNI zone returns "
+                 "to the LRIG deck."),
+    "key": N_("A Key anywhere but the LRIG deck, the LRIG trash or the LRIG zone is put into "
+              "the LRIG trash."),
+    "upper_limit": N_("When a zone or a SIGNI holds more cards than it may, its player chooses "
+                      "the extra cards and puts them into the trash."),
+    "limiting": N_("A card whose limiting condition does not match the centre LRIG's type is "
+                   "put into its trash."),
+    "lrig_type": N_("When two LRIGs of the same LRIG type are on the field, the one that is "
+                    "not the centre LRIG is put into the LRIG trash."),
+}
+#: How much the parts of a page weigh in the search index (Pagefind's data-pagefind-weight,
+#: 0 to 10 on a quadratic scale; text without a weight counts 1, and the replay, the tables,
+#: the sources and the tag list are not indexed at all). ``explains``: the names and aliases of
+#: the terms a ruling is the main ruling of, so that the bare term finds it first; ``term``,
+#: ``names``, ``aliases``: a glossary entry's heading, its three names and its aliases (the
+#: entries, the kinds of rule processing and the rule sets are results of their own).
+SEARCH_WEIGHTS: dict[str, str] = {
+    "title": "8", "question": "2", "answer": "2", "explains": "10",
+    "term": "3", "names": "3", "aliases": "2",
+}
+#: The search page's interface strings (search.js shows them), by key.
+SEARCH_STRINGS: dict[str, str] = {
+    "placeholder": N_("Search rulings"),
+    "filters": N_("Filters"),
+    "ruleset": N_("Rule set"),
+    "tag": N_("Tag"),
+    "term": N_("Term"),
+    "more": N_("More results"),
+    "none": N_("No ruling matches %(query)s."),
+    "count_one": N_("1 result for %(query)s"),
+    "count": N_("%(num)s results for %(query)s"),
+    "some_words": N_("No ruling holds all the words; results for some of them:"),
+    "corrected": N_("No ruling matches %(query)s; results for %(corrected)s:"),
+    "kind_term": N_("Glossary"),
+    "kind_processing": N_("Rule processing"),
+    "kind_change": N_("Rule change"),
+    "missing": N_("This copy of the site was built without its search index. Browse by topic, "
+                  "tag or rule set from the home page instead."),
+}
 #: The coverage page (``coverage/``): per section of :data:`judge.coverage.CATEGORIES`, its
 #: heading, the heading of its first column and what a ruling counts for.
 COVERAGE_SECTIONS: dict[str, tuple[str, str, str]] = {
@@ -227,6 +279,7 @@ class SiteModel:
     term_use: dict[str, list[str]] = field(default_factory=dict)
     changes: dict[str, list[str]] = field(default_factory=dict)  # rule set -> rulings
     newest: list[str] = field(default_factory=list)
+    main_terms: dict[str, list[Term]] = field(default_factory=dict)  # ruling -> terms it explains
     coverage: Coverage | None = None  # judge.coverage's table of the same corpus
 
     @classmethod
@@ -256,6 +309,9 @@ class SiteModel:
         model.tags = dict(sorted(model.tags.items()))
         model.topics = dict(sorted(model.topics.items()))
         model.newest = [d.id for d in sorted(site.rulings, key=_newest_key)][:NEWEST]
+        for glossary_term in corpus.glossary.values():
+            if glossary_term.main in model.by_id:
+                model.main_terms.setdefault(glossary_term.main, []).append(glossary_term)
         model.coverage = compute_coverage(corpus)  # from the replays loaded: no second replay
         return model
 
@@ -266,7 +322,7 @@ class SiteModel:
                  PageSpec("processing/", "processing.html"),
                  PageSpec("coverage/", "coverage.html"),
                  PageSpec("timeline/", "timeline.html"), PageSpec("tags/", "tags.html"),
-                 PageSpec("search/", "search.html")]
+                 PageSpec("search/", "search.html"), PageSpec("rulings/", "rulings.html")]
         specs += [PageSpec(f"topics/{t or 'other'}/", "list.html", f"topic:{t}")
                   for t in self.topics]
         specs += [PageSpec(f"tags/{t}/", "list.html", f"tag:{t}") for t in self.tags]
@@ -282,12 +338,13 @@ class SiteModel:
         links = Links(here)
         L = Lang(lang, self.site.corpus)
         page = PageInfo(lang=lang, key=spec.key, links=links)
-        ctx: dict[str, Any] = {"page": page, "L": L, "model": self}
+        ctx: dict[str, Any] = {"page": page, "L": L, "model": self, "weights": SEARCH_WEIGHTS}
         builder: Callable[[Lang, Links, PageSpec], dict[str, Any]] = {
             "home.html": self._home, "glossary.html": self._glossary,
             "processing.html": self._processing, "coverage.html": self._coverage,
             "timeline.html": self._timeline,
             "tags.html": self._tags, "search.html": self._search,
+            "rulings.html": self._rulings,
             "list.html": self._list, "ruling.html": self._ruling,
         }[spec.template]
         ctx.update(builder(L, links, spec))
@@ -323,7 +380,26 @@ class SiteModel:
         return {"title": L._("Tags"), "tags": self._tag_list(L, links)}
 
     def _search(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
-        return {"title": L._("Search")}
+        return {"title": L._("Search"),
+                "strings": {key: L._(message) for key, message in SEARCH_STRINGS.items()}}
+
+    def _rulings(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        """Every ruling by topic, each with its answer: what the search box leads to without
+        JavaScript (and the index of ``rulings/``)."""
+        topics = []
+        for topic, ids in self.topics.items():
+            entries = []
+            for rid in ids:
+                entry = self.entry(rid, L, links)
+                raw = self.by_id[rid].scenario.texts.get("answer")
+                answer = _text(raw, L.lang) if raw else None
+                entry["answer"] = Text(Markup(render_markdown(answer.value)), answer.lang,
+                                       answer.fallback) if answer else None
+                entries.append(entry)
+            topics.append({"id": topic or "other", "name": L.topic(topic),
+                           "href": links.to(f"{L.lang}/topics/{topic or 'other'}/"),
+                           "entries": entries})
+        return {"title": L._("All rulings"), "topics": topics, "count": len(self.by_id)}
 
     def _list(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         kind, _, subject = spec.subject.partition(":")
@@ -348,13 +424,16 @@ class SiteModel:
             terms.append({
                 "id": term.id, "names": _names(term),
                 "name": _text(term.names, L.lang),
+                "aliases": aliases(term, L.lang),
                 "definition": _text(term.definition, L.lang),
+                "main": self.entry(term.main, L, links) if term.main in self.by_id else None,
                 "rulings": [self.entry(rid, L, links) for rid in self.term_use.get(term.id, [])],
             })
         return {"title": L._("Glossary"), "terms": terms}
 
     def _processing(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         kinds = [{"id": k, "number": n, "name": gettext_for(L.lang, RULE_KIND_NAMES[k]),
+                  "description": L._(KIND_DESCRIPTIONS[k]),
                   "rulings": [self.entry(r, L, links) for r in self.kinds.get(k, [])]}
                  for k, n in RULE_KINDS.items()]
         phases = []
@@ -474,6 +553,11 @@ class SiteModel:
             "terms": [{"id": t, "names": _names(corpus.glossary[t]),
                        "name": L.term(t), "href": f"{glossary_href}#t-{t}"}
                       for t in sc.terms if t in corpus.glossary],
+            "explains": [{"id": t.id, "name": _text(t.names, lang),
+                          "others": [n for n in _names(t) if n["lang"] != lang],
+                          "aliases": aliases(t, lang, others=False),
+                          "href": f"{glossary_href}#t-{t.id}"}
+                         for t in self.main_terms.get(data.id, [])],
             "related": [self.entry(r, L, links) for r in sc.related if r in self.by_id],
             "related_missing": [r for r in sc.related if r not in self.by_id],
         }
@@ -588,6 +672,21 @@ def _term_text(corpus: Corpus, term_id: str, lang: str) -> Text:
 
 def _names(term: Term) -> list[dict[str, str]]:
     return [{"lang": lang, "name": term.names[lang]} for lang in LANGS if lang in term.names]
+
+
+def aliases(term: Term, lang: str, others: bool = True) -> list[dict[str, str]]:
+    """The aliases of ``term`` (judges' words: デッキ切れ, "deck out"): those of ``lang`` and
+    the language-neutral ones, then (``others``) those of the other languages, each once, with
+    its language (``""`` when neutral)."""
+    order = [lang, ""] + ([other for other in LANGS if other != lang] if others else [])
+    out: list[dict[str, str]] = []
+    seen = set(term.names.values())
+    for key in order:
+        for alias in term.alias_by_lang.get(key, ()):
+            if alias not in seen:
+                seen.add(alias)
+                out.append({"lang": key, "name": alias})
+    return out
 
 
 def _expectation_keys(expectations: Sequence[Expectation], rules: str) -> tuple[int, ...]:
