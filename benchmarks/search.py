@@ -1,31 +1,43 @@
-"""Search benchmark: Whoosh (judge search) against SQLite FTS5 (trigram) on 10,000 rulings.
+"""Search benchmark: judge search (SQLite FTS5, its own analysis) against SQLite FTS5 with the
+trigram tokenizer, on 10,000 generated rulings; and the start-up of one ``judge search``.
 
 Run from the repository root (a script, not a test)::
 
-    python benchmarks/search.py              # 10,000 generated rulings
-    python benchmarks/search.py --docs 2000  # a smaller run
-    python benchmarks/search.py --procs 2    # index with two writer processes
+    python benchmarks/search.py                        # 10,000 generated rulings
+    python benchmarks/search.py --docs 2000            # a smaller run
+    python benchmarks/search.py --baseline /tmp/old    # also an older copy of the project
+    python benchmarks/search.py --startup              # one judge search in a fresh process
+    python benchmarks/search.py --startup --baseline /tmp/old
 
-What it does:
+At scale:
 
 1. Generates ``--docs`` rulings (default 10,000) with a fixed seed: a title and a body in
-   Japanese, English and Simplified Chinese, built from the glossary's names (data/glossary.toml)
-   and filler words, with tags, rule sets and glossary terms. They are not replayed: only
-   their texts are indexed.
-2. Builds the Whoosh index exactly as ``judge search`` does (judge.search.build_index: the
-   same schema and analyzers) and prints the build time and the index size.
-3. Runs a fixed set of mixed-language queries (``--rounds`` times each, after one warm-up
-   round) through judge.search.SearchIndex with the index open: parsing, glossary expansion,
-   the search and the top-10 results with their snippets. Prints p50 and p95 latency, also
-   without snippets and without the cap on scored matches (judge.search.MAX_SCORED).
-4. Puts the same texts (NFKC, lower case, katakana folded to hiragana, as the Whoosh analyzers
-   see them) into an SQLite FTS5 table with the trigram tokenizer and runs the same queries,
-   expanded the same way: as a ranked MATCH (bm25) when every term has at least three
-   characters, else as LIKE patterns (FTS5's trigram index cannot serve shorter terms, so
-   SQLite scans). Prints its build time, size, p50 and p95, and the Whoosh/FTS5 ratios.
+   Japanese, English and Simplified Chinese, built from the glossary's names
+   (data/glossary.toml) and filler words, with tags, rule sets and glossary terms. They are not
+   replayed: only their texts are indexed.
+2. Builds the index exactly as ``judge search`` does (judge.search.build_index) and prints the
+   build time and the index size.
+3. Runs a fixed set of 32 mixed-language queries (``--rounds`` times each, after one warm-up
+   round) through judge.search.SearchIndex with the index open: parsing, typo correction,
+   glossary expansion, ranking every match, the top 10 with their snippets. Then the same
+   without snippets, and a second set of questions, typos and spelling variants.
+4. Puts the same texts (NFKC, lower case, katakana folded to hiragana) into an SQLite FTS5
+   table with the trigram tokenizer and runs the same queries, expanded the same way: as a
+   ranked MATCH (bm25) when every term has at least three characters, else as LIKE patterns
+   (FTS5's trigram index cannot serve shorter terms, so SQLite scans). Prints its build time,
+   size, p50 and p95, and the ratios.
+5. With ``--baseline DIR`` (a copy of the project before a change, e.g. ``git archive``), runs
+   that copy's own benchmarks/search.py with the same ``--docs`` and ``--rounds`` afterwards
+   and prints its figures and the ratios against them.
 
-Targets on the project's machine: Whoosh p95 under 50 ms with the index open; the index built
-in under 60 s.
+Target: judge search's p95 at most the FTS5 trigram p95 of the same run.
+
+``--startup`` times one ``judge search refresh`` on the project's corpus (its index already
+built) in a fresh Python process, ``--runs`` times: the interpreter alone, the imports the
+command needs, and the whole command; the query is the difference between the last two. It
+also times the command's own work with only click imported beside it (what ``judge search``
+would cost if judge/cli.py imported the other commands' modules lazily). With ``--baseline``
+the older copy is timed in the same runs, alternately.
 """
 
 from __future__ import annotations
@@ -33,22 +45,25 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import resource
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from judge.corpus import Term, load_glossary  # noqa: E402
-from judge.search import MAX_SCORED, SearchDoc, SearchIndex, build_index  # noqa: E402
-from judge.search_analysis import fold  # noqa: E402
-from judge.search_query import (  # noqa: E402
+from judge.search import SearchDoc, SearchIndex, build_index  # noqa: E402
+from judge.search.analysis import fold  # noqa: E402
+from judge.search.query import (  # noqa: E402
     And,
     Expand,
     Field,
@@ -60,8 +75,7 @@ from judge.search_query import (  # noqa: E402
     parse,
 )
 
-TARGET_P95_MS = 50.0
-TARGET_BUILD_S = 60.0
+TARGET_RATIO = 1.0  # judge search p95 / FTS5 trigram p95
 
 # Filler words in the project's own choice; the glossary names are mixed in with them.
 FILLER_JA = ("効果", "場合", "プレイヤー", "ターン", "カード", "置きます", "引きます", "使用",
@@ -82,7 +96,7 @@ TAGS = ("refresh", "battle", "rule-processing", "life-burst", "game-flow", "effe
 RULESETS = ("2014-04", "2014-07", "2014-09", "current")
 
 #: A fixed mixed-language query set: plain words, glossary terms in each language, phrases,
-#: full-width and hiragana forms, operators and filters.
+#: full-width and hiragana forms, operators and filters (the set of earlier runs, unchanged).
 QUERIES = (
     "refresh", "重构", "リフレッシュ", "りふれっしゅ", "main deck", "メインデッキ", "主牌组",
     "life burst", "ライフバースト", "生命爆发", "banish", "バニッシュ", "破坏",
@@ -90,6 +104,13 @@ QUERIES = (
     "攻击 回合", "SIGNI attack step", "シグニ アタック", "draws OR mills", "\"new card\"",
     "tag:refresh draw", "rules:2014-09 turn", "refresh NOT battle", "ターンプレイヤー",
     "对手 选择", "opponent chooses target", "エナ", "能力",
+)
+#: Questions as a judge types them, typos and the other spelling: what judge search does more
+#: of than before (soft AND over many words, corrections).
+QUESTIONS = (
+    "what happens when the opponent chooses a target during the turn",
+    "効果の途中でメインデッキが0枚になったらどうなりますか", "效果处理途中主牌组变为0张会怎样",
+    "refersh", "oponent chooses", "colorless cost", "center LRIG", "第二次重构回合会结束吗",
 )
 
 
@@ -122,6 +143,7 @@ def _english(rng: random.Random, chosen: list[Term], n: int) -> str:
 
 
 def generate(count: int, terms: list[Term], seed: int = 20140901) -> list[SearchDoc]:
+    """The same rulings, drawn in the same order, as earlier versions of this benchmark."""
     rng = random.Random(seed)
     docs = []
     for i in range(count):
@@ -172,17 +194,15 @@ def timed(run: Callable[[str], int], queries: tuple[str, ...], rounds: int,
 
 
 def _cpu_seconds() -> float:
-    """CPU time of this process and of its finished children (the writer processes)."""
-    me, children = resource.getrusage(resource.RUSAGE_SELF), \
-        resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    return me.ru_utime + me.ru_stime
 
 
 def folder_size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
-# ---------------------------------------------------------------------- FTS5
+# ---------------------------------------------------------------------- FTS5 trigram
 
 
 FTS_COLUMNS = ("title_ja", "body_ja", "title_en", "body_en", "title_zh", "body_zh")
@@ -206,11 +226,11 @@ def build_fts(docs: list[SearchDoc], path: Path) -> sqlite3.Connection:
 
 
 class FtsQuery:
-    """The query tree as FTS5 MATCH text, or as LIKE conditions when a term is too short."""
+    """The query tree as FTS5 MATCH text, or as LIKE conditions when a term is too short.
+    Words side by side are ANDed (FTS5 has no coordination of its own)."""
 
     def __init__(self, glossary: Glossary) -> None:
         self.glossary = glossary
-        self.fallbacks = 0
 
     def forms(self, node: Expand) -> list[str]:
         term = self.glossary.terms[node.term]
@@ -272,6 +292,126 @@ class FtsQuery:
         return len(rows)
 
 
+# ---------------------------------------------------------------------- the baseline
+
+
+def _baseline_scale(code: Path, args: argparse.Namespace) -> dict[str, tuple[float, float]]:
+    """p50 and p95 of each engine line of an older copy's own benchmark run."""
+    done = subprocess.run(
+        [sys.executable, str(code / "benchmarks" / "search.py"), "--docs", str(args.docs),
+         "--rounds", str(args.rounds)], capture_output=True, text=True, cwd=code,
+        env=dict(os.environ, PYTHONPATH=str(code)), timeout=7200)
+    if done.returncode != 0:
+        raise SystemExit(f"the baseline benchmark in {code} failed:\n{done.stderr}")
+    print(f"\nbaseline ({code}), its own benchmark with the same rulings and queries:")
+    print(done.stdout.rstrip())
+    out: dict[str, tuple[float, float]] = {}
+    cpu = re.search(r"Whoosh with snippets p50 ([\d.]+) ms, p95 ([\d.]+) ms; FTS5 p50 ([\d.]+) "
+                    r"ms, p95 ([\d.]+) ms", done.stdout)
+    if cpu:
+        out["cpu Whoosh"] = (float(cpu.group(1)), float(cpu.group(2)))
+        out["cpu FTS5"] = (float(cpu.group(3)), float(cpu.group(4)))
+    for line in done.stdout.splitlines():
+        match = re.match(r"^(\S.*?)\s{2,}(?:[\d.]+\s+[\d.]+\s+)?([\d.]+)\s+([\d.]+)\s+[\d.]+$",
+                         line)
+        if match:
+            out[match.group(1).strip()] = (float(match.group(2)), float(match.group(3)))
+    return out
+
+
+# ---------------------------------------------------------------------- start-up
+
+
+_DRIVER = """
+import sys, time
+start = time.perf_counter()
+{imports}
+imported = time.perf_counter()
+{work}
+done = time.perf_counter()
+print(imported - start, done - imported, file=sys.stderr)
+"""
+
+
+def _fresh(code: Path, source: str, cache: Path | None) -> float:
+    """Wall seconds of one ``python -c source`` in ``code`` (a copy of the project), with its
+    modules' bytecode cached under ``cache``, or (None) compiled at every start as with
+    PYTHONDONTWRITEBYTECODE=1 and no __pycache__ in the project."""
+    env = dict(os.environ, PYTHONPATH=str(code))
+    if cache is None:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env.pop("PYTHONPYCACHEPREFIX", None)
+    else:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(cache)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", source], cwd=code, env=env,
+                          capture_output=True, text=True, timeout=120)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{source!r} failed in {code}:\n{done.stderr}")
+    return seconds
+
+
+def startup(args: argparse.Namespace) -> None:
+    trees: list[tuple[str, Path, str]] = [
+        ("now", ROOT, "import judge.cli, judge.search.engine, judge.search.output")]
+    if args.baseline:
+        trees.append(("baseline", args.baseline.resolve(), "import judge.cli, judge.search"))
+    whole = "from judge.cli import main; import sys; sys.argv = ['judge', 'search', 'refresh']\n" \
+        "try:\n    main()\nexcept SystemExit:\n    pass"
+    lazy = ("import click, os, sys\nfrom pathlib import Path\n"
+            "from judge.search.engine import search\n"
+            "from judge.search.output import iter_lines\n"
+            "click.echo('\\n'.join(iter_lines(search('refresh', root=Path.cwd()))))")
+    with tempfile.TemporaryDirectory(prefix="judge-startup-") as tmp:
+        modes: list[tuple[str, Path | None]] = [
+            ("compiled at every start (PYTHONDONTWRITEBYTECODE=1, as here)", None),
+            ("with bytecode caches", Path(tmp) / "pycache")]
+        for title, cache in modes:
+            for name, code, imports in trees:  # build the indexes, fill the caches
+                for source in ("pass", imports, whole, *([lazy] if name == "now" else [])):
+                    _fresh(code, source, cache)
+            times: dict[tuple[str, str], list[float]] = {}
+            for _ in range(args.runs):
+                for name, code, imports in trees:
+                    for part, source in (("interpreter", "pass"), ("imports", imports),
+                                         ("whole", whole)):
+                        times.setdefault((name, part), []).append(_fresh(code, source, cache))
+                    if name == "now":
+                        times.setdefault((name, "lazy"), []).append(_fresh(code, lazy, cache))
+            _startup_table(title, trees, times, args.runs)
+
+
+def _startup_table(title: str, trees: list[tuple[str, Path, str]],
+                   times: dict[tuple[str, str], list[float]], runs: int) -> None:
+    print(f"one `judge search refresh` in a fresh process, {title}: median of {runs} runs "
+          f"(seconds; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs)")
+    print(f"{'':10}{'interpreter':>12}{'imports':>10}{'query':>8}{'whole':>8}"
+          f"{'lazy cli':>10}")
+    figures: dict[str, dict[str, float]] = {}
+    for name, _code, _imports in trees:
+        med = {k: statistics.median(v) for (n, k), v in times.items() if n == name}
+        py = med["interpreter"]
+        figures[name] = {"interpreter": py, "imports": med["imports"] - py,
+                         "query": med["whole"] - med["imports"], "whole": med["whole"],
+                         "lazy": med.get("lazy", 0.0)}
+        f = figures[name]
+        lazy_s = f"{f['lazy']:>10.3f}" if "lazy" in med else f"{'':>10}"
+        print(f"{name:10}{py:>12.3f}{f['imports']:>10.3f}{f['query']:>8.3f}{f['whole']:>8.3f}"
+              f"{lazy_s}")
+    if "baseline" in figures:
+        now, old = figures["now"], figures["baseline"]
+        print(f"now / baseline: imports {now['imports'] / old['imports']:.2f}, query "
+              f"{now['query'] / old['query']:.2f}, whole {now['whole'] / old['whole']:.2f}; "
+              f"whole with a lazy cli {now['lazy'] / old['whole']:.2f}")
+        print(f"target whole <= half the baseline's ({old['whole'] / 2:.3f} s): "
+              f"{'met' if now['whole'] <= old['whole'] / 2 else 'MISSED'} as judge/cli.py "
+              f"imports today; {'met' if now['lazy'] <= old['whole'] / 2 else 'MISSED'} "
+              "with the other commands' imports in judge/cli.py made lazy")
+    print()
+
+
 # ---------------------------------------------------------------------- main
 
 
@@ -279,9 +419,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--docs", type=int, default=10_000, help="generated rulings")
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds of the query set")
-    parser.add_argument("--procs", type=int, default=2,
-                        help="Whoosh writer processes (default 2: the machine has two cores)")
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="an older copy of the project to compare with, in the same run")
+    parser.add_argument("--startup", action="store_true",
+                        help="time one judge search in a fresh process instead")
+    parser.add_argument("--runs", type=int, default=10, help="fresh processes (--startup)")
     args = parser.parse_args()
+    if args.startup:
+        startup(args)
+        return
 
     glossary_terms = list(load_glossary().values())
     glossary = Glossary(glossary_terms)
@@ -294,28 +440,23 @@ def main() -> None:
     print(f"{len(QUERIES)} queries x {args.rounds} rounds, top 10 results")
 
     with tempfile.TemporaryDirectory(prefix="judge-search-bench-") as tmp:
-        folder = Path(tmp) / "whoosh"
+        folder = Path(tmp) / "index"
         start, start_cpu = time.perf_counter(), _cpu_seconds()
-        build_index(docs, folder, procs=args.procs)
+        build_index(docs, folder, glossary=glossary, rulesets=RULESETS)
         build_s = time.perf_counter() - start
         build_cpu = _cpu_seconds() - start_cpu
         size = folder_size(folder)
-        with SearchIndex(folder, glossary) as ix:
-            def whoosh_run(q: str) -> int:
+        with SearchIndex(folder) as ix:
+            def judge_run(q: str) -> int:
                 return len(ix.search(q, limit=10).hits)
 
-            def whoosh_bare(q: str) -> int:
+            def judge_bare(q: str) -> int:
                 return len(ix.search(q, limit=10, snippets=False).hits)
 
-            def whoosh_uncapped(q: str) -> int:
-                return len(ix.search(q, limit=10, snippets=False, max_scored=None).hits)
-
-            w_samples = timed(whoosh_run, QUERIES, args.rounds, "whoosh")
-            b_samples = timed(whoosh_bare, QUERIES, args.rounds)
-            u_samples = timed(whoosh_uncapped, QUERIES, args.rounds)
-            w_hits = {q: ix.search(q, limit=10, snippets=False, max_scored=None).total
-                      for q in QUERIES}
-            capped = sum(1 for q in QUERIES if ix.search(q, snippets=False).capped)
+            j_samples = timed(judge_run, QUERIES, args.rounds, "judge")
+            b_samples = timed(judge_bare, QUERIES, args.rounds)
+            q_samples = timed(judge_run, QUESTIONS, args.rounds, "questions")
+            totals = {q: ix.search(q, limit=1, snippets=False).total for q in QUERIES}
 
         start = time.perf_counter()
         con = build_fts(docs, Path(tmp) / "fts.db")
@@ -323,48 +464,64 @@ def main() -> None:
         fts_size = (Path(tmp) / "fts.db").stat().st_size
         fts = FtsQuery(glossary)
         f_samples = timed(lambda q: fts.run(con, q), QUERIES, args.rounds, "fts")
+        fq_samples = timed(lambda q: fts.run(con, q), QUESTIONS, args.rounds)
         fallbacks = sum(1 for q in QUERIES
                         if not all(len(x) >= 3 for x in
                                    fts.leaves(expand(parse(q), glossary))))
         con.close()
 
-    w50, w95 = percentile(w_samples, 0.5), percentile(w_samples, 0.95)
-    b50, b95 = percentile(b_samples, 0.5), percentile(b_samples, 0.95)
-    f50, f95 = percentile(f_samples, 0.5), percentile(f_samples, 0.95)
+    def row(name: str, samples: list[float], build: Any = "", mb: Any = "") -> None:
+        b = f"{build:>9.1f}" if build != "" else f"{'':>9}"
+        m = f"{mb:>9.1f}" if mb != "" else f"{'':>9}"
+        print(f"{name:30}{b}{m}{percentile(samples, 0.5):>9.1f}{percentile(samples, 0.95):>9.1f}"
+              f"{max(samples):>9.1f}")
+
     print()
-    print(f"{'':28}{'build s':>9}{'size MB':>9}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
-    print(f"{'Whoosh (with snippets)':28}{build_s:>9.1f}{size / 1e6:>9.1f}{w50:>9.1f}"
-          f"{w95:>9.1f}{max(w_samples):>9.1f}")
-    print(f"{'Whoosh (no snippets)':28}{'':>9}{'':>9}{b50:>9.1f}{b95:>9.1f}"
-          f"{max(b_samples):>9.1f}")
-    u50, u95 = percentile(u_samples, 0.5), percentile(u_samples, 0.95)
-    print(f"{'Whoosh (no snippets, no cap)':28}{'':>9}{'':>9}{u50:>9.1f}{u95:>9.1f}"
-          f"{max(u_samples):>9.1f}")
-    print(f"{'SQLite FTS5 trigram':28}{fts_build_s:>9.1f}{fts_size / 1e6:>9.1f}{f50:>9.1f}"
-          f"{f95:>9.1f}{max(f_samples):>9.1f}")
-    print(f"{'ratio Whoosh / FTS5':28}{build_s / fts_build_s:>9.1f}{size / fts_size:>9.2f}"
-          f"{w50 / f50:>9.2f}{w95 / f95:>9.2f}")
+    print(f"{'':30}{'build s':>9}{'size MB':>9}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
+    row("judge search (with snippets)", j_samples, build_s, size / 1e6)
+    row("judge search (no snippets)", b_samples)
+    row("SQLite FTS5 trigram", f_samples, fts_build_s, fts_size / 1e6)
+    row("judge search, questions", q_samples)
+    row("FTS5 trigram, questions", fq_samples)
+    j95, f95 = percentile(j_samples, 0.95), percentile(f_samples, 0.95)
+    print(f"{'ratio judge search / FTS5':30}{build_s / fts_build_s:>9.2f}"
+          f"{size / fts_size:>9.2f}{percentile(j_samples, 0.5) / percentile(f_samples, 0.5):>9.2f}"
+          f"{j95 / f95:>9.2f}")
     print(f"FTS5: {fallbacks} of {len(QUERIES)} queries have a term shorter than three "
           "characters and ran as LIKE scans (no ranking)")
-    print(f"Whoosh matches per query: median {statistics.median(w_hits.values()):.0f}, "
-          f"max {max(w_hits.values())}; {capped} of {len(QUERIES)} queries match more than "
-          f"{MAX_SCORED} rulings (only the first {MAX_SCORED} in index order are ranked)")
+    print(f"judge search matches per query: median {statistics.median(totals.values()):.0f}, "
+          f"max {max(totals.values())}; every match is ranked")
     slowest = sorted(QUERIES, key=lambda q: -statistics.median(
-        w_samples[i * len(QUERIES) + QUERIES.index(q)] for i in range(args.rounds)))[:5]
-    print("slowest Whoosh queries: " + ", ".join(slowest))
-    wc, fc = CPU_SAMPLES["whoosh"], CPU_SAMPLES["fts"]
-    print(f"CPU time per query (not slowed by other processes): Whoosh with snippets p50 "
-          f"{percentile(wc, 0.5):.1f} ms, p95 {percentile(wc, 0.95):.1f} ms; FTS5 p50 "
+        j_samples[i * len(QUERIES) + QUERIES.index(q)] for i in range(args.rounds)))[:5]
+    print("slowest judge search queries: " + ", ".join(slowest))
+    jc, fc = CPU_SAMPLES["judge"], CPU_SAMPLES["fts"]
+    print(f"CPU time per query (not slowed by other processes): judge search p50 "
+          f"{percentile(jc, 0.5):.1f} ms, p95 {percentile(jc, 0.95):.1f} ms; FTS5 p50 "
           f"{percentile(fc, 0.5):.1f} ms, p95 {percentile(fc, 0.95):.1f} ms")
-    print(f"Whoosh build: {build_cpu:.1f} s of CPU time over {args.procs} writer process(es)")
+    print(f"judge search build: {build_cpu:.1f} s of CPU time")
     print(f"load average during the run: {os.getloadavg()[0]:.2f} "
           f"({os.cpu_count()} CPUs; other processes slow the wall-clock figures)")
-    ok_p95 = w95 < TARGET_P95_MS
-    ok_build = build_s < TARGET_BUILD_S
-    print(f"target p95 < {TARGET_P95_MS:.0f} ms (with snippets): "
-          f"{'met' if ok_p95 else 'MISSED'} ({w95:.1f} ms)")
-    print(f"target build < {TARGET_BUILD_S:.0f} s: {'met' if ok_build else 'MISSED'} "
-          f"({build_s:.1f} s)")
+    ratio = j95 / f95
+    print(f"target p95 <= FTS5 trigram p95 ({f95:.1f} ms): "
+          f"{'met' if ratio <= TARGET_RATIO else 'MISSED'} ({j95:.1f} ms, ratio {ratio:.2f})")
+    if args.baseline:
+        old = _baseline_scale(args.baseline.resolve(), args)
+        whoosh = old.get("Whoosh (with snippets)")
+        if whoosh:
+            print(f"\njudge search now / before (Whoosh, with snippets): p50 "
+                  f"{percentile(j_samples, 0.5) / whoosh[0]:.2f}, p95 {j95 / whoosh[1]:.2f}; "
+                  f"build {build_s:.1f} s now")
+        if "cpu Whoosh" in old:
+            jc95 = percentile(CPU_SAMPLES["judge"], 0.95)
+            print(f"CPU time per query (less sensitive to the load, which differs between the "
+                  f"two runs): judge search p95 {jc95:.1f} ms, before {old['cpu Whoosh'][1]:.1f}"
+                  f" ms (ratio {jc95 / old['cpu Whoosh'][1]:.2f}); FTS5 trigram p95 "
+                  f"{percentile(CPU_SAMPLES['fts'], 0.95):.1f} ms here, "
+                  f"{old['cpu FTS5'][1]:.1f} ms in the baseline's run")
+        if "Whoosh (no snippets, no cap)" in old:
+            uncapped = old["Whoosh (no snippets, no cap)"]
+            print(f"judge search (no snippets, every match ranked) / Whoosh without its cap: "
+                  f"p95 {percentile(b_samples, 0.95) / uncapped[1]:.2f}")
 
 
 if __name__ == "__main__":

@@ -207,10 +207,12 @@ def db_command(out: Path | None, corpus_dir: Path | None) -> None:
 @cli.command("search")
 @click.argument("query", nargs=-1)
 @click.option("--lang", type=click.Choice(["ja", "en", "zh-Hans"]),
-              help="Language of the titles and snippets (default: guessed from the query).")
+              help="Language of the titles and answers shown (default: guessed from the query).")
 @click.option("--tag", "tags", multiple=True, metavar="T", help="Only rulings with this tag.")
 @click.option("--rules", metavar="SET", help="Only rulings that hold under this rule set.")
 @click.option("--term", metavar="T", help="Only rulings listing this glossary term.")
+@click.option("--kind", type=click.Choice(["ruling", "term", "processing", "change"]),
+              help="Only results of this kind (default: all four).")
 @click.option("--limit", type=click.IntRange(1), default=10, show_default=True,
               help="Show at most N results.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
@@ -219,30 +221,36 @@ def db_command(out: Path | None, corpus_dir: Path | None) -> None:
 @click.option("--rebuild", is_flag=True, help="Rebuild the index first.")
 @_CORPUS_OPTION
 def search_command(query: tuple[str, ...], lang: str | None, tags: tuple[str, ...],
-                   rules: str | None, term: str | None, limit: int, as_json: bool,
-                   index_dir: Path | None, rebuild: bool, corpus_dir: Path | None) -> None:
-    """Search the rulings in Japanese, English or Chinese: QUERY is words, "phrases",
-    AND/OR/NOT, (groups) and tag:, rules:, term:, id: filters.
+                   rules: str | None, term: str | None, kind: str | None, limit: int,
+                   as_json: bool, index_dir: Path | None, rebuild: bool,
+                   corpus_dir: Path | None) -> None:
+    """Search the rulings, glossary terms, kinds of rule processing and rule changes in
+    Japanese, English or Chinese: QUERY is words or a question, "phrases", AND/OR/NOT,
+    (groups) and tag:, rules:, term:, kind:, id: filters.
 
-    Glossary terms are expanded to their names in all three languages; full-width and
-    half-width forms, and katakana and hiragana, match each other. The index (build/search)
-    is rebuilt whenever the corpus changed. Syntax and examples: docs/search.md.
+    Results holding more of the words rank first; glossary names and aliases are searched in
+    all three languages; width, case and kana, British and American spellings and small
+    typos do not matter. Each result shows its answer with the matches marked (bold on a
+    terminal, **so** otherwise). The index (build/search) is rebuilt whenever the corpus
+    changed. Syntax, ranking and examples: docs/search.md.
     """
-    import json
+    import os
 
-    from judge.search import iter_lines, search
+    from judge.search.engine import search
+    from judge.search.output import dumps, iter_lines, sanitize
 
-    root = _corpus_root(corpus_dir)
+    # the corpus root as _corpus_root finds it, without importing the corpus loader
+    here = Path.cwd()
+    root = (corpus_dir or (here if (here / "rulings").is_dir() else project_root())).resolve()
     result = search(" ".join(query), root=root, folder=index_dir, lang=lang, tags=tags,
-                    rules=rules, term=term, limit=limit, rebuild=rebuild)
+                    rules=rules, term=term, kind=kind, limit=limit, rebuild=rebuild)
     if result.rebuilt:
-        click.echo(f"search index rebuilt ({result.rebuilt})", err=True)
+        click.echo(f"search index rebuilt ({sanitize(result.rebuilt)})", err=True)
     if as_json:
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=1))
+        click.echo(dumps(result))
         return
-    color = sys.stdout.isatty()
-    for line in iter_lines(result, color=color):
-        click.echo(line)
+    color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    click.echo("\n".join(iter_lines(result, color=color)))
 
 
 @cli.command("coverage")

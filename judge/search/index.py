@@ -1,0 +1,273 @@
+"""The index of ``judge search`` on disk: one SQLite file with an FTS5 table, and its stamp.
+
+``build/search/`` under the corpus root holds ``index.sqlite`` and ``stamp.json``:
+
+- ``docs``: one row per result (ruling, glossary term, kind of rule processing, rule change)
+  with what is shown of it (titles and bodies in every language, rule sets, tags, path), in
+  id order within each kind; the row id is the FTS5 row id.
+- ``fts``: an FTS5 table (contentless: the texts live in ``docs``) whose columns hold the
+  tokens of :func:`judge.search.analysis.index_tokens`, separated by spaces, which FTS5's
+  ``ascii`` tokenizer only splits again: ``title``, ``question``, ``answer``,
+  ``explanation``, ``keywords`` (tags, the names of the terms a ruling lists, aliases) and
+  ``meta`` (``kind_ruling``, ``tag_refresh``, ``rules_2014_07``, ``term_trash``,
+  ``id_refresh_steps``: the filters). A prefix index of one character serves the searches
+  for one CJK character.
+- ``vocab``: every English word of the corpus (British spelling, not stemmed) with its token
+  and the number of results it is in, for typo correction.
+- ``meta``: the index version, the corpus fingerprint, the glossary's lookup tables (so that a
+  search never reads the TOML), the rule set ids and the Han characters only the Japanese or
+  only the Chinese texts use (to tell a Japanese query from a Chinese one).
+
+``stamp.json`` repeats the version and the fingerprint and holds each index file's size,
+modification time and SHA-256: a file whose size or time changed is hashed again, and one
+whose hash changed is damaged. A new index is built in a temporary folder beside the old one,
+which it replaces only when complete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import sqlite3
+import tempfile
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from judge.paths import data_dir
+from judge.search.analysis import fold, index_tokens, latin_token, latin_words
+from judge.search.documents import LANGS, SearchDoc
+from judge.search.query import Glossary
+
+#: Bump when the schema, the analysis or the documents change: the stamp then no longer
+#: matches and the index is rebuilt.
+INDEX_VERSION = "5"
+DB = "index.sqlite"
+STAMP = "stamp.json"
+COLUMNS = ("title", "question", "answer", "explanation", "keywords", "meta")
+
+
+def index_dir(root: Path) -> Path:
+    return root / "build" / "search"
+
+
+def meta_token(name: str, value: str) -> str:
+    """The ``meta`` column's token of a filter value (``tag``, ``refresh``: ``tag_refresh``)."""
+    return f"{name}_" + re.sub(r"[^0-9a-z]", "_", value.lower())
+
+
+# ---------------------------------------------------------------------- the corpus
+
+
+def input_files(root: Path) -> list[Path]:
+    """Every file an index of the corpus at ``root`` is made from: the rulings, the glossary,
+    the rule sets, the cards, the message catalogues (the names of the kinds of rule
+    processing) and the search's own code that decides what the index holds (its analysis,
+    glossary tables, documents and schema), so that changing any of them rebuilds it."""
+    files = []
+    for folder, dirs, names in os.walk(root / "rulings"):
+        dirs.sort()
+        files += [Path(folder, n) for n in sorted(names) if n.endswith(".toml")]
+    data = data_dir()
+    files += [p for p in (data / "glossary.toml", data / "rulesets.toml") if p.is_file()]
+    if (data / "cards").is_dir():
+        files += sorted((data / "cards").glob("*.toml"))
+    package = Path(__file__).resolve().parent.parent
+    files += sorted((package / "locale").glob("*/LC_MESSAGES/*.po"))
+    here = Path(__file__).resolve().parent
+    files += [here / name for name in ("analysis.py", "query.py", "documents.py", "index.py")]
+    return files
+
+
+def fingerprint(root: Path) -> str:
+    """A hash of the index version and of every input file's name and bytes."""
+    digest = hashlib.sha256(f"wixoss-judge search index {INDEX_VERSION}\n".encode())
+    for path in input_files(root):
+        try:
+            body = path.read_bytes()
+        except OSError:
+            body = b"\0unreadable"
+        digest.update(f"{path.name}\0{path.parent.name}\0{len(body)}\0".encode())
+        digest.update(body)
+    return digest.hexdigest()
+
+
+# ---------------------------------------------------------------------- building
+
+
+def _joined(texts: Iterable[str]) -> str:
+    return " ".join(" ".join(index_tokens(t)) for t in texts if t)
+
+
+def _by_lang(texts: Any) -> list[str]:
+    return [texts[lang] for lang in LANGS if texts.get(lang)]
+
+
+def _charsets(docs: Sequence[SearchDoc]) -> dict[str, str]:
+    """The Han characters only the Japanese texts use, and only the Chinese ones."""
+    seen: dict[str, set[str]] = {"ja": set(), "zh-Hans": set()}
+    for doc in docs:
+        for lang in seen:
+            for texts in (doc.titles, doc.bodies, doc.questions, doc.explanations):
+                seen[lang].update(c for c in fold(texts.get(lang, ""))
+                                  if "\u3400" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff")
+    return {"ja": "".join(sorted(seen["ja"] - seen["zh-Hans"])),
+            "zh-Hans": "".join(sorted(seen["zh-Hans"] - seen["ja"]))}
+
+
+def build_index(docs: Iterable[SearchDoc], folder: Path, *, corpus: str = "",
+                glossary: Iterable[Any] | Glossary | None = None,
+                rulesets: Sequence[str] | None = None) -> int:
+    """Index ``docs`` into ``folder``, replacing what is there only once the new index is
+    complete. ``corpus`` is the fingerprint written to the stamp; ``glossary`` (terms, or a
+    :class:`Glossary`) and ``rulesets`` (ids) default to the project's data. Returns the
+    number of documents."""
+    if glossary is None:
+        from judge.corpus import load_glossary
+
+        glossary = load_glossary().values()
+    if rulesets is None:
+        import tomllib
+
+        raw = tomllib.loads((data_dir() / "rulesets.toml").read_text(encoding="utf-8"))
+        rulesets = [str(r["id"]) for r in raw.get("ruleset", [])]
+    glossary = glossary if isinstance(glossary, Glossary) else Glossary(glossary)
+    docs = list(docs)
+    folder = folder.resolve()
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.", suffix=".tmp"))
+    try:
+        _write(tmp / DB, docs, glossary, list(rulesets), corpus)
+        stamp = {"version": INDEX_VERSION, "corpus": corpus, "docs": len(docs),
+                 "files": _file_hashes(tmp), "stat": _file_stats(tmp)}
+        (tmp / STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n",
+                                 encoding="utf-8")
+        old = folder.with_name(f".{folder.name}.old-{os.getpid()}")
+        if folder.exists():
+            if old.exists():
+                shutil.rmtree(old)
+            folder.rename(old)
+        tmp.rename(folder)
+        if old.exists():
+            shutil.rmtree(old, ignore_errors=True)
+        return len(docs)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _write(path: Path, docs: list[SearchDoc], glossary: Glossary, rulesets: list[str],
+           corpus: str) -> None:
+    con = sqlite3.connect(path)
+    try:
+        con.execute("PRAGMA journal_mode = OFF")
+        con.execute("PRAGMA synchronous = OFF")
+        con.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        con.execute("CREATE TABLE docs (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, "
+                    "kind TEXT NOT NULL, path TEXT NOT NULL, rules TEXT NOT NULL, "
+                    "tags TEXT NOT NULL, terms TEXT NOT NULL, label TEXT NOT NULL, "
+                    "titles TEXT NOT NULL, bodies TEXT NOT NULL)")
+        try:
+            con.execute(f"CREATE VIRTUAL TABLE fts USING fts5({', '.join(COLUMNS)}, "
+                        "content='', tokenize=\"ascii tokenchars '_'\", prefix='1', "
+                        "detail=full)")
+        except sqlite3.OperationalError as exc:
+            from judge.search.engine import SearchError
+
+            raise SearchError(f"this Python's SQLite has no FTS5 ({exc})") from exc
+        con.execute("CREATE TABLE vocab (word TEXT PRIMARY KEY, token TEXT NOT NULL, "
+                    "docs INTEGER NOT NULL) WITHOUT ROWID")
+        df: Counter[str] = Counter()
+        rows, fts = [], []
+        for rowid, doc in enumerate(docs, 1):
+            texts = [*_by_lang(doc.titles), *_by_lang(doc.bodies), *_by_lang(doc.questions),
+                     *_by_lang(doc.explanations), doc.keywords]
+            df.update({w for t in texts for w in latin_words(t)})
+            rows.append((rowid, doc.id, doc.kind, doc.path, ",".join(doc.rules),
+                         ",".join(doc.tags), ",".join(doc.terms), doc.label,
+                         json.dumps(dict(doc.titles), ensure_ascii=False),
+                         json.dumps(dict(doc.bodies), ensure_ascii=False)))
+            meta = [meta_token("kind", doc.kind), meta_token("id", doc.id)]
+            meta += [meta_token("tag", t) for t in doc.tags]
+            meta += [meta_token("rules", r) for r in doc.rules]
+            meta += [meta_token("term", t) for t in doc.terms]
+            fts.append((rowid, _joined(_by_lang(doc.titles)), _joined(_by_lang(doc.questions)),
+                        _joined(_by_lang(doc.bodies)), _joined(_by_lang(doc.explanations)),
+                        _joined([doc.keywords]), " ".join(meta)))
+        con.executemany("INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        con.executemany(f"INSERT INTO fts (rowid, {', '.join(COLUMNS)}) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?)", fts)
+        con.execute("INSERT INTO fts (fts) VALUES ('optimize')")
+        con.executemany("INSERT INTO vocab VALUES (?, ?, ?)",
+                        ((w, latin_token(w), n) for w, n in sorted(df.items())))
+        con.execute("CREATE INDEX vocab_token ON vocab (token)")
+        meta_rows = {"version": INDEX_VERSION, "corpus": corpus,
+                     "glossary": json.dumps(glossary.data(), ensure_ascii=False),
+                     "rulesets": json.dumps(rulesets),
+                     "charsets": json.dumps(_charsets(docs), ensure_ascii=False)}
+        con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta_rows.items()))
+        con.commit()
+    finally:
+        con.close()
+
+
+# ---------------------------------------------------------------------- stamps
+
+
+def _file_hashes(folder: Path) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for path in sorted(folder.iterdir()):
+        if path.is_file() and path.name != STAMP:
+            out[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+def _file_stats(folder: Path) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for path in sorted(folder.iterdir()):
+        if path.is_file() and path.name != STAMP:
+            info = path.stat()
+            out[path.name] = [info.st_size, info.st_mtime_ns]
+    return out
+
+
+def stamp_problem(folder: Path, corpus: str) -> str:
+    """Why the index in ``folder`` cannot be used for the corpus with fingerprint ``corpus``
+    (empty when it can)."""
+    if not folder.is_dir():
+        return "no index yet"
+    try:
+        stamp = json.loads((folder / STAMP).read_text(encoding="utf-8"))
+        files = dict(stamp["files"])
+        stats = dict(stamp.get("stat", {}))
+        version, built_for = stamp["version"], stamp["corpus"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return "the index stamp is missing or unreadable"
+    if version != INDEX_VERSION:
+        return "the index was built by another version"
+    if built_for != corpus:
+        return "the corpus changed"
+    present = sorted(p.name for p in folder.iterdir() if p.is_file() and p.name != STAMP)
+    if present != sorted(files):
+        return "the index files are damaged"
+    if _file_stats(folder) != stats and _file_hashes(folder) != files:
+        return "the index files are damaged"
+    return ""
+
+
+def ensure_index(root: Path, folder: Path | None = None, *, rebuild: bool = False) -> str:
+    """Make sure ``folder`` (default ``root/build/search``) holds a usable index of the corpus
+    at ``root``; rebuild it if not. Returns why it was rebuilt, or an empty string."""
+    from judge.search.documents import corpus_documents
+
+    folder = folder or index_dir(root)
+    current = fingerprint(root)
+    problem = "rebuild requested" if rebuild else stamp_problem(folder, current)
+    if problem:
+        docs, terms, rulesets = corpus_documents(root)
+        build_index(docs, folder, corpus=current, glossary=terms, rulesets=rulesets)
+    return problem

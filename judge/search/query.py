@@ -1,0 +1,680 @@
+"""The query language of ``judge search``: parsing, glossary expansion, common words.
+
+Syntax (docs/search.md)::
+
+    refresh trash                 both words, ranked by how many match (see below)
+    refresh AND trash             both words, strictly
+    refresh OR 重构               either
+    refresh NOT battle            the first without the second (also: refresh -battle)
+    "main deck"                   a phrase (also “...” and 「...」)
+    (draw OR mill) refresh        grouping
+    tag:refresh rules:2014-07 term:trash kind:term id:refresh-*
+
+Words written next to each other without an operator make a *soft* AND (``And(soft=True)``):
+the search ranks first what holds all of them and then what holds most, so that a question
+typed as a sentence still finds its answer. ``AND`` between them makes it strict.
+
+The query is NFKC-normalised before it is read, so full-width letters, digits, colons and
+parentheses work. A query that cannot be read raises :class:`QueryError` with a one-line
+message. Then, in this order (:mod:`judge.search.engine`): unknown English words are
+corrected (:func:`correct`), glossary names and aliases become :class:`Expand` nodes
+(:func:`expand`: "this text, or the term's name in Japanese, English or Chinese"), and
+:func:`refine` leaves out the common words of each language (``the``, ``what``; は, ですか;
+的, 怎么) and cuts Japanese and Chinese runs into the pieces that are looked for.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, NamedTuple
+
+from judge.errors import JudgeError
+from judge.search.analysis import (
+    TOKEN_PATTERN,
+    fold,
+    is_cjk,
+    latin_token,
+    normalize,
+    script_runs,
+)
+
+#: The fields of the query syntax, and the other spellings accepted for them.
+FIELDS = ("tag", "rules", "term", "kind", "id")
+FIELD_ALIASES = {"tags": "tag", "rule": "rules", "ruleset": "rules", "terms": "term",
+                 "kinds": "kind", "type": "kind"}
+#: The kinds of result (docs/search.md, "Result kinds").
+KINDS = ("ruling", "term", "processing", "change")
+OPERATORS = ("AND", "OR", "NOT")
+LANGS = ("ja", "en", "zh-Hans")
+_QUOTES = {'"': '"', "“": "”", "「": "」", "『": "』"}
+_FIELD = re.compile(r"^([A-Za-z][A-Za-z_-]*):(.*)$", re.S)
+
+
+class QueryError(JudgeError):
+    """A search query that cannot be read."""
+
+
+def quote(text: str) -> str:
+    """``text`` quoted for a message, with control and format characters escaped."""
+    from judge.search.output import sanitize
+
+    return "'" + sanitize(text) + "'"
+
+
+# ---------------------------------------------------------------------- the syntax tree
+
+
+# The nodes are named tuples, not dataclasses: a search in a fresh process creates them at
+# import time, and a named tuple class costs a tenth of a dataclass to make.
+
+
+class Text(NamedTuple):
+    """A word, or a quoted phrase (``phrase``). ``fragment``: a piece of a longer word (what
+    is left around a glossary name), so that its edges may be particles."""
+
+    text: str
+    phrase: bool = False
+    fragment: bool = False
+
+
+class Field(NamedTuple):
+    """``name:value``; name is one of :data:`FIELDS`."""
+
+    name: str
+    value: str
+
+
+class Expand(NamedTuple):
+    """Glossary term ``term`` as written in the query (``text``)."""
+
+    text: str
+    term: str
+
+
+class Not(NamedTuple):
+    node: Node
+
+
+class And(NamedTuple):
+    """All of ``nodes``; ``soft``: written without ``AND``, ranked by how many match."""
+
+    nodes: tuple[Node, ...]
+    soft: bool = False
+
+
+class Or(NamedTuple):
+    nodes: tuple[Node, ...]
+
+
+Node = Text | Field | Expand | Not | And | Or
+
+
+def show(node: Node) -> str:
+    """The query as read, for messages and ``--json`` (``term→id`` marks an expansion; the
+    words of a soft AND are separated by spaces, of a strict one by ``AND``)."""
+    if isinstance(node, Text):
+        return f'"{node.text}"' if node.phrase else node.text
+    if isinstance(node, Field):
+        return f"{node.name}:{node.value}"
+    if isinstance(node, Expand):
+        return f"{node.text}→{node.term}"
+    if isinstance(node, Not):
+        return f"NOT {show(node.node)}"
+    joiner = " OR " if isinstance(node, Or) else " " if node.soft else " AND "
+    return "(" + joiner.join(show(n) for n in node.nodes) + ")"
+
+
+# ---------------------------------------------------------------------- lexing and parsing
+
+
+class _Tok(NamedTuple):
+    kind: str  # "word", "phrase", "field", "op", "(", ")", "-"
+    text: str
+    value: str = ""
+
+
+def _lex(query: str) -> list[_Tok]:
+    out: list[_Tok] = []
+    i, n = 0, len(query)
+    while i < n:
+        c = query[i]
+        if c.isspace():
+            i += 1
+        elif c in "()":
+            out.append(_Tok(c, c))
+            i += 1
+        elif c in _QUOTES:
+            text, i = _quoted(query, i)
+            out.append(_Tok("phrase", text))
+        elif c == "-" and i + 1 < n and not query[i + 1].isspace() and query[i + 1] != "-":
+            out.append(_Tok("-", c))
+            i += 1
+        elif c == "+" and i + 1 < n and not query[i + 1].isspace():
+            i += 1
+        else:
+            j = i
+            while j < n and not query[j].isspace() and query[j] not in "()" \
+                    and query[j] not in _QUOTES:
+                j += 1
+            word = query[i:j]
+            i = j
+            match = _FIELD.match(word)
+            if match and not match.group(1)[0].isdigit():
+                name = match.group(1).lower()
+                name = FIELD_ALIASES.get(name, name)
+                if name not in FIELDS:
+                    raise QueryError(f"unknown field {quote(match.group(1))} in {quote(word)} "
+                                     f"(valid: {', '.join(FIELDS)})")
+                value = match.group(2)
+                if not value and i < n and query[i] in _QUOTES:
+                    value, i = _quoted(query, i)
+                if not value.strip():
+                    raise QueryError(f"{name}: needs a value, e.g. {name}:{_EXAMPLE[name]}")
+                out.append(_Tok("field", name, value.strip()))
+            elif word in OPERATORS:
+                out.append(_Tok("op", word))
+            else:
+                out.append(_Tok("word", word))
+    return out
+
+
+_EXAMPLE = {"tag": "refresh", "rules": "2014-07", "term": "trash", "kind": "term",
+            "id": "refresh-steps"}
+
+
+def _quoted(query: str, i: int) -> tuple[str, int]:
+    close = _QUOTES[query[i]]
+    end = query.find(close, i + 1)
+    if end < 0:
+        raise QueryError(f"the quote {query[i]} at character {i + 1} is never closed")
+    text = query[i + 1:end].strip()
+    if not text:
+        raise QueryError(f"the quotes at character {i + 1} hold nothing")
+    return text, end + 1
+
+
+class _Parser:
+    def __init__(self, toks: list[_Tok]) -> None:
+        self.toks = toks
+        self.i = 0
+
+    def peek(self) -> _Tok | None:
+        return self.toks[self.i] if self.i < len(self.toks) else None
+
+    def take(self) -> _Tok:
+        tok = self.toks[self.i]
+        self.i += 1
+        return tok
+
+    def parse(self) -> Node:
+        node = self.or_expr()
+        tok = self.peek()
+        if tok is not None:  # only a ")" can stop or_expr early
+            raise QueryError("a ')' has no matching '('")
+        return node
+
+    def or_expr(self) -> Node:
+        nodes = [self.and_expr()]
+        while (tok := self.peek()) is not None and tok.kind == "op" and tok.text == "OR":
+            self.take()
+            nodes.append(self.and_expr("OR"))
+        return nodes[0] if len(nodes) == 1 else Or(tuple(nodes))
+
+    def and_expr(self, after: str = "") -> Node:
+        nodes: list[Node] = []
+        explicit = False
+        while (tok := self.peek()) is not None and not (tok.kind == ")" or
+                                                         (tok.kind == "op" and tok.text == "OR")):
+            if tok.kind == "op" and tok.text == "AND":
+                self.take()
+                explicit = True
+                if not nodes:
+                    raise QueryError("'AND' needs a search term before it")
+                if (nxt := self.peek()) is None or nxt.kind == ")" or \
+                        (nxt.kind == "op" and nxt.text in ("AND", "OR")):
+                    raise QueryError("'AND' needs a search term after it")
+                continue
+            nodes.append(self.unary())
+        if not nodes:
+            if after:
+                raise QueryError(f"'{after}' needs a search term after it")
+            tok = self.peek()
+            if tok is not None and tok.kind == "op":
+                raise QueryError(f"'{tok.text}' needs a search term before it")
+            if tok is not None and tok.kind == ")":
+                raise QueryError("a ')' has no matching '(' or the parentheses are empty")
+            raise QueryError("the query is empty")
+        return nodes[0] if len(nodes) == 1 else And(tuple(nodes), soft=not explicit)
+
+    def unary(self) -> Node:
+        tok = self.take()
+        if (tok.kind == "op" and tok.text == "NOT") or tok.kind == "-":
+            nxt = self.peek()
+            if nxt is None or nxt.kind == ")" or (nxt.kind == "op" and nxt.text != "NOT"):
+                raise QueryError(f"'{tok.text}' needs a search term after it")
+            return Not(self.unary())
+        if tok.kind == "(":
+            node = self.or_expr()
+            close = self.peek()
+            if close is None or close.kind != ")":
+                raise QueryError("a '(' is never closed")
+            self.take()
+            return node
+        if tok.kind == "field":
+            return Field(tok.text, tok.value)
+        if tok.kind == "phrase":
+            return Text(tok.text, phrase=True)
+        return Text(tok.text)
+
+
+def parse(query: str) -> Node:
+    """Read a query; raises :class:`QueryError` with a one-line message."""
+    text = unicodedata.normalize("NFKC", query).strip()
+    if not text:
+        raise QueryError("the query is empty")
+    return _Parser(_lex(text)).parse()
+
+
+# ---------------------------------------------------------------------- the glossary
+
+
+class GlossaryTerm(NamedTuple):
+    """What the search needs of a glossary term: its names and its main ruling."""
+
+    id: str
+    names: Mapping[str, str]
+    main: str = ""
+
+
+def latin_key(text: str) -> tuple[str, ...]:
+    """The tokens of the Latin words of ``text`` (how a name or a run of query words is
+    compared: folded, British spelling, stemmed)."""
+    return tuple(latin_token(m.group(0)) for m in TOKEN_PATTERN.finditer(fold(text))
+                 if not is_cjk(m.group(0)))
+
+
+def cjk_key(text: str) -> str:
+    """``text`` folded, with everything but letters, digits and CJK characters left out
+    (``【ランサー】`` and ``ランサー`` are one name)."""
+    return "".join(m.group(0) for m in TOKEN_PATTERN.finditer(fold(text)))
+
+
+class Glossary:
+    """The glossary's names and aliases, folded and stemmed the way the index reads text, and
+    the language each is written in (``""`` when several languages write it so)."""
+
+    def __init__(self, terms: Iterable[Any] = ()) -> None:
+        self.terms: dict[str, GlossaryTerm] = {}
+        latin: dict[tuple[str, ...], tuple[str, set[str]]] = {}
+        cjk: dict[str, tuple[str, set[str]]] = {}
+        for term in terms:
+            self.terms[term.id] = GlossaryTerm(term.id, dict(term.names),
+                                               str(getattr(term, "main", "") or ""))
+            for form, lang in _forms(term):
+                if is_cjk(form):
+                    key = cjk_key(form)
+                    if len(key) >= 2:
+                        entry = cjk.setdefault(key, (term.id, set()))
+                        if entry[0] == term.id:
+                            entry[1].add(lang)
+                    continue
+                lkey = latin_key(form)
+                if lkey and (len(lkey) > 1 or len(lkey[0]) > 1):
+                    entry = latin.setdefault(lkey, (term.id, set()))
+                    if entry[0] == term.id:
+                        entry[1].add(lang)
+        self.latin = {k: v[0] for k, v in latin.items()}
+        self.latin_lang = {k: _one(v[1]) for k, v in latin.items()}
+        self.cjk = {k: v[0] for k, v in cjk.items()}
+        self.cjk_lang = {k: _one(v[1]) for k, v in cjk.items()}
+        self._finish()
+
+    def _finish(self) -> None:
+        self.longest_latin = max((len(k) for k in self.latin), default=0)
+        self.longest_cjk = max((len(k) for k in self.cjk), default=0)
+        self.words = frozenset(w for k in self.latin for w in k)
+
+    # ------------------------------------------------------------------ storing
+
+    def data(self) -> dict[str, Any]:
+        """A JSON-ready form (kept in the index, so that a search need not read the TOML)."""
+        return {"terms": [[t.id, t.names, t.main] for t in self.terms.values()],
+                "latin": [[list(k), v, self.latin_lang[k]] for k, v in self.latin.items()],
+                "cjk": [[k, v, self.cjk_lang[k]] for k, v in self.cjk.items()]}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Glossary:
+        out = cls()
+        out.terms = {i: GlossaryTerm(i, dict(names), main) for i, names, main in data["terms"]}
+        out.latin = {tuple(k): v for k, v, _lang in data["latin"]}
+        out.latin_lang = {tuple(k): lang for k, _v, lang in data["latin"]}
+        out.cjk = {k: v for k, v, _lang in data["cjk"]}
+        out.cjk_lang = {k: lang for k, _v, lang in data["cjk"]}
+        out._finish()
+        return out
+
+    # ------------------------------------------------------------------ looking up
+
+    def resolve(self, text: str) -> GlossaryTerm | None:
+        """The term whose id, name or alias is ``text`` (folded; English stemmed)."""
+        if text in self.terms:
+            return self.terms[text]
+        folded = fold(text)
+        if folded in self.terms:
+            return self.terms[folded]
+        term_id = self.cjk.get(cjk_key(text)) if is_cjk(text) else self.latin.get(
+            latin_key(text))
+        return self.terms[term_id] if term_id else None
+
+    def key(self, text: str) -> tuple[str, ...]:
+        return latin_key(text)
+
+    def lang_of(self, text: str) -> str:
+        """The language of the glossary form ``text`` ("" when unknown or shared)."""
+        if is_cjk(text):
+            return self.cjk_lang.get(cjk_key(text), "")
+        return self.latin_lang.get(latin_key(text), "")
+
+
+def _forms(term: Any) -> Iterable[tuple[str, str]]:
+    """(form, language) of every name and alias of a term ("" for a neutral alias)."""
+    for lang in LANGS:
+        if term.names.get(lang):
+            yield term.names[lang], lang
+    by_lang: Mapping[str, Iterable[str]] = getattr(term, "alias_by_lang", {}) or {}
+    seen: set[str] = set()
+    for lang, words in by_lang.items():
+        for word in words:
+            seen.add(word)
+            yield word, lang
+    for word in getattr(term, "aliases", ()):
+        if word not in seen:
+            yield word, ""
+
+
+def _one(langs: set[str]) -> str:
+    real = langs - {""}
+    return next(iter(real)) if len(real) == 1 else ""
+
+
+# ---------------------------------------------------------------------- glossary expansion
+
+
+def expand(node: Node, glossary: Glossary) -> Node:
+    """Replace glossary terms among the words of ``node`` by :class:`Expand` nodes."""
+    if isinstance(node, And):
+        return _and(_expand_sequence(list(node.nodes), glossary), node.soft)
+    if isinstance(node, Or):
+        return Or(tuple(expand(n, glossary) for n in node.nodes))
+    if isinstance(node, Not):
+        return Not(expand(node.node, glossary))
+    if isinstance(node, Text):
+        return _and(_expand_sequence([node], glossary), True)
+    return node
+
+
+def _and(nodes: list[Node], soft: bool) -> Node:
+    return nodes[0] if len(nodes) == 1 else And(tuple(nodes), soft)
+
+
+def _expand_sequence(nodes: list[Node], glossary: Glossary) -> list[Node]:
+    out: list[Node] = []
+    i = 0
+    while i < len(nodes):
+        node = nodes[i]
+        if not isinstance(node, Text):
+            out.append(expand(node, glossary))
+            i += 1
+            continue
+        if node.phrase:
+            term = glossary.resolve(node.text)
+            out.append(Expand(node.text, term.id) if term else node)
+            i += 1
+            continue
+        # the longest run of plain Latin words that spells a glossary name
+        match = 0
+        term_id = ""
+        run: list[str] = []
+        for j in range(i, min(len(nodes), i + max(glossary.longest_latin, 1))):
+            nxt = nodes[j]
+            if not isinstance(nxt, Text) or nxt.phrase or is_cjk(nxt.text):
+                break
+            run.append(nxt.text)
+            found = glossary.latin.get(glossary.key(" ".join(run)))
+            if found:
+                match, term_id = j + 1 - i, found
+        if match:
+            out.append(Expand(" ".join(run[:match]), term_id))
+            i += match
+            continue
+        out.extend(_expand_word(node.text, glossary))
+        i += 1
+    return out
+
+
+def _expand_word(word: str, glossary: Glossary) -> list[Node]:
+    """Split one word around the glossary names written inside it: CJK runs by substring
+    (longest name first), Latin runs as whole words. The pieces left over stay words. Names
+    are matched on the folded word; the pieces keep the word's own spelling."""
+    folded, starts, ends = normalize(word)
+    runs = list(TOKEN_PATTERN.finditer(folded))
+    if len(runs) <= 1 and not is_cjk(folded):
+        return [Text(word)]
+    whole = "".join(m.group(0) for m in runs)
+    if is_cjk(whole) and whole in glossary.cjk:
+        return [Expand(word, glossary.cjk[whole])]
+    found: list[tuple[int, int, str]] = []  # folded start, end, term id
+    for match in runs:
+        run, base = match.group(0), match.start()
+        if not is_cjk(run):
+            term_id = glossary.latin.get(glossary.key(run)) if len(run) > 1 else None
+            if term_id:
+                found.append((base, match.end(), term_id))
+            continue
+        i = 0
+        while i < len(run):
+            for size in range(min(glossary.longest_cjk, len(run) - i), 1, -1):
+                term_id = glossary.cjk.get(run[i:i + size])
+                if term_id:
+                    found.append((base + i, base + i + size, term_id))
+                    i += size
+                    break
+            else:
+                i += 1
+    if not found:
+        return [Text(word)]
+
+    def original(start: int, end: int) -> str:
+        return word[starts[start]:ends[end - 1]] if end > start else ""
+
+    pieces: list[Node] = []
+    pos = 0
+    for start, end, term_id in found:
+        rest = original(pos, start)
+        if rest.strip():
+            pieces.append(Text(rest.strip(), fragment=True))
+        pieces.append(Expand(original(start, end), term_id))
+        pos = end
+    rest = original(pos, len(folded))
+    if rest.strip():
+        pieces.append(Text(rest.strip(), fragment=True))
+    return pieces
+
+
+# ---------------------------------------------------------------------- typo correction
+
+
+def correct(node: Node, fix: Callable[[str], str | None]) -> tuple[Node, list[tuple[str, str]]]:
+    """``node`` with every plain word that ``fix`` corrects replaced by its correction, and
+    the (typed, corrected) pairs. ``fix`` returns None for a word it leaves alone."""
+    fixes: list[tuple[str, str]] = []
+
+    def walk(n: Node) -> Node:
+        if isinstance(n, Text) and not n.phrase:
+            better = fix(n.text)
+            if better and better != n.text:
+                fixes.append((n.text, better))
+                return Text(better)
+            return n
+        if isinstance(n, Not):
+            return Not(walk(n.node))
+        if isinstance(n, And):
+            return And(tuple(walk(c) for c in n.nodes), n.soft)
+        if isinstance(n, Or):
+            return Or(tuple(walk(c) for c in n.nodes))
+        return n
+
+    return walk(node), fixes
+
+
+# ---------------------------------------------------------------------- common words
+
+#: English words a question is written with but that say nothing about a ruling. Words that
+#: do (no, not, only, before, after, first, second, up, down, one) are not here. They are left
+#: out of a query's words, never out of a quoted phrase or a glossary name.
+EN_STOP = frozenset("""
+a an the of to in on at by for with from into onto as and or but if then than so
+is are was were be been being am do does did doing done have has had having
+can could should would will shall may might must i me my mine you your yours we us our
+they them their he him his she her it its this that these those there here
+what whats when where which who whom whose why how happen happens happened happening
+get gets got also just some any many much really about please ok okay s t let lets want
+wants
+know question
+""".split())
+
+#: Japanese function words and endings (hiragana), cut from the ends of a hiragana run that
+#: is part of a longer word, longest first.
+JA_STOP = tuple(sorted(set("""
+は が の を に へ で と や か も よ ね な ぞ わ
+から まで より けど ので のは のに のか って です ですか でしょうか でしょう
+ます ますか ません ましたか ました ませんか した して しても しない しなくても
+する します しますか される されます されますか された されて されても されない
+できる できます できますか できない できません なる なります なりますか なった
+なって なったら なれば ない なく なくて なくても ある あります いる います
+いつ どう どうなる どうなりますか どうして なぜ どこ どれ どの どちら なに なん どんな
+とき ときに ときは こと もの ため ても てもいい てもよい いい よい ください おしえて
+について において における として たら れば なら という それ これ あれ この その あの
+ば だけど けれど じゃ じゃない んですか のですか
+""".split()), key=lambda w: (-len(w), w)))
+#: Japanese kanji words that only make a question (何, 誰, 場合, 時...), left out when they are
+#: a whole run.
+JA_HAN_STOP = frozenset("何 誰 場合 時 事 方 際 中 何枚 何回 何度 何時".split())
+#: Chinese question words and particles, left out wherever they are in a run.
+ZH_STOP = tuple(sorted(set("""
+什么 怎么 怎么办 怎样 怎么样 如何 为什么 为何 是否 能否 可否 会不会 能不能 可不可以
+可以吗 可以 时候 的时候 哪个 哪些 哪里 多少 几张 几次 几个 几 吗 呢 吧 啊 么 谁 的 了
+请问 一下
+""".split()), key=lambda w: (-len(w), w)))
+#: Chinese characters left out only at the start of a run (会怎样: 会) or at its end (not 能,
+#: 时 or 对, which start or end words: 能力, 同时, 对手), and those left out when they are all
+#: that is left of a run (重构时: 时).
+ZH_LEADING = frozenset("会 要 就 都 也 还 是 在 被 把 将 和 与 及 或 又 再 来 去".split())
+ZH_TRAILING = frozenset("会 呀 嘛 哦 吗 呢 了 的 么 是 来 去".split())
+ZH_WHOLE = frozenset("时 能 对 当 后 前 中".split())
+
+
+def refine(node: Node) -> Node | None:
+    """``node`` without common words, its Japanese and Chinese runs cut into the pieces that
+    are looked for (None when nothing is left). Phrases and glossary names stay whole; the
+    pieces of one word join the soft AND around them."""
+    if isinstance(node, Text):
+        pieces = _pieces(node)
+        if not pieces:
+            return None
+        return pieces[0] if len(pieces) == 1 else And(tuple(pieces), soft=True)
+    if isinstance(node, And):
+        out: list[Node] = []
+        for child in node.nodes:
+            done = refine(child)
+            if done is None:
+                continue
+            if node.soft and isinstance(done, And) and done.soft:
+                out.extend(done.nodes)
+            else:
+                out.append(done)
+        if not out:
+            return None
+        return out[0] if len(out) == 1 else And(tuple(out), node.soft)
+    if isinstance(node, Or):
+        kept = [d for c in node.nodes if (d := refine(c)) is not None]
+        if not kept:
+            return None
+        return kept[0] if len(kept) == 1 else Or(tuple(kept))
+    if isinstance(node, Not):
+        inner = refine(node.node)
+        return Not(inner) if inner is not None else None
+    return node
+
+
+def _pieces(node: Text) -> list[Node]:
+    if node.phrase:
+        return [node]
+    if not is_cjk(node.text):
+        words = [m.group(0) for m in TOKEN_PATTERN.finditer(fold(node.text))]
+        return [node] if any(w not in EN_STOP for w in words) else []
+    runs = script_runs(node.text)
+    mixed = node.fragment or len({kind for kind, _run in runs}) > 1
+    out: list[Node] = []
+    previous = ""
+    for kind, run in runs:
+        after, previous = previous, kind
+        if kind == "latin":
+            if fold(run) not in EN_STOP:
+                out.append(Text(run))
+        elif kind == "kata":
+            out.append(Text(run))
+        elif kind == "hira":
+            if after == "han":
+                continue  # okurigana: 使えますか is looked for as 使
+            rest = _strip_ja(run) if mixed else ("" if run in JA_STOP else run)
+            if len(rest) >= (3 if mixed else 2):
+                out.append(Text(rest))
+        else:
+            if run in JA_HAN_STOP:
+                continue
+            for piece in _strip_zh(run):
+                out.extend(Text(p) for p in _han_pieces(piece))
+    return out
+
+
+def _strip_ja(run: str) -> str:
+    changed = True
+    while run and changed:
+        changed = False
+        for stop in JA_STOP:
+            if run.startswith(stop):
+                run, changed = run[len(stop):], True
+                break
+            if run.endswith(stop):
+                run, changed = run[:-len(stop)], True
+                break
+    return run
+
+
+def _strip_zh(run: str) -> list[str]:
+    pieces = [run]
+    for stop in ZH_STOP:
+        pieces = [p for piece in pieces for p in piece.split(stop) if p]
+    out = []
+    for piece in pieces:
+        while piece and piece[0] in ZH_LEADING:
+            piece = piece[1:]
+        while piece and piece[-1] in ZH_TRAILING:
+            piece = piece[:-1]
+        if piece and piece not in JA_HAN_STOP and piece not in ZH_WHOLE:
+            out.append(piece)
+    return out
+
+
+def _han_pieces(run: str) -> list[str]:
+    """A run of four or more Han characters that is no glossary name, cut into pairs (most
+    Chinese and many Japanese words have two characters); shorter runs stay whole."""
+    if len(run) < 4:
+        return [run]
+    out = [run[i:i + 2] for i in range(0, len(run) - 1, 2)]
+    if len(run) % 2:
+        out.append(run[-2:])
+    return out
