@@ -50,7 +50,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judge.engine.rulesets import RuleSet, load_rulesets  # noqa: E402
+from judge.data import load_rulesets  # noqa: E402
+from judge.engine.rulesets import RuleSet  # noqa: E402
 from judge.errors import JudgeError  # noqa: E402
 from judge.scenario.expect import check_replay  # noqa: E402
 from judge.scenario.load import discover, load_path, load_text  # noqa: E402
@@ -268,10 +269,10 @@ def measure(scenarios: list[Scenario], repeat: int = 1) -> list[Sample]:
                                           [f"engine error: {exc}"]))
                     continue
                 t1 = time.perf_counter()
-                failures = check_replay(rep)
+                failures = check_replay(scenario, rep)
                 t2 = time.perf_counter()
                 samples.append(Sample(f"{scenario.id}[{rs}]", t1 - t0, t2 - t1,
-                                      sum(len(r.log) for r in rep.runs), len(rep.runs),
+                                      sum(len(t.events) for t in rep.traces), len(rep.traces),
                                       failures))
     return samples
 

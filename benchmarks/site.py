@@ -16,7 +16,8 @@ What it does:
 2. Times ``judge build`` three times, in this process: without the search index
    (``--no-search``) rendering in one process (``--jobs 1``) and as it does by default (one
    process per core for a site this large), then with the index (Pagefind), printing each
-   phase (load = parse and replay, context, render+write, and the search index).
+   phase (load = parse and replay, context, render+write, and the search index), and the
+   engine runs of one build beside the old site load's (benchmarks/engine_runs.py has more).
 3. Writes the same content as Markdown, one page per ruling per language (title, question,
    answer, explanation, sources and the replay as a plain list of the narrated events, no
    diagrams), creates a throw-away venv under the temporary folder, installs mkdocs,
@@ -51,7 +52,9 @@ sys.path.insert(0, str(ROOT))
 from judge.corpus import Ruling, Term, load_corpus, load_glossary  # noqa: E402
 from judge.i18n import LANGS  # noqa: E402
 from judge.narrate import narrator_for  # noqa: E402
+from judge.scenario.run import engine_runs  # noqa: E402
 from judge.site.build import BuildReport, build_site  # noqa: E402
+from judge.site.load import load  # noqa: E402
 from judge.site.render import assets_dir  # noqa: E402
 from judge.site.searchindex import index_site  # noqa: E402
 
@@ -318,7 +321,7 @@ def write_markdown(docs: Path, rulings: tuple[Ruling, ...]) -> int:
             latest = ruling.replays[sc.rulesets[-1]]
             out += ["", "## Replay", ""]
             narrator = narrator_for(sc, lang)
-            out += [f"1. {line}" for line in narrator.events(latest.branches[0])]
+            out += [f"1. {line}" for line in narrator.events(latest.first.events)]
             topic = ruling.topic
             folder = base / "rulings" / topic
             folder.mkdir(parents=True, exist_ok=True)
@@ -416,8 +419,17 @@ def main() -> int:
         print(f"wrote {args.rulings} rulings in {time.perf_counter() - started:.1f} s "
               f"into {corpus}")
 
+        runs = engine_runs()
         one, one_s = timed_build(work / "site-one", corpus, search=False, jobs=1)
+        runs = engine_runs() - runs
         print(f"judge build --no-search --jobs 1: {one.summary()}; {one_s:.2f} s in all")
+        site = load(corpus)  # not timed: for the old load's figure
+        traces = site.corpus.trace_count
+        old = 2 * traces + sum(len(d.scenario.steps) + 1 for d in site.rulings
+                               for _ in d.replays)
+        print(f"engine runs per site build: {runs:,} for {traces:,} (ruling, rule set, branch) "
+              f"traces; the site's load before traces: {old:,} (2 x traces + every prefix "
+              f"of the steps of each replay group; 1,551 on the project's corpus)")
         plain, plain_s = timed_build(work / "site-plain", corpus, search=False)
         print(f"judge build --no-search:          {plain.summary()}; {plain_s:.2f} s in all")
         full, full_s = timed_build(work / "site", corpus, search=True)

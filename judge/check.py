@@ -1,4 +1,8 @@
-"""``judge check``: replay rulings under their rule sets and report, shared with pytest."""
+"""``judge check``: replay rulings under their rule sets and report, shared with pytest.
+
+A :class:`Result` is computed from the traces of one (ruling, rule set) (:func:`result_of`):
+``judge check`` and the pytest items replay and then check (:func:`check_scenario`); the site
+checks the traces the corpus already holds."""
 
 from __future__ import annotations
 
@@ -12,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge.corpus import _rulings_folder, check_related, duplicate_id, load_one
-from judge.data import check_data
-from judge.engine.rulesets import load_rulesets
+from judge.data import check_data, load_rulesets
+from judge.engine.trace import Replay
 from judge.errors import JudgeError, ScenarioError, printable
 from judge.ids import quote
 from judge.scenario.expect import check_replay
@@ -72,14 +76,33 @@ class Summary:
         return 1 if self.failed else 0
 
 
+def _notes(scenario: Scenario, rep: Replay) -> list[str]:
+    notes = [f"{len(rep.traces)} branches explored"] if len(rep.traces) > 1 else []
+    if rep.cut:
+        notes.append(f"exploration cut after {scenario.explore_limit} branches")
+    return notes
+
+
+def result_of(scenario: Scenario, rep: Replay, path: str | None = None,
+              seconds: float = 0.0) -> Result:
+    """The result of one (ruling, rule set) from its traces (no engine run): the expectations
+    checked against every branch. ``path`` is the file as reported (the scenario's own by
+    default)."""
+    try:
+        failures, notes = check_replay(scenario, rep), _notes(scenario, rep)
+    except JudgeError as exc:
+        failures, notes = [f"engine error: {exc}"], []
+    return Result(scenario.path if path is None else path, scenario.id, rep.rules, failures,
+                  seconds, notes)
+
+
 def check_scenario(scenario: Scenario, rules: str) -> Result:
+    """Replay one ruling under one rule set (every branch) and check its expectations."""
     start = time.perf_counter()
     try:
         rep = replay(scenario, rules)
-        failures = check_replay(rep)
-        notes = [f"{len(rep.runs)} branches explored"] if len(rep.runs) > 1 else []
-        if rep.cut:
-            notes.append(f"exploration cut after {scenario.explore_limit} branches")
+        failures = check_replay(scenario, rep)
+        notes = _notes(scenario, rep)
     except JudgeError as exc:  # an engine problem is a failure of this ruling, not a crash
         failures, notes = [f"engine error: {exc}"], []
     except (RecursionError, MemoryError) as exc:

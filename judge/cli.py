@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from judge.check import Result, iter_checks, run_checks, write_junit
-from judge.engine.rulesets import load_rulesets
+from judge.data import load_rulesets
 from judge.errors import JudgeError, ManyErrors, ScenarioError
 from judge.paths import project_root
 from judge.scenario.load import load_path
@@ -83,7 +83,8 @@ def _show(result: Result, verbose: bool) -> None:
 @cli.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--rules", "rules", metavar="SET", help="Rule set (default: the ruling's last).")
-@click.option("--json", "as_json", is_flag=True, help="Print the events as JSON lines.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the trace as JSON: events, positions, choices, problems.")
 def replay(file: Path, rules: str | None, as_json: bool) -> None:
     """Print a ruling's event trace, step by step, under one rule set.
 
@@ -94,15 +95,15 @@ def replay(file: Path, rules: str | None, as_json: bool) -> None:
     if chosen not in scenario.rulesets:
         raise JudgeError(f"{scenario.id} does not name rule set {chosen!r} "
                          f"(valid: {', '.join(scenario.rulesets)})")
-    rep = replay_scenario(scenario, chosen, explore=False)
-    run = rep.runs[0]
+    run = replay_scenario(scenario, chosen, explore=False).first
     if as_json:
-        for event in run.log:
-            click.echo(event.to_json())
+        import json
+
+        click.echo(json.dumps(run.to_dict(), ensure_ascii=False, sort_keys=True, indent=1))
         return
     click.echo(f"{scenario.id} under {chosen}")
     step = -1
-    for event in run.log:
+    for event in run.events:
         if event.step != step:
             step = event.step
             title = "set-up" if step == 0 else \
@@ -307,8 +308,12 @@ def _search_indexer(search: bool, progress: Callable[[str, int, int], None] | No
 
 
 def _build_site(out: Path, corpus_dir: Path | None, allow_failing: bool,
-                search: bool = True, jobs: int = 0) -> None:
+                search: bool = True, jobs: int = 0, verbose: bool = False) -> None:
+    from judge.corpus import traces_loaded
+    from judge.scenario.run import engine_runs
     from judge.site.build import RulingsFailed, build_site
+
+    runs, traces = engine_runs(), traces_loaded()
 
     tick = _site_progress()
     try:
@@ -320,6 +325,9 @@ def _build_site(out: Path, corpus_dir: Path | None, allow_failing: bool,
         click.echo(f"Error: {exc}", err=True)
         sys.exit(1)
     click.echo(report.summary())
+    if verbose:
+        click.echo(f"{engine_runs() - runs} engine runs for {traces_loaded() - traces} "
+                   "(ruling, rule set, branch) traces")
 
 
 _NO_SEARCH_OPTION = click.option(
@@ -335,9 +343,12 @@ _NO_SEARCH_OPTION = click.option(
 @_NO_SEARCH_OPTION
 @click.option("--jobs", type=click.IntRange(0), default=0, show_default=True,
               help="Processes that render the pages of a large site (0: one per core).")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Also say how many times the engine ran (once per ruling, rule set and "
+                   "branch).")
 @_CORPUS_OPTION
 def build_command(out: Path, allow_failing: bool, no_search: bool, jobs: int,
-                  corpus_dir: Path | None) -> None:
+                  verbose: bool, corpus_dir: Path | None) -> None:
     """Build the static website: every ruling replayed and narrated in Japanese, English and
     Chinese, with board diagrams, the glossary, indexes and the rule-change timeline.
 
@@ -347,7 +358,8 @@ def build_command(out: Path, allow_failing: bool, no_search: bool, jobs: int,
     site stays in place until the new one is complete. A site of 1,500 pages or more is
     rendered by several processes (--jobs). Details: docs/site.md.
     """
-    _build_site(out, corpus_dir, allow_failing, search=not no_search, jobs=jobs)
+    _build_site(out, corpus_dir, allow_failing, search=not no_search, jobs=jobs,
+                verbose=verbose)
 
 
 @cli.command("serve")

@@ -6,8 +6,12 @@
     corpus = load_corpus()                      # the project's rulings/ and data/
     for ruling in corpus.rulings:               # sorted by id
         ruling.title("en")                      # falls back to Japanese
+        ruling.replays["current"].traces        # one Trace per explored branch
         ruling.replays["current"].events        # the first branch's events
-        ruling.replays["current"].branch_count  # how many branches were explored
+
+Each ruling is replayed once, here, under each of its rule sets (every branch): the site, the
+database and the coverage read these traces (:mod:`judge.engine.trace`) and never run the
+engine again.
 
 A corpus root is a folder that holds ``rulings/``; the shared data (glossary, card library,
 rule sets) always comes from :func:`judge.paths.data_dir` (``JUDGE_DATA`` overrides it), the
@@ -25,10 +29,10 @@ from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
-from judge.data import Term, card_library, check_data, load_glossary
+from judge.data import Term, card_library, check_data, load_glossary, load_rulesets
 from judge.engine.cards import FILLER, CardDef
-from judge.engine.events import Event
-from judge.engine.rulesets import RuleSet, load_rulesets
+from judge.engine.rulesets import RuleSet
+from judge.engine.trace import Replay, Trace
 from judge.errors import FieldError, JudgeError, ManyErrors, ScenarioError
 from judge.ids import quote
 from judge.paths import data_dir, project_root
@@ -45,31 +49,19 @@ class CorpusError(JudgeError):
 
 
 @dataclass(frozen=True)
-class RulesetReplay:
-    """One ruling replayed under one rule set: the events of every explored branch."""
-
-    rules: str
-    branches: tuple[tuple[Event, ...], ...]
-    cut: bool = False  # exploration stopped at the ruling's explore_limit
-    problems: tuple[str, ...] = ()  # what went wrong in the first branch, if anything
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        """The first branch's events (unscripted choices take their first answer)."""
-        return self.branches[0] if self.branches else ()
-
-    @property
-    def branch_count(self) -> int:
-        return len(self.branches)
-
-
-@dataclass(frozen=True)
 class Ruling:
-    """A loaded ruling, where it lives and (unless loaded without) its replays."""
+    """A loaded ruling, where it lives and (unless loaded without) its replays: rule set id ->
+    the :class:`~judge.engine.trace.Replay` (the traces of every branch), in the ruling's
+    order of rule sets."""
 
     scenario: Scenario
     path: str  # relative to the corpus root, with forward slashes
-    replays: Mapping[str, RulesetReplay] = field(default_factory=dict)
+    replays: Mapping[str, Replay] = field(default_factory=dict)
+
+    @property
+    def traces(self) -> tuple[Trace, ...]:
+        """Every trace of the ruling: each rule set's branches, in order."""
+        return tuple(t for rep in self.replays.values() for t in rep.traces)
 
     @property
     def id(self) -> str:
@@ -114,6 +106,11 @@ class Corpus:
     def by_id(self) -> Mapping[str, Ruling]:
         return MappingProxyType({r.id: r for r in self.rulings})
 
+    @property
+    def trace_count(self) -> int:
+        """The (ruling, rule set, branch) traces the corpus holds."""
+        return sum(len(rep.traces) for r in self.rulings for rep in r.replays.values())
+
     def ruling(self, ruling_id: str) -> Ruling:
         try:
             return self.by_id[ruling_id]
@@ -136,7 +133,7 @@ class Corpus:
 
 # ---------------------------------------------------------------------- loading
 
-__all__ = ["Corpus", "CorpusError", "Ruling", "RulesetReplay", "Term", "load_corpus",
+__all__ = ["Corpus", "CorpusError", "Replay", "Ruling", "Term", "Trace", "load_corpus",
            "load_glossary"]
 
 
@@ -240,16 +237,25 @@ def _relative(path: Path, base: Path) -> str:
         return path.as_posix()
 
 
-def replay_all(scenario: Scenario) -> dict[str, RulesetReplay]:
+def replay_all(scenario: Scenario) -> dict[str, Replay]:
     """Replay a ruling under each rule set it names, exploring every branch."""
-    out: dict[str, RulesetReplay] = {}
-    for rules in scenario.rulesets:
-        rep = replay_scenario(scenario, rules)
-        first = rep.runs[0]
-        out[rules] = RulesetReplay(
-            rules=rules, branches=tuple(tuple(run.log) for run in rep.runs), cut=rep.cut,
-            problems=tuple(first.problems))
+    out = {rules: replay_scenario(scenario, rules) for rules in scenario.rulesets}
+    _LOADED.traces += sum(len(rep.traces) for rep in out.values())
     return out
+
+
+@dataclass
+class _Loaded:
+    traces: int = 0
+
+
+_LOADED = _Loaded()
+
+
+def traces_loaded() -> int:
+    """How many (ruling, rule set, branch) traces :func:`load_corpus` has made in this process
+    (``judge build -v`` sets it beside :func:`judge.scenario.run.engine_runs`)."""
+    return _LOADED.traces
 
 
 def load_corpus(root: Path | None = None, *, replay: bool = True) -> Corpus:

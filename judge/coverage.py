@@ -5,8 +5,10 @@ step of the attack phase (``attack_step`` events), each dated rule set (the ruli
 under it, and those whose trace differs there from another rule set of the same ruling) and
 each glossary term, the rulings that exercise it, over every rule set and every explored branch
 of each ruling. A glossary term counts a ruling when one of its events maps to the term
-(:func:`event_terms`, the table below and docs/coverage.md) or when the ruling lists the term
-in ``terms``; the two sources are reported apart as well.
+(:func:`event_terms`, the tables of :func:`term_maps` and docs/coverage.md) or when the ruling
+lists the term in ``terms``; the two sources are reported apart as well. The kinds of rule
+processing, the zones, phases and steps, and each mechanic declare their own terms in the
+engine; this module reads those declarations.
 
 The site shows the same table: it calls :func:`compute` on the corpus it loaded.
 """
@@ -19,13 +21,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.corpus import Corpus, Ruling
+from judge.engine import mechanics
 from judge.engine.events import Event
 from judge.engine.rule_processing import KINDS
-from judge.engine.state import ATTACK_STEPS, PHASES
+from judge.engine.rule_processing import TABLE as RULE_KIND_TABLE
+from judge.engine.state import ATTACK_STEP_TERMS, ATTACK_STEPS, PHASE_TERMS, PHASES, ZONE_TERMS
 
 # ---------------------------------------------------------------------- events -> terms
 
-#: Event type -> glossary terms, whatever the event's details.
+#: Event type -> glossary terms, whatever the event's details (the event types a mechanic
+#: declares map to its term: see :func:`term_maps`).
 EVENT_TYPE_TERMS: dict[str, tuple[str, ...]] = {
     "refresh": ("refresh",),
     "refresh_waits": ("refresh",),
@@ -34,7 +39,6 @@ EVENT_TYPE_TERMS: dict[str, tuple[str, ...]] = {
     "burst": ("life-burst",),
     "attack": ("attack",),
     "battle": ("battle",),
-    "guard": ("guard",),
     "game_over": ("game-over",),
     "down": ("down",),
     "up": ("up",),
@@ -54,7 +58,8 @@ EVENT_TYPE_TERMS: dict[str, tuple[str, ...]] = {
     "pay": ("cost",),
     "arts_pass": ("arts-step",),
 }
-#: ``move`` events: their verb -> glossary terms.
+#: ``move`` events: their verb -> glossary terms (the verbs of rule processing and of the
+#: mechanics map to their declared terms as well: see :func:`term_maps`).
 MOVE_VERB_TERMS: dict[str, tuple[str, ...]] = {
     "draw": ("draw",),
     "mill": ("mill",),
@@ -64,72 +69,72 @@ MOVE_VERB_TERMS: dict[str, tuple[str, ...]] = {
     "ener_charge": ("ener-charge",),
     "ener_phase": ("ener-charge",),
     "remove": ("remove",),
-    "refresh": ("refresh",),
     "refresh_life": ("refresh",),
-    "check": ("check-zone",),
     "after_burst": ("life-burst",),
-    "excess": ("exceed-level-limit",),
-    "limiting": ("limiting-condition",),
-    "resona": ("resona",),
-    "key": ("key",),
-    "lrig_type": ("lrig-type",),
-    "accessory": ("accessory",),
     "redraw": ("redraw",),
-    "guard": ("guard",),
     "pay": ("cost",),
-    "exceed": ("exceed", "cost"),
+    "exceed": ("cost",),
     "hand_limit": ("end-phase",),
 }
 #: ``move`` events with verb ``use``: the zone the card is used from -> glossary terms.
 USE_FROM_TERMS: dict[str, tuple[str, ...]] = {"hand": ("spell",), "lrig_deck": ("arts",)}
-#: Kinds of rule processing (``rule_check`` events) -> glossary terms.
-RULE_KIND_TERMS: dict[str, tuple[str, ...]] = {
-    "power": ("power",),
-    "excess": ("exceed-level-limit",),
-    "check": ("check-zone",),
-    "refresh": ("refresh",),
-    "resona": ("resona",),
-    "key": ("key",),
-    "limiting": ("limiting-condition",),
-    "lrig_type": ("lrig-type",),
-}
-#: ``phase`` events -> glossary terms.
-PHASE_TERMS: dict[str, tuple[str, ...]] = {
-    "up": ("up-phase",), "draw": ("draw-phase",), "ener": ("ener-phase",),
-    "grow": ("grow-phase",), "main": ("main-phase",), "attack": ("attack-phase",),
-    "end": ("end-phase",),
-}
-#: ``attack_step`` events -> glossary terms.
-ATTACK_STEP_TERMS: dict[str, tuple[str, ...]] = {
-    "arts": ("arts-step",), "signi": ("signi-attack-step",), "lrig": ("lrig-attack-step",),
-}
-#: ``choice`` events: their kind -> glossary terms.
+#: ``choice`` events: their kind -> glossary terms (with the mechanics' choice kinds).
 CHOICE_TERMS: dict[str, tuple[str, ...]] = {
-    "cut_in": ("cut-in",), "guard": ("guard",), "burst_order": ("life-burst",),
+    "cut_in": ("cut-in",), "burst_order": ("life-burst",),
     "trigger_order": ("triggered-ability",), "excess": ("exceed-level-limit",),
 }
 #: ``turn_end`` events: their reason -> glossary terms.
 TURN_END_TERMS: dict[str, tuple[str, ...]] = {"second_refresh": ("refresh",),
                                              "end_phase": ("end-phase",)}
-#: Zones that ``move`` and ``banish`` events come from or go to -> glossary terms.
-ZONE_TERMS: dict[str, tuple[str, ...]] = {
-    "deck": ("main-deck",), "hand": ("hand",), "ener": ("ener-zone",), "trash": ("trash",),
-    "life": ("life-cloth",), "check": ("check-zone",), "lrig_deck": ("lrig-deck",),
-    "lrig_trash": ("lrig-trash",), "lrig": ("lrig-zone",), "signi1": ("signi-zone",),
-    "signi2": ("signi-zone",), "signi3": ("signi-zone",), "assist1": ("assist-lrig",),
-    "assist2": ("assist-lrig",),
-}
 
-#: ``trigger`` events of keyword abilities (``S1#lancer``): the keyword -> glossary terms.
-KEYWORD_TERMS: dict[str, tuple[str, ...]] = {"lancer": ("lancer",), "s-lancer": ("s-lancer",)}
 
-#: Every table above, for the documentation and the tests.
-TERM_MAPS: dict[str, Mapping[str, tuple[str, ...]]] = {
-    "event type": EVENT_TYPE_TERMS, "move verb": MOVE_VERB_TERMS, "use from": USE_FROM_TERMS,
-    "rule processing kind": RULE_KIND_TERMS, "phase": PHASE_TERMS,
-    "attack step": ATTACK_STEP_TERMS, "choice kind": CHOICE_TERMS,
-    "turn end reason": TURN_END_TERMS, "zone": ZONE_TERMS, "keyword ability": KEYWORD_TERMS,
-}
+def _one(table: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    return {key: (term,) for key, term in table.items()}
+
+
+def _merge(*tables: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for table in tables:
+        for key, terms in table.items():
+            out[key] = (*out.get(key, ()), *(t for t in terms if t not in out.get(key, ())))
+    return out
+
+
+def _build_maps() -> dict[str, Mapping[str, tuple[str, ...]]]:
+    found = mechanics.all_mechanics()
+    kinds = {k.id: k.term for k in RULE_KIND_TABLE if k.term}
+    return {
+        "event type": _merge(EVENT_TYPE_TERMS,
+                             *({t: (m.term,) for t in m.events} for m in found)),
+        # a move made by rule processing has the kind as its verb
+        "move verb": _merge(MOVE_VERB_TERMS, _one(kinds),
+                            *({v: (m.term,) for v in m.verbs} for m in found)),
+        "use from": USE_FROM_TERMS,
+        "rule processing kind": _one(kinds),
+        "phase": _one({p: t for p, t in PHASE_TERMS.items() if p in PHASES}),
+        "attack step": _one(ATTACK_STEP_TERMS),
+        "choice kind": _merge(CHOICE_TERMS, *({c: (m.term,) for c in m.choices} for m in found)),
+        "turn end reason": TURN_END_TERMS,
+        "zone": _one(ZONE_TERMS),
+        # ``trigger`` events of keyword abilities (``S1#lancer``): the keyword's term
+        "keyword ability": {k: (m.term,) for m in found for k in [m.id] if m.ability},
+    }
+
+
+_maps: tuple[int, dict[str, Mapping[str, tuple[str, ...]]]] | None = None
+
+
+def term_maps() -> dict[str, Mapping[str, tuple[str, ...]]]:
+    """Every table from events to glossary terms, by name (for the documentation and the
+    tests): the tables above, with the terms that the kinds of rule processing
+    (:data:`judge.engine.rule_processing.TABLE`), the engine's zones, phases and attack steps
+    (:data:`judge.engine.state.ZONE_TERMS`, ...) and the registered mechanics
+    (:mod:`judge.engine.mechanics`: their events, verbs, choice kinds and keyword abilities)
+    declare. Rebuilt when the registered mechanics change."""
+    global _maps
+    if _maps is None or _maps[0] != mechanics.version():
+        _maps = (mechanics.version(), _build_maps())
+    return _maps[1]
 
 
 def _zone(ref: str | None) -> str:
@@ -138,29 +143,33 @@ def _zone(ref: str | None) -> str:
 
 def event_terms(event: Event) -> set[str]:
     """The glossary terms one event exercises."""
-    out = set(EVENT_TYPE_TERMS.get(event.type, ()))
+    maps = term_maps()
+    out = set(maps["event type"].get(event.type, ()))
     detail = event.detail
     if event.type == "move":
         verb = str(detail.get("verb", ""))
-        out.update(MOVE_VERB_TERMS.get(verb, ()))
+        out.update(maps["move verb"].get(verb, ()))
         if verb == "use":
             out.update(USE_FROM_TERMS.get(_zone(event.from_zone), ()))
     if event.type in ("move", "banish"):
+        zones = maps["zone"]
         for ref in (event.from_zone, event.to_zone):
-            out.update(ZONE_TERMS.get(_zone(ref), ()))
+            out.update(zones.get(_zone(ref), ()))
     if event.type == "rule_check":
+        kinds = maps["rule processing kind"]
         for kind in detail.get("kinds", ()):
-            out.update(RULE_KIND_TERMS.get(str(kind), ()))
+            out.update(kinds.get(str(kind), ()))
     if event.type == "phase":
-        out.update(PHASE_TERMS.get(str(detail.get("phase", "")), ()))
+        out.update(maps["phase"].get(str(detail.get("phase", "")), ()))
     if event.type == "attack_step":
-        out.update(ATTACK_STEP_TERMS.get(str(detail.get("step", "")), ()))
+        out.update(maps["attack step"].get(str(detail.get("step", "")), ()))
     if event.type == "choice":
-        out.update(CHOICE_TERMS.get(str(detail.get("kind", "")), ()))
+        out.update(maps["choice kind"].get(str(detail.get("kind", "")), ()))
     if event.type == "turn_end":
         out.update(TURN_END_TERMS.get(str(detail.get("reason", "")), ()))
     if event.type == "trigger":
-        out.update(KEYWORD_TERMS.get(str(detail.get("ability", "")).partition("#")[2], ()))
+        keyword = str(detail.get("ability", "")).partition("#")[2]
+        out.update(maps["keyword ability"].get(keyword, ()))
     if event.type == "lasting" and detail.get("kind") == "banish_to_trash":
         out.add("replacement-effect")
     return out

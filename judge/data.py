@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from judge.engine.cards import CardDef, parse_card
-from judge.engine.rulesets import load_rulesets
+from judge.engine.rulesets import RuleSet, parse_rulesets
 from judge.errors import DataError, FieldError
 from judge.ids import check_id, quote
 from judge.paths import data_dir
@@ -168,6 +168,28 @@ def _cards(folder: Path) -> CardLibrary:
 def card_library() -> CardLibrary:
     """The cards of ``data/cards/*.toml``; an id defined twice is an error."""
     return _cards(data_dir() / "cards")
+
+
+# ---------------------------------------------------------------------------- rule sets
+
+
+@cache
+def _rulesets(path: Path) -> dict[str, RuleSet]:
+    if not path.exists():
+        raise DataError(shown_path(path), 1, FieldError(
+            "", "missing: the data folder has no rulesets.toml (the dated rule sets every "
+                "ruling is replayed under)"))
+    raw, index = read_toml(path, error=DataError)
+    try:
+        return parse_rulesets(raw)
+    except FieldError as exc:
+        raise _fail(path, index.line(exc.field), exc) from None
+
+
+def load_rulesets(path: Path | None = None) -> dict[str, RuleSet]:
+    """All rule sets of ``data/rulesets.toml`` in date order, keyed by id (parsed by
+    :func:`judge.engine.rulesets.parse_rulesets`; the engine reads no files)."""
+    return _rulesets(path or data_dir() / "rulesets.toml")
 
 
 # ---------------------------------------------------------------------------- all of it

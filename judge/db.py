@@ -32,7 +32,9 @@ from judge.corpus import Corpus, Ruling
 from judge.coverage import CATEGORIES
 from judge.coverage import compute as compute_coverage
 from judge.engine.cards import CardDef
+from judge.engine.events import Event
 from judge.engine.rule_processing import KINDS
+from judge.engine.trace import Replay
 from judge.errors import JudgeError
 from judge.scenario.model import LANGS, TEXT_FIELDS
 
@@ -307,13 +309,14 @@ def _fill(db: Database, corpus: Corpus) -> None:
     _cards(db, corpus)
     table("ruling_rulesets").insert_all(
         {"ruling_id": r.id, "ruleset_id": rs, "position": order[rs],
-         "branches": rep.branch_count, "cut": int(rep.cut),
-         "events": sum(len(b) for b in rep.branches), "problems": _json(list(rep.problems))}
+         "branches": len(rep.traces), "cut": int(rep.cut),
+         "events": sum(len(t.events) for t in rep.traces),
+         "problems": _json(list(rep.traces[0].problems if rep.traces else ()))}
         for r in corpus.rulings for rs, rep in _replays(r, order))
     table("events").insert_all(
         (_event_row(r.id, rs, b, e) for r in corpus.rulings
          for rs, rep in _replays(r, order)
-         for b, branch in enumerate(rep.branches) for e in branch),
+         for b, trace in enumerate(rep.traces) for e in trace.events),
         batch_size=2000)
     cov = compute_coverage(corpus)
     positions = {cat: 0 for cat, _ in CATEGORIES}
@@ -392,7 +395,8 @@ def _number(value: int) -> str:
     return f"a {'negative ' if value < 0 else ''}number of about {digits} digits"
 
 
-def _replays(ruling: Ruling, order: dict[str, int]) -> list[tuple[str, Any]]:
+def _replays(ruling: Ruling, order: dict[str, int]) -> list[tuple[str, Replay]]:
+    """The ruling's replays (the traces of each rule set), rule sets in date order."""
     return sorted(ruling.replays.items(), key=lambda kv: order.get(kv[0], len(order)))
 
 
@@ -404,7 +408,7 @@ def _ruling_row(ruling: Ruling) -> dict[str, Any]:
             "related": _json(list(s.related))}
 
 
-def _event_row(ruling: str, rules: str, branch: int, e: Any) -> dict[str, Any]:
+def _event_row(ruling: str, rules: str, branch: int, e: Event) -> dict[str, Any]:
     return {"ruling_id": ruling, "ruleset_id": rules, "branch": branch, "step": e.step,
             "seq": e.seq, "type": e.type, "cause": e.cause, "player": e.player,
             "card": e.card, "from_zone": e.from_zone, "to_zone": e.to_zone,

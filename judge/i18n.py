@@ -19,8 +19,10 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-#: The site's languages, as BCP 47 tags (``zh-Hans``), in display order.
-LANGS: tuple[str, ...] = ("ja", "en", "zh-Hans")
+from judge.langs import LANGS as LANGS  # the site's languages, defined once
+from judge.langs import N_ as N_
+from judge.langs import NP_ as NP_
+
 #: The gettext locale folder of each language.
 LOCALES: dict[str, str] = {"ja": "ja", "en": "en", "zh-Hans": "zh_Hans"}
 #: Each language's name in that language (the language switcher's labels).
@@ -34,16 +36,6 @@ def locale_dir() -> Path:
 
 def po_path(lang: str) -> Path:
     return locale_dir() / LOCALES[lang] / "LC_MESSAGES" / f"{DOMAIN}.po"
-
-
-def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "mark, do not translate"
-    """Mark a message id for extraction; it is translated where it is used."""
-    return message
-
-
-def NP_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - as N_
-    """Mark a message id with a plural form (extracted with ``-k NP_:1,2``)."""
-    return (singular, plural)
 
 
 @cache

@@ -3,10 +3,15 @@
 Every event type of :data:`judge.engine.events.EVENT_TYPES` has a message here (an English
 message id with ``%(name)s`` placeholders, translated by the gettext catalogues of
 ``judge/locale``); so do the vocabularies the events carry: move verbs, rule-processing kinds,
-triggers, choice kinds, refusal reasons, step actions. Zone, phase and step names come from the
-glossary (``data/glossary.toml``); card names from the card definitions' ``names``, falling back
-to the card's label. Nothing is machine-translated: a message missing from a catalogue is a
-test failure (``tests/test_narrate.py``).
+triggers, choice kinds, refusal reasons, step actions. What a mechanic logs is told with the
+messages its declaration names (:mod:`judge.engine.mechanics`: Guard's event, the moves of
+Exceed, Charm and Accessory, ...) and a kind of rule processing with its declared name
+(:data:`judge.engine.rule_processing.TABLE`); :func:`messages` puts them together with this
+module's own. Zone, phase and step names come from the glossary (``data/glossary.toml``) through
+the engine's term maps (:data:`judge.engine.state.ZONE_TERMS`, ...), keywords through their
+mechanic's term; card names from the card definitions' ``names``, falling back to the card's
+label. Nothing is machine-translated: a message missing from a catalogue is a test failure
+(``tests/test_narrate.py``).
 
 ``Narrator(lang, cards).event(e)`` gives one sentence; :meth:`Narrator.events` joins runs of
 identical moves (a refresh moving six cards is one sentence).
@@ -20,14 +25,21 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from judge.engine.cards import KEYWORD_ABILITIES, CardDef
+from judge.data import load_glossary
+from judge.engine import mechanics
+from judge.engine.cards import CardDef
 from judge.engine.events import Event
+from judge.engine.rule_processing import TABLE as RULE_KIND_TABLE
+from judge.engine.state import ATTACK_STEP_TERMS as ATTACK_STEP_TERMS
+from judge.engine.state import PHASE_TERMS as PHASE_TERMS
+from judge.engine.state import ZONE_TERMS
 from judge.i18n import LANGS, N_, NP_, gettext_for, ngettext_for
 from judge.scenario.model import Scenario, Step
 
 # ---------------------------------------------------------------------------- messages
 
-#: One message per event type (variants for some types follow below).
+#: One message per event type (variants for some types follow below); the event types a
+#: mechanic logs take the mechanic's message (:func:`messages`).
 EVENT_MESSAGES: dict[str, str] = {
     "step": N_("Step %(index)s: %(action)s."),
     "phase": N_("The %(phase)s begins."),
@@ -65,7 +77,6 @@ EVENT_MESSAGES: dict[str, str] = {
     "attack": N_("%(card)s attacks from %(from)s."),
     "battle": N_("%(card)s (power %(attack_power)s) battles %(defender)s (power "
                  "%(defend_power)s); nothing happens to %(defender)s."),
-    "guard": N_("%(player)s guards by putting %(card)s into the trash."),
     "pay": N_("%(player)s pays %(cost)s for %(source)s with %(paid)s."),
     "down": N_("%(card)s is downed."),
     "up": N_("%(card)s is upped."),
@@ -99,7 +110,8 @@ VARIANTS: dict[str, str] = {
     "game_over:nowinner": N_("The game is over (%(reason)s)."),
 }
 
-#: Sentences for moves, by verb; other verbs use ``EVENT_MESSAGES["move"]``.
+#: Sentences for moves, by verb, with the verbs of the mechanics (:func:`messages`); other
+#: verbs use ``EVENT_MESSAGES["move"]``.
 MOVE_MESSAGES: dict[str, tuple[str, str]] = {
     "draw": NP_("%(player)s draws %(card)s.",
         "%(player)s draws %(card)s."),
@@ -111,10 +123,6 @@ MOVE_MESSAGES: dict[str, tuple[str, str]] = {
         "%(card)s are discarded from %(from)s into %(to)s."),
     "put_onto_field": NP_("%(card)s is put from %(from)s onto the field, into %(to)s.",
         "%(card)s are put from %(from)s onto the field, into %(to)s."),
-    "charm": NP_("%(card)s is put from %(from)s under a SIGNI as its Charm.",
-        "%(card)s are put from %(from)s under a SIGNI as its Charm."),
-    "accessory": NP_("%(card)s is attached to a SIGNI as its Accessory.",
-        "%(card)s are attached to a SIGNI as its Accessory."),
     "crush": NP_("%(card)s is crushed from %(from)s into %(to)s.",
         "%(card)s are crushed from %(from)s into %(to)s."),
     "use": NP_("%(player)s uses %(card)s, which goes from %(from)s to %(to)s.",
@@ -131,12 +139,8 @@ MOVE_MESSAGES: dict[str, tuple[str, str]] = {
         "%(card)s go from %(from)s to %(to)s for the hand limit."),
     "ener_phase": NP_("%(player)s puts %(card)s from %(from)s into %(to)s in the ener phase.",
         "%(player)s puts %(card)s from %(from)s into %(to)s in the ener phase."),
-    "guard": NP_("%(card)s goes from %(from)s to %(to)s to guard.",
-        "%(card)s go from %(from)s to %(to)s to guard."),
     "pay": NP_("%(card)s goes from %(from)s to %(to)s to pay a cost.",
         "%(card)s go from %(from)s to %(to)s to pay a cost."),
-    "exceed": NP_("%(card)s goes from %(from)s to %(to)s to pay Exceed.",
-        "%(card)s go from %(from)s to %(to)s to pay Exceed."),
     "start": NP_("%(card)s is put into %(to)s as the level 0 LRIG.",
         "%(card)s are put into %(to)s as level 0 LRIGs."),
     "redraw": NP_("%(card)s is returned from %(from)s to %(to)s for the redraw.",
@@ -158,19 +162,9 @@ MOVE_MESSAGES: dict[str, tuple[str, str]] = {
 #: Verbs told by the generic move sentence (``MOVE_MESSAGES["*"]``): the zones say it all.
 GENERIC_MOVE_VERBS = ("trash", "to_ener", "to_hand", "to_deck", "place", "banish")
 
-#: Verbs that are rule-processing kinds (``MOVE_MESSAGES["rule"]``).
-RULE_KIND_NAMES: dict[str, str] = {
-    "power": N_("power 0 or less"),
-    "excess": N_("level or limit exceeded"),
-    "under": N_("cards under a SIGNI that left the field"),
-    "check": N_("a crushed card left in the check zone"),
-    "refresh": N_("refresh"),
-    "resona": N_("a Resona outside its zones"),
-    "key": N_("a Key outside its zones"),
-    "upper_limit": N_("more cards than a zone allows"),
-    "limiting": N_("limiting condition not met"),
-    "lrig_type": N_("two LRIGs of one LRIG type"),
-}
+#: The name of each kind of rule processing, as its declaration gives it; moves made by rule
+#: processing have the kind as their verb (``MOVE_MESSAGES["rule"]``).
+RULE_KIND_NAMES: dict[str, str] = {kind.id: kind.name for kind in RULE_KIND_TABLE}
 
 #: Short names of move verbs, for sentences that name the operation.
 VERB_NAMES: dict[str, str] = {
@@ -194,6 +188,7 @@ TRIGGER_NAMES: dict[str, str] = {
     "banishes_in_battle": N_("it banished a SIGNI in battle"),
 }
 
+#: The names of choice kinds, with those of the mechanics (:func:`messages`).
 CHOICE_NAMES: dict[str, str] = {
     "target": N_("targets"),
     "zone": N_("SIGNI zone"),
@@ -205,8 +200,6 @@ CHOICE_NAMES: dict[str, str] = {
     "over_limit": N_("which cards go over the upper limit"),
     "discard": N_("cards to discard"),
     "pay": N_("ener to pay with"),
-    "exceed": N_("cards to pay Exceed with"),
-    "guard": N_("Guard card"),
     "cut_in": N_("ARTS to use with Spell Cut-In"),
 }
 
@@ -330,47 +323,62 @@ OTHER_MESSAGES: dict[str, str] = {
     "colour:black": N_("black"),
     "cost:part": N_("%(colour)s %(count)s"),
     "cost:down": N_("down"),
-    "cost:exceed": N_("Exceed %(count)s"),
     "cost:free": N_("nothing"),
     "paid:card": N_("%(card)s as %(colour)s"),
     "setup": N_("Set-up"),
 }
 
-#: Engine zones named by a glossary term.
-ZONE_TERMS: dict[str, str] = {
-    "deck": "main-deck", "hand": "hand", "ener": "ener-zone", "trash": "trash",
-    "life": "life-cloth", "check": "check-zone", "lrig_deck": "lrig-deck",
-    "lrig_trash": "lrig-trash", "lrig": "lrig-zone",
-}
-PHASE_TERMS: dict[str, str] = {
-    "setup": "setup", "up": "up-phase", "draw": "draw-phase", "ener": "ener-phase",
-    "grow": "grow-phase", "main": "main-phase", "attack": "attack-phase", "end": "end-phase",
-}
-ATTACK_STEP_TERMS: dict[str, str] = {
-    "arts": "arts-step", "signi": "signi-attack-step", "lrig": "lrig-attack-step",
-}
-KEYWORD_TERMS: dict[str, str] = {
-    "lancer": "lancer", "s-lancer": "s-lancer", "assassin": "assassin",
-    "double-crush": "double-crush", "triple-crush": "triple-crush",
-    "multi-ener": "multi-ener", "charm": "charm", "accessory": "accessory",
-}
 COLOUR_TERMS: dict[str, str] = {"colourless": "colourless"}
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 
 
+@dataclass(frozen=True)
+class Messages:
+    """The tables narration reads: this module's own, with what the registered mechanics
+    declare (their events, move verbs, choice kinds, cost parts and keyword terms)."""
+
+    events: Mapping[str, str]
+    moves: Mapping[str, tuple[str, str]]
+    choices: Mapping[str, str]
+    cost_parts: Mapping[str, str]
+    #: keyword (or other mechanic) -> its glossary term
+    keyword_terms: Mapping[str, str]
+    #: keywords that are triggered abilities (``S1#lancer``)
+    keyword_abilities: frozenset[str]
+
+
+_messages: tuple[int, Messages] | None = None
+
+
+def messages() -> Messages:
+    """The message tables for the mechanics registered now (rebuilt when they change)."""
+    global _messages
+    if _messages is None or _messages[0] != mechanics.version():
+        found = mechanics.all_mechanics()
+        _messages = (mechanics.version(), Messages(
+            events={**EVENT_MESSAGES, **{t: m for x in found for t, m in x.events.items()}},
+            moves={**MOVE_MESSAGES, **{v: m for x in found for v, m in x.verbs.items()}},
+            choices={**CHOICE_NAMES, **{k: m for x in found for k, m in x.choices.items()}},
+            cost_parts={k: m for x in found for k, m in x.cost_parts.items()},
+            keyword_terms={x.id: x.term for x in found},
+            keyword_abilities=frozenset(mechanics.keyword_abilities())))
+    return _messages[1]
+
+
 def all_message_ids() -> list[str]:
-    """Every message id of this module (the catalogues must translate each)."""
+    """Every message id narration uses (the catalogues must translate each)."""
     tables: tuple[Mapping[str, str], ...] = (
-        EVENT_MESSAGES, VARIANTS, RULE_KIND_NAMES, VERB_NAMES, TRIGGER_NAMES,
-        CHOICE_NAMES, ACTION_MESSAGES, ACTION_NAMES, ILLEGAL_NAMES, REASON_NAMES, OTHER_MESSAGES)
+        messages().events, VARIANTS, RULE_KIND_NAMES, VERB_NAMES, TRIGGER_NAMES,
+        messages().choices, messages().cost_parts, ACTION_MESSAGES, ACTION_NAMES,
+        ILLEGAL_NAMES, REASON_NAMES, OTHER_MESSAGES)
     return [m for table in tables for m in table.values()] + \
-        [pair[0] for pair in MOVE_MESSAGES.values()]
+        [pair[0] for pair in messages().moves.values()]
 
 
 def plural_pairs() -> list[tuple[str, str]]:
     """Messages with a plural form: (singular, plural) ids."""
-    return [*MOVE_MESSAGES.values(), REDRAW]
+    return [*messages().moves.values(), REDRAW]
 
 
 # ---------------------------------------------------------------------------- glossary
@@ -379,8 +387,6 @@ def plural_pairs() -> list[tuple[str, str]]:
 @cache
 def glossary_names() -> dict[str, dict[str, str]]:
     """Term id -> language -> name, from ``data/glossary.toml`` (see :mod:`judge.data`)."""
-    from judge.data import load_glossary
-
     return {tid: dict(term.names) for tid, term in load_glossary().items()}
 
 
@@ -451,14 +457,14 @@ class Narrator:
         return label
 
     def zone_name(self, zone: str) -> str:
-        """A zone without its player: ``trash``, ``signi2``."""
+        """A zone without its player: ``trash``, ``signi2`` (numbered zones by their number)."""
+        match = re.fullmatch(r"(assist|signi|under)(\d)", zone)
+        if match:
+            return self._(OTHER_MESSAGES[f"zone:{match.group(1)}"], n=match.group(2))
         if zone in ZONE_TERMS:
             return self.term(ZONE_TERMS[zone], zone)
         if zone == "key":
             return self._(OTHER_MESSAGES["zone:key"])
-        match = re.fullmatch(r"(assist|signi|under)(\d)", zone)
-        if match:
-            return self._(OTHER_MESSAGES[f"zone:{match.group(1)}"], n=match.group(2))
         return zone
 
     def zone(self, text: str | None) -> str:
@@ -507,8 +513,8 @@ class Narrator:
             name, _, count = part.partition(":")
             if name == "down":
                 parts.append(self._(OTHER_MESSAGES["cost:down"]))
-            elif name == "exceed":
-                parts.append(self._(OTHER_MESSAGES["cost:exceed"], count=count))
+            elif name in messages().cost_parts:  # a mechanic's (Exceed)
+                parts.append(self._(messages().cost_parts[name], count=count))
             else:
                 parts.append(self._(OTHER_MESSAGES["cost:part"], colour=self.colour(name),
                                     count=count))
@@ -525,9 +531,9 @@ class Narrator:
             return self._(OTHER_MESSAGES["ability:card"], card=self.card(label))
         if which == "burst":
             return self._(OTHER_MESSAGES["ability:burst"], card=self.card(label))
-        if which in KEYWORD_ABILITIES:
+        if which in messages().keyword_abilities:
             return self._(OTHER_MESSAGES["ability:keyword"], card=self.card(label),
-                          keyword=self.term(which, which))
+                          keyword=self.term(messages().keyword_terms.get(which, which), which))
         card = self.cards.get(label)
         if card is not None and len(card.abilities) > 1 and which.isdigit():
             return self._(OTHER_MESSAGES["ability:n"], n=int(which) + 1, card=self.card(label))
@@ -611,7 +617,8 @@ class Narrator:
             "from": self.zone(e.from_zone), "to": self.zone(e.to_zone),
         }
         t = e.type
-        msg = EVENT_MESSAGES.get(t)
+        tables = messages()
+        msg = tables.events.get(t)
         if t == "step":
             index = int(d.get("index", e.step))
             action = str(d.get("action", ""))
@@ -633,8 +640,8 @@ class Narrator:
         elif t == "move":
             verb = str(d.get("verb", ""))
             pair = MOVE_MESSAGES["*"]
-            if verb in MOVE_MESSAGES and verb not in ("rule", "*"):
-                pair = MOVE_MESSAGES[verb]
+            if verb in tables.moves and verb not in ("rule", "*"):
+                pair = tables.moves[verb]
             elif verb in RULE_KIND_NAMES or e.cause == "rule":
                 pair = MOVE_MESSAGES["rule"]
                 v["kind"] = self.rule_kind(verb)
@@ -667,7 +674,7 @@ class Narrator:
                      if f"until:{until}" in OTHER_MESSAGES else until)
             if f"lasting:{base}" in VARIANTS:
                 msg = VARIANTS[f"lasting:{base}"]
-                v["keyword"] = self.term(KEYWORD_TERMS.get(arg, ""), arg)
+                v["keyword"] = self.term(tables.keyword_terms.get(arg, ""), arg)
                 v["cost"] = self.cost(arg)
         elif t == "replaced":
             owner = e.player or (e.to_zone or "p1.").split(".")[0]
@@ -678,7 +685,7 @@ class Narrator:
         elif t == "choice":
             kind = str(d.get("kind", ""))
             picked = d.get("picked", [])
-            v.update(kind=self._(CHOICE_NAMES[kind]) if kind in CHOICE_NAMES else kind,
+            v.update(kind=self._(tables.choices[kind]) if kind in tables.choices else kind,
                      picked=self.join(self.pick(p) for p in picked) if picked
                      else self._(OTHER_MESSAGES["none"]))
             if kind == "use" and d.get("about"):

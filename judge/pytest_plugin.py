@@ -1,7 +1,8 @@
 """pytest plugin: every ruling file under a ``rulings`` folder becomes one item per rule set.
 
-A failing item reports the same zone-by-zone diff as ``judge check``, not a traceback
-(pytest's "non-Python tests" collection example).
+An item replays its ruling once (every branch) and checks the expectations against the traces
+(:func:`judge.check.check_scenario`), so a failing item reports the same zone-by-zone diff as
+``judge check``, not a traceback (pytest's "non-Python tests" collection example).
 """
 
 from __future__ import annotations

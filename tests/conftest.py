@@ -36,12 +36,12 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from judge.corpus import Corpus, load_corpus
+from judge.data import load_rulesets
 from judge.engine import actions
 from judge.engine.cards import FILLER, CardDef, Op, parse_card, parse_op
 from judge.engine.choices import Scripted, ScriptThenBranch
 from judge.engine.events import Event
 from judge.engine.game import Game
-from judge.engine.rulesets import load_rulesets
 from judge.engine.state import (
     PLAYERS,
     SIGNI_ZONES,

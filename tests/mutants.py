@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from judge.engine.rulesets import load_rulesets
+from judge.data import load_rulesets
 from judge.scenario.load import load_text
 
 Path_ = tuple[str | int, ...]

@@ -7,6 +7,7 @@ subprocess, the way a user meets them.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -17,8 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 from judge.cli import cli
+from judge.data import load_rulesets
 from judge.engine.events import EVENT_TYPES, Event
-from judge.engine.rulesets import load_rulesets
+from judge.engine.trace import Trace, is_key_event
 from judge.paths import project_root
 from judge.skeleton import skeleton
 
@@ -200,16 +202,25 @@ def test_replay_defaults_to_the_last_rule_set(corpus: Path) -> None:
     assert result.output.splitlines()[0] == f"cli-good under {RULE_SETS[-1]}"
 
 
-def test_replay_json_lines_parse_as_events(corpus: Path) -> None:
+def test_replay_json_is_the_trace(corpus: Path) -> None:
+    """``--json`` prints Trace.to_dict(): the events (as ``Event.to_dict``), a position after
+    the set-up and after each step, the choices and the problems."""
     result = CliRunner().invoke(cli, ["replay", "good/cli-good.toml", "--json"])
     assert result.exit_code == 0
-    lines = result.output.splitlines()
-    assert lines
-    events = [Event.from_json(line) for line in lines]
+    data = json.loads(result.output)
+    events = [Event.from_dict(e) for e in data["events"]]
+    assert events
     assert [e.seq for e in events] == list(range(len(events)))
     assert all(e.type in EVENT_TYPES for e in events)
     assert any(e.type == "refresh" and e.player == "p1" for e in events)
-    assert [e.to_json() for e in events] == lines
+    assert [json.loads(e.to_json()) for e in events] == data["events"]
+    trace = Trace.from_dict(data)
+    assert trace.to_dict() == data
+    steps = max(e.step for e in events)
+    assert len(trace.positions) == steps + 1
+    assert data["problems"] == [] and data["choices"] == []
+    assert [e.seq for e in events if is_key_event(e)] == list(trace.key_events)
+    assert any(e.type == "refresh" for e in events if e.seq in trace.key_events)
 
 
 def test_replay_unnamed_rule_set_is_an_error(corpus: Path) -> None:

@@ -20,7 +20,7 @@ from conftest import FX_CORPUS, MILL, POWER, STEPS
 
 from judge.cli import cli
 from judge.corpus import Corpus, load_glossary
-from judge.coverage import TERM_MAPS, Coverage, compute, event_terms
+from judge.coverage import Coverage, compute, event_terms, term_maps
 from judge.engine.events import Event
 from judge.engine.rule_processing import KINDS
 
@@ -79,7 +79,7 @@ def test_terms_from_events_and_from_term_lists(cov: Coverage) -> None:
 
 def test_every_mapped_term_is_in_the_glossary() -> None:
     glossary = load_glossary()
-    for name, table in TERM_MAPS.items():
+    for name, table in term_maps().items():
         for key, terms in table.items():
             for term in terms:
                 assert term in glossary, f"{name} {key!r} maps to unknown term {term!r}"

@@ -258,18 +258,18 @@ def test_exploration_stops_when_the_branches_pass_the_budget_of_the_ruling() -> 
     scenario = load_text(MANY_LONG_BRANCHES)
     with deadline(30):
         rep = replay(scenario, "2014-04")
-    events = [r.events for r in rep.runs]
+    events = [t.cost for t in rep.traces]
     assert max(events) < MAX_EVENTS
     assert sum(events) <= MAX_EVENTS_PER_REPLAY
-    assert 1 < len(rep.runs) < 40
-    assert all(not r.problems for r in rep.runs[:-1])
-    assert rep.runs[-1].problems == [
+    assert 1 < len(rep.traces) < 40
+    assert all(not t.problems for t in rep.traces[:-1])
+    assert rep.traces[-1].problems == (
         f"engine error: more than {MAX_EVENTS_PER_REPLAY} events in all branches of this "
         "ruling together, each card of the set-up counting as one in every branch (limit; "
-        "see docs/limits.md)"]
+        "see docs/limits.md)",)
     assert rep.stopped and not rep.cut
-    failures = check_replay(rep)  # what judge check prints under FAIL
-    assert failures[-1].endswith(rep.runs[-1].problems[0])
+    failures = check_replay(scenario, rep)  # what judge check prints under FAIL
+    assert failures[-1].endswith(rep.traces[-1].problems[0])
 
 
 def test_each_branch_pays_for_building_its_set_up() -> None:
@@ -285,10 +285,10 @@ ops = [{ op = "to_deck", target = { zone = "hand" } },
     scenario = dataclasses.replace(load_text(text), explore_limit=MAX_BRANCHES)
     with deadline(30):
         rep = replay(scenario, "2014-07")
-    assert len(rep.runs) < MAX_BRANCHES // 4
-    assert rep.stopped and "each card of the set-up" in rep.runs[-1].problems[0]
+    assert len(rep.traces) < MAX_BRANCHES // 4
+    assert rep.stopped and "each card of the set-up" in rep.traces[-1].problems[0]
     # the branch that runs out may start with less than its set-up's charge left
-    assert sum(r.events + 990 for r in rep.runs) <= MAX_EVENTS_PER_REPLAY + 990
+    assert sum(t.cost + 990 for t in rep.traces) <= MAX_EVENTS_PER_REPLAY + 990
 
 
 def test_a_choice_costs_by_the_size_of_its_options() -> None:
@@ -305,9 +305,9 @@ ops = [{many}]
     with deadline(20):
         rep = replay(scenario, "2014-07")
     assert time.perf_counter() - start < 2
-    assert len(rep.runs) == 1 and rep.stopped
-    assert rep.runs[0].problems == [f"engine error: {game_module.EVENTS_MESSAGE}"]
-    assert len(rep.runs[0].log) < MAX_EVENTS // 10  # the options paid for the rest
+    assert len(rep.traces) == 1 and rep.stopped
+    assert rep.traces[0].problems == (f"engine error: {game_module.EVENTS_MESSAGE}",)
+    assert len(rep.traces[0].events) < MAX_EVENTS // 10  # the options paid for the rest
     t = Table("current").p1(trash=["t*400"])
     options = [f"t{i}" for i in range(1, 401)]
     t.game.choose("p1", "target", options)
@@ -390,8 +390,8 @@ def test_an_optional_self_milling_trigger_fails_within_a_second(rules: str) -> N
         result = check_scenario(scenario, rules)
     seconds = (time.perf_counter() - start) / 2
     assert seconds < 1.5, seconds
-    assert sum(r.events for r in rep.runs) <= MAX_EVENTS_PER_REPLAY
-    problems = [p for r in rep.runs for p in r.problems]
+    assert sum(t.cost for t in rep.traces) <= MAX_EVENTS_PER_REPLAY
+    problems = [p for t in rep.traces for p in t.problems]
     assert problems and all("limit; see docs/limits.md" in p for p in problems), problems
     assert not result.ok
     assert any(f"did not settle within {MAX_SETTLE_ROUNDS} rounds" in f or
@@ -429,7 +429,7 @@ def test_replay_clamps_explore_limit_to_max_branches(monkeypatch: pytest.MonkeyP
     scenario = dataclasses.replace(load_text(WIDE), explore_limit=10**9)
     with deadline(60):
         rep = replay(scenario, "2014-07")
-    assert len(rep.runs) == MAX_BRANCHES
+    assert len(rep.traces) == MAX_BRANCHES
     assert rep.cut
 
 
@@ -438,7 +438,7 @@ def test_exploration_holds_no_more_pending_branches_than_it_can_run() -> None:
     scenario = dataclasses.replace(load_text(SELF_MILL), explore_limit=3)
     with deadline(10):
         rep = replay(scenario, "2014-07")
-    assert len(rep.runs) == 1  # the first branch broke a limit: exploration stops
+    assert len(rep.traces) == 1  # the first branch broke a limit: exploration stops
 
 
 # ====================================================================== 5. legal placements

@@ -27,6 +27,7 @@ from hypothesis import event as note
 from hypothesis import given
 from hypothesis import strategies as st
 
+from judge.data import load_rulesets
 from judge.engine import actions
 from judge.engine.cards import (
     CARD_TYPES,
@@ -46,7 +47,6 @@ from judge.engine.events import CAUSES, EVENT_TYPES, Event
 from judge.engine.game import Game
 from judge.engine.placement import op_problem
 from judge.engine.rule_processing import KEY_ZONES, RESONA_ZONES, UPPER_LIMITS, check
-from judge.engine.rulesets import load_rulesets
 from judge.engine.state import (
     PHASES,
     PLAYERS,

@@ -17,9 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import conservation_problems, engine_check_applies, rule_processing_problems
 
+from judge.data import load_rulesets
 from judge.engine.driver import Action, play_random_game
 from judge.engine.game import Game
-from judge.engine.rulesets import RuleSet, load_rulesets
+from judge.engine.rulesets import RuleSet
 from judge.engine.state import PLAYERS, SIGNI_ZONES
 
 GAMES = 200 if os.environ.get("CI") else 24

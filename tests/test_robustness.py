@@ -18,8 +18,7 @@ from pathlib import Path
 import pytest
 
 from judge.corpus import fingerprint
-from judge.data import card_library, load_glossary
-from judge.engine.rulesets import load_rulesets
+from judge.data import card_library, load_glossary, load_rulesets
 from judge.errors import DataError, ScenarioError
 from judge.ids import is_id, is_label, quote
 from judge.limits import MAX_FILE_BYTES

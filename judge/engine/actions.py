@@ -10,19 +10,30 @@ Using an ARTS or a Spell follows 003's order: declare the use (the card goes to 
 zone), pay the cost, choose the targets on the field; for a Spell the opponent may then use an
 ARTS with Spell Cut-In timing, which resolves first; then the card's effect resolves as one
 effect and the card goes to the LRIG trash or the trash.
+
+:func:`dispatch` is the one way in for the scenario runner (a ruling's steps) and the random
+driver (:mod:`judge.engine.driver`): an action's name and its fields, checked against
+:data:`ACTIONS` and handed to the function of that action.
 """
 
 from __future__ import annotations
 
-from judge.engine import battle, setup, turn
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from judge.engine import battle, bursts, setup, turn
 from judge.engine.cards import Op
 from judge.engine.events import REASONS
-from judge.engine.game import Game
-from judge.engine.ops import deal_damage, field_problem, resolve_targets
+from judge.engine.ops import deal_damage, field_problem
 from judge.engine.payment import effective_cost, pay, problem
 from judge.engine.placement import destinations
 from judge.engine.state import SIGNI_ZONES, CardInstance, other
-from judge.errors import IllegalAction
+from judge.engine.targets import resolve_targets
+from judge.errors import EngineError, IllegalAction
+
+if TYPE_CHECKING:
+    from judge.engine.game import Game
 
 #: Step actions and what each does; the scenario format documents their fields.
 ACTIONS: dict[str, str] = {
@@ -339,7 +350,7 @@ def redraw(game: Game, player: str, labels: tuple[str, ...]) -> None:
 def crush(game: Game, player: str, count: int) -> None:
     _playing(game)
     for _ in range(count):
-        if not game.crush(player, "game", None):
+        if not bursts.crush(game, player, "game", None):
             break
     game.settle()
 
@@ -355,3 +366,60 @@ def effect(game: Game, player: str, ops: tuple[Op, ...], source: str | None) -> 
     inst = game.card(source) if source else None
     game.resolve_effect(ops, player, inst, source or f"{player}-effect")
     game.settle()
+
+
+# ------------------------------------------------------------------ one dispatch
+
+
+@dataclass(slots=True)
+class Args:
+    """The fields an action may take, as a ruling's step or the random driver gives them."""
+
+    player: str = "p1"
+    card: str | None = None
+    zone: str | None = None
+    to: str | None = None
+    count: int = 1
+    ability: int = 0
+    ops: tuple[Op, ...] = ()
+    source: str | None = None
+    first: str | None = None
+    cards: tuple[str, ...] = ()
+
+    def label(self, action: str) -> str:
+        """The card the action names (the loader makes sure there is one)."""
+        if self.card is None:
+            raise EngineError(f"the {action} action names no card")
+        return self.card
+
+
+#: Action name -> what carries it out; the keys are those of :data:`ACTIONS`.
+HANDLERS: dict[str, Callable[[Game, Args], None]] = {
+    "effect": lambda g, a: effect(g, a.player, a.ops, a.source),
+    "use": lambda g, a: use(g, a.label("use")),
+    "activate": lambda g, a: activate(g, a.label("activate"), a.ability),
+    "advance": lambda g, a: advance(g, a.to),
+    "ener": lambda g, a: ener(g, a.label("ener")),
+    "grow": lambda g, a: grow(g, a.label("grow")),
+    "play": lambda g, a: play(g, a.label("play"), a.zone),
+    "remove": lambda g, a: remove(g, a.label("remove")),
+    "pass": lambda g, a: pass_arts(g, a.player),
+    "attack": lambda g, a: attack(g, a.label("attack")),
+    "start_game": lambda g, a: start_game(g, a.first or "p1"),
+    "redraw": lambda g, a: redraw(g, a.player, a.cards),
+    "crush": lambda g, a: crush(g, a.player, a.count),
+    "damage": lambda g, a: damage(g, a.player),
+}
+
+
+def dispatch(game: Game, action: str, *, player: str = "p1", card: str | None = None,
+             zone: str | None = None, to: str | None = None, count: int = 1,
+             ability: int = 0, ops: tuple[Op, ...] = (), source: str | None = None,
+             first: str | None = None, cards: tuple[str, ...] = ()) -> None:
+    """Carry out the game action ``action`` with its fields (those of a scenario step:
+    :class:`judge.scenario.model.Step`); raises IllegalAction, having changed nothing, when
+    it is not allowed now. ``start_game`` takes the player who goes first as ``first``."""
+    handler = HANDLERS.get(action)
+    if handler is None:
+        raise EngineError(f"unknown action {action}")
+    handler(game, Args(player, card, zone, to, count, ability, ops, source, first, cards))

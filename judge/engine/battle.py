@@ -10,22 +10,27 @@ S枪兵, 暗杀, 双/三重击溃).
   before the battle.
 - Battle: the attacked SIGNI is banished (cause ``battle``) when its power is less than or
   equal to the attacker's; otherwise nothing happens. Damage does not accumulate.
-- An unblocked SIGNI attack or a LRIG attack deals damage: crush one life cloth (two or three
-  at once with Double or Triple Crush); with no life cloth, the attacker's player wins.
-- Lancer: a triggered ability, "when this SIGNI banishes a SIGNI in battle, crush one of the
-  opponent's life cloth" (never damage); S-Lancer: the same, but with no life cloth it deals
-  damage (``KEYWORD_ABILITIES`` in cards.py). They wait with the other triggered abilities
-  and resolve after the banish's rule processing, the turn player's first. Assassin: attacks
-  as if no SIGNI were in front.
-- Guard: only against a LRIG attack, the defender may put a Guard card from the hand into the
-  trash (whatever their LRIG's level) and take no damage.
+- An unblocked SIGNI attack or a LRIG attack deals damage: crush one life cloth (more at once
+  with a keyword whose ``crushes`` says so: Double and Triple Crush); with no life cloth, the
+  attacker's player wins.
+- A banish in battle fires the attacker's ``banishes_in_battle`` trigger (Lancer, S-Lancer).
+
+The keywords that change an attack are declared in :mod:`judge.engine.mechanics`, each in its
+own module with its rule: Lancer and S-Lancer (triggered abilities), Assassin (``unblocked``),
+Double and Triple Crush (``crushes``), Guard (:func:`judge.engine.mechanics.guard.offer`).
 """
 
 from __future__ import annotations
 
-from judge.engine.game import Game
+from typing import TYPE_CHECKING
+
+from judge.engine import bursts, mechanics, triggers
+from judge.engine.mechanics import guard
 from judge.engine.ops import banish_card, deal_damage
 from judge.engine.state import CardInstance, other
+
+if TYPE_CHECKING:
+    from judge.engine.game import Game
 
 
 def in_front(game: Game, attacker: CardInstance) -> CardInstance | None:
@@ -34,12 +39,8 @@ def in_front(game: Game, attacker: CardInstance) -> CardInstance | None:
 
 
 def crush_count(game: Game, card: CardInstance) -> int:
-    keywords = game.keywords(card)
-    if "triple-crush" in keywords:
-        return 3
-    if "double-crush" in keywords:
-        return 2
-    return 1
+    """How many life cloth the damage of an attack by ``card`` crushes (``crushes``)."""
+    return mechanics.crush_count(game.keywords(card))
 
 
 def damage_player(game: Game, defender: str, count: int, cause: str, source: str) -> None:
@@ -48,7 +49,7 @@ def damage_player(game: Game, defender: str, count: int, cause: str, source: str
         deal_damage(game, defender, cause, source)
         return
     for _ in range(count):
-        if not game.crush(defender, cause, source):
+        if not bursts.crush(game, defender, cause, source):
             break
 
 
@@ -57,7 +58,7 @@ def declare_attack(game: Game, attacker: CardInstance) -> None:
     attacker.down = True
     game.emit("attack", "game", player=attacker.owner, card=attacker,
               from_zone=attacker.zone)
-    game.queue_triggers(attacker, ["attacks"])
+    triggers.queue(game, attacker, ["attacks"])
     game.settle()
 
 
@@ -66,7 +67,8 @@ def signi_attack(game: Game, attacker: CardInstance) -> None:
     if game.state.winner or not game.on_field(attacker) or \
             attacker.zone.player != game.state.turn_player:
         return  # the attacker left the field (or the turn ended): the attack ends
-    defender = None if "assassin" in game.keywords(attacker) else in_front(game, attacker)
+    unblocked = mechanics.unblocked(game.keywords(attacker))  # Assassin
+    defender = None if unblocked else in_front(game, attacker)
     label = attacker.label
     if defender is None:
         damage_player(game, other(attacker.owner), crush_count(game, attacker), "battle", label)
@@ -80,7 +82,7 @@ def signi_attack(game: Game, attacker: CardInstance) -> None:
     if banished:
         banish_card(game, defender, "battle", label)
         if not game.on_field(defender):  # banished (a replacement may have sent it elsewhere)
-            game.queue_triggers(attacker, ["banishes_in_battle"])  # Lancer, S-Lancer, ...
+            triggers.queue(game, attacker, ["banishes_in_battle"])  # Lancer, S-Lancer, ...
     game.settle()
 
 
@@ -90,15 +92,8 @@ def lrig_attack(game: Game, lrig: CardInstance) -> None:
             lrig.owner != game.state.turn_player:
         return
     defender = other(lrig.owner)
-    guards = [c.label for c in game.state.zone(defender, "hand") if c.card.guard]
-    if guards:
-        picked = game.choose(defender, "guard", [*guards, "none"],
-                             prompt="put a Guard card into the trash to guard?")
-        if picked[0] != "none":
-            game.move(game.card(picked[0]), "trash", "game", "guard")
-            game.emit("guard", "game", player=defender, card=game.card(picked[0]),
-                      source=lrig.label)
-            game.settle()
-            return
+    if guard.offer(game, lrig, defender):
+        game.settle()
+        return
     damage_player(game, defender, crush_count(game, lrig), "battle", lrig.label)
     game.settle()

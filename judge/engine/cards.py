@@ -12,18 +12,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from judge.engine import mechanics
 from judge.engine.costs import ENER_COLOURS, Cost, parse_cost
 from judge.engine.placement import op_problem
 from judge.errors import FieldError
 from judge.ids import quote
+from judge.langs import LANGS
 from judge.limits import MAX_COUNT, MAX_NUMBER
 
 CARD_TYPES = ("lrig", "signi", "arts", "spell", "key", "resona", "piece")
 COLOURS = ENER_COLOURS
 TIMINGS = ("main", "attack", "spell_cut_in")
 ABILITY_KINDS = ("auto", "on_play", "action", "const")
-KEYWORDS = ("lancer", "s-lancer", "assassin", "double-crush", "triple-crush", "multi-ener",
-            "charm", "accessory")
+# The keywords a card may list are the registered mechanics' (judge.engine.mechanics).
 
 #: Triggers of ``auto`` abilities. Each watches one kind of event on the card itself.
 TRIGGERS: dict[str, str] = {
@@ -94,7 +95,6 @@ OPS: dict[str, tuple[tuple[str, ...], str]] = {
 }
 
 WHO = ("self", "opponent", "both", "p1", "p2")
-NAME_LANGS = ("ja", "en", "zh-Hans")
 TARGET_WHO = ("self", "opponent", "any", "p1", "p2")
 POSITIONS = ("top", "bottom")
 
@@ -149,23 +149,7 @@ class Ability:
     applies_to: str = "this"  # const: "this" or "own_signi"
     index: int = 0
     cost: Cost = Cost()  # action abilities; an auto ability with a cost is optional
-    keyword: str = ""  # the keyword ability this is (KEYWORD_ABILITIES), not a printed one
-
-
-#: Keywords that are triggered abilities, as the abilities they stand for. Lancer: "when this
-#: SIGNI banishes a SIGNI in battle, crush one of the opponent's life cloth" (a crush, never
-#: damage: with none left nothing happens); S-Lancer: the same, but with no life cloth left it
-#: deals damage (the Chinese wiki "WIXOSS/游戏规则", 枪兵 and S枪兵, describes both as 【自】).
-#: As triggered abilities they wait, like printed ones, until the battle's banish and its rule
-#: processing are over, and resolve in the turn player's order. Their name is ``S1#lancer``.
-KEYWORD_ABILITIES: dict[str, Ability] = {
-    "lancer": Ability("auto", (Op("crush", who="opponent", count=1),),
-                      trigger="banishes_in_battle", keyword="lancer"),
-    "s-lancer": Ability("auto", (Op("damage", who="opponent"),),
-                        trigger="banishes_in_battle", keyword="s-lancer"),
-}
-#: The triggers that keyword abilities wait for (queue_triggers looks at keywords only then).
-KEYWORD_TRIGGERS = frozenset(a.trigger for a in KEYWORD_ABILITIES.values() if a.trigger)
+    keyword: str = ""  # the keyword whose ability this is (judge.engine.mechanics), if any
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,7 +292,8 @@ def parse_op(raw: Any, where: str) -> Op:
         card=_str(raw.get("card", ""), f"{where}.card"),
         ignore_conditions=_bool(raw.get("ignore_conditions", False),
                                 f"{where}.ignore_conditions"),
-        keyword=_choice(raw["keyword"], KEYWORDS, f"{where}.keyword") if "keyword" in raw
+        keyword=_choice(raw["keyword"], mechanics.keyword_ids(), f"{where}.keyword")
+        if "keyword" in raw
         else "",
         cost=_cost_amounts(raw["cost"], f"{where}.cost") if "cost" in raw else (),
     )
@@ -385,8 +370,8 @@ def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
     names: dict[str, str] = {}
     if isinstance(name_raw, dict):
         for lang in name_raw:
-            if lang not in NAME_LANGS:
-                raise FieldError(f"{where}.name.{lang}", "unknown language", NAME_LANGS)
+            if lang not in LANGS:
+                raise FieldError(f"{where}.name.{lang}", "unknown language", LANGS)
         names = {str(k): _str(v, f"{where}.name.{k}") for k, v in name_raw.items()}
         name = names.get("en") or names.get("ja") or card_id
     else:
@@ -426,7 +411,7 @@ def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
         effect=parse_effect(raw["effect"], f"{where}.effect") if "effect" in raw else (),
         abilities=tuple(parse_ability(a, f"{where}.abilities[{i}]", i)
                         for i, a in enumerate(abilities_raw)),
-        keywords=tuple(_choice(k, KEYWORDS, f"{where}.keywords[{i}]")
+        keywords=tuple(_choice(k, mechanics.keyword_ids(), f"{where}.keywords[{i}]")
                        for i, k in enumerate(keywords_raw)),
         names=names,
         cost=parse_cost(raw["cost"], f"{where}.cost") if "cost" in raw else Cost(),

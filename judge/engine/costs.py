@@ -5,7 +5,8 @@ Sources: WIXOSS TCG Wiki "間違えやすいルール" (コスト; コストを�
 
 - Colourless ener in a cost can be paid with ener of any colour; a coloured requirement only
   with that colour. A colourless card in the ener zone pays only colourless.
-- A card with multi ener pays as any one colour, which its player declares when paying.
+- A card with multi ener pays as any one colour, which its player declares when paying (a
+  keyword whose ``pays_any_colour`` says so: :mod:`judge.engine.mechanics.multi_ener`).
 - No over-payment: exactly as many ener cards as the cost asks for.
 - A down cost is paid by downing the card; Exceed N puts N cards from under the centre LRIG
   into the LRIG trash.
@@ -20,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from judge.engine import mechanics
 from judge.errors import FieldError
 from judge.ids import quote
 from judge.limits import MAX_COUNT
@@ -124,7 +126,8 @@ def change_cost(cost: Cost, changes: Sequence[Mapping[str, int]],
 
 def can_pay_as(card: CardInstance) -> tuple[str, ...]:
     """The colours an ener card can pay as: any with multi ener, else its own colours."""
-    if "multi-ener" in card.card.keywords:
+    keywords = card.card.keywords
+    if keywords and mechanics.pays_any_colour(keywords):
         return tuple(c for c in ENER_COLOURS if c != "colourless")
     return card.card.colour
 

@@ -53,28 +53,12 @@ class Action(NamedTuple):
 
 
 def perform(game: Game, action: Action) -> None:
-    """Carry out ``action`` (raises IllegalAction, having changed nothing, if illegal)."""
-    HANDLERS[action.kind](game, action)
-
-
-HANDLERS: dict[str, Callable[[Game, Action], None]] = {
-    "advance": lambda g, a: actions.advance(g),
-    "start_game": lambda g, a: actions.start_game(g, a.player),
-    "redraw": lambda g, a: actions.redraw(g, a.player, a.cards),
-    "ener": lambda g, a: actions.ener(g, _card(a)),
-    "grow": lambda g, a: actions.grow(g, _card(a)),
-    "play": lambda g, a: actions.play(g, _card(a), a.zone),
-    "use": lambda g, a: actions.use(g, _card(a)),
-    "activate": lambda g, a: actions.activate(g, _card(a), a.ability),
-    "remove": lambda g, a: actions.remove(g, _card(a)),
-    "pass": lambda g, a: actions.pass_arts(g, a.player),
-    "attack": lambda g, a: actions.attack(g, _card(a)),
-}
-
-
-def _card(action: Action) -> str:
-    assert action.card is not None
-    return action.card
+    """Carry out ``action`` through the engine's one dispatch (:func:`actions.dispatch`, the
+    one a ruling's steps go through); raises IllegalAction, having changed nothing, if
+    illegal. A ``start_game`` action's player is the one who goes first."""
+    actions.dispatch(game, action.kind, player=action.player, card=action.card,
+                     zone=action.zone, ability=action.ability, cards=action.cards,
+                     first=action.player if action.kind == "start_game" else None)
 
 
 def actor(state: GameState) -> str:

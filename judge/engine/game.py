@@ -1,21 +1,32 @@
 """The game: one mutable state plus the log of what happened (python-chess's Board and its
 move stack).
 
-This module owns card movement, choices, the settling loop after each action (rule processing,
-Life Bursts, waiting triggered abilities), the refresh and the end of a turn. Operations live in
-:mod:`judge.engine.ops`, rule processing in :mod:`judge.engine.rule_processing`, game actions
-(phases, using cards) in :mod:`judge.engine.actions`.
+This module owns the log (:meth:`Game.emit`), choices, the derived values rule processing and
+battles read (power, level, limit, keywords), card movement (:meth:`Game.move`, the one place a
+card changes zone), one effect's boundaries (:meth:`Game.resolve_effect`) and the settling loop
+after each action (:meth:`Game.settle`). It delegates the rest, each to the module that owns
+it: what a move triggers and the order triggered abilities resolve in
+(:mod:`judge.engine.triggers`), the refresh (:mod:`judge.engine.refresh`), crushes and Life
+Bursts (:mod:`judge.engine.bursts`), rule processing (:mod:`judge.engine.rule_processing`), the
+end and start of a turn (:mod:`judge.engine.turn`), operations (:mod:`judge.engine.ops`).
+
+Those modules take the game as their first argument and name :class:`Game` in annotations
+only, so the modules this one imports never import it back: the engine's import graph has no
+cycle (``tests/test_mechanics.py`` checks). Modules below call the game's methods
+(``game.move``, ``game.resolve_effect``, ``game.settle``) rather than each other's functions
+where importing would close a cycle.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
-from judge.engine.cards import KEYWORD_ABILITIES, KEYWORD_TRIGGERS, Ability, CardDef, Op
+from judge.engine import bursts, refresh, rule_processing, triggers, turn
+from judge.engine.cards import CardDef, Op
 from judge.engine.choices import Choice, ChoiceSource
 from judge.engine.events import Event
+from judge.engine.ops import apply_op
 from judge.engine.placement import MOVABLE, allowed
 from judge.engine.placement import home_trash as _home_trash
 from judge.engine.rulesets import RuleSet
@@ -23,12 +34,13 @@ from judge.engine.state import (
     FIELD_ZONES,
     SIGNI_ZONES,
     UNDER_ZONES,
+    ZONE_TEXT,
     CardInstance,
     GameState,
     ZoneRef,
-    other,
     zone_text,
 )
+from judge.engine.triggers import Pending
 from judge.errors import EngineError
 from judge.limits import MAX_EVENTS, MAX_SETTLE_ROUNDS
 
@@ -36,6 +48,9 @@ from judge.limits import MAX_EVENTS, MAX_SETTLE_ROUNDS
 EVENTS_MESSAGE = f"more than {MAX_EVENTS} events in one replay (limit; see docs/limits.md)"
 SETTLE_MESSAGE = (f"rule processing and triggers did not settle within {MAX_SETTLE_ROUNDS} "
                   "rounds (limit; see docs/limits.md)")
+
+
+_new_event = tuple.__new__
 
 
 #: A choice among many options costs one event more of the budget for every this many
@@ -63,22 +78,6 @@ WATCHED_ZONES = frozenset({"signi1", "signi2", "signi3", "under1", "under2", "un
                            "check", "lrig", "key", "assist1", "assist2"})
 
 
-@dataclass
-class Pending:
-    """A triggered ability waiting to resolve."""
-
-    ability: Ability
-    card: CardInstance
-    epoch: int
-    controller: str
-    trigger_seq: int
-
-    @property
-    def name(self) -> str:
-        """``S1#0`` (its first printed ability), ``S1#lancer`` (a keyword ability)."""
-        return f"{self.card.label}#{self.ability.keyword or self.ability.index}"
-
-
 class Game:
     """A replayable game. Randomness comes only from ``rng``, seeded by the caller, and every
     shuffle is logged with its result, so the same seed gives the same log."""
@@ -88,6 +87,7 @@ class Game:
                  events_message: str = EVENTS_MESSAGE) -> None:
         self.state = state
         self.rules = rules
+        self._refresh_interrupts = rules.refresh_interrupts  # read on every move
         self.chooser = chooser
         self.rng = random.Random(seed)
         self.log: list[Event] = []
@@ -125,10 +125,11 @@ class Game:
         seq = len(self.log)
         if seq >= self.max_events:
             raise LimitReached(self.events_message)
-        event = Event(seq, self.step, etype, cause, player,
-                      card.label if card else None,
-                      zone_text(from_zone) if from_zone else None,
-                      zone_text(to_zone) if to_zone else None, source, detail)
+        # tuple.__new__ directly: the named tuple's own __new__ only adds keyword handling
+        event = _new_event(Event, (seq, self.step, etype, cause, player,
+                                   card.label if card else None,
+                                   ZONE_TEXT[from_zone] if from_zone else None,
+                                   ZONE_TEXT[to_zone] if to_zone else None, source, detail))
         self.log.append(event)
         return event
 
@@ -175,6 +176,15 @@ class Game:
         self.emit("choice", "game", player=player, kind=kind, options=list(options),
                   picked=list(picked), **extra)
         return picked
+
+    def choose_card(self, player: str, kind: str, cards: list[CardInstance], prompt: str
+                    ) -> CardInstance:
+        """One of ``cards`` (not empty), asked of ``player`` by label when there are several."""
+        if len(cards) == 1:
+            return cards[0]
+        labels = [c.label for c in cards]
+        picked = self.choose(player, kind, labels, prompt=prompt)
+        return cards[labels.index(picked[0])]
 
     def yes_no(self, player: str, kind: str, prompt: str, about: str | None = None) -> bool:
         return self.choose(player, kind, ["yes", "no"], prompt=prompt, about=about) == ("yes",)
@@ -285,9 +295,10 @@ class Game:
         if inst.card.type not in MOVABLE[zone]:
             raise EngineError(f"{inst.label} ({inst.card.type}) cannot be put into "
                               f"{zone_text(new)} ({allowed(zone)})")
-        was_on_field = self.on_field(inst)
-        self.state.ref(old).remove(inst)
-        cards = self.state.ref(new)
+        was_on_field = old.zone in SIGNI_ZONES
+        players = self.state.players
+        players[old.player].zones[old.zone].remove(inst)
+        cards = players[new.player].zones[new.zone]
         if top:
             cards.insert(0, inst)
         else:
@@ -312,96 +323,34 @@ class Game:
             # Resona or Key moving, a main deck emptied, a card reaching an empty deck's trash.
             if old.zone in WATCHED_ZONES or new.zone in WATCHED_ZONES or \
                     inst.card.type in ("resona", "key") or \
-                    (old.zone == "deck" and not self.state.ref(old)) or \
-                    (new.zone == "trash" and not self.state.zone(new.player, "deck")):
+                    (old.zone == "deck" and not players[old.player].zones["deck"]) or \
+                    (new.zone == "trash" and not players[new.player].zones["deck"]):
                 self.dirty = True
-        self._observe_move(inst, old, new, cause, etype, was_on_field)
-        if self.rules.refresh_interrupts:
-            # 2014-04: the refresh happens the moment it can, inside anything.
-            if old.zone == "deck" and not self.state.ref(old):
-                self.refresh_if_possible(old.player)
-            elif new.zone == "trash" and verb != "refresh_life":
-                self.refresh_if_possible(new.player)
+        triggers.observe_move(self, inst, old, new, cause, etype, was_on_field)
+        if self._refresh_interrupts:  # 2014-04: the refresh happens the moment it can
+            refresh.after_move(self, old, new, verb)
 
     def put_into_deck(self, inst: CardInstance, cause: str, verb: str, bottom: bool,
                       source: str | None = None) -> None:
         self.move(inst, "deck", cause, verb, source=source, top=not bottom)
 
-    # ------------------------------------------------------------------ triggers
+    def attach(self, card: CardInstance, signi: CardInstance, how: str, cause: str,
+               source: str) -> None:
+        """Put ``card`` under ``signi`` as its ``charm`` or ``accessory`` (verb ``how``): it
+        belongs to that SIGNI, as the object it is now, until one of them moves (rule
+        processing kind 3 then puts the card into the trash)."""
+        self.move(card, UNDER_ZONES[signi.zone.zone], cause, how, source=source,
+                  to_player=signi.owner)
+        card.attach = how
+        card.face_down = how == "charm"
+        self.attached_to[card.label] = (signi.label, signi.epoch)
 
-    def _observe_move(self, inst: CardInstance, old: ZoneRef, new: ZoneRef, cause: str,
-                      etype: str, was_on_field: bool) -> None:
-        fired: list[str] = []
-        if new.zone == "trash":
-            fired.append("put_into_trash")
-            if old.zone == "deck":
-                fired.append("put_into_trash_from_deck")
-        if was_on_field and new.zone not in SIGNI_ZONES:
-            fired.append("leaves_field")
-            if cause == "effect":
-                fired.append("leaves_field_by_effect")
-            if etype == "banish":
-                fired.append("banished")
-                if cause == "effect":
-                    fired.append("banished_by_effect")
-        if new.zone in SIGNI_ZONES and old.zone not in SIGNI_ZONES:
-            fired.append("on_play")
-        if new.zone == "check" and inst.crushed:
-            fired.append("crushed")
-        if fired:
-            self.queue_triggers(inst, fired)
-
-    def queue_triggers(self, inst: CardInstance, fired: list[str]) -> None:
-        abilities = inst.card.abilities
-        if not KEYWORD_TRIGGERS.isdisjoint(fired):  # Lancer and the like, printed or given
-            abilities = (*abilities, *(KEYWORD_ABILITIES[k] for k in sorted(self.keywords(inst))
-                                       if k in KEYWORD_ABILITIES))
-        for ability in abilities:
-            if ability.trigger in fired:
-                pending = Pending(ability, inst, inst.epoch, inst.owner, len(self.log) - 1)
-                self.pending.append(pending)
-                self.emit("trigger", "game", player=inst.owner, card=inst,
-                          ability=pending.name, trigger=ability.trigger)
-
-    def notify_refresh(self, player: str) -> None:
-        for inst in self.state.signi(player):
-            self.queue_triggers(inst, ["owner_refreshes"])
-
-    def _next_trigger(self) -> bool:
-        """Resolve one waiting triggered ability: the turn player's first, each player choosing
-        the order of their own (Chinese wiki, "WIXOSS/游戏规则", effect types)."""
-        if not self.pending:
-            return False
-        tp = self.state.turn_player
-        mine = [p for p in self.pending if p.controller == tp] or \
-            [p for p in self.pending if p.controller == other(tp)]
-        chosen = mine[0]
-        if len(mine) > 1:
-            names = [p.name for p in mine]
-            picked = self.choose(mine[0].controller, "trigger_order", names,
-                                 prompt="which triggered ability resolves next")
-            chosen = mine[names.index(picked[0])]
-        self.pending.remove(chosen)
-        inst, ability = chosen.card, chosen.ability
-        if ability.zone in ("trash", "hand", "ener") and (
-                inst.zone.zone != ability.zone or inst.epoch != chosen.epoch):
-            self.emit("trigger_lost", "game", player=chosen.controller, card=inst,
-                      ability=chosen.name, reason=f"left-{ability.zone}")
-            return True
-        from judge.engine.payment import pay, problem
-
-        # a cost that cannot be paid leaves nothing to decide: the ability is not used
-        unpayable = not ability.cost.free and \
-            problem(self, chosen.controller, ability.cost, inst) is not None
-        if unpayable or (ability.optional and not self.yes_no(
-                chosen.controller, "use", f"use {chosen.name}?", about=chosen.name)):
-            self.emit("trigger_declined", "game", player=chosen.controller, card=inst,
-                      ability=chosen.name)
-            return True
-        if not ability.cost.free:
-            pay(self, chosen.controller, ability.cost, inst, chosen.name)
-        self.resolve_effect(ability.effect, chosen.controller, inst, chosen.name)
-        return True
+    def shuffle(self, player: str, cause: str) -> None:
+        deck = self.state.zone(player, "deck")
+        self.rng.shuffle(deck)
+        ref = ZoneRef.of(player, "deck")
+        self.shuffled.add(ref)
+        self.emit("shuffle", cause, player=player, to_zone=ref, order=[c.label for c in deck])
 
     # ------------------------------------------------------------------ effects
 
@@ -411,8 +360,6 @@ class Game:
         """Resolve one effect whole. Rule processing is not checked inside it (WIXOSS glossary,
         "rule processing", property 1, 2020); under the 2014-04 rules only a refresh may
         interrupt it."""
-        from judge.engine.ops import apply_op
-
         self.emit("effect_begin", "effect", player=controller, card=source, ability=name)
         self.effect_depth += 1
         try:
@@ -426,157 +373,37 @@ class Game:
             self.effect_depth -= 1
         self.emit("effect_end", "effect", player=controller, card=source, ability=name)
 
-    # ------------------------------------------------------------------ crush and bursts
-
-    def crush(self, player: str, cause: str, source: str | None) -> bool:
-        life = self.state.zone(player, "life")
-        if not life:
-            return False
-        inst = life[0]
-        inst.crushed = True
-        self.move(inst, "check", cause, "crush", source=source)
-        inst.crushed = True
-        inst.burst = "pending" if inst.card.has_burst else ""
-        return True
-
-    def _next_burst(self) -> bool:
-        """Resolve a crushed card's Life Burst; with several, their owner orders them."""
-        players = self.state.players
-        if not players["p1"].zones["check"] and not players["p2"].zones["check"]:
-            return False
-        for player in (self.state.turn_player, other(self.state.turn_player)):
-            waiting = [c for c in self.state.zone(player, "check") if c.burst == "pending"]
-            if not waiting:
-                continue
-            inst = waiting[0]
-            if len(waiting) > 1:
-                labels = [c.label for c in waiting]
-                picked = self.choose(player, "burst_order", labels,
-                                     prompt="which Life Burst resolves next")
-                inst = waiting[labels.index(picked[0])]
-            inst.burst = "done"
-            used = self.yes_no(player, "use", f"use the Life Burst of {inst.label}?",
-                               about=f"{inst.label}#burst")
-            self.emit("burst", "game", player=player, card=inst, used=used)
-            if used:
-                self.resolve_effect(inst.card.life_burst, player, inst, f"{inst.label}#burst")
-                if inst.zone.zone == "check":
-                    # after its burst, the crushed card goes to the ener zone as part of the
-                    # crush (WIXOSS TCG Wiki, クラッシュ); kind 4 is for a burst not used
-                    self.move(inst, "ener", "game", "after_burst")
-            return True
-        return False
-
-    # ------------------------------------------------------------------ refresh
-
-    def can_refresh(self, player: str) -> bool:
-        if self.state.zone(player, "deck"):
-            return False
-        if self.state.zone(player, "trash"):
-            return True
-        return not self.rules.refresh_needs_trash and bool(self.state.zone(player, "life"))
-
-    def refresh_if_possible(self, player: str) -> None:
-        if self.can_refresh(player):
-            self.refresh(player)
-
-    def refresh(self, player: str, snapshot: list[CardInstance] | None = None) -> None:
-        """Refresh (WIXOSS glossary, "refresh", 2020): shuffle the trash into a new main deck,
-        then put one life cloth into the trash without its Life Burst; the two are kept apart.
-        With an empty trash under the launch-era rules (WIXOSS TCG Wiki, "間違えやすいルール"),
-        the life cloth goes to the trash first and the deck is made from it."""
-        life_moved = False
-        trash = list(snapshot if snapshot is not None else self.state.zone(player, "trash"))
-        if not trash:
-            life = self.state.zone(player, "life")
-            first_life = life[0]
-            self.move(first_life, "trash", "rule", "refresh_life")
-            life_moved = True
-            trash = [first_life]  # not a card that rule processing is moving elsewhere
-        for inst in trash:
-            self.move(inst, "deck", "rule", "refresh")
-        self.shuffle(player, "rule")
-        if not life_moved and self.state.zone(player, "life"):
-            self.move(self.state.zone(player, "life")[0], "trash", "rule", "refresh_life")
-            life_moved = True
-        ps = self.state.players[player]
-        ps.refreshes += 1
-        self.emit("refresh", "rule", player=player, count=ps.refreshes,
-                  deck_size=len(self.state.zone(player, "deck")), life_moved=life_moved)
-        if (self.rules.second_refresh_ends_turn and player == self.state.turn_player
-                and ps.refreshes == 2):
-            self.turn_ending = "second_refresh"
-        self.notify_refresh(player)
-
-    def shuffle(self, player: str, cause: str) -> None:
-        deck = self.state.zone(player, "deck")
-        self.rng.shuffle(deck)
-        ref = ZoneRef.of(player, "deck")
-        self.shuffled.add(ref)
-        self.emit("shuffle", cause, player=player, to_zone=ref, order=[c.label for c in deck])
-
     # ------------------------------------------------------------------ settling
 
     def settle(self) -> None:
         """After an action: rule processing to a fixpoint, then Life Bursts and waiting
         triggered abilities one at a time, each followed by rule processing again. A refresh is
         rule processing, so it comes before any waiting triggered ability (WIXOSS glossary,
-        "refresh", 2020)."""
-        from judge.engine.rule_processing import check
-
+        "refresh", 2020). The turn player's second refresh may end the turn (notice of
+        2014-08-27): once the round of rule processing that made it is over."""
         for _ in range(MAX_SETTLE_ROUNDS):
             if self.state.winner:
-                self.drop_pending("game_over")
+                self.drop_waiting("game_over")
                 return
-            applied = check(self)
+            # each step is skipped, without a call, when it has nothing to look at
+            applied = self.dirty and rule_processing.check(self)
             if self.turn_ending:
                 reason, self.turn_ending = self.turn_ending, None
-                self.end_turn(reason)
+                turn.end_turn(self, reason)
                 continue
             if applied:
                 continue
-            if self._next_burst():
+            players = self.state.players
+            if (players["p1"].zones["check"] or players["p2"].zones["check"]) and \
+                    bursts.next_burst(self):
                 continue
-            if self._next_trigger():
+            if self.pending and triggers.next_trigger(self):
                 continue
             return
         raise LimitReached(SETTLE_MESSAGE)
 
-    # ------------------------------------------------------------------ turns
-
-    def end_turn(self, reason: str) -> None:
-        """End the turn. Waiting triggered abilities are removed unresolved when the turn ends
-        early (interpretation, see docs/rules-model.md); effects until end of turn expire."""
-        self.drop_pending(reason)
-        self.emit("turn_end", "game", player=self.state.turn_player, turn=self.state.turn,
-                  reason=reason)
-        self.state.clear_lasting()
-        self.begin_turn(other(self.state.turn_player))
-
-    def drop_pending(self, reason: str) -> None:
-        """Remove every waiting triggered ability (and Life Burst) unresolved, logging each;
-        a crushed card whose burst is dropped then goes to the ener zone by rule processing."""
-        for pending in self.pending:
-            self.emit("trigger_dropped", "game", player=pending.controller, card=pending.card,
-                      ability=pending.name, reason=reason)
-        self.pending.clear()
-        for player in (self.state.turn_player, other(self.state.turn_player)):
-            for inst in self.state.zone(player, "check"):
-                if inst.burst == "pending":
-                    inst.burst = "done"
-                    self.emit("trigger_dropped", "game", player=player, card=inst,
-                              ability=f"{inst.label}#burst", reason=reason)
-
-    def begin_turn(self, player: str) -> None:
-        from judge.engine.turn import enter_phase
-
-        self.state.turn += 1
-        self.state.turn_player = player
-        self.state.ener_done = self.state.grown = False
-        for ps in self.state.players.values():
-            ps.refreshes = 0
-        self.emit("turn_begin", "game", player=player, turn=self.state.turn)
-        enter_phase(self, "up")
-
-    def under_zone(self, inst: CardInstance) -> str:
-        return UNDER_ZONES[inst.zone.zone]
+    def drop_waiting(self, reason: str) -> None:
+        """Remove every waiting triggered ability and Life Burst unresolved, logging each
+        (the turn ended early, or the game is over)."""
+        triggers.drop(self, reason)
+        bursts.drop(self, reason)

@@ -1,5 +1,9 @@
 """The operations an effect is made of (the vocabulary in :data:`judge.engine.cards.OPS`).
 
+Which cards an operation acts on is :mod:`judge.engine.targets`; the ``charm`` and ``attach``
+operations live with their mechanics (:mod:`judge.engine.mechanics.charm`,
+:mod:`judge.engine.mechanics.accessory`) and are listed in :data:`OPERATIONS` with the rest.
+
 Each operation does as much as it can: a draw from an empty main deck is simply not made and
 is logged as ``skipped`` (2014-06-20 refresh revision, quoted by wikiwiki.jp
 "リフレッシュ"). Under the 2014-04 rules the refresh interrupts from inside
@@ -9,69 +13,19 @@ is logged as ``skipped`` (2014-06-20 refresh revision, quoted by wikiwiki.jp
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from judge.engine.cards import Op, Target
-from judge.engine.game import Game
-from judge.engine.placement import destinations, movable_into
-from judge.engine.state import (
-    PLAYERS,
-    SIGNI_ZONES,
-    UNDER_ZONES,
-    CardInstance,
-    Lasting,
-    other,
-)
-from judge.errors import EngineError
+from judge.engine import bursts
+from judge.engine.cards import Op
+from judge.engine.mechanics.accessory import attach
+from judge.engine.mechanics.charm import charm
+from judge.engine.state import SIGNI_ZONES, CardInstance, Lasting, other
+from judge.engine.targets import op_targets, players_for, zone_names
+
+if TYPE_CHECKING:
+    from judge.engine.game import Game
 
 CAUSE = "effect"
-
-
-def players_for(who: str, controller: str) -> list[str]:
-    if who == "self":
-        return [controller]
-    if who == "opponent":
-        return [other(controller)]
-    if who == "both":
-        return [controller, other(controller)]
-    return [who]
-
-
-def zone_names(zone: str) -> tuple[str, ...]:
-    if zone in ("signi", "field"):
-        return SIGNI_ZONES
-    return (zone,)
-
-
-def resolve_targets(game: Game, target: Target, controller: str,
-                    source: CardInstance | None, into: tuple[str, ...] = ()
-                    ) -> list[CardInstance]:
-    """The cards an operation acts on; a chosen target is a recorded choice. An operation that
-    puts cards ``into`` given zones chooses only among cards that may go there
-    (judge.engine.placement); a card it names goes through Game.move's check instead."""
-    if target.this:
-        return [source] if source is not None else []
-    if target.labels:
-        return [game.card(label) for label in target.labels]
-    if game.preset_targets is not None:
-        # chosen when the card was used; a target that has moved since is gone
-        chosen, game.preset_targets = game.preset_targets, None
-        for inst, epoch in chosen:
-            if inst.epoch != epoch:
-                game.emit("fizzle", CAUSE, player=inst.owner, card=inst,
-                          reason="target-gone")
-        return [inst for inst, epoch in chosen if inst.epoch == epoch]
-    owners = list(PLAYERS) if target.who == "any" else players_for(target.who, controller)
-    fits = movable_into(into)
-    candidates = [c for p in owners for z in zone_names(target.zone)
-                  for c in game.state.zone(p, z)
-                  if (target.card_type is None or c.card.type == target.card_type)
-                  and c.card.type in fits]
-    chooser = controller if target.chooser == "self" else other(controller)
-    count = min(target.count, len(candidates))
-    picked = game.choose(chooser, "target", [c.label for c in candidates],
-                         min_count=0 if target.up_to else count, max_count=count,
-                         prompt=f"choose {target.count} in {target.who} {target.zone}")
-    return [game.card(label) for label in picked]
 
 
 def _from_deck(game: Game, op: Op, controller: str, zone: str, verb: str,
@@ -102,22 +56,15 @@ def ener_charge(game: Game, op: Op, controller: str, source: CardInstance | None
     _from_deck(game, op, controller, "ener", "ener_charge", name)
 
 
-def _targets(game: Game, op: Op, controller: str, source: CardInstance | None) -> \
-        list[CardInstance]:
-    if op.target is None:
-        raise EngineError(f"operation {op.name} has no target")
-    return resolve_targets(game, op.target, controller, source, destinations(op))
-
-
 def discard(game: Game, op: Op, controller: str, source: CardInstance | None,
             name: str) -> None:
-    for inst in _targets(game, op, controller, source):
+    for inst in op_targets(game, op, controller, source):
         if inst.zone.zone == "hand":
             game.move(inst, "trash", CAUSE, "discard", source=name)
 
 
 def banish(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
-    for inst in _targets(game, op, controller, source):
+    for inst in op_targets(game, op, controller, source):
         banish_card(game, inst, CAUSE, name)
 
 
@@ -135,19 +82,19 @@ def banish_card(game: Game, inst: CardInstance, cause: str, name: str | None) ->
 
 
 def trash(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
-    for inst in _targets(game, op, controller, source):
+    for inst in op_targets(game, op, controller, source):
         game.move(inst, game.home_trash(inst.card), CAUSE, "trash", source=name)
 
 
 def to_ener(game: Game, op: Op, controller: str, source: CardInstance | None,
             name: str) -> None:
-    for inst in _targets(game, op, controller, source):
+    for inst in op_targets(game, op, controller, source):
         game.move(inst, "ener", CAUSE, "to_ener", source=name)
 
 
 def to_hand(game: Game, op: Op, controller: str, source: CardInstance | None,
             name: str) -> None:
-    for inst in _targets(game, op, controller, source):
+    for inst in op_targets(game, op, controller, source):
         if source is inst and op.target is not None and op.target.this and \
                 inst.zone.zone == "hand":
             continue
@@ -156,13 +103,13 @@ def to_hand(game: Game, op: Op, controller: str, source: CardInstance | None,
 
 def to_deck(game: Game, op: Op, controller: str, source: CardInstance | None,
             name: str) -> None:
-    for inst in _targets(game, op, controller, source):
+    for inst in op_targets(game, op, controller, source):
         game.put_into_deck(inst, CAUSE, "to_deck", bottom=op.position == "bottom", source=name)
 
 
 def place(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
     zones = zone_names(op.zone)
-    for inst in _targets(game, op, controller, source):
+    for inst in op_targets(game, op, controller, source):
         zone = zones[0]
         if len(zones) > 1:
             empty = [z for z in zones if not game.state.zone(inst.owner, z)]
@@ -181,7 +128,7 @@ def put_onto_field(game: Game, op: Op, controller: str, source: CardInstance | N
     """Put a SIGNI onto an empty SIGNI zone. The level, limit and limiting-condition checks of
     playing a SIGNI apply to this too (WIXOSS TCG Wiki, "間違えやすいルール", level and limit);
     with no empty zone, the operation does nothing."""
-    for inst in _targets(game, op, controller, source):
+    for inst in op_targets(game, op, controller, source):
         owner = inst.owner
         # ignore_conditions waives level, limit and limiting condition, never the card type
         reason = "not-signi" if not inst.card.is_signi_like else \
@@ -214,7 +161,7 @@ def field_problem(game: Game, inst: CardInstance, owner: str) -> str | None:
 
 def _modify(game: Game, op: Op, controller: str, source: CardInstance | None, name: str,
             stat: str) -> None:
-    for inst in _targets(game, op, controller, source):
+    for inst in op_targets(game, op, controller, source):
         if not game.on_field(inst):
             game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
                       reason="not-on-field")
@@ -249,7 +196,7 @@ def limit(game: Game, op: Op, controller: str, source: CardInstance | None, name
 def crush(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
     for player in players_for(op.who, controller):
         for _ in range(op.count):
-            if not game.crush(player, CAUSE, name):
+            if not bursts.crush(game, player, CAUSE, name):
                 break
 
 
@@ -262,7 +209,7 @@ def damage(game: Game, op: Op, controller: str, source: CardInstance | None,
 def deal_damage(game: Game, player: str, cause: str, name: str | None) -> None:
     """Damage: crush one life cloth; with none left, the other player wins (Chinese wiki,
     "WIXOSS/游戏规则", attack phase)."""
-    if not game.crush(player, cause, name):
+    if not bursts.crush(game, player, cause, name):
         game.state.winner = other(player)
         game.state.win_reason = "damage"
         game.emit("game_over", cause, player=player, source=name, winner=other(player),
@@ -283,44 +230,9 @@ def banish_to_trash(game: Game, op: Op, controller: str, source: CardInstance | 
                   until="end_of_turn")
 
 
-def charm(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
-    for inst in _targets(game, op, controller, source):
-        deck = game.state.zone(controller, "deck")
-        if not game.on_field(inst) or not deck:
-            game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
-                      reason="no-signi-or-deck")
-            continue
-        attach_card(game, deck[0], inst, "charm", name)
-
-
-def attach(game: Game, op: Op, controller: str, source: CardInstance | None,
-           name: str) -> None:
-    """Attach a card from the controller's hand; a card that is not there is not attached."""
-    card = game.card(op.card)
-    for inst in _targets(game, op, controller, source):
-        if card.zone.zone != "hand" or card.zone.player != controller:
-            game.emit("fizzle", CAUSE, player=card.owner, card=card, source=name,
-                      reason="not-in-hand")
-            continue
-        if not game.on_field(inst):
-            game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
-                      reason="not-on-field")
-            continue
-        attach_card(game, card, inst, "accessory", name)
-
-
-def attach_card(game: Game, card: CardInstance, signi: CardInstance, how: str,
-                name: str) -> None:
-    game.move(card, UNDER_ZONES[signi.zone.zone], CAUSE, how, source=name,
-              to_player=signi.owner)
-    card.attach = how
-    card.face_down = how == "charm"
-    game.attached_to[card.label] = (signi.label, signi.epoch)
-
-
 def _flag(game: Game, op: Op, controller: str, source: CardInstance | None, name: str,
           what: str) -> None:
-    for inst in _targets(game, op, controller, source):
+    for inst in op_targets(game, op, controller, source):
         if not (game.on_field(inst) or inst.zone.zone == "lrig"):
             game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
                       reason="not-on-field")
@@ -347,7 +259,7 @@ def up(game: Game, op: Op, controller: str, source: CardInstance | None, name: s
 
 def keyword(game: Game, op: Op, controller: str, source: CardInstance | None,
             name: str) -> None:
-    for inst in _targets(game, op, controller, source):
+    for inst in op_targets(game, op, controller, source):
         if not game.on_field(inst):
             game.emit("fizzle", CAUSE, player=inst.owner, card=inst, source=name,
                       reason="not-on-field")

@@ -2,15 +2,21 @@
 
 The arithmetic of costs lives in :mod:`judge.engine.costs`; this module asks the player which
 cards to pay with (a choice of kind ``pay``, each option the cards joined by ``+``) and moves
-them (cause ``cost``). A cost is checked whole before any part of it is paid.
+them (cause ``cost``); Exceed is :mod:`judge.engine.mechanics.exceed`. A cost is checked whole
+before any part of it is paid.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from judge.engine.costs import Cost, assign, change_cost, payable, payments
-from judge.engine.game import Game
+from judge.engine.mechanics import exceed
 from judge.engine.state import CardInstance
 from judge.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from judge.engine.game import Game
 
 
 def effective_cost(game: Game, player: str, base: Cost) -> Cost:
@@ -30,8 +36,8 @@ def problem(game: Game, player: str, cost: Cost, source: CardInstance | None) ->
         return f"the ener zone cannot pay {cost} exactly"
     if cost.down and (source is None or source.down):
         return "the card to down is already down"
-    if cost.exceed and len(game.state.zone(player, "lrig")) - 1 < cost.exceed:
-        return f"fewer than {cost.exceed} cards under the centre LRIG for Exceed"
+    if cost.exceed:
+        return exceed.problem(game, player, cost.exceed)
     return None
 
 
@@ -55,13 +61,7 @@ def pay(game: Game, player: str, cost: Cost, source: CardInstance | None, name: 
     if cost.down and source is not None:
         source.down = True
         game.emit("down", "cost", player=source.owner, card=source, source=name)
-    exceeded: list[str] = []
-    if cost.exceed:
-        under = [c.label for c in game.state.zone(player, "lrig")[:-1]]
-        exceeded = list(game.choose(player, "exceed", under, cost.exceed, cost.exceed,
-                                    prompt=f"Exceed {cost.exceed}"))
-        for label in exceeded:
-            game.move(game.card(label), "lrig_trash", "cost", "exceed", source=name)
+    exceeded = exceed.pay(game, player, cost.exceed, name) if cost.exceed else []
     game.emit("pay", "cost", player=player, source=name, cost=str(cost),
               paid=[f"{label}:{colour}" for label, colour in paid.items()],
               exceed=exceeded)

@@ -1,20 +1,19 @@
-"""Dated rule sets, loaded from ``data/rulesets.toml``.
+"""Dated rule sets: the :class:`RuleSet` values and how they are parsed.
 
-The engine asks a :class:`RuleSet` its flags; no code compares rule-set ids. Sources:
-wikiwiki.jp WIXOSS "リフレッシュ" (the 2014-06-20 and 2014-08-27 notices, glossary of 2020) and
-WIXOSS TCG Wiki "間違えやすいルール" (the launch-era deck-out procedure).
+The engine asks a :class:`RuleSet` its flags; no code compares rule-set ids. The engine reads
+no files: :func:`judge.data.load_rulesets` reads ``data/rulesets.toml`` and hands the parsed
+table to :func:`parse_rulesets`. Sources: wikiwiki.jp WIXOSS "リフレッシュ" (the 2014-06-20 and
+2014-08-27 notices, glossary of 2020) and WIXOSS TCG Wiki "間違えやすいルール" (2014: the
+launch-era deck-out procedure).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 
-from judge.errors import DataError, FieldError
+from judge.errors import FieldError
 from judge.ids import check_id, is_date, quote
-from judge.paths import data_dir
-from judge.tomlfile import read_toml, shown_path
+from judge.langs import LANGS
 
 REFRESH_TIMINGS = ("interrupt", "after_effect")
 EXCESS_ORDERS = ("level_then_limit", "level_changed_first")
@@ -61,7 +60,6 @@ class RuleSet:
 RULESET_FIELDS = ("id", "from", "title", "summary", "refresh_timing",
                   "second_refresh_ends_turn", "refresh_needs_trash", "excess_order",
                   "burst_count", "sources")
-LANGS = ("ja", "en", "zh-Hans")
 
 
 def _lang_texts(raw: object, where: str) -> dict[str, str]:
@@ -136,20 +134,3 @@ def parse_rulesets(data: dict[str, object]) -> dict[str, RuleSet]:
         )
     return out
 
-
-@cache
-def _load(path: Path) -> dict[str, RuleSet]:
-    if not path.exists():
-        raise DataError(shown_path(path), 1, FieldError(
-            "", "missing: the data folder has no rulesets.toml (the dated rule sets every "
-                "ruling is replayed under)"))
-    raw, index = read_toml(path, error=DataError)
-    try:
-        return parse_rulesets(raw)
-    except FieldError as exc:
-        raise DataError(shown_path(path), index.line(exc.field), exc) from None
-
-
-def load_rulesets(path: Path | None = None) -> dict[str, RuleSet]:
-    """All rule sets in date order, keyed by id."""
-    return _load(path or data_dir() / "rulesets.toml")

@@ -16,13 +16,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from judge.engine.cards import CardDef
-from judge.engine.game import Game
 from judge.engine.placement import LRIG_DECK_TYPES, MAIN_DECK_TYPES
 from judge.engine.rulesets import RuleSet
 from judge.engine.state import PLAYERS
 from judge.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from judge.engine.game import Game
 
 MAIN_DECK_SIZE = 40
 BURST_COUNT = 20
@@ -109,7 +112,8 @@ def redraw(game: Game, player: str, labels: Sequence[str]) -> None:
 
 
 def begin_game(game: Game) -> None:
-    """Seven life cloth each from the top of the main deck, then the first turn begins."""
+    """Seven life cloth each from the top of the main deck; then the first player's first turn
+    begins (:func:`judge.engine.turn.begin_turn`)."""
     state = game.state
     for p in (state.first_player, "p2" if state.first_player == "p1" else "p1"):
         for _ in range(LIFE_CLOTH):
@@ -119,4 +123,3 @@ def begin_game(game: Game) -> None:
             game.move(deck[0], "life", "game", "life_cloth")
     state.turn = 0
     state.turn_player = "p2" if state.first_player == "p1" else "p1"
-    game.begin_turn(state.first_player)

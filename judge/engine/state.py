@@ -31,6 +31,25 @@ GAME_PHASES = ("setup", *PHASES)
 #: The steps of the attack phase (Chinese wiki "WIXOSS/游戏规则", attack phase).
 ATTACK_STEPS = ("arts", "signi", "lrig")
 
+#: The glossary term (``data/glossary.toml``) of each zone, phase and attack step that has one,
+#: declared once: narration names them with the term's name in each language, coverage counts
+#: the events in and out of them, the site links to the term's entry. The Key zone and the
+#: zones under a SIGNI have no term of their own.
+ZONE_TERMS: dict[str, str] = {
+    "deck": "main-deck", "hand": "hand", "ener": "ener-zone", "trash": "trash",
+    "life": "life-cloth", "check": "check-zone", "lrig_deck": "lrig-deck",
+    "lrig_trash": "lrig-trash", "lrig": "lrig-zone", "assist1": "assist-lrig",
+    "assist2": "assist-lrig", "signi1": "signi-zone", "signi2": "signi-zone",
+    "signi3": "signi-zone",
+}
+PHASE_TERMS: dict[str, str] = {
+    "setup": "setup", "up": "up-phase", "draw": "draw-phase", "ener": "ener-phase",
+    "grow": "grow-phase", "main": "main-phase", "attack": "attack-phase", "end": "end-phase",
+}
+ATTACK_STEP_TERMS: dict[str, str] = {
+    "arts": "arts-step", "signi": "signi-attack-step", "lrig": "lrig-attack-step",
+}
+
 
 def other(player: str) -> str:
     return "p2" if player == "p1" else "p1"
@@ -64,11 +83,12 @@ class ZoneRef(NamedTuple):
 
 
 _REFS = {(p, z): ZoneRef(p, z) for p in PLAYERS for z in ZONES}
-_TEXT = {ref: f"{ref.player}.{ref.zone}" for ref in _REFS.values()}
+#: Each zone's text form (``p1.trash``), as events carry it.
+ZONE_TEXT: dict[ZoneRef, str] = {ref: f"{ref.player}.{ref.zone}" for ref in _REFS.values()}
 
 
 def zone_text(ref: ZoneRef) -> str:
-    return _TEXT[ref]
+    return ZONE_TEXT[ref]
 
 
 @dataclass(eq=False, slots=True)

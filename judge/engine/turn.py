@@ -12,13 +12,22 @@ draw phase.
   they cannot use ARTS again in that step; then the SIGNI attack step, then the LRIG attack step.
 - End phase: the turn player with seven or more cards in hand puts cards into the trash down
   to six; the non-turn player never does.
+- The end of a turn (after the end phase, or at once when the turn player's second refresh
+  ends it: the notice of 2014-08-27): waiting triggered abilities and Life Bursts are removed
+  unresolved, effects until end of turn expire, and the other player's turn begins with its up
+  phase. **Interpretation** (docs/rules-model.md): a turn ended by a second refresh ends at once.
 """
 
 from __future__ import annotations
 
-from judge.engine.game import Game
+from typing import TYPE_CHECKING
+
+from judge.engine import setup, triggers
 from judge.engine.state import ATTACK_STEPS, LRIG_STACK_ZONES, PHASES, SIGNI_ZONES, other
 from judge.errors import EngineError
+
+if TYPE_CHECKING:
+    from judge.engine.game import Game
 
 HAND_LIMIT = 6
 
@@ -42,7 +51,7 @@ def enter_phase(game: Game, phase: str) -> None:
         draw_phase(game)
     elif phase == "attack":
         for inst in [*state.zone(tp, "lrig")[-1:], *state.signi(tp)]:
-            game.queue_triggers(inst, ["attack_phase_start"])
+            triggers.queue(game, inst, ["attack_phase_start"])
         game.settle()
         if state.phase == "attack" and state.turn_player == tp and not state.winner:
             enter_attack_step(game, "arts")
@@ -89,15 +98,14 @@ def next_stop(game: Game) -> None:
     end phase leads to the other player's turn)."""
     state = game.state
     if state.phase == "setup":
-        from judge.engine.setup import begin_game
-
-        begin_game(game)
+        setup.begin_game(game)
+        begin_turn(game, state.first_player)
         return
     if state.phase == "attack" and state.attack_step in ATTACK_STEPS[:-1]:
         enter_attack_step(game, ATTACK_STEPS[ATTACK_STEPS.index(state.attack_step) + 1])
         return
     if state.phase == "end":
-        game.end_turn("end_phase")
+        end_turn(game, "end_phase")
         return
     enter_phase(game, PHASES[PHASES.index(state.phase) + 1])
 
@@ -124,3 +132,27 @@ def pass_arts(game: Game, player: str) -> bool:
     game.emit("arts_pass", "game", player=player)
     enter_attack_step(game, "signi")
     return True
+
+
+def end_turn(game: Game, reason: str) -> None:
+    """End the turn: waiting triggered abilities and Life Bursts are removed unresolved when it
+    ends early (interpretation, see docs/rules-model.md), effects until end of turn expire, and
+    the other player's turn begins."""
+    game.drop_waiting(reason)
+    state = game.state
+    game.emit("turn_end", "game", player=state.turn_player, turn=state.turn, reason=reason)
+    state.clear_lasting()
+    begin_turn(game, other(state.turn_player))
+
+
+def begin_turn(game: Game, player: str) -> None:
+    """``player``'s turn begins: the turn number goes up, both players' refresh counts start
+    again, and the up phase begins."""
+    state = game.state
+    state.turn += 1
+    state.turn_player = player
+    state.ener_done = state.grown = False
+    for ps in state.players.values():
+        ps.refreshes = 0
+    game.emit("turn_begin", "game", player=player, turn=state.turn)
+    enter_phase(game, "up")

@@ -1,15 +1,26 @@
-"""Checking a replay against a ruling's expectations, with a zone-by-zone diff."""
+"""Checking a replay against a ruling's expectations, with a zone-by-zone diff.
+
+The expectations are checked against the traces of a replay (:mod:`judge.engine.trace`): the
+state against each trace's final :class:`~judge.engine.trace.Position`, the events against its
+events. Nothing here runs the engine.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from judge.engine.events import Event
-from judge.engine.game import Game
-from judge.engine.state import ZoneRef
-from judge.scenario.model import EventPattern, Expectation, StatePattern, ZonePattern
-from judge.scenario.run import Replay, Run
+from judge.engine.state import SIGNI_ZONES, ZoneRef
+from judge.engine.trace import Position, Replay, Trace
+from judge.scenario.model import (
+    EventPattern,
+    Expectation,
+    Scenario,
+    StatePattern,
+    ZonePattern,
+)
 
 ORDERED_ZONES = ("deck", "life", "lrig", "assist1", "assist2")
 
@@ -29,9 +40,10 @@ def event_matches(pattern: EventPattern, event: Event) -> bool:
     return True
 
 
-def _zone_diff(game: Game, zone: str, pattern: ZonePattern, seed_fixed: bool) -> str | None:
+def _zone_diff(pos: Position, zone: str, pattern: ZonePattern,
+               seed_fixed: bool) -> str | None:
     ref = ZoneRef.parse(zone)
-    got = [c.label for c in game.state.ref(ref)]
+    got = pos.labels(ref)
     shown = f"[{', '.join(got)}]"
     if pattern.mode == "count":
         if len(got) != pattern.count:
@@ -48,7 +60,7 @@ def _zone_diff(game: Game, zone: str, pattern: ZonePattern, seed_fixed: bool) ->
     want = list(pattern.cards)
     ordered = pattern.mode == "exact" or (pattern.mode == "list" and
                                           ref.zone in ORDERED_ZONES)
-    if ordered and ref in game.shuffled and not seed_fixed:
+    if ordered and zone in pos.shuffled and not seed_fixed:
         ordered = False  # a shuffled zone compares as a multiset unless the seed is fixed
     if ordered:
         if got == want:
@@ -66,57 +78,57 @@ def _zone_diff(game: Game, zone: str, pattern: ZonePattern, seed_fixed: bool) ->
     return "; ".join(parts)
 
 
-def state_diff(game: Game, pattern: StatePattern, seed_fixed: bool) -> list[str]:
-    """Lines describing every way the game differs from ``pattern`` (empty when it matches)."""
+def state_diff(pos: Position, pattern: StatePattern, seed_fixed: bool) -> list[str]:
+    """Lines describing every way the position differs from ``pattern`` (empty when it
+    matches)."""
     out: list[str] = []
     for zone, zp in pattern.zones.items():
-        line = _zone_diff(game, zone, zp, seed_fixed)
+        line = _zone_diff(pos, zone, zp, seed_fixed)
         if line:
             out.append(line)
-    state = game.state
     scalars: list[tuple[str, Any, Any]] = [
-        ("phase", pattern.phase, state.phase),
-        ("turn", pattern.turn, state.turn),
-        ("turn_player", pattern.turn_player, state.turn_player),
-        ("winner", pattern.winner, state.winner or "none"),
-        ("win_reason", pattern.win_reason, state.win_reason),
-        ("attack_step", pattern.attack_step, state.attack_step),
+        ("phase", pattern.phase, pos.phase),
+        ("turn", pattern.turn, pos.turn),
+        ("turn_player", pattern.turn_player, pos.turn_player),
+        ("winner", pattern.winner, pos.winner or "none"),
+        ("win_reason", pattern.win_reason, pos.win_reason),
+        ("attack_step", pattern.attack_step, pos.attack_step),
     ]
     for name, want, got in scalars:
         if want is not None and want != got:
             out.append(f"{name}: expected {want}, got {got}")
     for label, want in pattern.power.items():
-        inst = game.card(label)
-        got = game.power(inst) if game.on_field(inst) else None
+        where, card = pos.find(label)
+        got = card.power if where.zone in SIGNI_ZONES else None
         if got != want:
             out.append(f"power of {label}: expected {want}, got "
-                       f"{got if got is not None else f'none ({label} is in {inst.zone})'}")
+                       f"{got if got is not None else f'none ({label} is in {where})'}")
     for label, want in pattern.level.items():
-        inst = game.card(label)
-        got_level = game.level(inst)
+        got_level = pos.find(label)[1].level
         if got_level != want:
             out.append(f"level of {label}: expected {want}, got {got_level}")
     for player, want in pattern.limit.items():
-        if game.limit(player) != want:
-            out.append(f"limit of {player}: expected {want}, got {game.limit(player)}")
+        got_limit = pos.player(player).limit
+        if got_limit != want:
+            out.append(f"limit of {player}: expected {want}, got {got_limit}")
     for label, want in pattern.down.items():
-        got_down = game.card(label).down
+        got_down = pos.find(label)[1].down
         if got_down != want:
             out.append(f"{label}: expected {'down' if want else 'up'}, got "
                        f"{'down' if got_down else 'up'}")
     for label, want in pattern.frozen.items():
-        got_frozen = game.card(label).frozen
+        got_frozen = pos.find(label)[1].frozen
         if got_frozen != want:
             out.append(f"{label}: expected {'' if want else 'not '}frozen, got "
                        f"{'' if got_frozen else 'not '}frozen")
     for player, want in pattern.refreshes.items():
-        got_count = state.players[player].refreshes
+        got_count = pos.player(player).refreshes
         if got_count != want:
             out.append(f"refreshes of {player} this turn: expected {want}, got {got_count}")
     return out
 
 
-def events_diff(log: list[Event], exp: Expectation) -> list[str]:
+def events_diff(log: Sequence[Event], exp: Expectation) -> list[str]:
     out: list[str] = []
     if exp.subsequence:
         at = 0
@@ -150,25 +162,25 @@ def events_diff(log: list[Event], exp: Expectation) -> list[str]:
     return out
 
 
-def run_diff(run: Run, exp: Expectation, seed_fixed: bool) -> list[str]:
-    return [*state_diff(run.game, exp.state, seed_fixed), *events_diff(run.log, exp)]
+def trace_diff(trace: Trace, exp: Expectation, seed_fixed: bool) -> list[str]:
+    return [*state_diff(trace.final, exp.state, seed_fixed), *events_diff(trace.events, exp)]
 
 
-def check_replay(replay: Replay) -> list[str]:
-    """Every expectation for this rule set, against every branch. Empty list: it passes."""
-    scenario = replay.scenario
+def check_replay(scenario: Scenario, replay: Replay) -> list[str]:
+    """Every expectation for the replay's rule set, against every branch. Empty: it passes."""
     seed_fixed = scenario.setup.seed is not None
     out: list[str] = []
-    branches = len(replay.runs)
-    for i, run in enumerate(replay.runs):
+    traces = replay.traces
+    branches = len(traces)
+    for i, trace in enumerate(traces):
         tag = f"branch {i + 1} of {branches}: " if branches > 1 else ""
-        out.extend(tag + p for p in run.problems)
+        out.extend(tag + p for p in trace.problems)
     if out:
         return out
-    for exp in scenario.expectations_for(replay.rules.id):
-        for i, run in enumerate(replay.runs):
+    for exp in scenario.expectations_for(replay.rules):
+        for i, trace in enumerate(traces):
             tag = f"branch {i + 1} of {branches}: " if branches > 1 else ""
-            for line in run_diff(run, exp, seed_fixed):
+            for line in trace_diff(trace, exp, seed_fixed):
                 out.append(f"expect at line {exp.line}: {tag}{line}")
         if exp.outcomes:
             if replay.cut:
@@ -176,18 +188,19 @@ def check_replay(replay: Replay) -> list[str]:
                            f"{scenario.explore_limit} branches (raise explore_limit)")
                 continue
             matched = [False] * len(exp.outcomes)
-            for i, run in enumerate(replay.runs):
+            for i, trace in enumerate(traces):
+                final = trace.final
                 fits = [j for j, o in enumerate(exp.outcomes)
-                        if not state_diff(run.game, o.state, seed_fixed)]
+                        if not state_diff(final, o.state, seed_fixed)]
                 for j in fits:
                     matched[j] = True
                 if not fits:
                     out.append(f"expect at line {exp.line}: branch {i + 1} of {branches} "
-                               f"matches no listed outcome: {describe_choices(run)}")
+                               f"matches no listed outcome: {describe_choices(trace)}")
                     closest = min(exp.outcomes, key=lambda o: len(
-                        state_diff(run.game, o.state, seed_fixed)))
+                        state_diff(final, o.state, seed_fixed)))
                     out.extend(f"    vs {closest.name!r}: {d}"
-                               for d in state_diff(run.game, closest.state, seed_fixed))
+                               for d in state_diff(final, closest.state, seed_fixed))
             for j, ok in enumerate(matched):
                 if not ok:
                     out.append(f"expect at line {exp.line}: outcome {exp.outcomes[j].name!r} "
@@ -195,7 +208,7 @@ def check_replay(replay: Replay) -> list[str]:
     return out
 
 
-def describe_choices(run: Run) -> str:
+def describe_choices(trace: Trace) -> str:
     picks = [f"{e.player} {e.detail.get('kind')}={','.join(e.detail.get('picked', []))}"
-             for e in run.log if e.type == "choice"]
+             for e in trace.choices]
     return "choices " + ("; ".join(picks) if picks else "none")

@@ -12,13 +12,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from judge.data import load_rulesets
 from judge.engine.actions import ACTIONS, ILLEGAL_REASONS
 from judge.engine.cards import CardDef, Op, parse_card, parse_effect, parse_op
 from judge.engine.choices import CHOICE_KINDS, Scripted
 from judge.engine.events import CAUSES, EVENT_TYPES
 from judge.engine.placement import op_problem, placement_problem
 from judge.engine.rule_processing import KINDS as RULE_KINDS
-from judge.engine.rulesets import load_rulesets
 from judge.engine.state import (
     ATTACK_STEPS,
     GAME_PHASES,

@@ -7,9 +7,9 @@ from typing import Any
 
 from judge.engine.cards import CardDef, Op
 from judge.engine.choices import Scripted
+from judge.langs import LANGS as LANGS  # defined once, in judge.langs
+from judge.langs import TEXT_FIELDS as TEXT_FIELDS
 
-LANGS = ("ja", "en", "zh-Hans")
-TEXT_FIELDS = ("title", "question", "answer", "explanation")
 AUTHORITIES = ("official", "official-quoted", "community", "interpretation")
 
 

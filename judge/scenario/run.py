@@ -1,5 +1,10 @@
 """Replaying a scenario under a rule set: one run per branch of the unscripted choices.
 
+A run returns a :class:`~judge.engine.trace.Trace` (its events, the position after the set-up
+and after every step and at key events, the choices made, its problems); :func:`replay`
+returns the traces of every branch as one :class:`~judge.engine.trace.Replay`. Nothing else
+runs the engine on a ruling: :func:`engine_runs` counts the runs this process has made.
+
 Every run has an event budget and all the runs of one ruling under one rule set share one
 (judge.limits: MAX_EVENTS, MAX_EVENTS_PER_REPLAY); at most MAX_BRANCHES runs are made, and
 exploration stops at the first run that reaches a limit, which is a failure of the ruling
@@ -9,15 +14,16 @@ exploration stops at the first run that reaches a limit, which is a failure of t
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from judge.data import load_rulesets
 from judge.engine import actions
 from judge.engine.choices import ChoiceError, ScriptThenBranch
-from judge.engine.events import Event
 from judge.engine.game import EVENTS_MESSAGE, Game, LimitReached
 from judge.engine.ops import apply_op
-from judge.engine.rulesets import RuleSet, load_rulesets
+from judge.engine.rulesets import RuleSet
 from judge.engine.state import UNDER_ZONES, CardInstance, GameState, ZoneRef
+from judge.engine.trace import Replay, Snapshot, Trace, TracedGame
 from judge.errors import EngineError, FieldError, IllegalAction
 from judge.limits import MAX_BRANCHES, MAX_EVENTS, MAX_EVENTS_PER_REPLAY
 from judge.scenario.model import Placement, Scenario, Step
@@ -31,40 +37,24 @@ REPLAY_EVENTS_MESSAGE = (f"more than {MAX_EVENTS_PER_REPLAY} events in all branc
 
 
 @dataclass
-class Run:
-    """One replay: the log, the final game, and what went wrong (if anything)."""
-
-    game: Game
-    problems: list[str] = field(default_factory=list)
-    unused_choices: int = 0
-    unscripted: int = 0
-    #: a bound of judge.limits stopped this run (its problems say which)
-    limit_reached: bool = False
-
-    @property
-    def events(self) -> int:
-        """Events this run logged, those of refused steps included (its cost)."""
-        return self.game.events_emitted
-
-    @property
-    def log(self) -> list[Event]:
-        return self.game.log
+class _Tally:
+    runs: int = 0
 
 
-@dataclass
-class Replay:
-    scenario: Scenario
-    rules: RuleSet
-    runs: list[Run]
-    cut: bool = False
-    #: exploration stopped because the last run reached a limit (branches may be left)
-    stopped: bool = False
+_TALLY = _Tally()
+
+
+def engine_runs() -> int:
+    """How many runs of the engine on a ruling (one branch each) this process has made: the
+    site build and ``judge check`` make one per (ruling, rule set, branch)."""
+    return _TALLY.runs
 
 
 def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
                max_events: int = MAX_EVENTS, events_message: str = EVENTS_MESSAGE,
-               in_force: bool = True) -> Game:
-    """The game of the set-up; with ``in_force``, the effects already in force are applied."""
+               in_force: bool = True) -> TracedGame:
+    """The game of the set-up; with ``in_force``, the effects already in force are applied.
+    It records the positions at key events (:class:`~judge.engine.trace.TracedGame`)."""
     setup = scenario.setup
     state = GameState.empty()
     state.turn = setup.turn
@@ -78,7 +68,7 @@ def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
     state.redrawn = set(setup.redrawn)
     for player, count in setup.refreshes.items():
         state.players[player].refreshes = count
-    game = Game(state, rules, chooser, seed=setup.seed or 0, max_events=max_events,
+    game = TracedGame(state, rules, chooser, seed=setup.seed or 0, max_events=max_events,
                 events_message=events_message)
     holders: dict[tuple[str, str], CardInstance] = {}
     under: list[tuple[Placement, CardInstance]] = []
@@ -152,59 +142,80 @@ def _label(step: Step) -> str:
 
 
 def run_once(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
-             max_events: int = MAX_EVENTS, events_message: str = EVENTS_MESSAGE) -> Run:
-    """One replay of the steps; ``max_events`` is its event budget (``events_message`` says
-    which limit that is when it runs out)."""
+             max_events: int = MAX_EVENTS, events_message: str = EVENTS_MESSAGE,
+             branch: int = 0) -> Trace:
+    """One replay of the steps, as a :class:`~judge.engine.trace.Trace` (``branch``: its
+    number among the explored branches); ``max_events`` is its event budget
+    (``events_message`` says which limit that is when it runs out)."""
+    _TALLY.runs += 1
     game = build_game(scenario, rules, chooser, max_events=max_events,
                       events_message=events_message, in_force=False)
-    run = Run(game)
+    problems: list[str] = []
+    snapshots: list[Snapshot] = []
+    limit_reached = False
     try:
-        apply_in_force(game, scenario)
+        try:
+            apply_in_force(game, scenario)
+        finally:
+            snapshots.append(game.snapshot())
         for step in scenario.steps:
-            wanted = step.expect_illegal if (not step.illegal_rules
-                                             or rules.id in step.illegal_rules) else None
-            game.step = step.index
-            game.emit("step", "game", index=step.index, action=step.action)
-            before = len(game.log)
             try:
-                perform(game, step)
-            except IllegalAction as exc:
-                game.rollback(before)
-                game.emit("illegal", "game", reason=exc.reason, message=str(exc))
-                if wanted != exc.reason:
-                    expected = f" (expected {wanted})" if wanted else ""
-                    run.problems.append(f"step {step.index} (line {step.line}, "
-                                        f"{step.action}) was refused: {exc}{expected}")
+                if not _step(game, step, rules, problems):
                     break
-                continue
-            if wanted:
-                run.problems.append(f"step {step.index} (line {step.line}, {step.action}) "
-                                    f"was allowed, but {wanted} was expected")
-                break
+            finally:
+                snapshots.append(game.snapshot())
     except ChoiceError as exc:
-        run.problems.append(f"scripted choice does not fit: {exc}")
+        problems.append(f"scripted choice does not fit: {exc}")
     except LimitReached as exc:
-        run.problems.append(f"engine error: {exc}")
-        run.limit_reached = True
+        problems.append(f"engine error: {exc}")
+        limit_reached = True
     except EngineError as exc:
-        run.problems.append(f"engine error: {exc}")
-    run.unused_choices = len(chooser.script) - chooser.used
-    run.unscripted = chooser.unscripted
-    if run.unused_choices and not run.problems:
-        run.problems.append(f"{run.unused_choices} scripted choice(s) were never asked for")
-    return run
+        problems.append(f"engine error: {exc}")
+    unused = len(chooser.script) - chooser.used
+    if unused and not problems:
+        problems.append(f"{unused} scripted choice(s) were never asked for")
+    return Trace(rules.id, branch, tuple(game.log), tuple(snapshots),
+                 tuple(game.key_snapshots), tuple(problems), limit_reached, unused,
+                 chooser.unscripted, game.events_emitted)
+
+
+def _step(game: TracedGame, step: Step, rules: RuleSet, problems: list[str]) -> bool:
+    """Carry out one step, a refusal included; False when the run stops here."""
+    wanted = step.expect_illegal if (not step.illegal_rules
+                                     or rules.id in step.illegal_rules) else None
+    game.step = step.index
+    game.emit("step", "game", index=step.index, action=step.action)
+    before = len(game.log)
+    try:
+        perform(game, step)
+    except IllegalAction as exc:
+        game.rollback(before)
+        game.forget_after(before)
+        game.emit("illegal", "game", reason=exc.reason, message=str(exc))
+        if wanted != exc.reason:
+            expected = f" (expected {wanted})" if wanted else ""
+            problems.append(f"step {step.index} (line {step.line}, "
+                            f"{step.action}) was refused: {exc}{expected}")
+            return False
+        return True
+    if wanted:
+        problems.append(f"step {step.index} (line {step.line}, {step.action}) "
+                        f"was allowed, but {wanted} was expected")
+        return False
+    return True
 
 
 def replay(scenario: Scenario, rules: RuleSet | str, *, explore: bool = True) -> Replay:
-    """Replay under ``rules``; unscripted choices are explored branch by branch, depth first
-    (up to the scenario's ``explore_limit`` runs, never more than MAX_BRANCHES; ``cut`` tells
-    when more branches were left). The runs share MAX_EVENTS_PER_REPLAY events (the set-up's
-    cards counting in each); the first run that reaches a limit ends the exploration
+    """Replay under ``rules``: the traces of every branch. Unscripted choices are explored
+    branch by branch, depth first (up to the scenario's ``explore_limit`` runs, never more than
+    MAX_BRANCHES; ``cut`` tells when more branches were left); without ``explore``, only the
+    first branch is run. The runs share MAX_EVENTS_PER_REPLAY events (the set-up's cards
+    counting in each); the first run that reaches a limit ends the exploration
     (``stopped``)."""
     if isinstance(rules, str):
         rules = load_rulesets()[rules]
     limit = max(1, min(scenario.explore_limit, MAX_BRANCHES))
-    runs: list[Run] = []
+    runs: list[Trace] = []
     prefixes: list[list[int]] = [[]]  # a stack: the last one is explored next
     cut = stopped = trimmed = False
     spent = 0
@@ -219,9 +230,9 @@ def replay(scenario: Scenario, rules: RuleSet | str, *, explore: bool = True) ->
         chooser.branching.prefix = prefix
         run = run_once(scenario, rules, chooser, max_events=min(MAX_EVENTS, left),
                        events_message=EVENTS_MESSAGE if left > MAX_EVENTS
-                       else REPLAY_EVENTS_MESSAGE)
+                       else REPLAY_EVENTS_MESSAGE, branch=len(runs))
         runs.append(run)
-        spent += setup_cost + run.events
+        spent += setup_cost + run.cost
         if run.limit_reached:
             stopped = True
             break
@@ -239,4 +250,4 @@ def replay(scenario: Scenario, rules: RuleSet | str, *, explore: bool = True) ->
                 del prefixes[:len(prefixes) - room]
     if trimmed and not prefixes and not stopped:
         cut = True  # branches were dropped that the limit would never have reached
-    return Replay(scenario, rules, runs, cut, stopped)
+    return Replay(rules.id, tuple(runs), cut, stopped)

@@ -1,6 +1,8 @@
 """Board diagrams: the position after a step, as a small inline SVG.
 
-:func:`snapshot` freezes a game's zones into a :class:`Board` (language-free). A ruling page
+:func:`board_of` draws a replay's :class:`~judge.engine.trace.Position` as a :class:`Board`
+(language-free): the part of the position a board shows, so that two boards are equal when
+they look the same. A ruling page
 draws all its boards on one :class:`Layout` (:func:`layout_for`): the zones that hold a card in
 any of them, in a fixed order, the same for both players (player 2 above, player 1 below), each
 row of boxes as tall as it needs to be in the fullest board. What does not change between the
@@ -23,8 +25,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from judge.engine.game import Game
 from judge.engine.state import PLAYERS, SIGNI_ZONES
+from judge.engine.trace import Position
 from judge.narrate import Narrator
 
 #: The order zones are drawn in (four to a row), when they hold a card in some board.
@@ -64,18 +66,18 @@ class Board:
         return ()
 
 
-def snapshot(game: Game) -> Board:
-    state = game.state
+def board_of(position: Position) -> Board:
+    """What a board shows of a position: every zone's labels, down and frozen marks, the
+    power of a SIGNI on the field, the turn, the phase and the winner."""
     zones = []
     for player in PLAYERS:
         for zone in (*ORDER, "under1", "under2", "under3"):
             cards = tuple(
-                CardView(c.label, c.down, c.frozen,
-                         game.power(c) if zone in SIGNI_ZONES else None)
-                for c in state.zone(player, zone))
+                CardView(c.label, c.down, c.frozen, c.power if zone in SIGNI_ZONES else None)
+                for c in position.zone(player, zone))
             zones.append((player, zone, cards))
-    return Board(state.turn, state.turn_player, state.phase, state.attack_step, tuple(zones),
-                 state.winner)
+    return Board(position.turn, position.turn_player, position.phase, position.attack_step,
+                 tuple(zones), position.winner)
 
 
 def zones_used(boards: Iterable[Board]) -> tuple[str, ...]:

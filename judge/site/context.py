@@ -22,14 +22,14 @@ from judge.corpus import Corpus, Term
 from judge.coverage import Coverage, Row
 from judge.coverage import compute as compute_coverage
 from judge.engine.events import Event
+from judge.engine.rule_processing import BY_ID as RULE_KIND_BY_ID
 from judge.engine.rule_processing import KINDS as RULE_KINDS
+from judge.engine.rule_processing import TABLE as RULE_KIND_TABLE
 from judge.engine.rulesets import RuleSet
-from judge.engine.state import ATTACK_STEPS, PHASES
+from judge.engine.state import ATTACK_STEP_TERMS, ATTACK_STEPS, PHASE_TERMS, PHASES
 from judge.i18n import LANGS, N_, NATIVE_NAMES, gettext_for, ngettext_for
+from judge.langs import TEXT_FIELDS
 from judge.narrate import (
-    ATTACK_STEP_TERMS,
-    PHASE_TERMS,
-    RULE_KIND_NAMES,
     Narrator,
     scenario_cards,
 )
@@ -39,7 +39,6 @@ from judge.site.board import card_key, frame_svg, render_svg
 from judge.site.load import RulingData, SiteInput
 from judge.site.markup import TermLinker, render_markdown
 
-TEXT_FIELDS = ("title", "question", "answer", "explanation")
 NEWEST = 10
 
 AUTHORITY_NAMES: dict[str, str] = {
@@ -85,29 +84,6 @@ TAG_NAMES: dict[str, str] = {
     "turn-end": N_("end of the turn"),
     "up-to": N_("up to"),
     "upper-limit": N_("upper limit"),
-}
-#: What each kind of rule processing does: its short definition on the processing page (and in
-#: the search results, where each kind is a result of its own).
-KIND_DESCRIPTIONS: dict[str, str] = {
-    "power": N_("A SIGNI with power 0 or less is banished."),
-    "excess": N_("When a player's SIGNI exceed the LRIG's level or limit, SIGNI are put into "
-                 "the trash one at a time until they fit."),
-    "under": N_("Cards under or attached to a SIGNI that left the field are put into the "
-                "trash."),
-    "check": N_("A crushed card in the check zone whose Life Burst is absent or not used is "
-                "put into the ener zone."),
-    "refresh": N_("A player whose main deck is empty refreshes: the trash is shuffled into a "
-                  "new main deck, and one Life Cloth is put into the trash."),
-    "resona": N_("A Resona anywhere but the LRIG deck, the LRIG trash or a SIGNI zone returns "
-                 "to the LRIG deck."),
-    "key": N_("A Key anywhere but the LRIG deck, the LRIG trash or the LRIG zone is put into "
-              "the LRIG trash."),
-    "upper_limit": N_("When a zone or a SIGNI holds more cards than it may, its player chooses "
-                      "the extra cards and puts them into the trash."),
-    "limiting": N_("A card whose limiting condition does not match the centre LRIG's type is "
-                   "put into its trash."),
-    "lrig_type": N_("When two LRIGs of the same LRIG type are on the field, the one that is "
-                    "not the centre LRIG is put into the LRIG trash."),
 }
 #: How much the parts of a page weigh in the search index (Pagefind's data-pagefind-weight,
 #: 0 to 10 on a quadratic scale; text without a weight counts 1, and the replay, the tables,
@@ -432,10 +408,12 @@ class SiteModel:
         return {"title": L._("Glossary"), "terms": terms}
 
     def _processing(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
-        kinds = [{"id": k, "number": n, "name": gettext_for(L.lang, RULE_KIND_NAMES[k]),
-                  "description": L._(KIND_DESCRIPTIONS[k]),
-                  "rulings": [self.entry(r, L, links) for r in self.kinds.get(k, [])]}
-                 for k, n in RULE_KINDS.items()]
+        glossary = links.to(f"{L.lang}/glossary/")
+        kinds = [{"id": k.id, "number": k.number, "name": gettext_for(L.lang, k.name),
+                  "description": L._(k.description), "source": k.source,
+                  "term_href": f"{glossary}#t-{k.term}" if k.term else "",
+                  "rulings": [self.entry(r, L, links) for r in self.kinds.get(k.id, [])]}
+                 for k in RULE_KIND_TABLE]
         phases = []
         for phase in ("setup", *PHASES):
             phases.append({"id": phase, "name": L.term(PHASE_TERMS[phase]),
@@ -479,7 +457,7 @@ class SiteModel:
         processing = links.to(f"{lang}/processing/")
         glossary = links.to(f"{lang}/glossary/")
         if row.category == "rule-processing":
-            name = gettext_for(lang, RULE_KIND_NAMES[row.item])
+            name = gettext_for(lang, RULE_KIND_BY_ID[row.item].name)
             return Text(f"{RULE_KINDS[row.item]}. {name}", lang), \
                 f"{processing}#kind-{row.item}"
         if row.category == "phase":

@@ -1,45 +1,48 @@
 """Build phase 1, load: the corpus, each ruling checked, and the boards of its replays.
 
-The corpus (rulings, glossary, cards, rule sets and the replayed events) comes from
+The corpus (rulings, glossary, cards, rule sets and the traces of every replay) comes from
 :func:`judge.corpus.load_corpus`, the loader ``judge db`` and ``judge search`` share, through
-:func:`read_corpus` only. On top of it this phase adds what the pages need and the corpus
-does not keep: the ``judge check`` result of each (ruling, rule set), the position after each
-step (for the board diagrams) and, for rulings that list outcomes, a branch reaching each.
-Nothing here depends on the page language.
+:func:`read_corpus` only; it is the one place the site runs the engine (once per ruling, rule
+set and branch). On top of it this phase works out, from those traces and without replaying
+anything, what the pages need: the ``judge check`` result of each (ruling, rule set), the
+boards of the position after each step and, for rulings that list outcomes, a branch reaching
+each. Nothing here depends on the page language.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.check import Result
+from judge.check import Result, result_of
 from judge.corpus import Corpus, Ruling, load_corpus
-from judge.engine.choices import ScriptThenBranch
 from judge.engine.events import Event
-from judge.engine.rulesets import RuleSet
-from judge.errors import JudgeError
-from judge.scenario.expect import check_replay, state_diff
+from judge.engine.trace import Replay, Trace
+from judge.scenario.expect import state_diff
 from judge.scenario.model import Outcome, Scenario
-from judge.scenario.run import Replay, replay, run_once
-from judge.site.board import Board, Layout, layout_for, snapshot
+from judge.site.board import Board, Layout, board_of, layout_for
 
 
 def read_corpus(root: Path | None) -> Corpus:
-    """The one place the site reads the corpus (rulings, glossary, cards, rule sets, replays)."""
+    """The one place the site reads the corpus (rulings, glossary, cards, rule sets, traces)."""
     return load_corpus(root)
 
 
 @dataclass(frozen=True)
-class ReplayView:
-    """The replay shared by one or more rule sets whose event logs are identical."""
+class TraceGroup:
+    """The rule sets of one ruling whose first branches logged the same events, and the trace
+    the page shows for them (the first branch under the last of them). It holds no replay of
+    its own: ``events`` are the trace's, ``boards`` draw its positions."""
 
     rules: tuple[str, ...]
-    events: tuple[Event, ...]
+    trace: Trace | None  # None only when a rule set has no replay in the corpus
     boards: tuple[Board, ...]  # index k: after step k (0: the set-up)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return self.trace.events if self.trace is not None else ()
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,7 @@ class OutcomeView:
 class RulingData:
     ruling: Ruling
     results: tuple[Result, ...]  # one per rule set, in the ruling's order
-    replays: tuple[ReplayView, ...]
+    replays: tuple[TraceGroup, ...]
     outcomes: tuple[OutcomeView, ...]
     layout: Layout  # where the boxes of all the page's boards are
 
@@ -88,77 +91,65 @@ def load(root: Path | None = None, progress: Callable[[str], None] | None = None
     corpus = read_corpus(root)
     rulings = []
     for ruling in corpus.rulings:
-        rulings.append(load_ruling(corpus, ruling))
+        rulings.append(load_ruling(ruling))
         if progress is not None:
             progress(ruling.id)
     return SiteInput(corpus, tuple(rulings))
 
 
-def load_ruling(corpus: Corpus, ruling: Ruling) -> RulingData:
+def load_ruling(ruling: Ruling) -> RulingData:
+    """What the pages need of one ruling, from the traces the corpus holds."""
     scenario = ruling.scenario
-    results: list[Result] = []
-    full: dict[str, Replay] = {}
+    results = []
     for rules in scenario.rulesets:
-        try:
-            rep = replay(scenario, corpus.rulesets[rules])
-            full[rules] = rep
-            failures = check_replay(rep)
-        except JudgeError as exc:
-            failures = [f"engine error: {exc}"]
-        results.append(Result(ruling.path, scenario.id, rules, failures))
-    replays = tuple(_replays(corpus, ruling))
-    outcomes = tuple(_outcomes(scenario, full))
+        rep = ruling.replays.get(rules)
+        results.append(result_of(scenario, rep, ruling.path) if rep is not None else
+                       Result(ruling.path, scenario.id, rules, [f"no replay under {rules}"]))
+    replays = tuple(_groups(ruling))
+    outcomes = tuple(_outcomes(scenario, ruling.replays))
     boards = [b for rv in replays for b in rv.boards]
     boards += [ov.board for ov in outcomes if ov.board is not None]
     return RulingData(ruling, tuple(results), replays, outcomes, layout_for(boards))
 
 
-def _replays(corpus: Corpus, ruling: Ruling) -> list[ReplayView]:
+def _groups(ruling: Ruling) -> list[TraceGroup]:
     groups: dict[tuple[str, ...], list[str]] = {}
     for rules in ruling.scenario.rulesets:
-        rr = ruling.replays.get(rules)
-        key = tuple(str(e) for e in rr.events) if rr is not None else (f"missing {rules}",)
+        rep = ruling.replays.get(rules)
+        key = tuple(str(e) for e in rep.events) if rep is not None else (f"missing {rules}",)
         groups.setdefault(key, []).append(rules)
     out = []
     for rules_list in groups.values():
-        shown = rules_list[-1]
-        rr = ruling.replays.get(shown)
-        events = rr.events if rr is not None else ()
-        boards = step_boards(ruling.scenario, corpus.rulesets[shown])
-        out.append(ReplayView(tuple(rules_list), tuple(events), boards))
+        rep = ruling.replays.get(rules_list[-1])
+        trace = rep.traces[0] if rep is not None and rep.traces else None
+        out.append(TraceGroup(tuple(rules_list), trace, step_boards(ruling.scenario, trace)))
     return out
 
 
-def step_boards(scenario: Scenario, rules: RuleSet) -> tuple[Board, ...]:
-    """The position after the set-up and after each step, in the first branch.
-
-    Replaying the first k steps gives the position after step k: the replay is deterministic
-    (fixed seed, scripted choices used in order, unscripted ones taking their first answer)."""
-    boards = []
-    for k in range(len(scenario.steps) + 1):
-        partial = dataclasses.replace(scenario, steps=scenario.steps[:k])
-        try:
-            run = run_once(partial, rules, ScriptThenBranch(list(scenario.choices)))
-        except JudgeError:
-            break
-        boards.append(snapshot(run.game))
-    return tuple(boards)
+def step_boards(scenario: Scenario, trace: Trace | None) -> tuple[Board, ...]:
+    """The boards after the set-up and after each step, in the first branch. A run that
+    stopped at a step shows the position where it stopped for the steps after it too."""
+    if trace is None or not trace.positions:
+        return ()
+    boards = tuple(board_of(p) for p in trace.positions)
+    missing = len(scenario.steps) + 1 - len(boards)
+    return boards + (boards[-1],) * missing if missing > 0 else boards
 
 
-def _outcomes(scenario: Scenario, full: dict[str, Replay]) -> list[OutcomeView]:
+def _outcomes(scenario: Scenario, replays: Mapping[str, Replay]) -> list[OutcomeView]:
     out = []
     seed_fixed = scenario.setup.seed is not None
     for i, exp in enumerate(scenario.expectations):
         if not exp.outcomes:
             continue
         rules = exp.rules[-1]
-        rep = full.get(rules)
+        rep = replays.get(rules)
         for outcome in exp.outcomes:
-            run = None
+            trace = None
             if rep is not None:
-                run = next((r for r in rep.runs
-                            if not state_diff(r.game, outcome.state, seed_fixed)), None)
+                trace = next((t for t in rep.traces
+                              if not state_diff(t.final, outcome.state, seed_fixed)), None)
             out.append(OutcomeView(
-                i, outcome, rules, snapshot(run.game) if run else None,
-                tuple(e for e in run.log if e.type == "choice") if run else ()))
+                i, outcome, rules, board_of(trace.final) if trace else None,
+                trace.choices if trace else ()))
     return out

@@ -13,9 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from judge.corpus import Corpus
-from judge.i18n import LANGS, catalogue_problems
-
-TEXT_FIELDS = ("title", "question", "answer", "explanation")
+from judge.i18n import catalogue_problems
+from judge.langs import LANGS, TEXT_FIELDS
 
 
 @dataclass

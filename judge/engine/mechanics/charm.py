@@ -1,0 +1,43 @@
+"""Charm (チャーム, 魅饰): a card put face down under a SIGNI, belonging to it.
+
+Rule: the ``charm`` operation puts the top card of the controller's main deck face down under
+a SIGNI on the field as its Charm; with no such SIGNI or an empty main deck it does nothing
+(``fizzle``, reason ``no-signi-or-deck``). When the SIGNI leaves the field, its Charm goes to the
+trash by rule processing (kind 3, :mod:`judge.engine.rule_processing.attachments`). A card may
+list ``charm`` as a keyword; as a printed keyword it is recorded only.
+
+Hook: :func:`charm`, the ``charm`` operation (:data:`judge.engine.ops.OPERATIONS`).
+
+Sources: WIXOSS TCG Wiki "間違えやすいルール" (2014), チャーム; Chinese wiki "WIXOSS/游戏规则"
+(undated), 魅饰 and rule processing 3.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from judge.engine.cards import Op
+from judge.engine.mechanics import Mechanic
+from judge.engine.sources import MISTAKEN_RULES
+from judge.engine.state import CardInstance
+from judge.engine.targets import op_targets
+from judge.langs import NP_
+
+if TYPE_CHECKING:
+    from judge.engine.game import Game
+
+MECHANICS = (
+    Mechanic(id="charm", term="charm", source=f"{MISTAKEN_RULES}, チャーム",
+             verbs={"charm": NP_("%(card)s is put from %(from)s under a SIGNI as its Charm.",
+                                 "%(card)s are put from %(from)s under a SIGNI as its Charm.")}),
+)
+
+
+def charm(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
+    for inst in op_targets(game, op, controller, source):
+        deck = game.state.zone(controller, "deck")
+        if not game.on_field(inst) or not deck:
+            game.emit("fizzle", "effect", player=inst.owner, card=inst, source=name,
+                      reason="no-signi-or-deck")
+            continue
+        game.attach(deck[0], inst, "charm", "effect", name)

@@ -1,0 +1,55 @@
+"""Kind 5, ``refresh``: a player whose main deck is empty refreshes.
+
+Rule: when a player's main deck is empty and a refresh can happen
+(:func:`judge.engine.refresh.can_refresh`), that player refreshes
+(:func:`judge.engine.refresh.refresh`), as rule processing: so after the one effect that
+emptied the deck has resolved, and before any waiting triggered ability. When it cannot happen
+yet (an empty trash), a ``refresh_waits`` event is logged once per wait, and the refresh comes
+at the first check after a card reaches the trash. Both players are looked at, the turn
+player first; the refreshes of one check are made before its other moves, each from the trash
+as it was at the check (see :func:`judge.engine.rule_processing.check`). Under the 2014-04
+rules the refresh also interrupts anything (:func:`judge.engine.refresh.after_move`), so this
+kind finds nothing left to do.
+
+Sources: WIXOSS glossary "ルール処理" (quoted by wikiwiki.jp, 2020-11-30), kind 5; WIXOSS
+glossary "リフレッシュ" (quoted by wikiwiki.jp, 2020-05-17) and its commentary (a refresh comes
+before waiting triggered abilities; with deck and trash both empty, nothing happens until a
+card is in the trash); the refresh revision notice of 2014-06-20.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from judge.engine.refresh import can_refresh
+from judge.engine.rule_processing.base import Kind
+from judge.engine.sources import GLOSSARY_RULE_PROCESSING
+from judge.engine.state import other
+from judge.langs import N_
+
+if TYPE_CHECKING:
+    from judge.engine.game import Game
+
+
+def refreshers(game: Game) -> list[str]:
+    """The players who refresh now, the turn player first; a player who cannot yet is logged
+    as waiting, once."""
+    state = game.state
+    out: list[str] = []
+    for p in (state.turn_player, other(state.turn_player)):
+        if state.zone(p, "deck"):
+            game.refresh_waiting.discard(p)
+        elif can_refresh(game, p):
+            out.append(p)
+        elif p not in game.refresh_waiting:
+            game.refresh_waiting.add(p)
+            game.emit("refresh_waits", "rule", player=p,
+                      reason="empty-trash" if state.zone(p, "life") or
+                      game.rules.refresh_needs_trash else "empty-trash-no-life")
+    return out
+
+
+KIND = Kind(id="refresh", number=5, name=N_("refresh"),
+            description=N_("A player whose main deck is empty refreshes: the trash is shuffled "
+                           "into a new main deck, and one Life Cloth is put into the trash."),
+            source=f"{GLOSSARY_RULE_PROCESSING}, kind 5", look=None, term="refresh")

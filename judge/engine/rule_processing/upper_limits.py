@@ -1,0 +1,70 @@
+"""Kind 8, ``upper_limit``: more cards than a zone or a SIGNI may hold go to the trash.
+
+Rule: a SIGNI zone holds one SIGNI, the Key zone one Key, and a SIGNI has at most one Accessory
+(:mod:`judge.engine.mechanics.accessory`); with more, their player chooses the cards to put
+into the trash until one is left (choice ``over_limit``; LRIG-deck cards go to the LRIG trash).
+
+Sources: WIXOSS glossary "ルール処理" (quoted by wikiwiki.jp, 2020-11-30), kind 8 and property 2
+(kinds 2 and 8 involve a player's choice). **Interpretation**: one Accessory per SIGNI is the
+upper limit the glossary's kind 8 speaks of.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from judge.engine.placement import home_trash
+from judge.engine.rule_processing.base import NOTHING, Kind, Proposal, Side, proposal
+from judge.engine.sources import GLOSSARY_RULE_PROCESSING
+from judge.engine.state import UNDER_ZONES, CardInstance
+from judge.langs import N_
+
+if TYPE_CHECKING:
+    from judge.engine.game import Game
+
+#: Upper limits: a SIGNI zone holds one SIGNI, the Key zone one Key (a SIGNI one Accessory).
+UPPER_LIMITS = {"signi1": 1, "signi2": 1, "signi3": 1, "key": 1}
+
+
+def look(game: Game, side: Side) -> Sequence[Proposal]:
+    zones = side.zones
+    if len(zones["key"]) < 2 and len(zones["signi1"]) < 2 and len(zones["signi2"]) < 2 and \
+            len(zones["signi3"]) < 2 and len(zones["under1"]) < 2 and \
+            len(zones["under2"]) < 2 and len(zones["under3"]) < 2:
+        return NOTHING
+    return [proposal("upper_limit", card, home_trash(card.card))
+            for card in over_limit(game, side.player)]
+
+
+def over_limit(game: Game, player: str) -> list[CardInstance]:
+    """The cards over a zone's or an attachment's upper limit, as their player chooses."""
+    out: list[CardInstance] = []
+    groups: list[list[CardInstance]] = []
+    for zone, cap in UPPER_LIMITS.items():
+        cards = game.state.zone(player, zone)
+        if len(cards) > cap:
+            groups.append(cards)
+    for signi_zone, under_zone in UNDER_ZONES.items():
+        holder = game.state.zone(player, signi_zone)
+        if not holder or len(game.state.zone(player, under_zone)) < 2:
+            continue
+        attached = [c for c in game.state.zone(player, under_zone)
+                    if c.attach == "accessory"
+                    and game.attached_to.get(c.label) == (holder[0].label, holder[0].epoch)]
+        if len(attached) > 1:
+            groups.append(attached)
+    for cards in groups:
+        cap = 1
+        labels = [c.label for c in cards]
+        picked = game.choose(player, "over_limit", labels, min_count=len(cards) - cap,
+                             max_count=len(cards) - cap,
+                             prompt="which cards go to the trash for the upper limit")
+        out.extend(game.card(label) for label in picked)
+    return out
+
+
+KIND = Kind(id="upper_limit", number=8, name=N_("more cards than a zone allows"),
+            description=N_("When a zone or a SIGNI holds more cards than it may, its player "
+                           "chooses the extra cards and puts them into the trash."),
+            source=f"{GLOSSARY_RULE_PROCESSING}, kind 8", look=look, choice="over_limit")

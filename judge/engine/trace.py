@@ -1,0 +1,755 @@
+"""What a replay produced: :class:`Trace` and :class:`Position`, frozen and language-free.
+
+A :class:`Trace` is one branch of one ruling under one rule set: the ordered events, a
+:class:`Position` after the set-up and after every step, positions at key events (a move into
+the check zone, a Life Burst, a refresh), the choices made and the problems found. A
+:class:`Replay` groups the traces of one ruling under one rule set (one per explored branch).
+Everything that reads a replay (``judge check``, the pytest items, narration, the boards, the
+site, ``judge db``, ``judge coverage``, ``judge replay``) reads these values: none of them holds
+a live :class:`~judge.engine.game.Game` or runs the engine again.
+
+:func:`position` freezes a live game into a :class:`Position`; :class:`TracedGame` is the game
+the scenario runner plays, which also records the positions at key events. Positions have a
+text form (:meth:`Position.to_text`, :meth:`Position.from_text`) and a JSON form
+(:meth:`Position.to_dict`, :meth:`Position.from_dict`); both round-trip.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from itertools import chain, filterfalse, repeat
+from operator import add, attrgetter, itemgetter
+from typing import Any, NamedTuple
+
+from judge.engine.events import Event
+from judge.engine.game import Game
+from judge.engine.state import (
+    FIELD_ZONES,
+    PLAYERS,
+    SIGNI_ZONES,
+    ZONES,
+    CardInstance,
+    ZoneRef,
+)
+from judge.errors import EngineError
+
+#: Where each zone's cards are in :attr:`PlayerPosition.zones`.
+ZONE_INDEX: dict[str, int] = {zone: i for i, zone in enumerate(ZONES)}
+_UNDER = frozenset(z for z in ZONES if z.startswith("under"))
+
+
+# ---------------------------------------------------------------------- positions
+
+
+class CardState(NamedTuple):
+    """One card as it stands: its label, card id and level (printed, or on the field with the
+    modifiers and constant abilities in force), its power on the field (``None`` elsewhere),
+    whether it is down, frozen or face down, and the label of the SIGNI it is attached to (a
+    card in an under zone; ``None`` otherwise). A named tuple: a position is taken after
+    every step, and a set-up may hold a thousand cards."""
+
+    label: str
+    card: str
+    level: int
+    power: int | None = None
+    down: bool = False
+    frozen: bool = False
+    face_down: bool = False
+    attached_to: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"label": self.label, "card": self.card, "level": self.level}
+        if self.power is not None:
+            out["power"] = self.power
+        for key in ("down", "frozen", "face_down"):
+            if getattr(self, key):
+                out[key] = True
+        if self.attached_to is not None:
+            out["attached_to"] = self.attached_to
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CardState:
+        power = data.get("power")
+        attached = data.get("attached_to")
+        return cls(str(data["label"]), str(data["card"]), int(data["level"]),
+                   None if power is None else int(power), bool(data.get("down", False)),
+                   bool(data.get("frozen", False)), bool(data.get("face_down", False)),
+                   None if attached is None else str(attached))
+
+    def to_text(self) -> str:
+        """``S1 (signi-2, level 2, power 8000, down, under S0)``."""
+        parts = [_token(self.card), f"level {self.level}"]
+        if self.power is not None:
+            parts.append(f"power {self.power}")
+        parts += [name for name, on in (("down", self.down), ("frozen", self.frozen),
+                                        ("face-down", self.face_down)) if on]
+        if self.attached_to is not None:
+            parts.append(f"under {_token(self.attached_to)}")
+        return f"{_token(self.label)} ({', '.join(parts)})"
+
+
+class PlayerPosition(NamedTuple):
+    """One player's side: every zone's cards in order (top first for the main deck and the
+    life cloth, oldest first elsewhere; aligned with :data:`~judge.engine.state.ZONES`), the
+    centre LRIG's level, the player's limit and the refreshes made this turn."""
+
+    player: str
+    zones: tuple[tuple[CardState, ...], ...]
+    lrig_level: int = 0
+    limit: int = 0
+    refreshes: int = 0
+
+    def zone(self, zone: str) -> tuple[CardState, ...]:
+        return self.zones[ZONE_INDEX[zone]]
+
+
+class Position(NamedTuple):
+    """The whole game at one moment, language-free: the turn, the turn player, the phase and
+    the attack step, both players' sides (:class:`PlayerPosition`, p1 then p2), the winner
+    and how they won, and the zones shuffled so far (``p1.deck``; a shuffled zone compares in
+    any order unless the ruling fixes the seed). Named tuples, like events: cheap to make
+    after every step."""
+
+    turn: int
+    turn_player: str
+    phase: str
+    attack_step: str
+    players: tuple[PlayerPosition, ...]
+    winner: str | None = None
+    win_reason: str | None = None
+    shuffled: tuple[str, ...] = ()
+
+    def player(self, player: str) -> PlayerPosition:
+        return self.players[PLAYERS.index(player)]
+
+    def zone(self, player: str, zone: str) -> tuple[CardState, ...]:
+        return self.players[PLAYERS.index(player)].zones[ZONE_INDEX[zone]]
+
+    def labels(self, ref: ZoneRef) -> list[str]:
+        """The labels of the cards in one zone, in order."""
+        return [c.label for c in self.zone(ref.player, ref.zone)]
+
+    def find(self, label: str) -> tuple[ZoneRef, CardState]:
+        """Where the card labelled ``label`` is, and its state (an EngineError if no card
+        has that label)."""
+        for side in self.players:
+            for zone, cards in zip(ZONES, side.zones, strict=True):
+                for card in cards:
+                    if card.label == label:
+                        return ZoneRef.of(side.player, zone), card
+        raise EngineError(f"no card labelled {label!r}")
+
+    # -------------------------------------------------------------- JSON form
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: only the zones that hold a card are listed."""
+        return {
+            "turn": self.turn, "turn_player": self.turn_player, "phase": self.phase,
+            "attack_step": self.attack_step, "winner": self.winner,
+            "win_reason": self.win_reason, "shuffled": list(self.shuffled),
+            "players": {side.player: {
+                "lrig_level": side.lrig_level, "limit": side.limit,
+                "refreshes": side.refreshes,
+                "zones": {zone: [c.to_dict() for c in cards]
+                          for zone, cards in zip(ZONES, side.zones, strict=True) if cards}}
+                for side in self.players},
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Position:
+        players = []
+        for player in PLAYERS:
+            side = data["players"][player]
+            zones = side.get("zones", {})
+            players.append(PlayerPosition(
+                player, tuple(tuple(CardState.from_dict(c) for c in zones.get(zone, ()))
+                              for zone in ZONES),
+                int(side["lrig_level"]), int(side["limit"]), int(side["refreshes"])))
+        winner, reason = data.get("winner"), data.get("win_reason")
+        return cls(int(data["turn"]), str(data["turn_player"]), str(data["phase"]),
+                   str(data["attack_step"]), tuple(players),
+                   None if winner is None else str(winner),
+                   None if reason is None else str(reason),
+                   tuple(str(z) for z in data.get("shuffled", ())))
+
+    # -------------------------------------------------------------- text form
+
+    def to_text(self) -> str:
+        """Lines: the turn, then per player a line and one indented line per zone that holds a
+        card, each card as ``LABEL (CARD, level N[, power N][, down][, frozen][, face-down]
+        [, under HOLDER])``::
+
+            turn 3, turn player p1, phase main, attack step -, winner -, win reason -, shuffled -
+            p1: lrig level 3, limit 7, refreshes 0
+              signi1: S1 (signi-2, level 2, power 8000)
+        """
+        head = (f"turn {self.turn}, turn player {_token(self.turn_player)}, "
+                f"phase {_token(self.phase)}, attack step {_dash(self.attack_step)}, "
+                f"winner {_dash(self.winner)}, win reason {_dash(self.win_reason)}, "
+                f"shuffled {' '.join(_token(z) for z in self.shuffled) or '-'}")
+        lines = [head]
+        for side in self.players:
+            lines.append(f"{side.player}: lrig level {side.lrig_level}, limit {side.limit}, "
+                         f"refreshes {side.refreshes}")
+            for zone, cards in zip(ZONES, side.zones, strict=True):
+                if cards:
+                    lines.append(f"  {zone}: " + " ".join(c.to_text() for c in cards))
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    @classmethod
+    def from_text(cls, text: str) -> Position:
+        """The position :meth:`to_text` wrote (a ValueError for anything else)."""
+        lines = text.split("\n")
+        head = _HEAD.fullmatch(lines[0])
+        if head is None:
+            raise ValueError(f"not a position's first line: {lines[0]!r}")
+        sides: dict[str, tuple[int, int, int, dict[str, tuple[CardState, ...]]]] = {}
+        zones: dict[str, tuple[CardState, ...]] = {}
+        for line in lines[1:]:
+            side = _SIDE.fullmatch(line)
+            if side is not None:
+                zones = {}
+                sides[side["player"]] = (int(side["level"]), int(side["limit"]),
+                                         int(side["refreshes"]), zones)
+                continue
+            row = _ZONE.fullmatch(line)
+            if row is None or not sides:
+                raise ValueError(f"not a line of a position: {line!r}")
+            zones[row["zone"]] = tuple(_card(m) for m in _CARD.finditer(row["cards"]))
+        players = tuple(PlayerPosition(p, tuple(sides[p][3].get(z, ()) for z in ZONES),
+                                       *sides[p][:3]) for p in PLAYERS)
+        shuffled = () if head["shuffled"] == "-" else \
+            tuple(_untoken(t) for t in head["shuffled"].split(" "))
+        return cls(int(head["turn"]), _untoken(head["player"]), _untoken(head["phase"]),
+                   _undash(head["step"]) or "", players, _undash(head["winner"]),
+                   _undash(head["reason"]), shuffled)
+
+
+_PLAIN = re.compile(r"[A-Za-z0-9_.\-]+", re.ASCII)
+_TOKEN = r'(?:[A-Za-z0-9_.\-]+|"(?:[^"\\]|\\.)*")'
+_HEAD = re.compile(
+    rf"turn (?P<turn>-?\d+), turn player (?P<player>{_TOKEN}), phase (?P<phase>{_TOKEN}), "
+    rf"attack step (?P<step>{_TOKEN}), winner (?P<winner>{_TOKEN}), "
+    rf"win reason (?P<reason>{_TOKEN}), shuffled (?P<shuffled>-|{_TOKEN}(?: {_TOKEN})*)")
+_SIDE = re.compile(r"(?P<player>p[12]): lrig level (?P<level>-?\d+), limit (?P<limit>-?\d+), "
+                   r"refreshes (?P<refreshes>-?\d+)")
+_ZONE = re.compile(r"  (?P<zone>[a-z0-9_]+): (?P<cards>.+)")
+_CARD = re.compile(
+    rf"(?P<label>{_TOKEN}) \((?P<card>{_TOKEN}), level (?P<level>-?\d+)"
+    r"(?:, power (?P<power>-?\d+))?(?P<down>, down)?(?P<frozen>, frozen)?"
+    rf"(?P<face>, face-down)?(?:, under (?P<under>{_TOKEN}))?\)")
+
+
+def _token(text: str) -> str:
+    """A value as one word of the text form: as it is when plain, else JSON-quoted."""
+    return text if _PLAIN.fullmatch(text) and text != "-" else json.dumps(text)
+
+
+def _untoken(text: str) -> str:
+    return str(json.loads(text)) if text.startswith('"') else text
+
+
+def _dash(value: str | None) -> str:
+    return _token(value) if value else "-"
+
+
+def _undash(text: str) -> str | None:
+    return None if text == "-" else _untoken(text)
+
+
+def _card(m: re.Match[str]) -> CardState:
+    return CardState(_untoken(m["label"]), _untoken(m["card"]), int(m["level"]),
+                     None if m["power"] is None else int(m["power"]), m["down"] is not None,
+                     m["frozen"] is not None, m["face"] is not None,
+                     None if m["under"] is None else _untoken(m["under"]))
+
+
+# ---------------------------------------------------------------------- snapshots
+
+_FLAGS = attrgetter("down", "frozen", "face_down")
+#: The eight possible marks, so that a captured zone holds these and makes no tuple per card.
+_MARKS: dict[tuple[bool, bool, bool], tuple[bool, bool, bool]] = {
+    (a, b, c): (a, b, c) for a in (False, True) for b in (False, True) for c in (False, True)}
+_MARK = _MARKS.__getitem__
+_SIGNI = frozenset(SIGNI_ZONES)
+_NOT_ATTACHED = ("", 0)
+_new = tuple.__new__
+_TAIL = (None,)  # no SIGNI it is attached to
+
+
+class _Zone:
+    """One zone as a snapshot found it: a copy of its list of cards, their marks (down,
+    frozen, face down) and, in a SIGNI zone, their powers and levels, in an under zone the
+    SIGNI each is attached to. A zone that has not changed since the game's previous snapshot
+    is the same object, and its card states are made once (when a position is first read), so
+    that the positions of a run share their unchanged zones."""
+
+    __slots__ = ("cards", "marks", "extra", "states")
+
+    def __init__(self, cards: list[CardInstance], marks: list[tuple[bool, bool, bool]],
+                 extra: tuple[Any, ...]) -> None:
+        self.cards = cards
+        self.marks = marks
+        self.extra = extra
+        self.states: tuple[CardState, ...] | None = None
+
+
+class _Side(NamedTuple):
+    """One player's side as a snapshot found it: its zones (aligned with ZONES; None: empty),
+    the LRIG's level, the limit and the refreshes; and what the next snapshot compares to
+    tell whether the zones of the field changed: a copy of their lists, their cards' marks,
+    the SIGNI's powers and levels, the holders of the attached cards."""
+
+    zones: tuple[_Zone | None, ...]
+    lrig_level: int
+    limit: int
+    refreshes: int
+    field: tuple[list[CardInstance], ...]
+    field_marks: list[tuple[bool, bool, bool]]
+    stats: tuple[tuple[int, ...], tuple[int, ...]] | None
+    held: tuple[str, ...]
+
+
+class _Raw(NamedTuple):
+    turn: int
+    turn_player: str
+    phase: str
+    attack_step: str
+    sides: tuple[_Side, ...]
+    winner: str | None
+    win_reason: str | None
+    shuffled: tuple[str, ...]
+
+
+class _Memo:
+    """What the snapshots of one game share: the previous snapshot (to reuse the zones that
+    did not change), the log's length and the events spent when it was taken, and what never
+    changes of each card's state."""
+
+    __slots__ = ("last", "logged", "spent", "bases")
+
+    def __init__(self) -> None:
+        self.last: _Raw | None = None
+        self.logged = 0
+        self.spent = 0
+        #: per card, what never changes of its state: label, card id, printed level, no power
+        self.bases: dict[CardInstance, tuple[str, str, int, None]] = {}
+
+
+#: Events that change no zone off the field (main deck, hand, ener zone, trash, life cloth,
+#: check zone, LRIG deck, LRIG trash) but those they name. A card changes zone only in
+#: :meth:`~judge.engine.game.Game.move` (a ``move`` or ``banish`` event naming both zones)
+#: and a zone is reordered only by a ``shuffle`` (naming it); off the field a card is downed,
+#: upped or frozen only with a ``down``, ``up`` or ``freeze`` event. So after these events a
+#: snapshot reads again only the zones off the field that a move or a shuffle named, and the
+#: zones on the field (always read: they are small). Any other event (``down``, ``up``,
+#: ``freeze``, a type added later) or events taken back from the log (a refused step) make it
+#: read every zone. tests/test_trace.py checks every snapshot of the corpus against a reading
+#: of every zone.
+ZONE_KEEPING_EVENTS = frozenset({
+    "step", "phase", "turn_begin", "turn_end", "effect_begin", "effect_end", "move",
+    "skipped", "fizzle", "banish", "shuffle", "refresh", "refresh_waits", "rule_check",
+    "power", "level", "limit", "lasting", "replaced", "trigger", "trigger_lost",
+    "trigger_declined", "trigger_dropped", "burst", "choice", "game_start", "redraw",
+    "attack_step", "arts_pass", "attack", "battle", "guard", "pay", "game_over",
+    "illegal"})
+_NAMING_ZONES = frozenset({"move", "banish", "shuffle"})
+#: 0: off the field, 1: a SIGNI zone, 2: an under zone, 3: the other zones of the field.
+_KIND = tuple(1 if zone in _SIGNI else 2 if zone in _UNDER else 3 if zone in FIELD_ZONES
+              else 0 for zone in ZONES)
+_OFF_FIELD_AT = tuple(i for i, kind in enumerate(_KIND) if kind == 0)
+_FIELD_AT = tuple(i for i, kind in enumerate(_KIND) if kind != 0)
+_OFF_FIELD_INDEX = tuple({f"{player}.{ZONES[i]}": i for i in _OFF_FIELD_AT}
+                         for player in PLAYERS)
+_FIELD_LISTS = itemgetter(*(ZONES[i] for i in _FIELD_AT))
+_UNDER_LISTS = itemgetter(*(z for z in ZONES if z in _UNDER))
+_EMPTY: tuple[None, ...] = (None,) * len(ZONES)
+
+
+def _named(game: Game, memo: _Memo) -> frozenset[str] | None:
+    """The zones (``p1.deck``) that moves and shuffles named since the previous snapshot, or
+    None when every zone must be read again (see :data:`ZONE_KEEPING_EVENTS`)."""
+    log = game.log
+    if memo.last is None or len(log) - memo.logged != game.events_emitted - memo.spent:
+        return None
+    named: set[str | None] = set()
+    for e in log[memo.logged:]:
+        etype = e.type
+        if etype in _NAMING_ZONES:
+            named.add(e.from_zone)
+            named.add(e.to_zone)
+        elif etype not in ZONE_KEEPING_EVENTS:
+            return None
+    return frozenset(z for z in named if z is not None)
+
+
+def _capture(game: Game, memo: _Memo, every: bool = False) -> _Raw:
+    """What a position needs, copied from the game: each zone's cards and marks, the SIGNI's
+    powers and levels from the engine's own :meth:`~judge.engine.game.Game.field_stats`, the
+    holders of attached cards, the scalars. A zone equal to the previous snapshot's is that
+    same object: a zone off the field that no event since named is not read again
+    (:func:`_named`) unless ``every``, and the zones of the field are read zone by zone only
+    when their lists, marks, powers, levels or holders differ. Only what never changes of a
+    card (its label and its card) is read from it later."""
+    state = game.state
+    last = memo.last
+    named = None if every else _named(game, memo)
+    attached = game.attached_to
+    sides = []
+    for p, player in enumerate(PLAYERS):
+        ps = state.players[player]
+        zones = ps.zones
+        old = last.sides[p] if last is not None else None
+        before = old.zones if old is not None else _EMPTY
+        out = list(before)
+        if named is None:
+            for i in _OFF_FIELD_AT:
+                out[i] = _read(zones[ZONES[i]], (), before[i])
+        else:
+            index = _OFF_FIELD_INDEX[p]
+            for text in named:
+                at = index.get(text)
+                if at is not None:
+                    out[at] = _read(zones[ZONES[at]], (), before[at])
+        field = _FIELD_LISTS(zones)
+        field_marks = list(map(_MARK, map(_FLAGS, chain.from_iterable(field))))
+        signi = state.signi(player)
+        stats = None
+        if signi:
+            powers, levels = game.field_stats(signi)
+            stats = (tuple(powers), tuple(levels))
+        under = list(chain.from_iterable(_UNDER_LISTS(zones)))
+        held = tuple(attached.get(c.label, _NOT_ATTACHED)[0] for c in under) if under else ()
+        if old is not None and old.field == field and old.field_marks == field_marks and \
+                old.stats == stats and old.held == held:
+            copies = old.field
+        else:
+            copies = tuple(map(list, field))
+            at_signi = at_under = 0
+            for i in _FIELD_AT:
+                cards = zones[ZONES[i]]
+                kind = _KIND[i]
+                n = len(cards)
+                if kind == 1 and n:
+                    assert stats is not None
+                    extra: tuple[Any, ...] = (stats[0][at_signi:at_signi + n],
+                                              stats[1][at_signi:at_signi + n])
+                    at_signi += n
+                elif kind == 2 and n:
+                    extra = held[at_under:at_under + n]
+                    at_under += n
+                else:
+                    extra = ()
+                out[i] = _read(cards, extra, before[i])
+        sides.append(_Side(tuple(out), game.lrig_level(player), game.limit(player),
+                           ps.refreshes, copies, field_marks, stats, held))
+    shuffled = game.shuffled
+    raw = _Raw(state.turn, state.turn_player, state.phase, state.attack_step, tuple(sides),
+               state.winner, state.win_reason,
+               tuple(sorted(map(str, shuffled))) if shuffled else ())
+    memo.logged, memo.spent = len(game.log), game.events_emitted
+    if last is not None and raw == last:
+        return last  # nothing changed: the same snapshot again
+    memo.last = raw
+    return raw
+
+
+def _read(cards: list[CardInstance], extra: tuple[Any, ...],
+          old: _Zone | None) -> _Zone | None:
+    """One zone now: None when empty, ``old`` when it is as it was."""
+    if not cards:
+        return None
+    marks = list(map(_MARK, map(_FLAGS, cards)))
+    if old is not None and old.cards == cards and old.marks == marks and old.extra == extra:
+        return old
+    return _Zone(list(cards), marks, extra)
+
+
+def _states(zone: _Zone, i: int, memo: _Memo) -> tuple[CardState, ...]:
+    """The card states of a captured zone, made once per zone (a zone that did not change is
+    shared by the positions of a run). Off the SIGNI and under zones a state is the card's
+    unchanging part (label, card id, printed level) joined with its marks, made in C."""
+    if zone.states is not None:
+        return zone.states
+    kind = _KIND[i]
+    if kind == 1:
+        powers, levels = zone.extra
+        states = tuple(CardState(c.label, c.card.id, lv, pw, m[0], m[1], m[2])
+                       for c, m, pw, lv in zip(zone.cards, zone.marks, powers, levels,
+                                               strict=True))
+    elif kind == 2:
+        states = tuple(CardState(c.label, c.card.id, c.card.level or 0, None, m[0], m[1],
+                                 m[2], h or None)
+                       for c, m, h in zip(zone.cards, zone.marks, zone.extra, strict=True))
+    else:
+        bases = memo.bases
+        for c in filterfalse(bases.__contains__, zone.cards):
+            bases[c] = (c.label, c.card.id, c.card.level or 0, None)
+        states = tuple(map(_new, repeat(CardState), map(
+            add, map(bases.__getitem__, zone.cards), map(add, zone.marks, repeat(_TAIL)))))
+    zone.states = states
+    return states
+
+
+def _build(raw: _Raw, memo: _Memo) -> Position:
+    sides = tuple(
+        PlayerPosition(player, tuple(() if z is None else _states(z, i, memo)
+                                     for i, z in enumerate(side.zones)),
+                       side.lrig_level, side.limit, side.refreshes)
+        for player, side in zip(PLAYERS, raw.sides, strict=True))
+    return Position(raw.turn, raw.turn_player, raw.phase, raw.attack_step, sides,
+                    raw.winner, raw.win_reason, raw.shuffled)
+
+
+class Snapshot:
+    """A position taken during a run: the game's state copied cheaply at that moment, made into
+    a :class:`Position` the first time it is read (most of a trace's positions are read only
+    by the site; ``judge check`` reads the last). Equal when their positions are equal."""
+
+    __slots__ = ("_raw", "_memo", "_position")
+
+    def __init__(self, raw: _Raw | None, memo: _Memo | None = None,
+                 position: Position | None = None) -> None:
+        self._raw = raw
+        self._memo = memo
+        self._position = position
+
+    @classmethod
+    def of(cls, position: Position) -> Snapshot:
+        return cls(None, None, position)
+
+    @property
+    def position(self) -> Position:
+        if self._position is None:
+            assert self._raw is not None and self._memo is not None
+            self._position = _build(self._raw, self._memo)
+            self._raw = self._memo = None  # the engine's objects are let go
+        return self._position
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Snapshot) and self.position == other.position
+
+    def __hash__(self) -> int:
+        return hash(self.position)
+
+    def __repr__(self) -> str:
+        return f"Snapshot({self.position!r})"
+
+
+def position(game: Game) -> Position:
+    """The game's position now: its zones in order, each card's state, the centre LRIG's level
+    and the limit, the turn, phase and attack step, the refreshes, the winner. Powers and
+    levels on the field come from the engine's own :meth:`~judge.engine.game.Game.field_stats`
+    (one pass per player); off the field a card's level is its printed level."""
+    memo = _Memo()
+    return _build(_capture(game, memo), memo)
+
+
+#: Events after which the scenario runner records a position (see :func:`is_key_event`).
+KEY_EVENT_TYPES = frozenset({"move", "burst", "effect_end", "refresh"})
+
+
+def is_key_event(event: Event) -> bool:
+    """A move into a check zone, the end of a Life Burst (the ``effect_end`` of its effect, or
+    the ``burst`` event of one not used) and a refresh."""
+    etype = event.type
+    if etype == "move":
+        return event.to_zone is not None and event.to_zone.endswith(".check")
+    if etype == "burst":
+        return not event.detail.get("used")
+    if etype == "effect_end":
+        return str(event.detail.get("ability", "")).endswith("#burst")
+    return etype == "refresh"
+
+
+class _KeyLog(list[Event]):
+    """A game's log that takes a snapshot of the game after each key event it is given."""
+
+    def __init__(self, game: TracedGame) -> None:
+        super().__init__()
+        self.game = game
+
+    def append(self, event: Event) -> None:
+        super().append(event)
+        if event.type in KEY_EVENT_TYPES and is_key_event(event):
+            self.game.key_snapshots.append((event.seq, self.game.snapshot()))
+
+
+class TracedGame(Game):
+    """A game that also snapshots itself after each key event (:func:`is_key_event`), keyed by
+    the event's index in the log; the scenario runner plays this game. A snapshot changes
+    nothing in the game and costs none of its event budget."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.memo = _Memo()
+        self.key_snapshots: list[tuple[int, Snapshot]] = []
+        self.log = _KeyLog(self)
+        self._last: Snapshot | None = None
+        self._last_raw: _Raw | None = None
+
+    def snapshot(self) -> Snapshot:
+        """The position now (made into a :class:`Position` when first read); the previous
+        snapshot again when nothing changed since."""
+        raw = _capture(self, self.memo)
+        if self._last is None or self._last_raw is not raw:
+            self._last, self._last_raw = Snapshot(raw, self.memo), raw
+        return self._last
+
+    def forget_after(self, length: int) -> None:
+        """Drop the snapshots of events taken back from the log (a refused step)."""
+        while self.key_snapshots and self.key_snapshots[-1][0] >= length:
+            self.key_snapshots.pop()
+
+
+# ---------------------------------------------------------------------- traces
+
+
+@dataclass(frozen=True)
+class Trace:
+    """One branch of one ruling under one rule set, as the scenario runner played it.
+
+    - ``events``: every event in order (a refused step's own events taken back);
+    - ``positions``: the position after the set-up (index 0, its ``in_force`` effects applied)
+      and after each step (index k: after step k); a run that stopped early (a problem) has
+      the position where it stopped last, and none for the steps it did not reach;
+    - ``key_positions``: (event index, position) after each key event (:func:`is_key_event`),
+      in log order; :meth:`position_at` reads them;
+    - ``problems``: what went wrong (a refused step, a scripted choice that does not fit, an
+      engine error, a limit reached), empty when the run went through;
+    - ``limit_reached``: a bound of :mod:`judge.limits` stopped the run;
+    - ``unused_choices``: scripted answers never asked for; ``unscripted``: choices nobody
+      scripted (they took the answer of this branch);
+    - ``cost``: the events this run spent of its budget (those taken back and the price of long
+      lists of options included).
+
+    The positions are kept as :class:`Snapshot` values (``snapshots``, ``key_snapshots``) and
+    made when first read; :meth:`of` makes a trace from positions.
+    """
+
+    rules: str
+    branch: int
+    events: tuple[Event, ...]
+    snapshots: tuple[Snapshot, ...]
+    key_snapshots: tuple[tuple[int, Snapshot], ...] = ()
+    problems: tuple[str, ...] = ()
+    limit_reached: bool = False
+    unused_choices: int = 0
+    unscripted: int = 0
+    cost: int = 0
+
+    @classmethod
+    def of(cls, rules: str, branch: int, events: tuple[Event, ...],
+           positions: tuple[Position, ...],
+           key_positions: tuple[tuple[int, Position], ...] = (), **rest: Any) -> Trace:
+        return cls(rules, branch, events, tuple(Snapshot.of(p) for p in positions),
+                   tuple((i, Snapshot.of(p)) for i, p in key_positions), **rest)
+
+    @property
+    def positions(self) -> tuple[Position, ...]:
+        return tuple(s.position for s in self.snapshots)
+
+    @property
+    def key_positions(self) -> tuple[tuple[int, Position], ...]:
+        return tuple((i, s.position) for i, s in self.key_snapshots)
+
+    @property
+    def final(self) -> Position:
+        """The position at the end of the run (what the expectations are checked against)."""
+        return self.snapshots[-1].position
+
+    @property
+    def choices(self) -> tuple[Event, ...]:
+        """The choices made, in order (``choice`` events)."""
+        return tuple(e for e in self.events if e.type == "choice")
+
+    @property
+    def key_events(self) -> tuple[int, ...]:
+        """The event indexes at which a position was recorded."""
+        return tuple(i for i, _ in self.key_snapshots)
+
+    def position_at(self, event: int) -> Position:
+        """The position recorded right after event ``event`` (a KeyError if none was)."""
+        for i, snap in self.key_snapshots:
+            if i == event:
+                return snap.position
+        raise KeyError(event)
+
+    def after_step(self, step: int) -> Position | None:
+        """The position after step ``step`` (0: the set-up); None for a step not reached."""
+        return self.snapshots[step].position if 0 <= step < len(self.snapshots) else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (``judge replay --json``): events, positions, choices, problems."""
+        return {
+            "rules": self.rules, "branch": self.branch,
+            "events": [e.to_dict() for e in self.events],
+            "positions": [p.to_dict() for p in self.positions],
+            "key_positions": [{"event": i, "position": p.to_dict()}
+                              for i, p in self.key_positions],
+            "choices": [{"event": e.seq, "player": e.player, "kind": e.detail.get("kind"),
+                         "picked": list(e.detail.get("picked", []))} for e in self.choices],
+            "problems": list(self.problems), "limit_reached": self.limit_reached,
+            "unused_choices": self.unused_choices, "unscripted": self.unscripted,
+            "cost": self.cost,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Trace:
+        """The trace :meth:`to_dict` wrote (``choices`` are read from the events)."""
+        return cls.of(
+            str(data["rules"]), int(data["branch"]),
+            tuple(Event.from_dict(e) for e in data["events"]),
+            tuple(Position.from_dict(p) for p in data["positions"]),
+            tuple((int(k["event"]), Position.from_dict(k["position"]))
+                  for k in data.get("key_positions", ())),
+            problems=tuple(str(p) for p in data.get("problems", ())),
+            limit_reached=bool(data.get("limit_reached", False)),
+            unused_choices=int(data.get("unused_choices", 0)),
+            unscripted=int(data.get("unscripted", 0)), cost=int(data.get("cost", 0)))
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The traces of one ruling under one rule set: one per explored branch, depth first
+    (the first takes the first answer of every unscripted choice). ``cut``: more branches were
+    left than the ruling's ``explore_limit`` allowed; ``stopped``: exploration ended because
+    the last trace reached a limit (branches may be left)."""
+
+    rules: str
+    traces: tuple[Trace, ...]
+    cut: bool = False
+    stopped: bool = False
+
+    @property
+    def first(self) -> Trace:
+        return self.traces[0]
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The first branch's events (unscripted choices take their first answer)."""
+        return self.traces[0].events if self.traces else ()
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """What went wrong in the first branch, if anything."""
+        return self.traces[0].problems if self.traces else ()
+
+    @property
+    def branches(self) -> tuple[tuple[Event, ...], ...]:
+        """The events of every branch, in the order explored."""
+        return tuple(t.events for t in self.traces)
+
+    @property
+    def branch_count(self) -> int:
+        return len(self.traces)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rules": self.rules, "cut": self.cut, "stopped": self.stopped,
+                "traces": [t.to_dict() for t in self.traces]}

@@ -1,0 +1,148 @@
+"""Triggered abilities: what triggers them, how they wait, and the order they resolve in.
+
+- Every move is looked at (:func:`observe_move`, called by
+  :meth:`judge.engine.game.Game.move`): the moved card's abilities whose trigger matches are
+  queued (``put_into_trash``, ``put_into_trash_from_deck``, ``banished``,
+  ``banished_by_effect``, ``leaves_field``, ``leaves_field_by_effect``, ``on_play``,
+  ``crushed``). A refresh queues the ``owner_refreshes`` abilities of its player's SIGNI
+  (:func:`notify_refresh`); declaring an attack queues the attacker's ``attacks`` abilities,
+  the start of the attack phase the ``attack_phase_start`` ones, and a banish in battle the
+  attacker's ``banishes_in_battle`` ones (:func:`queue`, from :mod:`judge.engine.battle` and
+  :mod:`judge.engine.turn`). Keyword abilities (Lancer, ...; :mod:`judge.engine.mechanics`)
+  are queued as the card's own, printed or given by an effect.
+- Each queued ability is logged as ``trigger`` and waits: nothing resolves inside an effect.
+- Once rule processing and Life Bursts have settled, one waiting ability resolves per round
+  (:func:`next_trigger`): the turn player's first, then the non-turn player's; a player with
+  several chooses which resolves next (choice ``trigger_order``) each time. An optional one
+  asks ``use``; one with a cost is optional and its cost is paid when it resolves; one that
+  cannot be paid then is ``trigger_declined``. Each resolves as one effect, controlled by the
+  card's owner.
+- A waiting ability that works from the trash, hand or ener zone is lost (``trigger_lost``)
+  when its card is no longer there as the same object.
+- When the turn ends early or the game is over, waiting abilities are removed unresolved
+  (:func:`drop`, ``trigger_dropped``).
+
+Sources: Chinese wiki "WIXOSS/游戏规则" (undated), effect types (the turn player's first, each
+player ordering their own); WIXOSS TCG Wiki "間違えやすいルール" (2014), the refresh example (a
+lost ability) and 出現時能力 (an ability with a cost may be left unused); WIXOSS glossary
+"ルール処理" (quoted by wikiwiki.jp, 2020-11-30): moves by rule processing are not effects.
+**Interpretation**: abilities that do not work from the trash, hand or ener zone resolve even if
+their card has moved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from judge.engine import mechanics
+from judge.engine.cards import Ability
+from judge.engine.payment import pay, problem
+from judge.engine.state import SIGNI_ZONES, CardInstance, ZoneRef, other
+
+if TYPE_CHECKING:
+    from judge.engine.game import Game
+
+
+@dataclass
+class Pending:
+    """A triggered ability waiting to resolve."""
+
+    ability: Ability
+    card: CardInstance
+    epoch: int
+    controller: str
+    trigger_seq: int
+
+    @property
+    def name(self) -> str:
+        """``S1#0`` (its first printed ability), ``S1#lancer`` (a keyword ability)."""
+        return f"{self.card.label}#{self.ability.keyword or self.ability.index}"
+
+
+def observe_move(game: Game, inst: CardInstance, old: ZoneRef, new: ZoneRef, cause: str,
+                 etype: str, was_on_field: bool) -> None:
+    """Queue what one move triggers."""
+    fired: list[str] = []
+    if new.zone == "trash":
+        fired.append("put_into_trash")
+        if old.zone == "deck":
+            fired.append("put_into_trash_from_deck")
+    if was_on_field and new.zone not in SIGNI_ZONES:
+        fired.append("leaves_field")
+        if cause == "effect":
+            fired.append("leaves_field_by_effect")
+        if etype == "banish":
+            fired.append("banished")
+            if cause == "effect":
+                fired.append("banished_by_effect")
+    if new.zone in SIGNI_ZONES and old.zone not in SIGNI_ZONES:
+        fired.append("on_play")
+    if new.zone == "check" and inst.crushed:
+        fired.append("crushed")
+    if fired:
+        queue(game, inst, fired)
+
+
+def queue(game: Game, inst: CardInstance, fired: list[str]) -> None:
+    """Queue the abilities of ``inst`` whose trigger is in ``fired``: printed ones first, then
+    keyword abilities of its keywords (printed or given), in keyword order."""
+    abilities = inst.card.abilities
+    if not mechanics.keyword_triggers().isdisjoint(fired):
+        keyword_abilities = mechanics.keyword_abilities()
+        abilities = (*abilities, *(keyword_abilities[k] for k in sorted(game.keywords(inst))
+                                   if k in keyword_abilities))
+    for ability in abilities:
+        if ability.trigger in fired:
+            pending = Pending(ability, inst, inst.epoch, inst.owner, len(game.log) - 1)
+            game.pending.append(pending)
+            game.emit("trigger", "game", player=inst.owner, card=inst,
+                      ability=pending.name, trigger=ability.trigger)
+
+
+def notify_refresh(game: Game, player: str) -> None:
+    for inst in game.state.signi(player):
+        queue(game, inst, ["owner_refreshes"])
+
+
+def next_trigger(game: Game) -> bool:
+    """Resolve one waiting triggered ability: the turn player's first, each player choosing
+    the order of their own. Returns whether one was taken (resolved, declined or lost)."""
+    if not game.pending:
+        return False
+    tp = game.state.turn_player
+    mine = [p for p in game.pending if p.controller == tp] or \
+        [p for p in game.pending if p.controller == other(tp)]
+    chosen = mine[0]
+    if len(mine) > 1:
+        names = [p.name for p in mine]
+        picked = game.choose(mine[0].controller, "trigger_order", names,
+                             prompt="which triggered ability resolves next")
+        chosen = mine[names.index(picked[0])]
+    game.pending.remove(chosen)
+    inst, ability = chosen.card, chosen.ability
+    if ability.zone in ("trash", "hand", "ener") and (
+            inst.zone.zone != ability.zone or inst.epoch != chosen.epoch):
+        game.emit("trigger_lost", "game", player=chosen.controller, card=inst,
+                  ability=chosen.name, reason=f"left-{ability.zone}")
+        return True
+    # a cost that cannot be paid leaves nothing to decide: the ability is not used
+    unpayable = not ability.cost.free and \
+        problem(game, chosen.controller, ability.cost, inst) is not None
+    if unpayable or (ability.optional and not game.yes_no(
+            chosen.controller, "use", f"use {chosen.name}?", about=chosen.name)):
+        game.emit("trigger_declined", "game", player=chosen.controller, card=inst,
+                  ability=chosen.name)
+        return True
+    if not ability.cost.free:
+        pay(game, chosen.controller, ability.cost, inst, chosen.name)
+    game.resolve_effect(ability.effect, chosen.controller, inst, chosen.name)
+    return True
+
+
+def drop(game: Game, reason: str) -> None:
+    """Remove every waiting triggered ability unresolved, logging each."""
+    for pending in game.pending:
+        game.emit("trigger_dropped", "game", player=pending.controller, card=pending.card,
+                  ability=pending.name, reason=reason)
+    game.pending.clear()
