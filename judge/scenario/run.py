@@ -102,43 +102,11 @@ def apply_in_force(game: Game, scenario: Scenario) -> None:
 
 
 def perform(game: Game, step: Step) -> None:
-    """Carry out one scenario step (may raise IllegalAction)."""
-    if step.action == "effect":
-        actions.effect(game, step.player, step.ops, step.source)
-    elif step.action == "use":
-        actions.use(game, _label(step))
-    elif step.action == "activate":
-        actions.activate(game, _label(step), step.ability)
-    elif step.action == "advance":
-        actions.advance(game, step.to)
-    elif step.action == "play":
-        actions.play(game, _label(step), step.zone)
-    elif step.action == "grow":
-        actions.grow(game, _label(step))
-    elif step.action == "remove":
-        actions.remove(game, _label(step))
-    elif step.action == "crush":
-        actions.crush(game, step.player, step.count)
-    elif step.action == "damage":
-        actions.damage(game, step.player)
-    elif step.action == "ener":
-        actions.ener(game, _label(step))
-    elif step.action == "pass":
-        actions.pass_arts(game, step.player)
-    elif step.action == "attack":
-        actions.attack(game, _label(step))
-    elif step.action == "start_game":
-        actions.start_game(game, step.first or "p1")
-    elif step.action == "redraw":
-        actions.redraw(game, step.player, step.cards)
-    else:  # pragma: no cover - the loader only lets known actions through
-        raise EngineError(f"unknown action {step.action}")
-
-
-def _label(step: Step) -> str:
-    if step.card is None:
-        raise EngineError(f"step {step.index} names no card")
-    return step.card
+    """Carry out one scenario step (may raise IllegalAction) through the engine's one action
+    dispatch, :func:`judge.engine.actions.dispatch`, which the random driver uses too."""
+    actions.dispatch(game, step.action, player=step.player, card=step.card, zone=step.zone,
+                     to=step.to, count=step.count, ability=step.ability, ops=step.ops,
+                     source=step.source, first=step.first, cards=step.cards)
 
 
 def run_once(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
