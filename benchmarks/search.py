@@ -33,11 +33,14 @@ At scale:
 Target: judge search's p95 at most the FTS5 trigram p95 of the same run.
 
 ``--startup`` times one ``judge search refresh`` on the project's corpus (its index already
-built) in a fresh Python process, ``--runs`` times: the interpreter alone, the imports the
-command needs, and the whole command; the query is the difference between the last two. It
-also times the command's own work with only click imported beside it (what ``judge search``
-would cost if judge/cli.py imported the other commands' modules lazily). With ``--baseline``
-the older copy is timed in the same runs, alternately.
+built) in a fresh Python process, ``--runs`` times: the interpreter alone (``python -c pass``,
+the floor), ``import judge.cli``, the imports the command needs (judge.cli and the search's
+modules), and the whole command (its start-up); the query is the difference between the last
+two. It prints their medians, each import less the interpreter, the whole as a multiple of
+the floor, and the target of issue #10: the whole at most half the 0.62 s it took when the
+issue was opened (``ISSUE_WHOLE``). Each tree is timed as a copy without bytecode caches. With
+``--baseline`` the older copy is timed in the same runs, alternately, and the ratios now /
+baseline are printed.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ import os
 import random
 import re
 import resource
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -353,62 +357,80 @@ def _fresh(code: Path, source: str, cache: Path | None) -> float:
     return seconds
 
 
+#: Seconds one ``judge search`` took in a fresh process when issue #10 was opened ("0.31 s of
+#: its 0.62 s importing"; docs/search.md: 0.692 s compiled at every start, 0.540 s with
+#: bytecode caches, on the same machine). The issue asks for it halved.
+ISSUE_WHOLE = 0.62
+
+
+def _clean_copy(code: Path, into: Path) -> Path:
+    """A copy of the project at ``code`` without its bytecode caches (``__pycache__``: an
+    interpreter told not to write them still reads them), virtual environment or build
+    output, so that "compiled at every start" compiles every one of its modules."""
+    shutil.copytree(code, into, ignore=shutil.ignore_patterns(
+        "__pycache__", ".venv", ".git", "build", "_site", "*.egg-info"))
+    return into
+
+
 def startup(args: argparse.Namespace) -> None:
-    trees: list[tuple[str, Path, str]] = [
-        ("now", ROOT, "import judge.cli, judge.search.engine, judge.search.output")]
+    imports = "import judge.cli, judge.search.engine, judge.search.output"
+    sources: list[tuple[str, Path]] = [("now", ROOT)]
     if args.baseline:
-        trees.append(("baseline", args.baseline.resolve(), "import judge.cli, judge.search"))
+        sources.append(("baseline", args.baseline.resolve()))
     whole = "from judge.cli import main; import sys; sys.argv = ['judge', 'search', 'refresh']\n" \
         "try:\n    main()\nexcept SystemExit:\n    pass"
-    lazy = ("import click, os, sys\nfrom pathlib import Path\n"
-            "from judge.search.engine import search\n"
-            "from judge.search.output import iter_lines\n"
-            "click.echo('\\n'.join(iter_lines(search('refresh', root=Path.cwd()))))")
     with tempfile.TemporaryDirectory(prefix="judge-startup-") as tmp:
+        trees: list[tuple[str, Path, str]] = []
+        for name, code in sources:
+            copy = _clean_copy(code, Path(tmp) / name)
+            # an older copy whose search is one module (the Whoosh version): import that
+            needs = imports if (copy / "judge" / "search" / "engine.py").is_file() else \
+                "import judge.cli, judge.search"
+            trees.append((name, copy, needs))
         modes: list[tuple[str, Path | None]] = [
             ("compiled at every start (PYTHONDONTWRITEBYTECODE=1, as here)", None),
             ("with bytecode caches", Path(tmp) / "pycache")]
         for title, cache in modes:
-            for name, code, imports in trees:  # build the indexes, fill the caches
-                for source in ("pass", imports, whole, *([lazy] if name == "now" else [])):
+            for _name, code, needs in trees:  # build the indexes, fill the caches
+                for source in ("pass", "import judge.cli", needs, whole):
                     _fresh(code, source, cache)
             times: dict[tuple[str, str], list[float]] = {}
             for _ in range(args.runs):
-                for name, code, imports in trees:
-                    for part, source in (("interpreter", "pass"), ("imports", imports),
-                                         ("whole", whole)):
+                for name, code, needs in trees:
+                    for part, source in (("interpreter", "pass"), ("cli", "import judge.cli"),
+                                         ("imports", needs), ("whole", whole)):
                         times.setdefault((name, part), []).append(_fresh(code, source, cache))
-                    if name == "now":
-                        times.setdefault((name, "lazy"), []).append(_fresh(code, lazy, cache))
             _startup_table(title, trees, times, args.runs)
 
 
 def _startup_table(title: str, trees: list[tuple[str, Path, str]],
                    times: dict[tuple[str, str], list[float]], runs: int) -> None:
+    """Print the medians: the interpreter alone (``python -c pass``, the floor), ``import
+    judge.cli`` and the imports the command needs (each less the interpreter), the query (the
+    whole less the imports) and the whole command, i.e. its start-up."""
     print(f"one `judge search refresh` in a fresh process, {title}: median of {runs} runs "
           f"(seconds; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs)")
-    print(f"{'':10}{'interpreter':>12}{'imports':>10}{'query':>8}{'whole':>8}"
-          f"{'lazy cli':>10}")
+    print(f"{'':10}{'interpreter':>12}{'judge.cli':>10}{'imports':>10}{'query':>8}"
+          f"{'whole':>8}{'whole/floor':>12}")
     figures: dict[str, dict[str, float]] = {}
     for name, _code, _imports in trees:
         med = {k: statistics.median(v) for (n, k), v in times.items() if n == name}
         py = med["interpreter"]
-        figures[name] = {"interpreter": py, "imports": med["imports"] - py,
-                         "query": med["whole"] - med["imports"], "whole": med["whole"],
-                         "lazy": med.get("lazy", 0.0)}
-        f = figures[name]
-        lazy_s = f"{f['lazy']:>10.3f}" if "lazy" in med else f"{'':>10}"
-        print(f"{name:10}{py:>12.3f}{f['imports']:>10.3f}{f['query']:>8.3f}{f['whole']:>8.3f}"
-              f"{lazy_s}")
+        figures[name] = f = {"interpreter": py, "cli": med["cli"] - py,
+                             "imports": med["imports"] - py,
+                             "query": med["whole"] - med["imports"], "whole": med["whole"]}
+        print(f"{name:10}{py:>12.3f}{f['cli']:>10.3f}{f['imports']:>10.3f}{f['query']:>8.3f}"
+              f"{f['whole']:>8.3f}{f['whole'] / py:>12.1f}")
+    now = figures["now"]
     if "baseline" in figures:
-        now, old = figures["now"], figures["baseline"]
-        print(f"now / baseline: imports {now['imports'] / old['imports']:.2f}, query "
-              f"{now['query'] / old['query']:.2f}, whole {now['whole'] / old['whole']:.2f}; "
-              f"whole with a lazy cli {now['lazy'] / old['whole']:.2f}")
-        print(f"target whole <= half the baseline's ({old['whole'] / 2:.3f} s): "
-              f"{'met' if now['whole'] <= old['whole'] / 2 else 'MISSED'} as judge/cli.py "
-              f"imports today; {'met' if now['lazy'] <= old['whole'] / 2 else 'MISSED'} "
-              "with the other commands' imports in judge/cli.py made lazy")
+        old = figures["baseline"]
+        print(f"now / baseline: import judge.cli {now['cli'] / old['cli']:.2f}, imports "
+              f"{now['imports'] / old['imports']:.2f}, query {now['query'] / old['query']:.2f}, "
+              f"whole {now['whole'] / old['whole']:.2f}")
+    print(f"target (issue #10): the whole at most half the {ISSUE_WHOLE:.2f} s measured when "
+          f"the issue was opened ({ISSUE_WHOLE / 2:.2f} s): "
+          f"{'met' if now['whole'] <= ISSUE_WHOLE / 2 else 'MISSED'} "
+          f"({now['whole'] / ISSUE_WHOLE:.2f} of it)")
     print()
 
 

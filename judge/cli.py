@@ -1,20 +1,25 @@
-"""The ``judge`` command line. Domain errors become ``Error: ...`` here and only here."""
+"""The ``judge`` command line. Domain errors become ``Error: ...`` here and only here.
+
+Each command imports what it needs when it runs, so that one command does not pay for the
+others' modules: ``judge search`` in a fresh process imports neither the rules engine, the
+scenario loader, the checker nor the site (a test checks it; docs/search.md has the figures).
+Only click and the light ``judge.errors`` and ``judge.paths`` are imported here.
+"""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from judge.check import Result, iter_checks, run_checks, write_junit
-from judge.data import load_rulesets
 from judge.errors import JudgeError, ManyErrors, ScenarioError
 from judge.paths import project_root
-from judge.scenario.load import load_path
-from judge.scenario.run import replay as replay_scenario
-from judge.skeleton import skeleton
+
+if TYPE_CHECKING:
+    from judge.check import Result
 
 
 def _default_rulings() -> list[Path]:
@@ -43,14 +48,15 @@ def check(paths: tuple[Path, ...], rules: str | None, keyword: str | None,
     Each failure prints the file, ruling id, rule set and a zone-by-zone diff. The last line
     is "N passed, N failed". Exit status: 0 all passed, 1 failures, 2 unusable files.
     """
+    from judge.check import Summary, iter_checks, run_checks, write_junit
+    from judge.data import load_rulesets
+
     known = load_rulesets()
     if rules is not None and rules not in known:
         raise click.UsageError(f"unknown rule set {rules!r} (valid: {', '.join(known)})")
     targets = list(paths) or _default_rulings()
     if junit is None and not verbose:
         # stream: print each problem as soon as it is found
-        from judge.check import Summary
-
         summary = Summary()
         for item in iter_checks(targets, rules, keyword, summary):
             if isinstance(item, ScenarioError):
@@ -90,6 +96,9 @@ def replay(file: Path, rules: str | None, as_json: bool) -> None:
 
     Unscripted choices take their first answer here; "judge check" explores every branch.
     """
+    from judge.scenario.load import load_path
+    from judge.scenario.run import replay as replay_scenario
+
     scenario = load_path(file)
     chosen = rules or scenario.rulesets[-1]
     if chosen not in scenario.rulesets:
@@ -131,6 +140,7 @@ def new(ruling_id: str, folder: Path) -> None:
     if target.exists():
         raise JudgeError(f"{target} already exists")
     from judge.check import atomic_write
+    from judge.skeleton import skeleton
 
     atomic_write(target, skeleton(ruling_id))
     click.echo(f"wrote {target}")
@@ -151,6 +161,7 @@ def play(random_: bool, seed: int, turns: int, rules: str, as_json: bool) -> Non
     The same seed always gives the same game. The last line says who won and how, or that
     the turn limit was reached.
     """
+    from judge.data import load_rulesets
     from judge.engine.driver import play_random_game
 
     known = load_rulesets()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import struct
+import sys
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -282,6 +283,36 @@ def test_questions_aliases_kana_and_width(page: Page, base_url: str, lang: str, 
                                           wanted: str) -> None:
     ids = search_for(page, base_url, lang, query)
     assert wanted in ids[:3], (query, ids)
+
+
+def test_site_ranking_on_the_judged_subset_meets_the_targets(browser: Browser,
+                                                             base_url: str) -> None:
+    """The queries of benchmarks/relevance-queries.toml marked test = true, typed into each
+    language's search page as the site benchmark types them (benchmarks/relevance_site.py):
+    the site's ranking meets the same targets as judge search's (tests/test_relevance.py)."""
+    sys.path.insert(0, str(project_root() / "benchmarks"))
+    from relevance import TARGET_HIT1, TARGET_HIT3, evaluate, load_queries
+    from relevance_site import run_query
+
+    pages: dict[str, Page] = {}
+
+    def search(query: str, lang: str) -> list[str]:
+        if lang not in pages:
+            tab = browser.new_context().new_page()
+            tab.goto(f"{base_url}/{lang}/search/")
+            tab.wait_for_function("() => window.judgeSearch !== undefined")
+            pages[lang] = tab
+        return run_query(pages[lang], query)
+
+    try:
+        report = evaluate(search, load_queries(subset=True), engine="site")
+    finally:
+        for tab in pages.values():
+            tab.context.close()
+    shown = "\n".join(report.lines())
+    assert report.hit_at(1) >= TARGET_HIT1, shown
+    assert report.hit_at(3) >= TARGET_HIT3, shown
+    assert not [o for o in report.outcomes if o.error], shown
 
 
 def test_a_misspelt_term_is_corrected(page: Page, base_url: str) -> None:

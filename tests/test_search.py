@@ -635,3 +635,22 @@ def test_a_search_imports_neither_the_engine_nor_the_site(corpus_root: Path,
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_judge_search_imports_none_of_the_other_commands_modules(corpus_root: Path,
+                                                                  index: SearchIndex) -> None:
+    """judge/cli.py imports each command's modules when the command runs: a search in a
+    fresh process pays for none of the checker, the scenario loader, the rules engine, the
+    skeleton writer or the site (docs/search.md, "Benchmark")."""
+    code = ("import sys; from judge.cli import main; "
+            f"sys.argv = ['judge', 'search', 'refresh', '--corpus', {str(corpus_root)!r}]\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "heavy = ('judge.check', 'judge.scenario', 'judge.engine', 'judge.skeleton', "
+            "'judge.corpus', 'judge.site', 'judge.narrate', 'judge.db', 'judge.coverage', "
+            "'jinja2', 'babel', 'markdown', 'nh3')\n"
+            "print(sorted(m for m in sys.modules if m.startswith(heavy)), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "results match" in done.stdout, done.stdout
+    assert done.stderr.strip() == "[]"

@@ -30,9 +30,7 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import sqlite3
-import tempfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -126,6 +124,9 @@ def build_index(docs: Iterable[SearchDoc], folder: Path, *, corpus: str = "",
     complete. ``corpus`` is the fingerprint written to the stamp; ``glossary`` (terms, or a
     :class:`Glossary`) and ``rulesets`` (ids) default to the project's data. Returns the
     number of documents."""
+    import shutil  # only a build needs these: a search does not import them
+    import tempfile
+
     if glossary is None:
         from judge.corpus import load_glossary
 

@@ -71,8 +71,10 @@ BUNDLE = "pagefind"
 #: Seconds one request to Pagefind (indexing one language's pages, say) may take.
 TIMEOUT = 600.0
 #: Word locations per chunk of the word index (Pagefind's default: 20,000), and the variable
-#: through which Pagefind 1.5 takes it.
-INDEX_CHUNK_SIZE = 4000
+#: through which Pagefind 1.5 takes it. At 3,000 a first search downloads 9 KB less in Japanese
+#: than at 4,000 (the chunk holding リフレッシュ: 12 KB instead of 21 KB), for about a third
+#: more chunks.
+INDEX_CHUNK_SIZE = 3000
 CHUNK_VARIABLE = "PAGEFIND_UNSTABLE_INDEX_CHUNK_SIZE"
 
 #: Pages (under ``<lang>/``) whose ``data-result`` sections are results of their own.

@@ -4,11 +4,12 @@
 //
 // A query is read as a judge types it: NFKC (full-width and half-width forms made one) and,
 // for a query of kana and letters only, its katakana form too (りふれっしゅ finds リフレッシュ);
-// a question's common words are left out (Pagefind finds the pages that hold every word);
-// when no page holds them all, each word is looked up alone and the pages holding the most
-// of them come first; when nothing matches, a word close to a glossary name or alias is
-// put in its place (refrsh: refresh). Each result shows the ruling's answer with the words
-// found marked, and the rule sets it holds for as badges.
+// a question's common words, Japanese endings and Chinese question phrases are left out;
+// a single word is looked up with Pagefind, several each alone, the pages holding the most
+// of them first, then by the sum of each word's score as a share of its best page's, with
+// neighbouring words found near each other counting more; when nothing matches, a word
+// close to a glossary name or alias is put in its place (refrsh: refresh). Each result
+// shows the ruling's answer with the words found marked, and the rule sets as badges.
 (function () {
   "use strict";
   var box = document.getElementById("search");
@@ -33,10 +34,17 @@
   //: times, so that the bare term finds its main ruling first; in the answer twice.
   //: ("exact" lists the names a page is the first answer for: it only orders, below.)
   var RANKING = { metaWeights: { title: 10, explains: 10, answer: 2, exact: 0 } };
+  //: Words apart at most that two neighbouring words of a query count as near on a page.
+  var NEAR = 5;
   //: Characters of an answer shown in a result.
   var SNIPPET = 200;
   var CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
   var HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
+  var HIRAGANA = /^[\u3041-\u309f]+$/;
+  var KANA = /[\u3041-\u30ff]/;
+  //: Chinese phrases that only make a question, left out wherever they are (longest first).
+  var ZH_PHRASES = ["什么时候", "可不可以", "的时候", "怎么办", "怎么样", "会怎样", "为什么",
+    "会不会", "能不能", "是不是", "有没有", "几张", "几次", "几个", "多少"];
   var STOP = {};
   [
     // English: the words of a question, not of its subject
@@ -139,17 +147,25 @@
     });
   }
 
-  /** The words of a query; Japanese and Chinese cut as Pagefind cuts them in the browser. */
-  function words(text) {
+  /** The words of a query; Japanese and Chinese cut as Pagefind cuts them in the browser.
+   * A word of hiragana right after one that ends in a kanji is that word's inflection or
+   * particle (使|え, 終|わり: okurigana), as is a single hiragana character anywhere (っ,
+   * ゅ): both are left out, as the rulings' words are found by their kanji. */
+  function words(text, withEndings) {
     var out = [];
     text.split(/\s+/).forEach(function (chunk) {
       if (!chunk) {
         return;
       }
       if (segmenter && CJK.test(chunk)) {
+        var previous = "";
         Array.from(segmenter.segment(chunk)).forEach(function (piece) {
-          if (piece.isWordLike) {
-            out.push(piece.segment);
+          var word = piece.segment;
+          var ending = HIRAGANA.test(word) &&
+            (word.length === 1 || HAN.test(previous.charAt(previous.length - 1)));
+          previous = word;
+          if (piece.isWordLike && (withEndings || !ending)) {
+            out.push(word);
           }
         });
         return;
@@ -162,27 +178,44 @@
     return out;
   }
 
+  /** The query as it is looked up: NFKC, lower case, without the katakana middle dot
+   * (ライフ・バースト is written ライフバースト) and, in a query of Han characters without
+   * kana, without the phrases that only make a Chinese question (怎么办, 会怎样, 几张: the
+   * words Pagefind would cut them into are not all common words). */
+  function plain(query) {
+    var text = query.normalize("NFKC").toLowerCase().replace(/[\u30fb\uff65]/g, "").trim();
+    if (HAN.test(text) && !KANA.test(text)) {
+      ZH_PHRASES.forEach(function (phrase) {
+        text = text.split(phrase).join(" ");
+      });
+    }
+    return text.replace(/\s+/g, " ").trim();
+  }
+
   /** What to look up: the words without the common ones (all of them if nothing is left),
    * and the query's variants (its katakana form, for a query without ideographs, which
    * then comes first); and the words to mark in the results. */
   function read(query) {
-    var text = query.normalize("NFKC").toLowerCase().trim();
-    var all = words(text);
-    var kept = all.filter(function (w) {
+    var text = plain(query);
+    var all = words(text, true);
+    var kept = words(text, false).filter(function (w) {
       return !STOP[w];
     });
-    if (!kept.length) {
-      kept = all;
-    }
     var variants = [kept];
     var folded = fold(text);
     if (folded !== text && !HAN.test(text)) {
-      var foldedWords = words(folded).filter(function (w) {
+      var foldedWords = words(folded, false).filter(function (w) {
         return !STOP[w];
       });
       if (foldedWords.length) {
-        variants.unshift(foldedWords);
+        // hiragana that the segmenter cuts into single characters only: its katakana form
+        variants = kept.length ? [foldedWords, kept] : [foldedWords];
+        kept = kept.length ? kept : foldedWords;
       }
+    }
+    if (!kept.length) {
+      kept = all;
+      variants = [kept];
     }
     // marked: the query's own words and the pieces of two characters or more
     var marks = [];
@@ -273,21 +306,39 @@
   }
 
   /** Each word alone, in each variant: the pages holding most of the words first, then by
-   * the sum of their scores (a page's best variant counts). */
+   * the sum of their scores for each word (a page's best variant counts). A page's score for
+   * a word is its share of the best page's score for that word, from 0 to 1: Pagefind's
+   * scores of different words are not on one scale (a word that starts many words of the
+   * index, or many titles, scores tens of times higher than another), so without this one
+   * word of a question would decide the order alone. Two words next to each other in the
+   * query count half a word more where the page has them at most NEAR words apart (as
+   * judge search does: "hand limit" ranks "the hand limit" above "hand ... limit"). */
   function someWords(variants) {
     return Promise.all(variants.map(function (variant) {
       return Promise.all(variant.map(function (word) {
         return lookUp([word]);
       })).then(function (perWord) {
         var byId = {};
-        perWord.forEach(function (results) {
+        perWord.forEach(function (results, i) {
+          var top = results.reduce(function (most, r) {
+            return Math.max(most, r.score);
+          }, 0) || 1;
           results.forEach(function (r) {
-            var entry = byId[r.id] || (byId[r.id] = { result: r, score: 0, hits: 0 });
-            entry.score += r.score;
+            var entry = byId[r.id] || (byId[r.id] = { result: r, score: 0, hits: 0, at: {} });
+            entry.score += r.score / top;
             entry.hits += 1;
             entry.complete = entry.hits === variant.length;
             entry.share = entry.hits / variant.length;
+            entry.at[i] = r.words || [];
           });
+        });
+        Object.keys(byId).forEach(function (id) {
+          var at = byId[id].at;
+          for (var i = 1; i < variant.length; i++) {
+            if (at[i - 1] && at[i] && near(at[i - 1], at[i])) {
+              byId[id].score += 0.5;
+            }
+          }
         });
         return byId;
       });
@@ -309,6 +360,15 @@
       return order.map(function (id) {
         return best[id];
       }).sort(before);
+    });
+  }
+
+  /** Whether two lists of word positions on a page hold two at most NEAR apart. */
+  function near(a, b) {
+    return a.some(function (x) {
+      return b.some(function (y) {
+        return Math.abs(x - y) <= NEAR;
+      });
     });
   }
 
@@ -441,7 +501,7 @@
   /** Everything the page shows for a query: {results, datas, note, words, exact}. */
   function find(query) {
     var asked = read(query);
-    var exact = fold(query.trim().split(/\s+/).join(" "));
+    var exact = fold(query).replace(/\u30fb/g, "").trim().split(/\s+/).join(" ");
     if (!asked.words.length) {
       return Promise.resolve({ results: [], datas: [], note: null, words: [], exact: exact });
     }
