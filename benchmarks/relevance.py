@@ -47,8 +47,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from judge.langs import LANGS  # noqa: E402
+
 QUERIES = Path(__file__).resolve().parent / "relevance-queries.toml"
-LANGS = ("ja", "en", "zh-Hans")
 KINDS = ("bare-term", "question", "combination", "fan-word", "spelling", "typo", "kana-width",
          "guess")
 #: How many results of each query are looked at (MRR counts a find at rank 10 as 0.1).

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from judge.errors import JudgeError
+from judge.langs import LANGS
 from judge.search.analysis import (
     TOKEN_PATTERN,
     edit_distance,
@@ -37,7 +38,6 @@ from judge.search.index import COLUMNS, DB, meta_token
 from judge.search.query import (
     EN_STOP,
     KINDS,
-    LANGS,
     And,
     Expand,
     Field,

@@ -36,9 +36,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from judge.langs import LANGS
 from judge.paths import data_dir
 from judge.search.analysis import fold, index_tokens, latin_token, latin_words
-from judge.search.documents import LANGS, SearchDoc
+from judge.search.documents import SearchDoc
 from judge.search.query import Glossary
 
 #: Bump when the schema, the analysis or the documents change: the stamp then no longer

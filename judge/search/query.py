@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
 from judge.errors import JudgeError
+from judge.langs import LANGS
 from judge.search.analysis import (
     TOKEN_PATTERN,
     fold,
@@ -47,7 +48,6 @@ FIELD_ALIASES = {"tags": "tag", "rule": "rules", "ruleset": "rules", "terms": "t
 #: The kinds of result (docs/search.md, "Result kinds").
 KINDS = ("ruling", "term", "processing", "change")
 OPERATORS = ("AND", "OR", "NOT")
-LANGS = ("ja", "en", "zh-Hans")
 _QUOTES = {'"': '"', "“": "”", "「": "」", "『": "』"}
 _FIELD = re.compile(r"^([A-Za-z][A-Za-z_-]*):(.*)$", re.S)
 
