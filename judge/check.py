@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 import time
-import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +51,8 @@ class Result:
 
 @dataclass
 class Summary:
+    """The results of one ``judge check`` run and its unusable files."""
+
     results: list[Result] = field(default_factory=list)
     errors: list[ScenarioError] = field(default_factory=list)
     skipped: int = 0
@@ -139,14 +139,15 @@ def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | 
             continue
         loaded[scenario.id] = scenario
     outside: set[str] | None = None
+    known_ids = {**dict.fromkeys(loaded), **dict.fromkeys(failed_ids)}  # built once, not per ruling
     good: list[Scenario] = []
     for scenario in loaded.values():
         missing = [r for r in scenario.related if r not in loaded and r not in failed_ids]
         if missing and outside is None:
             outside = _ids_beside(paths)
+            known_ids.update(dict.fromkeys(outside))
         try:
-            check_related(scenario, {**dict.fromkeys(loaded), **dict.fromkeys(failed_ids),
-                                     **dict.fromkeys(outside or ())})
+            check_related(scenario, known_ids)
         except ScenarioError as exc:
             yield exc
             continue
@@ -208,6 +209,8 @@ def _display(path: Path) -> str:
 
 def write_junit(summary: Summary, target: Path) -> None:
     """A JUnit XML report, written to a temporary file and renamed into place."""
+    import xml.etree.ElementTree as ET  # here: only --junit needs it
+
     suite = ET.Element("testsuite", name="judge-check", tests=str(
         len(summary.results) + len(summary.errors)), failures=str(
         sum(not r.ok for r in summary.results)), errors=str(len(summary.errors)),
@@ -227,6 +230,8 @@ def write_junit(summary: Summary, target: Path) -> None:
 
 
 def atomic_write(target: Path, text: str) -> None:
+    import tempfile  # here: judge check writes nothing unless --junit
+
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:

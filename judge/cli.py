@@ -4,6 +4,8 @@ Each command imports what it needs when it runs, so that one command does not pa
 others' modules: ``judge search`` in a fresh process imports neither the rules engine, the
 scenario loader, the checker nor the site (a test checks it; docs/search.md has the figures).
 Only click and the light ``judge.errors`` and ``judge.paths`` are imported here.
+``judge check`` loads the engine and the ruling loader, never the site builder, the database
+or the search index.
 """
 
 from __future__ import annotations

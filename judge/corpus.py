@@ -21,7 +21,6 @@ replays (the search index needs only the texts).
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -93,6 +92,8 @@ class Ruling:
 
 @dataclass(frozen=True)
 class Corpus:
+    """The rulings of a corpus root, with the shared data and a fingerprint of it all."""
+
     root: Path
     rulings: tuple[Ruling, ...]  # sorted by id
     glossary: Mapping[str, Term]  # in file order
@@ -156,9 +157,10 @@ def load_one(path: Path, shown: str) -> Scenario:
     """Load one ruling; every problem, even a bug of the loader, is a ScenarioError."""
     try:
         scenario = load_path(path, shown)
-        rulings = _rulings_folder(path)
+        resolved = path.resolve()
+        rulings = _rulings_above(resolved)
         if rulings is not None:
-            check_topic(Path(os.path.relpath(path.resolve(), rulings.parent)).as_posix())
+            check_topic(Path(os.path.relpath(resolved, rulings.parent)).as_posix())
         return scenario
     except ScenarioError:
         raise
@@ -172,7 +174,11 @@ def load_one(path: Path, shown: str) -> Scenario:
 
 def _rulings_folder(path: Path) -> Path | None:
     """The nearest folder named ``rulings`` above ``path``, if any."""
-    for parent in path.resolve().parents:
+    return _rulings_above(path.resolve())
+
+
+def _rulings_above(resolved: Path) -> Path | None:
+    for parent in resolved.parents:
         if parent.name == "rulings":
             return parent
     return None
@@ -214,6 +220,8 @@ def fingerprint(root: Path, extra: str = "") -> str:
     """A hash of every input file's name and bytes: equal fingerprints, equal corpus. Names are
     relative (rulings to the corpus root, data files to the data folder), so a copy of the
     same corpus elsewhere has the same fingerprint."""
+    import hashlib  # here: judge check does not fingerprint
+
     digest = hashlib.sha256(f"wixoss-judge corpus {FINGERPRINT_VERSION} {extra}\n".encode())
     data = data_dir()
     rulings = rulings_dir(root)
@@ -246,6 +254,8 @@ def replay_all(scenario: Scenario) -> dict[str, Replay]:
 
 @dataclass
 class _Loaded:
+    """What :func:`load_corpus` has made in this process."""
+
     traces: int = 0
 
 

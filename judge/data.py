@@ -12,6 +12,7 @@ that happened to use it. Every command calls :func:`check_data` before it reads 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -32,6 +33,18 @@ TERM_FIELDS = (*LANGS, "aliases", "definition", "main")
 
 def _fail(path: Path, line: int, error: FieldError) -> DataError:
     return DataError(shown_path(path), line, error)
+
+
+def _data_file(name: str) -> Path:
+    """``data_dir() / name``, the same Path object for as long as ``JUDGE_DATA`` is unchanged
+    (the loader asks for the rule sets and cards once per ruling: the cached readers below
+    then find them without building and hashing a new path each time)."""
+    return _data_file_in(os.environ.get("JUDGE_DATA"), name)
+
+
+@cache
+def _data_file_in(env: str | None, name: str) -> Path:
+    return data_dir() / name
 
 
 # ---------------------------------------------------------------------------- glossary
@@ -132,7 +145,7 @@ def _glossary(path: Path) -> Mapping[str, Term]:
 
 def load_glossary(path: Path | None = None) -> dict[str, Term]:
     """Every term of the glossary in file order (empty when there is no glossary file)."""
-    return dict(_glossary(path or data_dir() / "glossary.toml"))
+    return dict(_glossary(path or _data_file("glossary.toml")))
 
 
 # ---------------------------------------------------------------------------- cards
@@ -140,6 +153,8 @@ def load_glossary(path: Path | None = None) -> dict[str, Term]:
 
 @dataclass(frozen=True)
 class CardLibrary:
+    """The cards of ``data/cards/*.toml`` and the file each comes from."""
+
     cards: Mapping[str, CardDef]  # card id -> definition
     files: Mapping[str, str]  # card id -> file under the data folder (forward slashes)
 
@@ -167,7 +182,7 @@ def _cards(folder: Path) -> CardLibrary:
 
 def card_library() -> CardLibrary:
     """The cards of ``data/cards/*.toml``; an id defined twice is an error."""
-    return _cards(data_dir() / "cards")
+    return _cards(_data_file("cards"))
 
 
 # ---------------------------------------------------------------------------- rule sets
@@ -189,7 +204,7 @@ def _rulesets(path: Path) -> dict[str, RuleSet]:
 def load_rulesets(path: Path | None = None) -> dict[str, RuleSet]:
     """All rule sets of ``data/rulesets.toml`` in date order, keyed by id (parsed by
     :func:`judge.engine.rulesets.parse_rulesets`; the engine reads no files)."""
-    return _rulesets(path or data_dir() / "rulesets.toml")
+    return _rulesets(path or _data_file("rulesets.toml"))
 
 
 # ---------------------------------------------------------------------------- all of it
@@ -199,5 +214,5 @@ def check_data() -> None:
     """Read and validate every data file once; raises :class:`DataError` for the first
     problem. Later reads of the same files come from the cache."""
     load_rulesets()
-    _glossary(data_dir() / "glossary.toml")
+    _glossary(_data_file("glossary.toml"))
     card_library()

@@ -111,19 +111,26 @@ def _toml_line(exc: tomllib.TOMLDecodeError) -> int:
 
 
 def _depth(value: Any) -> int:
-    """How deep arrays and tables nest, without recursion."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        deepest = max(deepest, depth)
+    """How deep arrays and tables nest (a value inside them is one level deeper), without
+    recursion: level by level, only the arrays and tables of each level are looked into.
+    Stops at the first level deeper than ``MAX_NESTING``."""
+    depth = 1
+    level = [value]
+    while True:
+        below: list[Any] = []
+        for item in level:
+            if isinstance(item, dict):
+                below.extend(item.values())
+            elif isinstance(item, list):
+                below.extend(item)
+        if not below:
+            return depth
+        depth += 1
         if depth > MAX_NESTING:
             return depth
-        if isinstance(item, dict):
-            stack.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item)
-    return deepest
+        level = [v for v in below if isinstance(v, (dict, list))]
+        if not level:
+            return depth
 
 
 def _deepest_line(text: str) -> int:

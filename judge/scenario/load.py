@@ -7,7 +7,7 @@ Every error is a :class:`~judge.errors.ScenarioError` whose text is
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from judge.engine.choices import CHOICE_KINDS, Scripted
 from judge.engine.events import CAUSES, EVENT_TYPES
 from judge.engine.placement import op_problem, placement_problem
 from judge.engine.rule_processing import KINDS as RULE_KINDS
+from judge.engine.rulesets import RuleSet
 from judge.engine.state import (
     ATTACK_STEPS,
     GAME_PHASES,
@@ -87,6 +88,12 @@ STATE_FIELDS = ("zones", "phase", "attack_step", "turn", "turn_player", "winner"
                 "refreshes")
 EVENT_KEYS = ("type", "cause", "player", "card", "from", "to", "source")
 ZONE_MODES = ("cards", "order", "count", "contains", "lacks")
+#: Where an event pattern's ``from`` and ``to`` may point: ``p1.deck`` and so on.
+ZONE_PATHS = tuple(f"{p}.{z}" for p in PLAYERS for z in ZONES)
+_ZONE_TABLE_KEYS = ("card", "down", "frozen", "under", "charm", "accessory", "crushed")
+_UNDER_ZONE_NAMES = frozenset(UNDER_ZONES.values())
+_COUNT_RE = re.compile(r"[0-9]{1,9}", re.ASCII)
+_ABILITY_PICK_RE = re.compile(r"^.+#(\d+|burst)$")
 
 
 # ------------------------------------------------------------------ shared data
@@ -94,9 +101,14 @@ ZONE_MODES = ("cards", "order", "count", "contains", "lacks")
 
 def card_library() -> dict[str, CardDef]:
     """Cards from ``data/cards/*.toml`` (see :mod:`judge.data`)."""
+    return dict(_library())
+
+
+def _library() -> Mapping[str, CardDef]:
+    """The card library itself (read-only, not copied: the loader looks cards up in it)."""
     from judge.data import card_library as library
 
-    return dict(library().cards)
+    return library().cards
 
 
 @cache
@@ -104,6 +116,12 @@ def glossary_terms() -> tuple[str, ...]:
     from judge.data import load_glossary
 
     return tuple(sorted(load_glossary()))
+
+
+@cache
+def _glossary_ids() -> dict[str, None]:
+    """:func:`glossary_terms` as a dict: the same order, looked up without a scan."""
+    return dict.fromkeys(glossary_terms())
 
 
 # ------------------------------------------------------------------ entry points
@@ -139,11 +157,9 @@ def discover(paths: list[Path]) -> Iterator[Path]:
 
 
 def _expect_type(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
-    if isinstance(value, bool) and kind in (int, (int,)):
-        raise FieldError(where, f"expected {what}, got {quote(value)}")
-    if not isinstance(value, kind):
-        raise FieldError(where, f"expected {what}, got {quote(value)}")
-    return value
+    if isinstance(value, kind) and (value.__class__ is not bool or kind not in (int, (int,))):
+        return value
+    raise FieldError(where, f"expected {what}, got {quote(value)}")
 
 
 def _keys(raw: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
@@ -163,9 +179,12 @@ def _outcome_name(raw: Any, where: str) -> tuple[str, dict[str, str]]:
     return names.get("en") or names["ja"], names
 
 
-def _one_of(value: Any, valid: tuple[str, ...], where: str) -> str:
+def _one_of(value: Any, valid: Collection[str], where: str) -> str:
+    """``value`` if it is one of ``valid`` (a tuple, or a mapping's keys in order)."""
+    if value.__class__ is str and value in valid:
+        return value
     if not isinstance(value, str) or value not in valid:
-        raise FieldError(where, f"unknown value {quote(value)}", valid)
+        raise FieldError(where, f"unknown value {quote(value)}", tuple(valid))
     return str(value)
 
 
@@ -182,6 +201,8 @@ def _int(value: Any, where: str, minimum: int | None = None,
 
 
 def _str(value: Any, where: str) -> str:
+    if value.__class__ is str:
+        return value
     return str(_expect_type(value, str, where, "text"))
 
 
@@ -204,6 +225,9 @@ class _Loader:
         self.cards: dict[str, CardDef] = {}
         self.labels: dict[str, Placement] = {}
         self.rulesets: tuple[str, ...] = ()
+        # the shared data, looked up once per ruling (not once per card or field)
+        self.known: Mapping[str, RuleSet] = {}
+        self.library: Mapping[str, CardDef] | None = None
 
     def scenario(self, raw: dict[str, Any]) -> Scenario:
         _keys(raw, TOP_FIELDS, "")
@@ -212,10 +236,10 @@ class _Loader:
                 raise FieldError(key, "missing (every ruling has id, rulesets, title, setup "
                                       "and expect)")
         rid = check_id(raw["id"], "id", "ruling id (it becomes the permalink)")
-        known = load_rulesets()
+        known = self.known = load_rulesets()
         rulesets = _str_list(raw["rulesets"], "rulesets")
         for i, rs in enumerate(rulesets):
-            _one_of(rs, tuple(known), f"rulesets[{i}]")
+            _one_of(rs, known, f"rulesets[{i}]")
             if rs in rulesets[:i]:
                 raise FieldError(f"rulesets[{i}]", f"rule set {rs!r} is named twice")
         if not rulesets:
@@ -226,7 +250,7 @@ class _Loader:
         for i, tag in enumerate(tags):
             check_id(tag, f"tags[{i}]", "tag")
         terms = _str_list(raw.get("terms", []), "terms")
-        glossary = glossary_terms()
+        glossary = _glossary_ids()
         for i, term in enumerate(terms):
             if glossary:
                 _one_of(term, glossary, f"terms[{i}]")
@@ -254,7 +278,7 @@ class _Loader:
             expectations=expectations,
             explore_limit=_int(raw.get("explore_limit", 256), "explore_limit", 1, MAX_BRANCHES),
             related=self._related(raw.get("related", [])),
-            id_line=self.index.line("id"), related_line=self.index.line("related"),
+            lines=self.index,
         )
 
     def _related(self, raw: Any) -> tuple[str, ...]:
@@ -302,7 +326,9 @@ class _Loader:
     def card_def(self, card_id: str, where: str) -> CardDef:
         if card_id in self.cards:
             return self.cards[card_id]
-        library = card_library()
+        library = self.library
+        if library is None:
+            library = self.library = _library()
         if card_id in library:
             self.cards[card_id] = library[card_id]
             return library[card_id]
@@ -347,7 +373,7 @@ class _Loader:
         refreshes_raw = _table(raw, "refreshes", "setup.refreshes")
         _keys(refreshes_raw, PLAYERS, "setup.refreshes")
         refreshes = {p: _int(v, f"setup.refreshes.{p}", 0) for p, v in refreshes_raw.items()}
-        known = load_rulesets()
+        known = self.known
         if refreshes.get(tp, 0) >= 2 and any(known[r].second_refresh_ends_turn
                                             for r in rulesets):
             raise FieldError(f"setup.refreshes.{tp}",
@@ -388,11 +414,10 @@ class _Loader:
             at = f"{where}[{i}]" if isinstance(value, list) else where
             down = frozen = crushed = False
             under: list[Any] = []
-            attach = "under" if zone in UNDER_ZONES.values() else ""
+            attach = "under" if zone in _UNDER_ZONE_NAMES else ""
             card_at = at
             if isinstance(item, dict):
-                _keys(item, ("card", "down", "frozen", "under", "charm", "accessory",
-                             "crushed"), at)
+                _keys(item, _ZONE_TABLE_KEYS, at)
                 if "card" not in item:
                     raise FieldError(f"{at}.card", "missing")
                 down = bool(_expect_type(item.get("down", False), bool, f"{at}.down",
@@ -430,7 +455,7 @@ class _Loader:
         card_id = card_id or "filler"
         if "*" in label:
             prefix, _, count = label.partition("*")
-            if not re.fullmatch(r"[0-9]{1,9}", count, re.ASCII) or not is_label(prefix):
+            if not _COUNT_RE.fullmatch(count) or not is_label(prefix):
                 raise FieldError(where, f"{quote(text)}: write PREFIX*N with a label prefix "
                                         f"({LABEL_RULE}) and a number, e.g. d*10")
             number = int(count)
@@ -506,7 +531,7 @@ class _Loader:
         _expect_type(raw, dict, where, "a table")
         if "action" not in raw:
             raise FieldError(f"{where}.action", "missing", tuple(ACTIONS))
-        action = _one_of(raw["action"], tuple(ACTIONS), f"{where}.action")
+        action = _one_of(raw["action"], ACTIONS, f"{where}.action")
         _keys(raw, ("action", "expect_illegal", *STEP_FIELDS[action]), where)
         player = _one_of(raw.get("player", "p1"), PLAYERS, f"{where}.player")
         ops: tuple[Op, ...] = ()
@@ -550,7 +575,7 @@ class _Loader:
                     count=_int(raw.get("count", 1), f"{where}.count", 1, MAX_COUNT),
                     ability=_int(raw.get("ability", 0), f"{where}.ability", 0),
                     expect_illegal=illegal, illegal_rules=illegal_rules,
-                    line=self.index.line(where))
+                    lines=self.index)
 
     def _expect_illegal(self, raw: Any, where: str) -> tuple[str, tuple[str, ...]]:
         """``"CODE"`` (refused under every rule set) or ``{ reason = "CODE", rules = [...] }``
@@ -591,7 +616,7 @@ class _Loader:
         pick = _str_list(raw["pick"], f"{where}.pick")
         words = ("yes", "no", "none", *SIGNI_ZONES, *RULE_KINDS)
         for j, value in enumerate(pick):
-            card = value.split("#", 1)[0] if re.match(r"^.+#(\d+|burst)$", value) else value
+            card = value.split("#", 1)[0] if _ABILITY_PICK_RE.match(value) else value
             # a payment names its ener cards joined by "+" (choice kind pay)
             paid = "+" in value and all(part in self.labels for part in value.split("+"))
             if card not in self.labels and value not in words and not paid:
@@ -601,7 +626,7 @@ class _Loader:
                                  "nor an answer word",
                                  (*words, *self.labels))
         player = _one_of(raw["player"], PLAYERS, f"{where}.player") if "player" in raw else None
-        kind = _one_of(raw["kind"], tuple(CHOICE_KINDS), f"{where}.kind") if "kind" in raw \
+        kind = _one_of(raw["kind"], CHOICE_KINDS, f"{where}.kind") if "kind" in raw \
             else None
         return Scripted(pick=pick, player=player, kind=kind,
                         where=f"{self.path}:{self.index.line(where)}: {where}")
@@ -635,7 +660,7 @@ class _Loader:
             subsequence=self._events(events.get("subsequence", []),
                                      f"{where}.events.subsequence"),
             absent=self._events(events.get("absent", []), f"{where}.events.absent"),
-            outcomes=tuple(outcomes), line=self.index.line(where))
+            outcomes=tuple(outcomes), where=where, lines=self.index)
 
     def _state(self, raw: dict[str, Any], where: str) -> StatePattern:
         zones: dict[str, ZonePattern] = {}
@@ -716,7 +741,7 @@ class _Loader:
             _expect_type(item, dict, at, "a table such as {type = \"refresh\"}")
             if "type" not in item:
                 raise FieldError(f"{at}.type", "missing", tuple(EVENT_TYPES))
-            etype = _one_of(item["type"], tuple(EVENT_TYPES), f"{at}.type")
+            etype = _one_of(item["type"], EVENT_TYPES, f"{at}.type")
             _keys(item, (*EVENT_KEYS, *EVENT_TYPES[etype]), at)
             if "cause" in item:
                 _one_of(item["cause"], CAUSES, f"{at}.cause")
@@ -727,7 +752,6 @@ class _Loader:
             for key in ("from", "to"):
                 if key in item:
                     text = _str(item[key], f"{at}.{key}")
-                    valid = tuple(f"{p}.{z}" for p in PLAYERS for z in ZONES)
-                    _one_of(text, valid, f"{at}.{key}")
+                    _one_of(text, ZONE_PATHS, f"{at}.{key}")
             out.append(EventPattern(dict(item)))
         return tuple(out)

@@ -1,4 +1,10 @@
-"""The validated form of a ruling: frozen values the runner and the site read."""
+"""The validated form of a ruling: frozen values the runner and the site read.
+
+The line numbers of a ruling's steps and expectations (and of its ``id`` and ``related``) are
+only shown in reports of failures, so they are looked up in the file's
+:class:`~judge.scenario.locate.LineIndex` when they are read: a ruling that passes is never
+scanned for them.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +15,15 @@ from judge.engine.cards import CardDef, Op
 from judge.engine.choices import Scripted
 from judge.langs import LANGS as LANGS  # defined once, in judge.langs
 from judge.langs import TEXT_FIELDS as TEXT_FIELDS
+from judge.scenario.locate import LineIndex
 
 AUTHORITIES = ("official", "official-quoted", "community", "interpretation")
 
 
 @dataclass(frozen=True)
 class Source:
+    """Where a ruling comes from: a title, a date, its authority and an address."""
+
     title: str
     date: str
     authority: str
@@ -38,6 +47,8 @@ class Placement:
 
 @dataclass(frozen=True)
 class Setup:
+    """The position a ruling starts from: turn, phase, players' cards, effects in force."""
+
     turn: int = 1
     turn_player: str = "p1"
     first_player: str = "p1"
@@ -55,6 +66,8 @@ class Setup:
 
 @dataclass(frozen=True)
 class Step:
+    """One action of a ruling's ``[[steps]]`` (``index`` counts from 1)."""
+
     index: int
     action: str
     player: str = "p1"
@@ -68,9 +81,15 @@ class Step:
     expect_illegal: str | None = None
     #: the rule sets under which expect_illegal holds (empty: every rule set of the ruling)
     illegal_rules: tuple[str, ...] = ()
-    line: int = 0
     first: str | None = None
     cards: tuple[str, ...] = ()
+    #: the ruling file's line index (None: a step not read from a file)
+    lines: LineIndex | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def line(self) -> int:
+        """The line of the step's ``[[steps]]`` table in the ruling file (0 when unknown)."""
+        return 0 if self.lines is None else self.lines.line(f"steps[{self.index - 1}]")
 
 
 @dataclass(frozen=True)
@@ -86,6 +105,8 @@ class ZonePattern:
 
 @dataclass(frozen=True)
 class StatePattern:
+    """What a ruling expects of the state: zones, phase, turn, winner, numbers, flags."""
+
     zones: dict[str, ZonePattern] = field(default_factory=dict)  # "p1.trash" -> pattern
     phase: str | None = None
     attack_step: str | None = None
@@ -103,6 +124,8 @@ class StatePattern:
 
 @dataclass(frozen=True)
 class EventPattern:
+    """An expected event: the fields it must have (``{type = "refresh"}``)."""
+
     fields: dict[str, Any]
 
     def __str__(self) -> str:
@@ -111,6 +134,8 @@ class EventPattern:
 
 @dataclass(frozen=True)
 class Outcome:
+    """One of the outcomes every explored branch must reach one of."""
+
     #: the name in reports (``judge check``): the English name if the ruling gives one
     name: str
     state: StatePattern
@@ -130,17 +155,28 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Expectation:
+    """One ``[[expect]]`` block: the rule sets it covers and what it expects."""
+
     rules: tuple[str, ...]
     state: StatePattern
     sequence: tuple[EventPattern, ...] = ()
     subsequence: tuple[EventPattern, ...] = ()
     absent: tuple[EventPattern, ...] = ()
     outcomes: tuple[Outcome, ...] = ()
-    line: int = 0
+    #: the field path of the block (``expect[1]``) and the ruling file's line index
+    where: str = field(default="", compare=False)
+    lines: LineIndex | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def line(self) -> int:
+        """The line of the ``[[expect]]`` block in the ruling file (0 when unknown)."""
+        return 0 if self.lines is None else self.lines.line(self.where)
 
 
 @dataclass(frozen=True)
 class Scenario:
+    """A validated ruling: texts, sources, cards, set-up, steps, choices, expectations."""
+
     path: str
     id: str
     rulesets: tuple[str, ...]
@@ -155,8 +191,18 @@ class Scenario:
     expectations: tuple[Expectation, ...]
     explore_limit: int = 256
     related: tuple[str, ...] = ()
-    id_line: int = 1  # where ``id`` is written, for errors found across files
-    related_line: int = 1  # where ``related`` is written
+    #: the ruling file's line index (None: a scenario not read from a file)
+    lines: LineIndex | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def id_line(self) -> int:
+        """Where ``id`` is written, for errors found across files (1 when unknown)."""
+        return 1 if self.lines is None else self.lines.line("id")
+
+    @property
+    def related_line(self) -> int:
+        """Where ``related`` is written (1 when unknown)."""
+        return 1 if self.lines is None else self.lines.line("related")
 
     def expectations_for(self, rules: str) -> list[Expectation]:
         return [e for e in self.expectations if rules in e.rules]

@@ -1,0 +1,371 @@
+"""``judge check`` against its floor: interpreter start plus ``tomllib`` parsing of the same files.
+
+Run from the repository root (a script, not a test)::
+
+    python benchmarks/check.py                    # the corpus, best of 5 fresh processes
+    python benchmarks/check.py --repeat 9         # best of 9
+    python benchmarks/check.py --generated 500    # also 500 generated rulings (benchmarks/site.py)
+    python benchmarks/check.py --baseline DIR     # also an older copy of the project, same run
+    python benchmarks/check.py --profile          # also cProfile's hot spots of one check
+
+What it measures, in one run, each figure the best of ``--repeat`` fresh processes (the
+commands take turns, so that a busy moment of the machine hits all of them):
+
+1. the floor: ``python -c`` that starts the interpreter, imports ``tomllib`` and parses every
+   file ``judge check rulings`` reads (every ruling, ``data/*.toml`` and ``data/cards/*.toml``);
+2. ``judge check rulings``, the real command (the console script beside this Python, default
+   options), from the folder that holds ``rulings/``;
+3. their ratio, against the target of 2.0 (issue #11: "judge check against its floor").
+
+Each is given as wall seconds (what the user waits; the target is read on it) and as CPU
+seconds of the child (user + system, which other work on a busy machine disturbs less), and
+timed twice: with every module compiled at each start (``PYTHONDONTWRITEBYTECODE=1`` and no
+``__pycache__``, as on this workplace's machines) and with bytecode caches (a temporary
+``PYTHONPYCACHEPREFIX``, filled by a first untimed run: what an installed package or a
+developer's tree has). The target is read with bytecode caches.
+
+Then, so that the next person sees what costs what, the CPU time ``judge check`` spends in
+each part inside one fresh process (bytecode caches; the best of ``--repeat`` for each part):
+interpreter start (``python -c pass``), importing ``judge.cli`` and ``judge.check`` (what the
+command imports), the data files (``check_data``), loading the rulings split into ``tomllib``
+parsing and the rest (reading, the nesting check, validation, line numbers where needed), the
+replays with their expectation checks, and the report with everything else (discovery, the
+``related`` checks, output); per ruling and per replay too; and the modules whose import costs
+most (``-X importtime``, self time).
+
+``--generated N`` repeats all of it on a corpus of N rulings written by
+``benchmarks/site.py``'s generator (texts in three languages, four scenario templates), to
+show the cost per ruling on a larger corpus. ``--baseline DIR`` (a copy of the project tree
+from before a change: ``judge/``, ``data/``) times its ``judge check`` the same way, on the
+same rulings; ``--code DIR`` times another copy as "now" (both on this tree's rulings).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TARGET_RATIO = 2.0
+
+#: The floor: start, import tomllib, parse each file named on the command line.
+FLOOR = """
+import sys, tomllib
+for name in sys.argv[1:]:
+    with open(name, "rb") as fh:
+        tomllib.loads(fh.read().decode("utf-8"))
+"""
+
+#: ``judge check FOLDER`` inside one process, each part timed (CPU seconds of this process,
+#: which a busy machine disturbs less than wall time) by wrapping the functions that
+#: judge.check calls; prints the seconds as JSON on the last line of standard output.
+BREAKDOWN = """
+import sys, time
+clock = time.process_time
+start = clock()
+import judge.cli
+import judge.check as check  # what the check command imports when it runs
+imported = clock()
+import contextlib, io, json, tomllib
+import judge.data
+spent = {"import": imported - start, "parse": 0.0, "load": 0.0, "replay": 0.0}
+counts = {"rulings": 0, "replays": 0}
+
+def timed(name, fn, count=None):
+    def wrapper(*args, **kwargs):
+        begin = clock()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            spent[name] += clock() - begin
+            if count:
+                counts[count] += 1
+    return wrapper
+
+begin = clock()
+judge.data.check_data()  # judge check's first step; cached for the command below
+spent["data"] = clock() - begin
+tomllib.loads = timed("parse", tomllib.loads)
+check.load_one = timed("load", check.load_one, "rulings")
+check.check_scenario = timed("replay", check.check_scenario, "replays")
+sys.argv = ["judge", "check", *sys.argv[1:]]
+out = io.StringIO()
+profile = None
+if PROFILE:
+    import cProfile
+    profile = cProfile.Profile()
+    profile.enable()
+begin = clock()
+with contextlib.redirect_stdout(out):
+    try:
+        judge.cli.main()
+    except SystemExit as exc:
+        counts["exit"] = exc.code
+spent["command"] = clock() - begin
+if profile is not None:
+    profile.disable()
+    import pstats
+    stats = pstats.Stats(profile, stream=sys.stderr).strip_dirs().sort_stats("tottime")
+    stats.print_stats(25)
+spent["total"] = clock() - start
+print(json.dumps({"spent": spent, "counts": counts,
+                  "last": (out.getvalue().strip().splitlines() or [""])[-1]}))
+"""
+
+
+@dataclass(frozen=True)
+class Tree:
+    """A copy of the project whose ``judge`` is timed (``code`` goes first on sys.path)."""
+
+    name: str
+    code: Path
+
+
+def _env(code: Path, cache: Path | None) -> dict[str, str]:
+    """The environment of a fresh process: ``code`` first on the path, and bytecode cached
+    under ``cache`` or (None) compiled at every start."""
+    # PYTHONSAFEPATH: ``python -c`` must not put the current folder (this tree, when the
+    # rulings are this tree's) before ``code`` on the path
+    env = dict(os.environ, PYTHONPATH=str(code), PYTHONSAFEPATH="1")
+    if cache is None:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env.pop("PYTHONPYCACHEPREFIX", None)
+    else:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(cache)
+    return env
+
+
+def _judge_command() -> list[str]:
+    """The console script the user runs, or ``python -m judge.cli`` without one."""
+    script = Path(sys.executable).with_name("judge")
+    if script.is_file():
+        return [sys.executable, str(script)]
+    return [sys.executable, "-m", "judge.cli"]
+
+
+@dataclass(frozen=True)
+class Timing:
+    wall: float  # seconds, as the user waits
+    cpu: float  # user + system seconds of the child (less disturbed by a busy machine)
+
+
+def _run(command: list[str], cwd: Path, env: dict[str, str]
+         ) -> tuple[Timing, subprocess.CompletedProcess[str]]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=600)
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command[:4])} ... exited {done.returncode} in {cwd}:\n"
+                         f"{done.stdout[-2000:]}{done.stderr[-2000:]}")
+    return Timing(seconds, cpu), done
+
+
+def files_read(rulings: Path, data: Path) -> list[Path]:
+    """Every file ``judge check`` reads: the rulings, then the data files."""
+    return [*sorted(p for p in rulings.rglob("*.toml") if p.is_file()),
+            *sorted(data.glob("*.toml")), *sorted((data / "cards").glob("*.toml"))]
+
+
+def best(values: list[float]) -> float:
+    return min(values)
+
+
+# ---------------------------------------------------------------------- floor and command
+
+
+def compare(corpus: Path, trees: list[Tree], repeat: int, tmp: Path) -> None:
+    """Floor and ``judge check`` in fresh processes, in both bytecode modes."""
+    files = [str(p) for p in files_read(corpus / "rulings", ROOT / "data")]
+    floor = [sys.executable, "-c", FLOOR, *files]
+    check = [*_judge_command(), "check", "rulings"]
+    modes: list[tuple[str, Path | None]] = [("compiled at every start", None),
+                                            ("with bytecode caches", tmp / "pycache")]
+    runs: dict[tuple[str, str], list[Timing]] = {}
+    last: dict[str, str] = {}
+    for title, cache in modes:
+        for tree in trees:  # untimed: fill the caches, check that both commands work
+            _run(floor, corpus, _env(tree.code, cache))
+            _, done = _run(check, corpus, _env(tree.code, cache))
+            last[tree.name] = (done.stdout.strip().splitlines() or [""])[-1]
+        for _ in range(repeat):
+            for tree in trees:
+                runs.setdefault((title, "floor"), []).append(
+                    _run(floor, corpus, _env(tree.code, cache))[0])
+                runs.setdefault((title, tree.name), []).append(
+                    _run(check, corpus, _env(tree.code, cache))[0])
+
+    def fig(key: tuple[str, str], kind: str) -> float:
+        return min(t.wall if kind == "wall" else t.cpu for t in runs[key])
+
+    print(f"fresh processes, best of {repeat} (seconds: wall / CPU):")
+    names = [("floor (python + tomllib, same files)", "floor")]
+    names += [(f"judge check rulings, {t.name}", t.name) for t in trees]
+    width = max(len(label) for label, _ in names) + 2
+    print(f"  {'':{width}}" + "".join(f"{m:>24}" for m, _ in modes))
+    for label, name in names:
+        print(f"  {label:{width}}" + "".join(
+            f"{fig((m, name), 'wall'):>16.3f} / {fig((m, name), 'cpu'):<5.3f}" for m, _ in modes))
+    for tree in trees:
+        print(f"  {'ratio, ' + tree.name + f' (target <= {TARGET_RATIO:g})':{width}}" + "".join(
+            f"{fig((m, tree.name), 'wall') / fig((m, 'floor'), 'wall'):>16.2f} / "
+            f"{fig((m, tree.name), 'cpu') / fig((m, 'floor'), 'cpu'):<5.2f}" for m, _ in modes))
+    cached = modes[1][0]
+    for tree in trees:
+        ratio = fig((cached, tree.name), "wall") / fig((cached, "floor"), "wall")
+        verdict = "met" if ratio <= TARGET_RATIO else "MISSED"
+        print(f"  target ratio <= {TARGET_RATIO:g} (wall, with bytecode caches), {tree.name}: "
+              f"{ratio:.2f} {verdict}  (judge check said \"{last[tree.name]}\")")
+
+
+# ---------------------------------------------------------------------- breakdown
+
+
+def breakdown(corpus: Path, tree: Tree, repeat: int, tmp: Path, profile: bool) -> None:
+    """Where one ``judge check rulings`` spends its time, inside one fresh process."""
+    env = _env(tree.code, tmp / "pycache")
+    source = BREAKDOWN.replace("PROFILE", "True" if profile else "False", 1)
+    command = [sys.executable, "-c", source, "rulings"]
+    _run(command, corpus, env)  # untimed: fill the caches
+    starts = [_run([sys.executable, "-c", "pass"], corpus, env)[0].cpu for _ in range(repeat)]
+    runs = []
+    for _ in range(repeat):
+        _, done = _run(command, corpus, env)
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+
+    def part(fn: Callable[[dict[str, float]], float]) -> float:
+        return min(fn(r["spent"]) for r in runs)
+
+    counts, last = runs[0]["counts"], runs[0]["last"]
+    rulings, replays = counts["rulings"] or 1, counts["replays"] or 1
+    parse = part(lambda s: s["parse"])
+    rest = part(lambda s: s["load"] - s["parse"])
+    replay = part(lambda s: s["replay"])
+    rows = [
+        ("interpreter start (python -c pass)", min(starts), ""),
+        ("import judge.cli and judge.check", part(lambda s: s["import"]), ""),
+        ("data files (check_data)", part(lambda s: s["data"]), ""),
+        ("load: tomllib parsing", parse, f"{parse / rulings * 1000:.2f} ms a ruling"),
+        ("load: the rest (read, line index, validate)", rest,
+         f"{rest / rulings * 1000:.2f} ms a ruling"),
+        ("replay + expectations", replay, f"{replay / replays * 1000:.2f} ms a replay"),
+        ("report and the rest (discover, related, output)",
+         part(lambda s: s["command"] - s["load"] - s["replay"]), ""),
+    ]
+    total = sum(r[1] for r in rows)
+    print(f"\nwhere judge check spends its time ({tree.name}; CPU seconds in one fresh process "
+          f"with bytecode caches, best of {repeat} for each part; {counts['rulings']} rulings, "
+          f"{counts['replays']} replays; \"{last}\"):")
+    for name, seconds, note in rows:
+        print(f"  {name:<50}{seconds:>7.3f} s {seconds / total:>5.0%}  {note}")
+    print(f"  {'sum':<50}{total:>7.3f} s")
+    if profile:
+        _, done = _run(command, corpus, env)
+        print("\ncProfile of one judge check (tottime):")
+        lines = done.stderr.splitlines()
+        first = next((i for i, line in enumerate(lines) if "ncalls" in line), 0)
+        print("\n".join(lines[first:first + 26]))
+
+
+def imports(tree: Tree, tmp: Path, top: int = 10) -> None:
+    """The modules whose import costs ``judge check`` most (self time, best of three)."""
+    env = _env(tree.code, tmp / "pycache")
+    command = [sys.executable, "-X", "importtime", "-c", "import judge.cli, judge.check"]
+    _run(command, ROOT, env)
+    selfs: dict[str, list[int]] = {}
+    totals: list[int] = []
+    for _ in range(3):
+        _, done = _run(command, ROOT, env)
+        total = 0
+        for line in done.stderr.splitlines():
+            match = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)", line)
+            if match:
+                selfs.setdefault(match.group(4), []).append(int(match.group(1)))
+                if match.group(4).startswith("judge.") and len(match.group(3)) == 1:
+                    total += int(match.group(2))  # judge.cli, then what judge.check adds
+        totals.append(total)
+    total = min(totals)
+    ranked = sorted(selfs.items(), key=lambda kv: -min(kv[1]))[:top]
+    judge = sum(min(v) for k, v in selfs.items() if k.split(".")[0] == "judge")
+    print(f"\nimport judge.cli, judge.check ({tree.name}): {total / 1000:.1f} ms under "
+          f"-X importtime, {len(selfs)} modules, {judge / 1000:.1f} ms in judge.* itself; "
+          f"the {top} dearest (self ms):")
+    print("  " + ", ".join(f"{name} {min(us) / 1000:.1f}" for name, us in ranked))
+
+
+# ---------------------------------------------------------------------- main
+
+
+def generated(folder: Path, count: int) -> Path:
+    """``count`` rulings of benchmarks/site.py's generator under ``folder/rulings``."""
+    sys.path.insert(0, str(ROOT))
+    from judge.data import load_glossary
+
+    spec = importlib.util.spec_from_file_location("site_bench", ROOT / "benchmarks" / "site.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.write_corpus(folder, count, load_glossary())
+    return folder
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5,
+                        help="fresh processes per figure; the best is kept (default 5)")
+    parser.add_argument("--generated", type=int, default=0, metavar="N",
+                        help="also a corpus of N generated rulings (default: none)")
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="an older copy of the project (judge/, data/) to time beside")
+    parser.add_argument("--code", type=Path, metavar="DIR", default=ROOT,
+                        help="the copy of the project timed as 'now' (default: this one)")
+    parser.add_argument("--profile", action="store_true",
+                        help="also print cProfile's hot spots of one judge check")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    load = os.getloadavg()[0]
+    print(f"judge check against its floor  (Python {sys.version.split()[0]}, "
+          f"{os.cpu_count()} CPUs, load average {load:.2f})\n")
+    trees = [Tree("now", args.code.resolve())]
+    if args.baseline:
+        trees.append(Tree("baseline", args.baseline.resolve()))
+    with tempfile.TemporaryDirectory(prefix="judge-check-bench-") as name:
+        tmp = Path(name)
+        corpora = [("the corpus", ROOT)]
+        if args.generated:
+            corpora.append((f"{args.generated} generated rulings",
+                            generated(tmp / "generated", args.generated)))
+        for title, corpus in corpora:
+            files = files_read(corpus / "rulings", ROOT / "data")
+            size = sum(p.stat().st_size for p in files)
+            print(f"== {title}: {len(files)} files, {size / 1024:.0f} KiB "
+                  f"({corpus / 'rulings'})")
+            compare(corpus, trees, args.repeat, tmp)
+            for tree in trees:
+                breakdown(corpus, tree, args.repeat, tmp, args.profile and tree is trees[0])
+            print()
+        for tree in trees:
+            imports(tree, tmp)
+    print(f"\nbenchmark took {time.perf_counter() - started:.1f} s "
+          f"(load average {os.getloadavg()[0]:.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
