@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.corpus import Corpus, Ruling
+from judge.engine import events as ev
 from judge.engine import mechanics
 from judge.engine.events import Event
 from judge.engine.rule_processing import KINDS
@@ -137,40 +138,36 @@ def term_maps() -> dict[str, Mapping[str, tuple[str, ...]]]:
     return _maps[1]
 
 
-def _zone(ref: str | None) -> str:
-    return ref.split(".", 1)[1] if ref and "." in ref else ""
-
-
 def event_terms(event: Event) -> set[str]:
     """The glossary terms one event exercises."""
     maps = term_maps()
     out = set(maps["event type"].get(event.type, ()))
-    detail = event.detail
-    if event.type == "move":
-        verb = str(detail.get("verb", ""))
-        out.update(maps["move verb"].get(verb, ()))
-        if verb == "use":
-            out.update(USE_FROM_TERMS.get(_zone(event.from_zone), ()))
-    if event.type in ("move", "banish"):
+    if isinstance(event, ev.Move):
+        out.update(maps["move verb"].get(event.verb, ()))
+        if event.verb == "use" and event.from_zone is not None:
+            out.update(USE_FROM_TERMS.get(event.from_zone.zone, ()))
+    if isinstance(event, ev.Move | ev.Banish):
         zones = maps["zone"]
         for ref in (event.from_zone, event.to_zone):
-            out.update(zones.get(_zone(ref), ()))
-    if event.type == "rule_check":
+            if ref is not None:
+                out.update(zones.get(ref.zone, ()))
+    elif isinstance(event, ev.RuleCheck):
         kinds = maps["rule processing kind"]
-        for kind in detail.get("kinds", ()):
-            out.update(kinds.get(str(kind), ()))
-    if event.type == "phase":
-        out.update(maps["phase"].get(str(detail.get("phase", "")), ()))
-    if event.type == "attack_step":
-        out.update(maps["attack step"].get(str(detail.get("step", "")), ()))
-    if event.type == "choice":
-        out.update(maps["choice kind"].get(str(detail.get("kind", "")), ()))
-    if event.type == "turn_end":
-        out.update(TURN_END_TERMS.get(str(detail.get("reason", "")), ()))
-    if event.type == "trigger":
-        keyword = str(detail.get("ability", "")).partition("#")[2]
-        out.update(maps["keyword ability"].get(keyword, ()))
-    if event.type == "lasting" and detail.get("kind") == "banish_to_trash":
+        for kind in event.kinds:
+            out.update(kinds.get(kind, ()))
+    elif isinstance(event, ev.Phase):
+        out.update(maps["phase"].get(event.phase, ()))
+    elif isinstance(event, ev.AttackStep):
+        out.update(maps["attack step"].get(event.attack_step, ()))
+    elif isinstance(event, ev.Choice):
+        out.update(maps["choice kind"].get(event.kind, ()))
+    elif isinstance(event, ev.TurnEnd):
+        out.update(TURN_END_TERMS.get(event.reason, ()))
+    elif isinstance(event, ev.Trigger):
+        keyword = event.ability.keyword
+        if keyword is not None:
+            out.update(maps["keyword ability"].get(keyword, ()))
+    elif isinstance(event, ev.Lasting) and event.kind.name == "banish_to_trash":
         out.add("replacement-effect")
     return out
 
@@ -250,9 +247,9 @@ def _events(ruling: Ruling) -> Iterator[Event]:
             yield from branch
 
 
-def _signature(events: Iterable[Event]) -> tuple[tuple[Any, ...], ...]:
-    return tuple((e.step, e.type, e.cause, e.player, e.card, e.from_zone, e.to_zone, e.source,
-                  json.dumps(e.detail, sort_keys=True, default=str)) for e in events)
+def _signature(events: Iterable[Event]) -> tuple[Event, ...]:
+    """The events as they compare between rule sets: all but their place in the log."""
+    return tuple(e.replace(seq=0) for e in events)
 
 
 def compute(corpus: Corpus) -> Coverage:
@@ -273,12 +270,12 @@ def compute(corpus: Corpus) -> Coverage:
         seen_steps: set[str] = set()
         seen_terms: set[str] = set()
         for event in _events(ruling):
-            if event.type == "rule_check":
-                seen_kinds.update(str(k) for k in event.detail.get("kinds", ()))
-            elif event.type == "phase":
-                seen_phases.add(str(event.detail.get("phase", "")))
-            elif event.type == "attack_step":
-                seen_steps.add(str(event.detail.get("step", "")))
+            if isinstance(event, ev.RuleCheck):
+                seen_kinds.update(event.kinds)
+            elif isinstance(event, ev.Phase):
+                seen_phases.add(event.phase)
+            elif isinstance(event, ev.AttackStep):
+                seen_steps.add(event.attack_step)
             seen_terms |= event_terms(event)
         for table, seen in ((kinds, seen_kinds), (phases, seen_phases), (steps, seen_steps),
                             (by_events, seen_terms)):

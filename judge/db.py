@@ -411,8 +411,13 @@ def _ruling_row(ruling: Ruling) -> dict[str, Any]:
 def _event_row(ruling: str, rules: str, branch: int, e: Event) -> dict[str, Any]:
     return {"ruling_id": ruling, "ruleset_id": rules, "branch": branch, "step": e.step,
             "seq": e.seq, "type": e.type, "cause": e.cause, "player": e.player,
-            "card": e.card, "from_zone": e.from_zone, "to_zone": e.to_zone,
-            "source": e.source, "detail": _json(dict(e.detail))}
+            "card": e.card, "from_zone": _text(e.from_zone), "to_zone": _text(e.to_zone),
+            "source": _text(e.source), "detail": _json(e.detail())}
+
+
+def _text(value: object | None) -> str | None:
+    """A zone or an ability in its text form (``p1.trash``, ``S1#0``), as the JSON form."""
+    return None if value is None else str(value)
 
 
 def _card_row(card: CardDef, ruling: str | None, file: str | None) -> dict[str, Any]:

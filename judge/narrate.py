@@ -1,11 +1,12 @@
 """Events told as sentences, in Japanese, English and Simplified Chinese.
 
-Every event type of :data:`judge.engine.events.EVENT_TYPES` has a message here (an English
+Every kind of event of :data:`judge.engine.events.EVENT_KINDS` has a message here (an English
 message id with ``%(name)s`` placeholders, translated by the gettext catalogues of
 ``judge/locale``); so do the vocabularies the events carry: move verbs, rule-processing kinds,
 triggers, choice kinds, refusal reasons, step actions. What a mechanic logs is told with the
 messages its declaration names (:mod:`judge.engine.mechanics`: Guard's event, the moves of
-Exceed, Charm and Accessory, ...) and a kind of rule processing with its declared name
+Exceed, Charm and Accessory, ...; the fields of an event kind a mechanic declares fill the
+placeholders that name them) and a kind of rule processing with its declared name
 (:data:`judge.engine.rule_processing.TABLE`); :func:`messages` puts them together with this
 module's own. Zone, phase and step names come from the glossary (``data/glossary.toml``) through
 the engine's term maps (:data:`judge.engine.state.ZONE_TERMS`, ...), keywords through their
@@ -26,13 +27,15 @@ from functools import cache
 from typing import Any
 
 from judge.data import load_glossary
+from judge.engine import events as ev
 from judge.engine import mechanics
 from judge.engine.cards import CardDef
-from judge.engine.events import Event
+from judge.engine.costs import Cost
+from judge.engine.events import AbilityRef, CardSet, Event, Option
 from judge.engine.rule_processing import TABLE as RULE_KIND_TABLE
 from judge.engine.state import ATTACK_STEP_TERMS as ATTACK_STEP_TERMS
 from judge.engine.state import PHASE_TERMS as PHASE_TERMS
-from judge.engine.state import ZONE_TERMS
+from judge.engine.state import ZONE_TERMS, ZoneRef
 from judge.i18n import LANGS, N_, NP_, gettext_for, ngettext_for
 from judge.scenario.model import Scenario, Step
 
@@ -467,15 +470,12 @@ class Narrator:
             return self._(OTHER_MESSAGES["zone:key"])
         return zone
 
-    def zone(self, text: str | None) -> str:
+    def zone(self, ref: ZoneRef | None) -> str:
         """``p1.trash`` -> "the trash of Player 1" in the page's language."""
-        if not text:
+        if ref is None:
             return "?"
-        player, _, zone = text.partition(".")
-        if not zone:
-            return self.zone_name(player)
-        return self._(OTHER_MESSAGES["zone:player"], zone=self.zone_name(zone),
-                      player=self.player(player))
+        return self._(OTHER_MESSAGES["zone:player"], zone=self.zone_name(ref.zone),
+                      player=self.player(ref.player))
 
     def phase(self, phase: str) -> str:
         return self.term(PHASE_TERMS[phase], phase) if phase in PHASE_TERMS else phase
@@ -505,54 +505,66 @@ class Narrator:
         key = f"colour:{colour}"
         return self._(OTHER_MESSAGES[key]) if key in OTHER_MESSAGES else colour
 
-    def cost(self, text: str) -> str:
-        if not text or text == "free":
+    def _cost_part(self, name: str, count: int) -> str:
+        if name in messages().cost_parts:  # a mechanic's (Exceed)
+            return self._(messages().cost_parts[name], count=count)
+        return self._(OTHER_MESSAGES["cost:part"], colour=self.colour(name), count=count)
+
+    def ener(self, amounts: Iterable[tuple[str, int]]) -> str:
+        """Colours and counts (``white 1, colourless 2``); nothing when there are none."""
+        parts = [self._cost_part(colour, count) for colour, count in amounts]
+        return self.join(parts) if parts else self._(OTHER_MESSAGES["cost:free"])
+
+    def cost(self, cost: Cost) -> str:
+        """A cost part by part: ener by colour, down, Exceed; nothing for a free cost."""
+        if cost.free:
             return self._(OTHER_MESSAGES["cost:free"])
-        parts = []
-        for part in text.split(","):
-            name, _, count = part.partition(":")
-            if name == "down":
-                parts.append(self._(OTHER_MESSAGES["cost:down"]))
-            elif name in messages().cost_parts:  # a mechanic's (Exceed)
-                parts.append(self._(messages().cost_parts[name], count=count))
-            else:
-                parts.append(self._(OTHER_MESSAGES["cost:part"], colour=self.colour(name),
-                                    count=count))
+        parts = [self._cost_part(colour, count) for colour, count in cost.ener]
+        if cost.down:
+            parts.append(self._(OTHER_MESSAGES["cost:down"]))
+        if cost.exceed:
+            parts.append(self._cost_part("exceed", cost.exceed))
         return self.join(parts)
 
-    def ability(self, name: str | None) -> str:
-        """``S1#0``, ``B#burst``, a card label (an ARTS or Spell) or ``p1-effect``."""
-        if not name:
+    def ability(self, ref: AbilityRef | None) -> str:
+        """``S1#0``, ``S1#lancer``, ``B#burst``, a card (an ARTS or Spell) or ``p1-effect``."""
+        if ref is None:
             return "?"
-        if name.endswith("-effect") and name[:-7] in ("p1", "p2"):
-            return self._(OTHER_MESSAGES["ability:player"], player=self.player(name[:-7]))
-        label, sep, which = name.partition("#")
-        if not sep:
+        if not ref.card:
+            if ref.player:
+                return self._(OTHER_MESSAGES["ability:player"], player=self.player(ref.player))
+            # the effects in force from the set-up (never the subject of a sentence)
+            return self._(OTHER_MESSAGES["ability:card"], card=self.card(str(ref)))
+        label = ref.card
+        if ref.which is None:
             return self._(OTHER_MESSAGES["ability:card"], card=self.card(label))
-        if which == "burst":
+        if ref.is_burst:
             return self._(OTHER_MESSAGES["ability:burst"], card=self.card(label))
-        if which in messages().keyword_abilities:
+        keyword = ref.keyword
+        if keyword is not None and keyword in messages().keyword_abilities:
             return self._(OTHER_MESSAGES["ability:keyword"], card=self.card(label),
-                          keyword=self.term(messages().keyword_terms.get(which, which), which))
+                          keyword=self.term(messages().keyword_terms.get(keyword, keyword),
+                                            keyword))
         card = self.cards.get(label)
-        if card is not None and len(card.abilities) > 1 and which.isdigit():
-            return self._(OTHER_MESSAGES["ability:n"], n=int(which) + 1, card=self.card(label))
+        if card is not None and len(card.abilities) > 1 and ref.index is not None:
+            return self._(OTHER_MESSAGES["ability:n"], n=ref.index + 1, card=self.card(label))
         return self._(OTHER_MESSAGES["ability"], card=self.card(label))
 
-    def pick(self, value: Any) -> str:
-        """One picked answer of a choice: a label, an ability, yes/no, a zone or a kind."""
-        text = str(value)
-        if text in ("yes", "no", "none"):
-            return self._(OTHER_MESSAGES[text])
-        if "#" in text:
-            return self.ability(text)
-        if "+" in text:
-            return " + ".join(self.card(part) for part in text.split("+"))
-        if re.fullmatch(r"signi\d", text):
-            return self.zone_name(text)
-        if text in RULE_KIND_NAMES and text not in self.cards:
-            return self.rule_kind(text)
-        return self.card(text)
+    def pick(self, value: Option, kind: str) -> str:
+        """One picked answer of a choice of ``kind``: a label, an ability, cards together,
+        yes/no/none, a SIGNI zone (kind ``zone``) or a kind of rule processing (kind
+        ``rule_order``)."""
+        if isinstance(value, AbilityRef):
+            return self.ability(value)
+        if isinstance(value, CardSet):
+            return " + ".join(self.card(label) for label in value.labels)
+        if value in ("yes", "no", "none"):
+            return self._(OTHER_MESSAGES[value])
+        if kind == "zone":
+            return self.zone_name(value)
+        if kind == "rule_order":
+            return self.rule_kind(value)
+        return self.card(value)
 
     def step_title(self, step: Step | None) -> str:
         """The heading of a scenario step (``None``: the set-up), without a full stop."""
@@ -584,7 +596,7 @@ class Narrator:
     def events(self, events: Iterable[Event]) -> list[str]:
         """Sentences for a run of events; consecutive identical moves become one sentence."""
         out: list[str] = []
-        group: list[Event] = []
+        group: list[ev.Move] = []
 
         def flush() -> None:
             if group:
@@ -593,11 +605,11 @@ class Narrator:
                 group.clear()
 
         for e in events:
-            if e.type == "move" and group and _same_move(group[0], e):
+            if isinstance(e, ev.Move) and group and _same_move(group[0], e):
                 group.append(e)
                 continue
             flush()
-            if e.type == "move":
+            if isinstance(e, ev.Move):
                 group.append(e)
             else:
                 out.append(self.event(e))
@@ -610,35 +622,35 @@ class Narrator:
         return text
 
     def _event(self, e: Event, cards: list[str]) -> str:
-        d = e.detail
         v: dict[str, Any] = {
             "player": self.player(e.player),
             "card": self.join(self.card(c) for c in cards) if cards else "?",
             "from": self.zone(e.from_zone), "to": self.zone(e.to_zone),
         }
-        t = e.type
         tables = messages()
-        msg = tables.events.get(t)
-        if t == "step":
-            index = int(d.get("index", e.step))
-            action = str(d.get("action", ""))
-            step = (self.steps or {}).get(index)
+        msg = tables.events.get(e.type)
+        if isinstance(e, ev.Step):
+            step = (self.steps or {}).get(e.index)
             if step is not None:
                 return self.step_title(step) + self._sentence_end()
-            v.update(index=index, action=self._(ACTION_NAMES[action])
-                     if action in ACTION_NAMES else action)
-        elif t == "phase":
-            v["phase"] = self.phase(str(d.get("phase")))
-        elif t in ("turn_begin", "turn_end"):
-            v.update(turn=d.get("turn", "?"), reason=self.reason(d.get("reason", "")))
-        elif t in ("effect_begin", "effect_end", "trigger", "trigger_lost", "trigger_declined",
-                   "trigger_dropped"):
-            v.update(ability=self.ability(d.get("ability")),
-                     reason=self.reason(d.get("reason", "")))
-            trig = str(d.get("trigger", ""))
-            v["trigger"] = self._(TRIGGER_NAMES[trig]) if trig in TRIGGER_NAMES else trig
-        elif t == "move":
-            verb = str(d.get("verb", ""))
+            v.update(index=e.index, action=self._(ACTION_NAMES[e.action])
+                     if e.action in ACTION_NAMES else e.action)
+        elif isinstance(e, ev.Phase):
+            v["phase"] = self.phase(e.phase)
+        elif isinstance(e, ev.TurnBegin):
+            v["turn"] = e.turn
+        elif isinstance(e, ev.TurnEnd):
+            v.update(turn=e.turn, reason=self.reason(e.reason))
+        elif isinstance(e, ev.EffectBegin | ev.EffectEnd | ev.TriggerDeclined):
+            v["ability"] = self.ability(e.ability)
+        elif isinstance(e, ev.TriggerLost | ev.TriggerDropped):
+            v.update(ability=self.ability(e.ability), reason=self.reason(e.reason))
+        elif isinstance(e, ev.Trigger):
+            v.update(ability=self.ability(e.ability),
+                     trigger=self._(TRIGGER_NAMES[e.trigger]) if e.trigger in TRIGGER_NAMES
+                     else e.trigger)
+        elif isinstance(e, ev.Move):
+            verb = e.verb
             pair = MOVE_MESSAGES["*"]
             if verb in tables.moves and verb not in ("rule", "*"):
                 pair = tables.moves[verb]
@@ -647,94 +659,89 @@ class Narrator:
                 v["kind"] = self.rule_kind(verb)
             template = self.ngettext(pair[0], pair[1], max(1, len(cards)))
             return template % {k: v.get(k, "?") for k in PLACEHOLDER.findall(template)}
-        elif t == "skipped":
-            verb = str(d.get("verb", ""))
-            v.update(done=d.get("done", "?"), wanted=d.get("wanted", "?"),
-                     how=self._(VERB_NAMES[verb]) if verb in VERB_NAMES else verb)
-        elif t == "fizzle":
-            v["reason"] = self.reason(d.get("reason", ""))
+        elif isinstance(e, ev.Skipped):
+            v.update(done=e.done, wanted=e.wanted,
+                     how=self._(VERB_NAMES[e.verb]) if e.verb in VERB_NAMES else e.verb)
+        elif isinstance(e, ev.Fizzle):
+            v["reason"] = self.reason(e.reason)
             if not e.card:
                 msg = VARIANTS["fizzle:nocard"]
-        elif t == "banish":
+        elif isinstance(e, ev.Banish):
             msg = VARIANTS.get(f"banish:{e.cause}", msg)
-        elif t == "refresh":
-            v.update(count=d.get("count", "?"), deck_size=d.get("deck_size", "?"))
-        elif t == "refresh_waits":
-            v["reason"] = self.reason(d.get("reason", ""))
-        elif t == "rule_check":
-            v["kinds"] = self.join(self.rule_kind(str(k)) for k in d.get("kinds", []))
-        elif t in ("power", "level", "limit"):
-            v.update(amount=_signed(d.get("amount")), power=d.get("power", "?"),
-                     level=d.get("level", "?"), limit=d.get("limit", "?"))
-        elif t == "lasting":
-            kind = str(d.get("kind", ""))
-            base, _, arg = kind.partition(":")
-            until = str(d.get("until", ""))
-            v.update(kind=kind, until=self._(OTHER_MESSAGES[f"until:{until}"])
+        elif isinstance(e, ev.Refresh):
+            v.update(count=e.count, deck_size=e.deck_size)
+        elif isinstance(e, ev.RefreshWaits):
+            v["reason"] = self.reason(e.reason)
+        elif isinstance(e, ev.RuleCheck):
+            v["kinds"] = self.join(self.rule_kind(k) for k in e.kinds)
+        elif isinstance(e, ev.Power):
+            v.update(amount=_signed(e.amount), power=e.power)
+        elif isinstance(e, ev.Level):
+            v.update(amount=_signed(e.amount), level=e.level)
+        elif isinstance(e, ev.Limit):
+            v.update(amount=_signed(e.amount), limit=e.limit)
+        elif isinstance(e, ev.Lasting):
+            what, until = e.kind, e.until
+            v.update(kind=str(what), until=self._(OTHER_MESSAGES[f"until:{until}"])
                      if f"until:{until}" in OTHER_MESSAGES else until)
-            if f"lasting:{base}" in VARIANTS:
-                msg = VARIANTS[f"lasting:{base}"]
-                v["keyword"] = self.term(tables.keyword_terms.get(arg, ""), arg)
-                v["cost"] = self.cost(arg)
-        elif t == "replaced":
-            owner = e.player or (e.to_zone or "p1.").split(".")[0]
-            v["instead"] = self.zone(f"{owner}.{d.get('instead', '')}")
-        elif t == "burst":
-            if not d.get("used"):
+            if f"lasting:{what.name}" in VARIANTS:
+                msg = VARIANTS[f"lasting:{what.name}"]
+                v["keyword"] = self.term(tables.keyword_terms.get(what.keyword, ""),
+                                         what.keyword)
+                v["cost"] = self.ener(what.amounts)
+        elif isinstance(e, ev.Replaced):
+            owner = e.player or (e.to_zone.player if e.to_zone is not None else "p1")
+            v["instead"] = self.zone(ZoneRef(owner, e.instead))
+        elif isinstance(e, ev.Burst):
+            if not e.used:
                 msg = VARIANTS["burst:no"]
-        elif t == "choice":
-            kind = str(d.get("kind", ""))
-            picked = d.get("picked", [])
+        elif isinstance(e, ev.Choice):
+            kind = e.kind
             v.update(kind=self._(tables.choices[kind]) if kind in tables.choices else kind,
-                     picked=self.join(self.pick(p) for p in picked) if picked
+                     picked=self.join(self.pick(p, kind) for p in e.picked) if e.picked
                      else self._(OTHER_MESSAGES["none"]))
-            if kind == "use" and d.get("about"):
-                v["kind"] = self._(OTHER_MESSAGES["use:about"],
-                                   ability=self.ability(str(d["about"])))
-        elif t == "game_start":
-            v["first"] = self.player(str(d.get("first")))
-        elif t == "redraw":
-            count = int(d.get("count", 0))
-            text = self.ngettext(REDRAW[0], REDRAW[1], count)
-            return text % {"player": v["player"], "num": count}
-        elif t == "attack_step":
-            v["step"] = self.attack_step(str(d.get("step")))
-        elif t == "battle":
-            v.update(defender=self.card(str(d.get("defender"))),
-                     attack_power=d.get("attack_power", "?"),
-                     defend_power=d.get("defend_power", "?"))
-            if d.get("banished"):
+            if kind == "use" and e.about is not None:
+                v["kind"] = self._(OTHER_MESSAGES["use:about"], ability=self.ability(e.about))
+        elif isinstance(e, ev.GameStart):
+            v["first"] = self.player(e.first)
+        elif isinstance(e, ev.Redraw):
+            text = self.ngettext(REDRAW[0], REDRAW[1], e.count)
+            return text % {"player": v["player"], "num": e.count}
+        elif isinstance(e, ev.AttackStep):
+            v["step"] = self.attack_step(e.attack_step)
+        elif isinstance(e, ev.Battle):
+            v.update(defender=self.card(e.defender), attack_power=e.attack_power,
+                     defend_power=e.defend_power)
+            if e.banished:
                 msg = VARIANTS["battle:banished"]
-        elif t == "pay":
-            cost = str(d.get("cost", ""))
-            paid = []
-            for item in d.get("paid", []):
-                label, _, colour = str(item).partition(":")
-                paid.append(self._(OTHER_MESSAGES["paid:card"], card=self.card(label),
-                                   colour=self.colour(colour)))
-            paid.extend(self.card(str(x)) for x in d.get("exceed", []))
-            v.update(cost=self.cost(cost), source=self.ability(e.source),
+        elif isinstance(e, ev.Pay):
+            paid = [self._(OTHER_MESSAGES["paid:card"], card=self.card(p.card),
+                           colour=self.colour(p.colour)) for p in e.paid]
+            paid.extend(self.card(label) for label in e.exceed)
+            v.update(cost=self.cost(e.cost), source=self.ability(e.source),
                      paid=self.join(paid))
             if not paid:
                 msg = VARIANTS["pay:free"]
-            elif not e.source:
+            elif e.source is None:
                 msg = VARIANTS["pay:nosource"]
-        elif t == "game_over":
-            v.update(winner=self.player(str(d.get("winner"))),
-                     reason=self.reason(d.get("reason", "")))
-            if not d.get("winner"):
+        elif isinstance(e, ev.GameOver):
+            v.update(winner=self.player(e.winner), reason=self.reason(e.reason))
+            if not e.winner:
                 msg = VARIANTS["game_over:nowinner"]
-        elif t == "illegal":
-            v["reason"] = self.illegal(d.get("reason", ""))
+        elif isinstance(e, ev.Illegal):
+            v["reason"] = self.illegal(e.reason)
+        else:  # a kind a mechanic declares: its own fields fill the placeholders they name
+            for key, value in e.detail().items():
+                v.setdefault(key, value)
         if msg is None:
             return str(e)
         template = self._(msg)
         return template % {k: v.get(k, "?") for k in PLACEHOLDER.findall(template)}
 
 
-def _same_move(a: Event, b: Event) -> bool:
-    return (a.detail.get("verb"), a.cause, a.source, a.from_zone, a.to_zone, a.player) == \
-        (b.detail.get("verb"), b.cause, b.source, b.from_zone, b.to_zone, b.player)
+def _same_move(a: ev.Move, b: ev.Move) -> bool:
+    return (a.verb, a.cause, a.source, a.from_zone, a.to_zone, a.player) == \
+        (b.verb, b.cause, b.source, b.from_zone, b.to_zone, b.player)
 
 
 def scenario_cards(scenario: Scenario) -> dict[str, CardDef]:

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from judge.cli import cli
 from judge.data import load_rulesets
-from judge.engine.events import EVENT_TYPES, Event
+from judge.engine.events import EVENT_KINDS, Event
 from judge.engine.trace import Trace, is_key_event
 from judge.paths import project_root
 from judge.skeleton import skeleton
@@ -193,7 +193,7 @@ def test_replay_text(corpus: Path) -> None:
     lines = result.output.splitlines()
     assert lines[0] == "cli-good under 2014-07"
     assert "-- step 1: effect" in lines
-    assert any(re.match(r"^   #\d+ refresh \[rule\] p1 ", line) for line in lines)
+    assert any(re.match(r"^   #\d+@1 refresh \[rule\] player=p1 ", line) for line in lines)
     assert any("skipped" in line and "wanted=3" in line for line in lines)
 
 
@@ -211,7 +211,7 @@ def test_replay_json_is_the_trace(corpus: Path) -> None:
     events = [Event.from_dict(e) for e in data["events"]]
     assert events
     assert [e.seq for e in events] == list(range(len(events)))
-    assert all(e.type in EVENT_TYPES for e in events)
+    assert all(type(e) is EVENT_KINDS[e.type] for e in events)
     assert any(e.type == "refresh" and e.player == "p1" for e in events)
     assert [json.loads(e.to_json()) for e in events] == data["events"]
     trace = Trace.from_dict(data)

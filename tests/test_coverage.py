@@ -21,8 +21,9 @@ from conftest import FX_CORPUS, MILL, POWER, STEPS
 from judge.cli import cli
 from judge.corpus import Corpus, load_glossary
 from judge.coverage import Coverage, compute, event_terms, term_maps
-from judge.engine.events import Event
+from judge.engine import events as ev
 from judge.engine.rule_processing import KINDS
+from judge.engine.state import ZoneRef
 
 
 @pytest.fixture(scope="module")
@@ -86,13 +87,15 @@ def test_every_mapped_term_is_in_the_glossary() -> None:
 
 
 def test_event_terms() -> None:
-    move = Event(1, 1, "move", "effect", "p1", "d1", "p1.deck", "p1.trash",
-                 detail={"verb": "mill"})
+    move = ev.Move(seq=1, step=1, cause="effect", player="p1", card="d1",
+                   from_zone=ZoneRef.parse("p1.deck"), to_zone=ZoneRef.parse("p1.trash"),
+                   verb="mill")
     assert event_terms(move) == {"mill", "main-deck", "trash"}
-    check = Event(2, 1, "rule_check", "rule", detail={"kinds": ["excess", "refresh"]})
+    check = ev.RuleCheck(seq=2, step=1, cause="rule", kinds=("excess", "refresh"))
     assert event_terms(check) == {"rule-processing", "exceed-level-limit", "refresh"}
-    use = Event(3, 1, "move", "game", "p1", "A", "p1.lrig_deck", "p1.check",
-                detail={"verb": "use"})
+    use = ev.Move(seq=3, step=1, cause="game", player="p1", card="A",
+                  from_zone=ZoneRef.parse("p1.lrig_deck"), to_zone=ZoneRef.parse("p1.check"),
+                  verb="use")
     assert event_terms(use) == {"arts", "lrig-deck", "check-zone"}
 
 

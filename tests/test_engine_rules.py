@@ -11,6 +11,8 @@ from __future__ import annotations
 import pytest
 from conftest import Table, op
 
+from judge.engine import events as ev
+
 ALL_RULES = ("2014-04", "2014-07", "2014-09", "current")
 AFTER_EFFECT = ("2014-07", "2014-09", "current")
 LAUNCH_ERA_EMPTY_TRASH = ("2014-04", "2014-07", "2014-09")
@@ -357,7 +359,7 @@ def test_rule_processing_applies_at_the_same_time_refresh_and_banish() -> None:
     t.effect("p1", op("power", target="S1", amount=-5000), op("mill", count=1))
     t.assert_zones("p1", deck={"t1", "d1"}, trash={"l1", "S1"}, signi1=[], life=["l2"])
     checks = t.events(type="rule_check")
-    assert [e.detail["kinds"] for e in checks] == [["power", "refresh"]]
+    assert [e.pattern_value("kinds") for e in checks] == [["power", "refresh"]]
     t.assert_events({"type": "refresh", "player": "p1", "deck_size": 2},
                     {"type": "banish", "card": "S1", "to": "p1.trash", "cause": "rule"})
 
@@ -520,8 +522,8 @@ def test_triggered_abilities_turn_player_first(turn_player: str, first: str) -> 
     # the opponent's SIGNI is banished (and its ability triggers) first in the effect
     order = ["E1", "S1"] if turn_player == "p1" else ["S1", "E1"]
     t.effect(turn_player, op("banish", target=order))
-    begins = [e.detail["ability"] for e in t.events(type="effect_begin")
-              if e.detail["ability"] in ("S1#0", "E1#0")]
+    begins = [str(e.ability) for e in t.events(type="effect_begin")
+              if isinstance(e, ev.EffectBegin) and str(e.ability) in ("S1#0", "E1#0")]
     assert begins[0] == first and len(begins) == 2
     t.assert_zones("p1", hand=["d1"]).assert_zones("p2", hand=["e1"])
 
@@ -532,7 +534,8 @@ def test_a_player_orders_their_own_triggered_abilities(first: str) -> None:
                                    signi2="S2:banished-by-effect-draw-signi", deck=["d*3"])
     t.answer("p1", "trigger_order", first)
     t.effect("p1", op("banish", target=["S1", "S2"]))
-    begins = [e.detail["ability"] for e in t.events(type="effect_begin")][1:]
+    begins = [str(e.ability) for e in t.events(type="effect_begin")
+              if isinstance(e, ev.EffectBegin)][1:]
     assert begins[0] == first
 
 

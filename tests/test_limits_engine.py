@@ -23,6 +23,7 @@ import pytest
 from conftest import Table, op
 
 from judge.check import check_scenario
+from judge.engine import events as ev
 from judge.engine import game as game_module
 from judge.engine import placement
 from judge.engine.cards import CARD_TYPES, FILLER, OPS, Op, parse_card, parse_op
@@ -341,14 +342,14 @@ def test_events_of_a_refused_step_count_towards_the_budget() -> None:
     game = t.game
     game.max_events = 10
     before = len(game.log)
-    game.emit("step", "game")
-    game.emit("step", "game")
+    game.emit(ev.Step, cause="game", index=1, action="effect")
+    game.emit(ev.Step, cause="game", index=2, action="effect")
     game.rollback(before)
     assert len(game.log) == before and game.events_emitted == before + 2
     for _ in range(8):
-        game.emit("step", "game")
+        game.emit(ev.Step, cause="game", index=3, action="effect")
     with pytest.raises(EngineError):
-        game.emit("step", "game")
+        game.emit(ev.Step, cause="game", index=4, action="effect")
 
 
 # ====================================================================== 3. self-milling trigger

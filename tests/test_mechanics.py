@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 import subprocess
 import sys
@@ -23,13 +24,24 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from conftest import Table
 
 from judge import i18n, langs
 from judge.coverage import event_terms, term_maps
 from judge.data import load_glossary
 from judge.engine import actions, driver, mechanics, state
+from judge.engine import events as ev
 from judge.engine.cards import Ability, Op, parse_card
-from judge.engine.events import EVENT_TYPES, Event
+from judge.engine.events import (
+    EVENT_KINDS,
+    EVENT_TYPES,
+    AbilityRef,
+    Event,
+    event_kind,
+    events_table,
+    register_kind,
+    unregister_kind,
+)
 from judge.engine.game import Game
 from judge.engine.mechanics import Mechanic, builtin
 from judge.engine.rule_processing import KINDS, TABLE
@@ -46,7 +58,7 @@ from judge.narrate import (
     scenario_cards,
 )
 from judge.scenario import model
-from judge.scenario.expect import check_replay
+from judge.scenario.expect import check_replay, event_matches
 from judge.scenario.load import load_text
 from judge.scenario.run import replay
 from judge.site import status
@@ -88,7 +100,7 @@ def test_declared_terms_and_messages_are_in_the_glossary_and_the_catalogues() ->
     for mechanic in mechanics.all_mechanics():
         assert mechanic.term in glossary, mechanic.id
         assert CITATION.search(mechanic.source), mechanic.id
-        assert set(mechanic.events) <= set(EVENT_TYPES), mechanic.id
+        assert set(mechanic.events) <= set(EVENT_KINDS), mechanic.id
         for msgid in (*mechanic.events.values(), *mechanic.choices.values(),
                       *mechanic.cost_parts.values(), *(p[0] for p in mechanic.verbs.values())):
             assert msgid in all_message_ids(), (mechanic.id, msgid)
@@ -243,8 +255,9 @@ def test_a_keyword_declared_in_a_test_works_end_to_end(rally: Mechanic) -> None:
     assert Narrator("en", cards, glossary=RALLY_NAMES).event(trigger) == \
         "The Rally of S1 triggers (it attacks) and waits to resolve."
     # a move with the mechanic's verb is told with its message and maps to its term
-    move = Event(9, 1, "move", "effect", "p1", "d2", "p1.deck", "p1.ener",
-                 detail={"verb": "test-rally"})
+    move = ev.Move(seq=9, step=1, cause="effect", player="p1", card="d2",
+                   from_zone=state.ZoneRef.parse("p1.deck"),
+                   to_zone=state.ZoneRef.parse("p1.ener"), verb="test-rally")
     assert Narrator("en", {}).event(move).startswith("d2 rallies from Player 1's main deck to "
                                                      "Player 1's ")
     assert "test-rally" in event_terms(move)
@@ -254,8 +267,8 @@ def test_a_keyword_declared_in_a_test_works_end_to_end(rally: Mechanic) -> None:
 
 def test_a_removed_keyword_leaves_no_trace(rally: Mechanic) -> None:
     """The readers derive what they know from the registry as it is now."""
-    trigger = Event(1, 1, "trigger", "game", "p1", "S1",
-                    detail={"ability": "S1#test-rally", "trigger": "attacks"})
+    trigger = ev.Trigger(seq=1, step=1, cause="game", player="p1", card="S1",
+                         ability=AbilityRef.parse("S1#test-rally"), trigger="attacks")
     assert "test-rally" in event_terms(trigger)
     mechanics.unregister("test-rally")
     try:
@@ -267,6 +280,69 @@ def test_a_removed_keyword_leaves_no_trace(rally: Mechanic) -> None:
                              "keywords": ["test-rally"]}, "cards.x")
     finally:
         mechanics.register(RALLY)
+
+
+#: "Cheer" (test only): a mechanic that logs an event of a kind of its own, declared in its
+#: module (here, in the test) with ``event_kind``, with the message of that event.
+CHEER = Mechanic(id="test-cheer", term="test-rally", source='tests/test_mechanics.py "Cheer" '
+                 "(2025)", keyword=False,
+                 events={"test_cheer": "The crowd cheers %(card)s (%(loudness)s)."})
+
+
+def test_a_mechanic_declares_an_event_kind_of_its_own(rally: Mechanic) -> None:
+    """The kind is registered where it is declared: the JSON and text forms, the loader's
+    patterns, expectations, narration (with the mechanic's message), coverage (the mechanic's
+    term) and docs/events.md's table all know it; once removed, nothing reads it back."""
+
+    @event_kind("test_cheer")
+    class Cheer(Event):
+        """The crowd cheers a SIGNI (test only)."""
+
+        loudness: int
+        cheered: AbilityRef
+
+    try:
+        with mechanics.registered(CHEER):
+            assert EVENT_KINDS["test_cheer"] is Cheer
+            assert EVENT_TYPES["test_cheer"] == ("loudness", "cheered")
+            assert "| `test_cheer` |" in events_table()
+            game = Table("current").p1(signi1="S1:signi-2").game
+            cheer = game.emit(Cheer, cause="game", player="p1", card="S1", loudness=3,
+                              cheered=AbilityRef("S1", 0))
+            assert cheer.seq == len(game.log) - 1
+            assert str(cheer) == f"#{cheer.seq}@0 test_cheer [game] player=p1 card=S1 " \
+                                 "loudness=3 cheered=S1#0"
+            assert Event.parse(str(cheer)) == cheer
+            assert Event.from_json(cheer.to_json()) == cheer
+            assert cheer.detail() == {"loudness": 3, "cheered": "S1#0"}
+            pattern = model.EventPattern({"type": "test_cheer", "cheered": "S1#0"})
+            assert event_matches(pattern, cheer)
+            assert Narrator("en", {}).event(cheer) == "The crowd cheers S1 (3)."
+            assert event_terms(cheer) == {"test-rally"}
+            # the loader takes patterns of the new kind, with its fields
+            ruling = RALLY_RULING + 'absent = [{ type = "test_cheer", loudness = 3 }]\n'
+            scenario = load_text(ruling)
+            assert check_replay(scenario, replay(scenario, "current")) == []
+    finally:
+        unregister_kind("test_cheer")
+    assert "test_cheer" not in EVENT_KINDS and "test_cheer" not in events_table()
+    with pytest.raises(FieldError, match="unknown event type"):
+        Event.from_dict(cheer.to_dict())
+    with pytest.raises(JudgeError, match="test_cheer"):
+        load_text(ruling)
+
+
+def test_an_event_kind_is_registered_once() -> None:
+    with pytest.raises(ValueError, match="twice"):
+        register_kind(ev.Move, "move")
+    with pytest.raises(ValueError, match="taken"):
+
+        @event_kind("test_bad")
+        class Bad(Event):
+            """A field named as a pattern names the fields every event has."""
+
+            source_zone: str = dataclasses.field(metadata={"key": "from"})
+    assert "test_bad" not in EVENT_KINDS
 
 
 def test_a_mechanic_is_registered_once() -> None:

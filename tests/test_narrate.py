@@ -13,12 +13,15 @@ import pytest
 from babel.messages.pofile import read_po
 
 from judge.corpus import load_corpus
+from judge.engine import events as ev
 from judge.engine.actions import ACTIONS, ILLEGAL_REASONS
 from judge.engine.cards import FILLER, TRIGGERS
 from judge.engine.choices import CHOICE_KINDS
-from judge.engine.events import EVENT_TYPES, Event
+from judge.engine.costs import Cost
+from judge.engine.events import EVENT_KINDS, AbilityRef, Event, LastingKind, Paid
+from judge.engine.mechanics.guard import Guard
 from judge.engine.rule_processing import KINDS
-from judge.engine.state import ATTACK_STEPS, GAME_PHASES, ZONES
+from judge.engine.state import ATTACK_STEPS, GAME_PHASES, ZONES, ZoneRef
 from judge.i18n import LANGS, LOCALES, catalog, catalogue_problems, compile_catalogues, po_path
 from judge.narrate import (
     ACTION_MESSAGES,
@@ -39,65 +42,64 @@ from judge.narrate import (
 from judge.paths import project_root
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
+Z = ZoneRef.parse
 
-#: A sample event of every type, with the details the engine gives it.
-SAMPLES: dict[str, Event] = {
-    "step": Event(1, 1, "step", "game", detail={"index": 1, "action": "use"}),
-    "phase": Event(1, 1, "phase", "game", "p1", detail={"phase": "main"}),
-    "turn_begin": Event(1, 1, "turn_begin", "game", "p2", detail={"turn": 4}),
-    "turn_end": Event(1, 1, "turn_end", "game", "p1", detail={"turn": 3,
-                                                             "reason": "second_refresh"}),
-    "effect_begin": Event(1, 1, "effect_begin", "effect", "p1", detail={"ability": "X1#0"}),
-    "effect_end": Event(1, 1, "effect_end", "effect", "p1", detail={"ability": "X1#burst"}),
-    "move": Event(1, 1, "move", "effect", "p1", "X1", "p1.deck", "p1.trash",
-                  detail={"verb": "mill"}),
-    "skipped": Event(1, 1, "skipped", "effect", "p1", detail={"verb": "draw", "wanted": 2,
-                                                              "done": 1}),
-    "fizzle": Event(1, 1, "fizzle", "effect", "p1", "X1", detail={"reason": "not-on-field"}),
-    "banish": Event(1, 1, "banish", "rule", "p2", "X1", "p2.signi1", "p2.ener"),
-    "shuffle": Event(1, 1, "shuffle", "rule", "p1", detail={"order": ["X1"]}),
-    "refresh": Event(1, 1, "refresh", "rule", "p1", detail={"count": 1, "deck_size": 3,
-                                                            "life_moved": True}),
-    "refresh_waits": Event(1, 1, "refresh_waits", "rule", "p1",
-                           detail={"reason": "empty-trash"}),
-    "rule_check": Event(1, 1, "rule_check", "rule", detail={"kinds": ["power", "refresh"]}),
-    "power": Event(1, 1, "power", "effect", "p2", "X1", detail={"amount": -5000, "power": 0}),
-    "level": Event(1, 1, "level", "effect", "p2", "X1", detail={"amount": 1, "level": 3}),
-    "limit": Event(1, 1, "limit", "effect", "p2", detail={"amount": -4, "limit": 7}),
-    "lasting": Event(1, 1, "lasting", "effect", "p2", detail={"kind": "banish_to_trash",
-                                                              "until": "end_of_turn"}),
-    "replaced": Event(1, 1, "replaced", "rule", "p2", "X1", detail={"kind": "banish",
-                                                                    "instead": "trash"}),
-    "trigger": Event(1, 1, "trigger", "game", "p1", "X1", detail={"ability": "X1#0",
-                                                                  "trigger": "banished"}),
-    "trigger_lost": Event(1, 1, "trigger_lost", "game", "p1", "X1",
-                          detail={"ability": "X1#0", "reason": "left-trash"}),
-    "trigger_declined": Event(1, 1, "trigger_declined", "game", "p1", "X1",
-                              detail={"ability": "X1#0"}),
-    "trigger_dropped": Event(1, 1, "trigger_dropped", "game", "p1", "X1",
-                             detail={"ability": "X1#0", "reason": "end_phase"}),
-    "burst": Event(1, 1, "burst", "game", "p2", "X1", detail={"used": True}),
-    "choice": Event(1, 1, "choice", "game", "p1", detail={"kind": "target",
-                                                          "options": ["X1", "X2"],
-                                                          "picked": ["X1"]}),
-    "game_start": Event(1, 1, "game_start", "game", detail={"first": "p2"}),
-    "redraw": Event(1, 1, "redraw", "game", "p1", detail={"count": 2}),
-    "attack_step": Event(1, 1, "attack_step", "game", "p1", detail={"step": "signi"}),
-    "arts_pass": Event(1, 1, "arts_pass", "game", "p2"),
-    "attack": Event(1, 1, "attack", "game", "p1", "X1", "p1.signi1"),
-    "battle": Event(1, 1, "battle", "battle", "p1", "X1", detail={
-        "defender": "X2", "attack_power": 5000, "defend_power": 3000, "banished": True}),
-    "guard": Event(1, 1, "guard", "game", "p2", "X2"),
-    "pay": Event(1, 1, "pay", "cost", "p1", source="X1", detail={
-        "cost": "white:1,colourless:1", "paid": ["X2:white", "X3:colourless"], "exceed": []}),
-    "down": Event(1, 1, "down", "effect", "p1", "X1"),
-    "up": Event(1, 1, "up", "effect", "p1", "X1"),
-    "freeze": Event(1, 1, "freeze", "effect", "p2", "X1"),
-    "game_over": Event(1, 1, "game_over", "game", "p2", detail={
-        "winner": "p1", "reason": "damage"}),
-    "illegal": Event(1, 1, "illegal", "game", detail={"reason": "not-main-phase",
-                                                      "message": "x"}),
-}
+#: A sample event of every kind, with the fields the engine gives it.
+SAMPLES: dict[str, Event] = {e.type: e for e in (
+    ev.Step(seq=1, step=1, cause="game", index=1, action="use"),
+    ev.Phase(seq=1, step=1, cause="game", player="p1", phase="main"),
+    ev.TurnBegin(seq=1, step=1, cause="game", player="p2", turn=4),
+    ev.TurnEnd(seq=1, step=1, cause="game", player="p1", turn=3, reason="second_refresh"),
+    ev.EffectBegin(seq=1, step=1, cause="effect", player="p1", ability=AbilityRef("X1", 0)),
+    ev.EffectEnd(seq=1, step=1, cause="effect", player="p1",
+                 ability=AbilityRef.life_burst("X1")),
+    ev.Move(seq=1, step=1, cause="effect", player="p1", card="X1", from_zone=Z("p1.deck"),
+            to_zone=Z("p1.trash"), verb="mill"),
+    ev.Skipped(seq=1, step=1, cause="effect", player="p1", verb="draw", wanted=2, done=1),
+    ev.Fizzle(seq=1, step=1, cause="effect", player="p1", card="X1", reason="not-on-field"),
+    ev.Banish(seq=1, step=1, cause="rule", player="p2", card="X1", from_zone=Z("p2.signi1"),
+              to_zone=Z("p2.ener")),
+    ev.Shuffle(seq=1, step=1, cause="rule", player="p1", to_zone=Z("p1.deck"),
+               order=("X1",)),
+    ev.Refresh(seq=1, step=1, cause="rule", player="p1", count=1, deck_size=3,
+               life_moved=True),
+    ev.RefreshWaits(seq=1, step=1, cause="rule", player="p1", reason="empty-trash"),
+    ev.RuleCheck(seq=1, step=1, cause="rule", kinds=("power", "refresh")),
+    ev.Power(seq=1, step=1, cause="effect", player="p2", card="X1", amount=-5000, power=0),
+    ev.Level(seq=1, step=1, cause="effect", player="p2", card="X1", amount=1, level=3),
+    ev.Limit(seq=1, step=1, cause="effect", player="p2", amount=-4, limit=7),
+    ev.Lasting(seq=1, step=1, cause="effect", player="p2",
+               kind=LastingKind("banish_to_trash"), until="end_of_turn"),
+    ev.Replaced(seq=1, step=1, cause="rule", player="p2", card="X1", kind="banish",
+                instead="trash"),
+    ev.Trigger(seq=1, step=1, cause="game", player="p1", card="X1",
+               ability=AbilityRef("X1", 0), trigger="banished"),
+    ev.TriggerLost(seq=1, step=1, cause="game", player="p1", card="X1",
+                   ability=AbilityRef("X1", 0), reason="left-trash"),
+    ev.TriggerDeclined(seq=1, step=1, cause="game", player="p1", card="X1",
+                       ability=AbilityRef("X1", 0)),
+    ev.TriggerDropped(seq=1, step=1, cause="game", player="p1", card="X1",
+                      ability=AbilityRef("X1", 0), reason="end_phase"),
+    ev.Burst(seq=1, step=1, cause="game", player="p2", card="X1", used=True),
+    ev.Choice(seq=1, step=1, cause="game", player="p1", kind="target", options=("X1", "X2"),
+              picked=("X1",)),
+    ev.GameStart(seq=1, step=1, cause="game", first="p2"),
+    ev.Redraw(seq=1, step=1, cause="game", player="p1", count=2),
+    ev.AttackStep(seq=1, step=1, cause="game", player="p1", attack_step="signi"),
+    ev.ArtsPass(seq=1, step=1, cause="game", player="p2"),
+    ev.Attack(seq=1, step=1, cause="game", player="p1", card="X1", from_zone=Z("p1.signi1")),
+    ev.Battle(seq=1, step=1, cause="battle", player="p1", card="X1", defender="X2",
+              attack_power=5000, defend_power=3000, banished=True),
+    Guard(seq=1, step=1, cause="game", player="p2", card="X2"),
+    ev.Pay(seq=1, step=1, cause="cost", player="p1", source=AbilityRef.of_card("X1"),
+           cost=Cost.parse("white:1,colourless:1"),
+           paid=(Paid("X2", "white"), Paid("X3", "colourless")), exceed=()),
+    ev.Down(seq=1, step=1, cause="effect", player="p1", card="X1"),
+    ev.Up(seq=1, step=1, cause="effect", player="p1", card="X1"),
+    ev.Freeze(seq=1, step=1, cause="effect", player="p2", card="X1"),
+    ev.GameOver(seq=1, step=1, cause="game", player="p2", winner="p1", reason="damage"),
+    ev.Illegal(seq=1, step=1, cause="game", reason="not-main-phase", message="x"),
+)}
 LABELS = ("X1", "X2", "X3")
 
 
@@ -109,9 +111,11 @@ def _translation(lang: str, msgid: str) -> object:
 
 
 def test_every_event_type_has_a_message() -> None:
-    """Narration's own messages and those the mechanics declare (Guard's event) together."""
-    assert set(messages().events) == set(EVENT_TYPES)
-    assert set(SAMPLES) == set(EVENT_TYPES)
+    """Narration's own messages and those the mechanics declare (Guard's event) together: one
+    for every kind of the registry, which docs/events.md lists (tests/test_events.py)."""
+    assert set(messages().events) == set(EVENT_KINDS)
+    assert set(SAMPLES) == set(EVENT_KINDS)
+    assert all(type(e) is EVENT_KINDS[t] for t, e in SAMPLES.items())
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -170,12 +174,14 @@ def test_sample_events_narrate_in_every_language(lang: str) -> None:
 
 def test_grouped_moves_and_plurals() -> None:
     n = Narrator("en", {})
-    moves = [Event(i, 1, "move", "rule", "p1", f"t{i}", "p1.trash", "p1.deck",
-                   detail={"verb": "refresh"}) for i in (1, 2, 3)]
+    moves = [ev.Move(seq=i, step=1, cause="rule", player="p1", card=f"t{i}",
+                     from_zone=Z("p1.trash"), to_zone=Z("p1.deck"), verb="refresh")
+             for i in (1, 2, 3)]
     assert n.events(moves) == [
         "The refresh puts t1, t2, t3 from Player 1's trash into Player 1's main deck."]
-    mill = [Event(i, 1, "move", "effect", "p1", f"d{i}", "p1.deck", "p1.trash",
-                  detail={"verb": "mill"}) for i in (1, 2)]
+    mill = [ev.Move(seq=i, step=1, cause="effect", player="p1", card=f"d{i}",
+                    from_zone=Z("p1.deck"), to_zone=Z("p1.trash"), verb="mill")
+            for i in (1, 2)]
     assert n.events(mill) == ["d1, d2 are put from the top of Player 1's main deck into "
                               "Player 1's trash."]
     assert Narrator("ja", {}).events(mill) == [
@@ -207,8 +213,8 @@ def test_every_corpus_event_is_narrated() -> None:
                 for event in rr.events:
                     text = n.event(event)
                     assert text != str(event) and "%(" not in text, (ruling.id, text)
-                    if event.type == "move":
-                        verb = event.detail.get("verb")
+                    if isinstance(event, ev.Move):
+                        verb = event.verb
                         assert verb in (*messages().moves, *RULE_KIND_NAMES,
                                         *GENERIC_MOVE_VERBS), verb
 

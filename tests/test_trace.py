@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from judge.check import result_of
 from judge.cli import cli
 from judge.corpus import Corpus, load_corpus
+from judge.engine import events as ev
 from judge.engine.choices import ScriptThenBranch
 from judge.engine.state import PLAYERS, ZONES
 from judge.engine.trace import (
@@ -145,13 +146,12 @@ def test_key_positions_show_their_event_done(project: Corpus, ruling_id: str) ->
             for i, pos in trace.key_positions:
                 event = trace.events[i]
                 assert trace.position_at(i) is pos
-                if event.type == "move":
+                if isinstance(event, ev.Move):
                     assert event.to_zone is not None and event.card is not None
-                    player, _, zone = event.to_zone.partition(".")
-                    assert event.card in [c.label for c in pos.zone(player, zone)]
-                elif event.type == "refresh":
+                    assert event.card in pos.labels(event.to_zone)
+                elif isinstance(event, ev.Refresh):
                     assert event.player is not None
-                    assert pos.player(event.player).refreshes == event.detail["count"]
+                    assert pos.player(event.player).refreshes == event.count
             with pytest.raises(KeyError):
                 trace.position_at(len(trace.events))
 

@@ -7,9 +7,9 @@ the game's log. Importing it registers the built-in mechanics
 (:mod:`judge.engine.mechanics.builtin`). The module map is docs/architecture.md.
 """
 
-from judge.engine.events import CAUSES, EVENT_TYPES, Event
+from judge.engine.events import CAUSES, EVENT_KINDS, EVENT_TYPES, Event
 from judge.engine.game import Game
 from judge.engine.mechanics import builtin as _builtin  # noqa: F401 - registers the mechanics
 from judge.engine.rulesets import RuleSet
 
-__all__ = ["CAUSES", "EVENT_TYPES", "Event", "Game", "RuleSet"]
+__all__ = ["CAUSES", "EVENT_KINDS", "EVENT_TYPES", "Event", "Game", "RuleSet"]

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from judge.engine import battle, bursts, setup, turn
 from judge.engine.cards import Op
-from judge.engine.events import REASONS
+from judge.engine.events import REASONS, AbilityRef
 from judge.engine.ops import deal_damage, field_problem
 from judge.engine.payment import effective_cost, pay, problem
 from judge.engine.placement import destinations
@@ -153,7 +153,7 @@ def grow(game: Game, label: str) -> None:
             # a card-name condition is not a LRIG-type condition (WIXOSS TCG Wiki, グロウ)
             raise IllegalAction("grow-name", f"{label} grows only from a LRIG named "
                                 f"{inst.card.grow_from!r}, not {centre.card.name!r}")
-    pay(game, player, inst.card.cost, None, label)
+    pay(game, player, inst.card.cost, None, AbilityRef.of_card(label))
     game.state.grown = True
     game.move(inst, "lrig", "game", "grow")
     game.settle()
@@ -209,7 +209,8 @@ def use(game: Game, label: str, cut_in: bool = False) -> None:
     player = inst.owner
     _use_problem(game, inst, cut_in)
     game.move(inst, "check", "game", "use")
-    pay(game, player, effective_cost(game, player, inst.card.cost), None, label)
+    name = AbilityRef.of_card(label)  # the effect of an ARTS or Spell: the card's own
+    pay(game, player, effective_cost(game, player, inst.card.cost), None, name)
     preset = choose_targets(game, inst.card.effect, player, inst)
     if inst.card.type == "spell":
         turn = game.state.turn
@@ -221,7 +222,7 @@ def use(game: Game, label: str, cut_in: bool = False) -> None:
                 game.move(inst, game.home_trash(inst.card), "game", "used")
             game.settle()
             return
-    game.resolve_effect(inst.card.effect, player, inst, label, preset=preset)
+    game.resolve_effect(inst.card.effect, player, inst, name, preset=preset)
     if inst.zone.zone == "check":
         game.move(inst, game.home_trash(inst.card), "game", "used")
     if not cut_in:
@@ -261,7 +262,7 @@ def activate(game: Game, label: str, index: int) -> None:
                             "the centre LRIG")
     _own_main_phase(game, inst.owner, "an action ability is used")
     ability = abilities[index]
-    name = f"{label}#{ability.index}"
+    name = AbilityRef.printed(label, ability.index)
     pay(game, inst.owner, ability.cost, inst, name)
     game.resolve_effect(ability.effect, inst.owner, inst, name)
     game.settle()
@@ -364,7 +365,8 @@ def damage(game: Game, player: str) -> None:
 def effect(game: Game, player: str, ops: tuple[Op, ...], source: str | None) -> None:
     _playing(game)
     inst = game.card(source) if source else None
-    game.resolve_effect(ops, player, inst, source or f"{player}-effect")
+    game.resolve_effect(ops, player, inst, AbilityRef.of_card(source) if source
+                        else AbilityRef.of_player(player))
     game.settle()
 
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from judge.engine import bursts, mechanics, triggers
+from judge.engine import events as ev
+from judge.engine.events import AbilityRef
 from judge.engine.mechanics import guard
 from judge.engine.ops import banish_card, deal_damage
 from judge.engine.state import CardInstance, other
@@ -43,7 +45,8 @@ def crush_count(game: Game, card: CardInstance) -> int:
     return mechanics.crush_count(game.keywords(card))
 
 
-def damage_player(game: Game, defender: str, count: int, cause: str, source: str) -> None:
+def damage_player(game: Game, defender: str, count: int, cause: str,
+                  source: AbilityRef) -> None:
     """Damage: crush ``count`` life cloth at once; with none, the attacking player wins."""
     if not game.state.zone(defender, "life"):
         deal_damage(game, defender, cause, source)
@@ -56,7 +59,7 @@ def damage_player(game: Game, defender: str, count: int, cause: str, source: str
 def declare_attack(game: Game, attacker: CardInstance) -> None:
     """Down the attacker and let "when it attacks" abilities trigger and resolve."""
     attacker.down = True
-    game.emit("attack", "game", player=attacker.owner, card=attacker,
+    game.emit(ev.Attack, cause="game", player=attacker.owner, card=attacker.label,
               from_zone=attacker.zone)
     triggers.queue(game, attacker, ["attacks"])
     game.settle()
@@ -69,15 +72,15 @@ def signi_attack(game: Game, attacker: CardInstance) -> None:
         return  # the attacker left the field (or the turn ended): the attack ends
     unblocked = mechanics.unblocked(game.keywords(attacker))  # Assassin
     defender = None if unblocked else in_front(game, attacker)
-    label = attacker.label
+    label = AbilityRef.of_card(attacker.label)  # the source of the battle and its damage
     if defender is None:
         damage_player(game, other(attacker.owner), crush_count(game, attacker), "battle", label)
         game.settle()
         return
     attack_power, defend_power = game.power(attacker), game.power(defender)
     banished = defend_power <= attack_power
-    game.emit("battle", "battle", player=attacker.owner, card=attacker, source=label,
-              defender=defender.label, attack_power=attack_power,
+    game.emit(ev.Battle, cause="battle", player=attacker.owner, card=attacker.label,
+              source=label, defender=defender.label, attack_power=attack_power,
               defend_power=defend_power, banished=banished)
     if banished:
         banish_card(game, defender, "battle", label)
@@ -95,5 +98,6 @@ def lrig_attack(game: Game, lrig: CardInstance) -> None:
     if guard.offer(game, lrig, defender):
         game.settle()
         return
-    damage_player(game, defender, crush_count(game, lrig), "battle", lrig.label)
+    damage_player(game, defender, crush_count(game, lrig), "battle",
+                  AbilityRef.of_card(lrig.label))
     game.settle()

@@ -21,13 +21,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from judge.engine import events as ev
+from judge.engine.events import AbilityRef
 from judge.engine.state import other
 
 if TYPE_CHECKING:
     from judge.engine.game import Game
 
 
-def crush(game: Game, player: str, cause: str, source: str | None) -> bool:
+def crush(game: Game, player: str, cause: str, source: AbilityRef | None) -> bool:
     """Crush ``player``'s top life cloth; whether there was one."""
     life = game.state.zone(player, "life")
     if not life:
@@ -53,11 +55,11 @@ def next_burst(game: Game) -> bool:
         inst = game.choose_card(player, "burst_order", waiting,
                                 prompt="which Life Burst resolves next")
         inst.burst = "done"
-        used = game.yes_no(player, "use", f"use the Life Burst of {inst.label}?",
-                           about=f"{inst.label}#burst")
-        game.emit("burst", "game", player=player, card=inst, used=used)
+        burst = AbilityRef.life_burst(inst.label)
+        used = game.yes_no(player, "use", f"use the Life Burst of {inst.label}?", about=burst)
+        game.emit(ev.Burst, cause="game", player=player, card=inst.label, used=used)
         if used:
-            game.resolve_effect(inst.card.life_burst, player, inst, f"{inst.label}#burst")
+            game.resolve_effect(inst.card.life_burst, player, inst, burst)
             if inst.zone.zone == "check":
                 # after its burst, the crushed card goes to the ener zone as part of the
                 # crush (WIXOSS TCG Wiki, クラッシュ); kind 4 is for a burst not used
@@ -73,5 +75,6 @@ def drop(game: Game, reason: str) -> None:
         for inst in game.state.zone(player, "check"):
             if inst.burst == "pending":
                 inst.burst = "done"
-                game.emit("trigger_dropped", "game", player=player, card=inst,
-                          ability=f"{inst.label}#burst", reason=reason)
+                game.emit(ev.TriggerDropped, cause="game", player=player, card=inst.label,
+                          ability=AbilityRef.life_burst(inst.label),
+                          reason=reason)

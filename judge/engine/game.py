@@ -20,12 +20,15 @@ where importing would close a cycle.
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable, Sequence
+from operator import attrgetter
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar, cast
 
 from judge.engine import bursts, refresh, rule_processing, triggers, turn
+from judge.engine import events as ev
 from judge.engine.cards import CardDef, Op
 from judge.engine.choices import Choice, ChoiceSource
-from judge.engine.events import Event
+from judge.engine.events import EVENT_KINDS, OWN_FIELDS, AbilityRef, Event, Option
 from judge.engine.ops import apply_op
 from judge.engine.placement import MOVABLE, allowed
 from judge.engine.placement import home_trash as _home_trash
@@ -34,7 +37,6 @@ from judge.engine.state import (
     FIELD_ZONES,
     SIGNI_ZONES,
     UNDER_ZONES,
-    ZONE_TEXT,
     CardInstance,
     GameState,
     ZoneRef,
@@ -44,13 +46,15 @@ from judge.engine.triggers import Pending
 from judge.errors import EngineError
 from judge.limits import MAX_EVENTS, MAX_SETTLE_ROUNDS
 
+E = TypeVar("E", bound=Event)
+P = ParamSpec("P")
+_new = tuple.__new__
+OptionT = TypeVar("OptionT", bound=Option)
+
 #: What a game says when it logs more than its budget of events (``Game.max_events``).
 EVENTS_MESSAGE = f"more than {MAX_EVENTS} events in one replay (limit; see docs/limits.md)"
 SETTLE_MESSAGE = (f"rule processing and triggers did not settle within {MAX_SETTLE_ROUNDS} "
                   "rounds (limit; see docs/limits.md)")
-
-
-_new_event = tuple.__new__
 
 
 #: A choice among many options costs one event more of the budget for every this many
@@ -72,6 +76,10 @@ QUIET_EVENTS = frozenset({
     "attack", "battle", "skipped", "fizzle", "trigger_declined", "trigger_lost", "illegal",
     "pay", "shuffle", "redraw", "move",  # a move marks the game itself: see Game.move
 })
+
+#: The kinds of QUIET_EVENTS (Game.emit looks the kind up).
+_QUIET_KINDS = frozenset(EVENT_KINDS[t] for t in QUIET_EVENTS if t in EVENT_KINDS)
+_LABEL = attrgetter("label")
 
 #: Zones whose contents rule processing looks at directly.
 WATCHED_ZONES = frozenset({"signi1", "signi2", "signi3", "under1", "under2", "under3",
@@ -116,22 +124,45 @@ class Game:
 
     # ------------------------------------------------------------------ events and choices
 
-    def emit(self, etype: str, cause: str, *, player: str | None = None,
-             card: CardInstance | None = None, from_zone: ZoneRef | None = None,
-             to_zone: ZoneRef | None = None, source: str | None = None,
-             **detail: Any) -> Event:
-        if etype not in QUIET_EVENTS:
-            self.dirty = True
-        seq = len(self.log)
-        if seq >= self.max_events:
-            raise LimitReached(self.events_message)
-        # tuple.__new__ directly: the named tuple's own __new__ only adds keyword handling
-        event = _new_event(Event, (seq, self.step, etype, cause, player,
-                                   card.label if card else None,
-                                   ZONE_TEXT[from_zone] if from_zone else None,
-                                   ZONE_TEXT[to_zone] if to_zone else None, source, detail))
-        self.log.append(event)
-        return event
+    if TYPE_CHECKING:  # the type checker checks every call against the kind's fields
+        def emit(self, kind: Callable[Concatenate[int, int, P], E], /, *args: P.args,
+                 **fields: P.kwargs) -> E: ...
+    else:
+        def emit(self, kind, /, cause, player=None, card=None, from_zone=None, to_zone=None,
+                 source=None, **own):
+            """Log an event of ``kind`` (a class of :mod:`judge.engine.events`) with these
+            fields: ``game.emit(ev.Move, cause="effect", player=..., verb="draw")``, checked
+            against the class's fields by the type checker; the game gives it its place in the
+            log (``seq``) and the step now (``step``). The one place events are logged.
+
+            An event is a tuple of its fields, those every event has first: this builds it
+            here when every field of the kind is given (the kind's own in their order,
+            ``events.OWN_FIELDS``), which costs less than a call passing them all on, and lets
+            the class fill in defaults otherwise."""
+            seq = len(self.log)
+            if seq >= self.max_events:
+                raise LimitReached(self.events_message)
+            names = OWN_FIELDS[kind]
+            given = len(own)
+            if given != len(names):
+                event = kind(seq, self.step, cause=cause, player=player, card=card,
+                             from_zone=from_zone, to_zone=to_zone, source=source, **own)
+            elif not given:
+                event = _new(kind, (seq, self.step, cause, player, card, from_zone, to_zone,
+                                    source))
+            elif given == 1:
+                event = _new(kind, (seq, self.step, cause, player, card, from_zone, to_zone,
+                                    source, own[names[0]]))
+            elif given == 2:
+                event = _new(kind, (seq, self.step, cause, player, card, from_zone, to_zone,
+                                    source, own[names[0]], own[names[1]]))
+            else:
+                event = _new(kind, (seq, self.step, cause, player, card, from_zone, to_zone,
+                                    source, *map(own.__getitem__, names)))
+            if kind not in _QUIET_KINDS:
+                self.dirty = True
+            self.log.append(event)
+            return event
 
     def rollback(self, length: int) -> None:
         """Take the events after the first ``length`` back from the log (a refused step); they
@@ -154,27 +185,34 @@ class Game:
         by :meth:`rollback`, and what long lists of options cost (CHARS_PER_EVENT)."""
         return len(self.log) + self._charged
 
-    def choose(self, player: str, kind: str, options: list[str], min_count: int = 1,
-               max_count: int = 1, prompt: str = "", about: str | None = None
-               ) -> tuple[str, ...]:
-        """Ask ``player``; a choice with one possible answer is made without asking.
-        ``about`` names the ability the question is about (logged: ``S1#0``, ``B#burst``)."""
+    def choose(self, player: str, kind: str, options: Sequence[OptionT], min_count: int = 1,
+               max_count: int = 1, prompt: str = "", about: AbilityRef | None = None
+               ) -> tuple[OptionT, ...]:
+        """Ask ``player``; a choice with one possible answer is made without asking. The
+        options are labels or words, abilities or sets of cards (all of one type); the chooser
+        sees their text forms, and the picked options are returned as they were given.
+        ``about`` names the ability the question is about (``S1#0``, ``B#burst``)."""
         max_count = min(max_count, len(options))
         min_count = min(min_count, max_count)
         if max_count == 0:
             return ()
         if min_count == max_count == len(options):
             return tuple(options)
+        texts = tuple(map(str, options))
         if len(options) > 8:  # a long list of options is paid for (see CHARS_PER_EVENT)
-            self.charge(sum(map(len, options)) // CHARS_PER_EVENT)
-        choice = Choice(player=player, kind=kind, options=tuple(options),
+            self.charge(sum(map(len, texts)) // CHARS_PER_EVENT)
+        choice = Choice(player=player, kind=kind, options=texts,
                         min_count=min_count, max_count=max_count, prompt=prompt)
-        picked = self.chooser.pick(choice)
-        if not choice.accepts(picked):
-            raise EngineError(f"illegal answer {picked!r} to {choice}")
-        extra: dict[str, Any] = {"about": about} if about else {}
-        self.emit("choice", "game", player=player, kind=kind, options=list(options),
-                  picked=list(picked), **extra)
+        answer = self.chooser.pick(choice)
+        if not choice.accepts(answer):
+            raise EngineError(f"illegal answer {answer!r} to {choice}")
+        if isinstance(options[0], str):
+            picked = cast(tuple[OptionT, ...], answer)
+        else:
+            by_text = dict(zip(texts, options, strict=True))
+            picked = tuple(map(by_text.__getitem__, answer))
+        self.emit(ev.Choice, cause="game", player=player, kind=kind, options=tuple(options),
+                  picked=picked, about=about)
         return picked
 
     def choose_card(self, player: str, kind: str, cards: list[CardInstance], prompt: str
@@ -186,7 +224,8 @@ class Game:
         picked = self.choose(player, kind, labels, prompt=prompt)
         return cards[labels.index(picked[0])]
 
-    def yes_no(self, player: str, kind: str, prompt: str, about: str | None = None) -> bool:
+    def yes_no(self, player: str, kind: str, prompt: str,
+               about: AbilityRef | None = None) -> bool:
         return self.choose(player, kind, ["yes", "no"], prompt=prompt, about=about) == ("yes",)
 
     # ------------------------------------------------------------------ derived values
@@ -286,7 +325,7 @@ class Game:
     # ------------------------------------------------------------------ moving cards
 
     def move(self, inst: CardInstance, zone: str, cause: str, verb: str, *,
-             source: str | None = None, to_player: str | None = None, top: bool = False,
+             source: AbilityRef | None = None, to_player: str | None = None, top: bool = False,
              etype: str = "move") -> None:
         """Move one card; the single place where a card changes zone. A card goes only where
         its type may be (judge.engine.placement): anything else is an EngineError."""
@@ -314,11 +353,11 @@ class Game:
         inst.face_down = zone in ("deck", "life") or (inst.face_down and zone.startswith("under"))
         inst.level_changed = False
         if etype == "banish":
-            self.emit("banish", cause, player=inst.owner, card=inst, from_zone=old, to_zone=new,
-                      source=source)
+            self.emit(ev.Banish, cause=cause, player=inst.owner, card=inst.label, from_zone=old,
+                      to_zone=new, source=source)
         else:
-            self.emit("move", cause, player=inst.owner, card=inst, from_zone=old, to_zone=new,
-                      source=source, verb=verb)
+            self.emit(ev.Move, cause=cause, player=inst.owner, card=inst.label, from_zone=old,
+                      to_zone=new, source=source, verb=verb)
             # Only some moves can make rule processing apply: to or from a watched zone, a
             # Resona or Key moving, a main deck emptied, a card reaching an empty deck's trash.
             if old.zone in WATCHED_ZONES or new.zone in WATCHED_ZONES or \
@@ -331,11 +370,11 @@ class Game:
             refresh.after_move(self, old, new, verb)
 
     def put_into_deck(self, inst: CardInstance, cause: str, verb: str, bottom: bool,
-                      source: str | None = None) -> None:
+                      source: AbilityRef | None = None) -> None:
         self.move(inst, "deck", cause, verb, source=source, top=not bottom)
 
     def attach(self, card: CardInstance, signi: CardInstance, how: str, cause: str,
-               source: str) -> None:
+               source: AbilityRef) -> None:
         """Put ``card`` under ``signi`` as its ``charm`` or ``accessory`` (verb ``how``): it
         belongs to that SIGNI, as the object it is now, until one of them moves (rule
         processing kind 3 then puts the card into the trash)."""
@@ -350,17 +389,19 @@ class Game:
         self.rng.shuffle(deck)
         ref = ZoneRef.of(player, "deck")
         self.shuffled.add(ref)
-        self.emit("shuffle", cause, player=player, to_zone=ref, order=[c.label for c in deck])
+        self.emit(ev.Shuffle, cause=cause, player=player, to_zone=ref,
+                  order=tuple(map(_LABEL, deck)))
 
     # ------------------------------------------------------------------ effects
 
     def resolve_effect(self, ops: tuple[Op, ...], controller: str,
-                       source: CardInstance | None, name: str,
+                       source: CardInstance | None, name: AbilityRef,
                        preset: dict[int, list[tuple[CardInstance, int]]] | None = None) -> None:
         """Resolve one effect whole. Rule processing is not checked inside it (WIXOSS glossary,
         "rule processing", property 1, 2020); under the 2014-04 rules only a refresh may
         interrupt it."""
-        self.emit("effect_begin", "effect", player=controller, card=source, ability=name)
+        label = source.label if source is not None else None
+        self.emit(ev.EffectBegin, cause="effect", player=controller, card=label, ability=name)
         self.effect_depth += 1
         try:
             for i, op in enumerate(ops):
@@ -371,7 +412,7 @@ class Game:
         finally:
             self.preset_targets = None
             self.effect_depth -= 1
-        self.emit("effect_end", "effect", player=controller, card=source, ability=name)
+        self.emit(ev.EffectEnd, cause="effect", player=controller, card=label, ability=name)
 
     # ------------------------------------------------------------------ settling
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from judge.engine import events as ev
 from judge.engine.costs import Cost, assign, change_cost, payable, payments
+from judge.engine.events import AbilityRef, CardSet, Paid
 from judge.engine.mechanics import exceed
 from judge.engine.state import CardInstance
 from judge.errors import IllegalAction
@@ -41,7 +43,8 @@ def problem(game: Game, player: str, cost: Cost, source: CardInstance | None) ->
     return None
 
 
-def pay(game: Game, player: str, cost: Cost, source: CardInstance | None, name: str) -> None:
+def pay(game: Game, player: str, cost: Cost, source: CardInstance | None,
+        name: AbilityRef) -> None:
     """Pay ``cost`` whole, or raise IllegalAction("cannot-pay") having paid nothing."""
     why = problem(game, player, cost, source)
     if why:
@@ -51,17 +54,17 @@ def pay(game: Game, player: str, cost: Cost, source: CardInstance | None, name: 
     paid: dict[str, str] = {}
     if cost.ener_total:
         ener = game.state.zone(player, "ener")
-        options = ["+".join(p) for p in payments(ener, cost)]
-        picked = options[0] if len(options) == 1 else \
-            game.choose(player, "pay", options, prompt=f"pay {cost} for {name}")[0]
-        cards = [game.card(label) for label in picked.split("+")]
+        ways = payments(ener, cost)  # each a tuple of labels, offered as a CardSet
+        labels = ways[0] if len(ways) == 1 else game.choose(
+            player, "pay", [CardSet(w) for w in ways], prompt=f"pay {cost} for {name}")[0].labels
+        cards = [game.card(label) for label in labels]
         paid = assign(cards, cost) or {}
         for card in cards:
             game.move(card, "trash", "cost", "pay", source=name)
     if cost.down and source is not None:
         source.down = True
-        game.emit("down", "cost", player=source.owner, card=source, source=name)
+        game.emit(ev.Down, cause="cost", player=source.owner, card=source.label, source=name)
     exceeded = exceed.pay(game, player, cost.exceed, name) if cost.exceed else []
-    game.emit("pay", "cost", player=player, source=name, cost=str(cost),
-              paid=[f"{label}:{colour}" for label, colour in paid.items()],
-              exceed=exceeded)
+    game.emit(ev.Pay, cause="cost", player=player, source=name, cost=cost,
+              paid=tuple(map(Paid, paid, paid.values())),
+              exceed=tuple(exceeded))

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from judge.engine import events as ev
 from judge.engine import triggers
 from judge.engine.state import CardInstance, ZoneRef
 
@@ -79,7 +80,7 @@ def refresh(game: Game, player: str, snapshot: list[CardInstance] | None = None)
         life_moved = True
     ps = game.state.players[player]
     ps.refreshes += 1
-    game.emit("refresh", "rule", player=player, count=ps.refreshes,
+    game.emit(ev.Refresh, cause="rule", player=player, count=ps.refreshes,
               deck_size=len(game.state.zone(player, "deck")), life_moved=life_moved)
     if (game.rules.second_refresh_ends_turn and player == game.state.turn_player
             and ps.refreshes == 2):

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from judge.engine import events as ev
 from judge.engine.cards import CardDef
 from judge.engine.placement import LRIG_DECK_TYPES, MAIN_DECK_TYPES
 from judge.engine.rulesets import RuleSet
@@ -78,7 +79,7 @@ def start_game(game: Game, first: str) -> None:
             raise IllegalAction("illegal-deck", f"{p}: " + "; ".join(problems))
     state.first_player = first
     state.turn_player = first
-    game.emit("game_start", "game", player=first, first=first)
+    game.emit(ev.GameStart, cause="game", player=first, first=first)
     for p in (first, "p2" if first == "p1" else "p1"):
         if not state.zone(p, "lrig"):
             level0 = next(c for c in state.zone(p, "lrig_deck")
@@ -108,7 +109,7 @@ def redraw(game: Game, player: str, labels: Sequence[str]) -> None:
     game.shuffle(player, "game")
     for _ in cards:
         game.move(state.zone(player, "deck")[0], "hand", "game", "draw")
-    game.emit("redraw", "game", player=player, count=len(cards))
+    game.emit(ev.Redraw, cause="game", player=player, count=len(cards))
 
 
 def begin_game(game: Game) -> None:

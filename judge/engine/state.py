@@ -10,10 +10,13 @@ Ordered zones list their cards top first (main deck, life cloth) or oldest first
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from judge.engine.cards import CardDef
 from judge.errors import FieldError
+
+if TYPE_CHECKING:  # events.py names zones with ZoneRef, so only the type is imported here
+    from judge.engine.events import AbilityRef
 
 PLAYERS = ("p1", "p2")
 
@@ -83,7 +86,7 @@ class ZoneRef(NamedTuple):
 
 
 _REFS = {(p, z): ZoneRef(p, z) for p in PLAYERS for z in ZONES}
-#: Each zone's text form (``p1.trash``), as events carry it.
+#: Each zone's text form (``p1.trash``), made once.
 ZONE_TEXT: dict[ZoneRef, str] = {ref: f"{ref.player}.{ref.zone}" for ref in _REFS.values()}
 
 
@@ -120,7 +123,7 @@ class Lasting:
     player: str  # whose cards it affects
     card: str | None = None  # label, for per-card modifiers
     amount: int = 0
-    source: str | None = None
+    source: AbilityRef | None = None
     epoch: int = 0  # the card's epoch when it was applied: a card that moves loses it
     text: str = ""  # a keyword
     amounts: tuple[tuple[str, int], ...] = ()  # colour counts of a cost change

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from judge.engine import events as ev
 from judge.engine.cards import Op, Target
 from judge.engine.placement import destinations, movable_into
 from judge.engine.state import PLAYERS, SIGNI_ZONES, CardInstance, other
@@ -51,7 +52,7 @@ def resolve_targets(game: Game, target: Target, controller: str,
         chosen, game.preset_targets = game.preset_targets, None
         for inst, epoch in chosen:
             if inst.epoch != epoch:
-                game.emit("fizzle", "effect", player=inst.owner, card=inst,
+                game.emit(ev.Fizzle, cause="effect", player=inst.owner, card=inst.label,
                           reason="target-gone")
         return [inst for inst, epoch in chosen if inst.epoch == epoch]
     owners = list(PLAYERS) if target.who == "any" else players_for(target.who, controller)

@@ -23,6 +23,7 @@ from itertools import chain, filterfalse, repeat
 from operator import add, attrgetter, itemgetter
 from typing import Any, NamedTuple
 
+from judge.engine import events as ev
 from judge.engine.events import Event
 from judge.engine.game import Game
 from judge.engine.state import (
@@ -365,20 +366,20 @@ _KIND = tuple(1 if zone in _SIGNI else 2 if zone in _UNDER else 3 if zone in FIE
               else 0 for zone in ZONES)
 _OFF_FIELD_AT = tuple(i for i, kind in enumerate(_KIND) if kind == 0)
 _FIELD_AT = tuple(i for i, kind in enumerate(_KIND) if kind != 0)
-_OFF_FIELD_INDEX = tuple({f"{player}.{ZONES[i]}": i for i in _OFF_FIELD_AT}
+_OFF_FIELD_INDEX = tuple({ZoneRef.of(player, ZONES[i]): i for i in _OFF_FIELD_AT}
                          for player in PLAYERS)
 _FIELD_LISTS = itemgetter(*(ZONES[i] for i in _FIELD_AT))
 _UNDER_LISTS = itemgetter(*(z for z in ZONES if z in _UNDER))
 _EMPTY: tuple[None, ...] = (None,) * len(ZONES)
 
 
-def _named(game: Game, memo: _Memo) -> frozenset[str] | None:
+def _named(game: Game, memo: _Memo) -> frozenset[ZoneRef] | None:
     """The zones (``p1.deck``) that moves and shuffles named since the previous snapshot, or
     None when every zone must be read again (see :data:`ZONE_KEEPING_EVENTS`)."""
     log = game.log
     if memo.last is None or len(log) - memo.logged != game.events_emitted - memo.spent:
         return None
-    named: set[str | None] = set()
+    named: set[ZoneRef | None] = set()
     for e in log[memo.logged:]:
         etype = e.type
         if etype in _NAMING_ZONES:
@@ -413,8 +414,8 @@ def _capture(game: Game, memo: _Memo, every: bool = False) -> _Raw:
                 out[i] = _read(zones[ZONES[i]], (), before[i])
         else:
             index = _OFF_FIELD_INDEX[p]
-            for text in named:
-                at = index.get(text)
+            for ref in named:
+                at = index.get(ref)
                 if at is not None:
                     out[at] = _read(zones[ZONES[at]], (), before[at])
         field = _FIELD_LISTS(zones)
@@ -558,14 +559,13 @@ KEY_EVENT_TYPES = frozenset({"move", "burst", "effect_end", "refresh"})
 def is_key_event(event: Event) -> bool:
     """A move into a check zone, the end of a Life Burst (the ``effect_end`` of its effect, or
     the ``burst`` event of one not used) and a refresh."""
-    etype = event.type
-    if etype == "move":
-        return event.to_zone is not None and event.to_zone.endswith(".check")
-    if etype == "burst":
-        return not event.detail.get("used")
-    if etype == "effect_end":
-        return str(event.detail.get("ability", "")).endswith("#burst")
-    return etype == "refresh"
+    if isinstance(event, ev.Move):
+        return event.to_zone is not None and event.to_zone.zone == "check"
+    if isinstance(event, ev.Burst):
+        return not event.used
+    if isinstance(event, ev.EffectEnd):
+        return event.ability.is_burst
+    return isinstance(event, ev.Refresh)
 
 
 class _KeyLog(list[Event]):
@@ -665,9 +665,9 @@ class Trace:
         return self.snapshots[-1].position
 
     @property
-    def choices(self) -> tuple[Event, ...]:
+    def choices(self) -> tuple[ev.Choice, ...]:
         """The choices made, in order (``choice`` events)."""
-        return tuple(e for e in self.events if e.type == "choice")
+        return tuple(e for e in self.events if isinstance(e, ev.Choice))
 
     @property
     def key_events(self) -> tuple[int, ...]:
@@ -693,8 +693,8 @@ class Trace:
             "positions": [p.to_dict() for p in self.positions],
             "key_positions": [{"event": i, "position": p.to_dict()}
                               for i, p in self.key_positions],
-            "choices": [{"event": e.seq, "player": e.player, "kind": e.detail.get("kind"),
-                         "picked": list(e.detail.get("picked", []))} for e in self.choices],
+            "choices": [{"event": e.seq, "player": e.player, "kind": e.kind,
+                         "picked": [str(p) for p in e.picked]} for e in self.choices],
             "problems": list(self.problems), "limit_reached": self.limit_reached,
             "unused_choices": self.unused_choices, "unscripted": self.unscripted,
             "cost": self.cost,

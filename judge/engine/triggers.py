@@ -32,11 +32,13 @@ their card has moved.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from judge.engine import events as ev
 from judge.engine import mechanics
 from judge.engine.cards import Ability
+from judge.engine.events import AbilityRef
 from judge.engine.payment import pay, problem
 from judge.engine.state import SIGNI_ZONES, CardInstance, ZoneRef, other
 
@@ -53,11 +55,11 @@ class Pending:
     epoch: int
     controller: str
     trigger_seq: int
+    #: ``S1#0`` (its first printed ability), ``S1#lancer`` (a keyword ability)
+    name: AbilityRef = field(init=False)
 
-    @property
-    def name(self) -> str:
-        """``S1#0`` (its first printed ability), ``S1#lancer`` (a keyword ability)."""
-        return f"{self.card.label}#{self.ability.keyword or self.ability.index}"
+    def __post_init__(self) -> None:
+        self.name = AbilityRef(self.card.label, self.ability.keyword or self.ability.index)
 
 
 def observe_move(game: Game, inst: CardInstance, old: ZoneRef, new: ZoneRef, cause: str,
@@ -96,7 +98,7 @@ def queue(game: Game, inst: CardInstance, fired: list[str]) -> None:
         if ability.trigger in fired:
             pending = Pending(ability, inst, inst.epoch, inst.owner, len(game.log) - 1)
             game.pending.append(pending)
-            game.emit("trigger", "game", player=inst.owner, card=inst,
+            game.emit(ev.Trigger, cause="game", player=inst.owner, card=inst.label,
                       ability=pending.name, trigger=ability.trigger)
 
 
@@ -123,7 +125,7 @@ def next_trigger(game: Game) -> bool:
     inst, ability = chosen.card, chosen.ability
     if ability.zone in ("trash", "hand", "ener") and (
             inst.zone.zone != ability.zone or inst.epoch != chosen.epoch):
-        game.emit("trigger_lost", "game", player=chosen.controller, card=inst,
+        game.emit(ev.TriggerLost, cause="game", player=chosen.controller, card=inst.label,
                   ability=chosen.name, reason=f"left-{ability.zone}")
         return True
     # a cost that cannot be paid leaves nothing to decide: the ability is not used
@@ -131,7 +133,7 @@ def next_trigger(game: Game) -> bool:
         problem(game, chosen.controller, ability.cost, inst) is not None
     if unpayable or (ability.optional and not game.yes_no(
             chosen.controller, "use", f"use {chosen.name}?", about=chosen.name)):
-        game.emit("trigger_declined", "game", player=chosen.controller, card=inst,
+        game.emit(ev.TriggerDeclined, cause="game", player=chosen.controller, card=inst.label,
                   ability=chosen.name)
         return True
     if not ability.cost.free:
@@ -143,6 +145,7 @@ def next_trigger(game: Game) -> bool:
 def drop(game: Game, reason: str) -> None:
     """Remove every waiting triggered ability unresolved, logging each."""
     for pending in game.pending:
-        game.emit("trigger_dropped", "game", player=pending.controller, card=pending.card,
-                  ability=pending.name, reason=reason)
+        game.emit(ev.TriggerDropped, cause="game", player=pending.controller,
+                  card=pending.card.label, ability=pending.name,
+                  reason=reason)
     game.pending.clear()

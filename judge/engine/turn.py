@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from judge.engine import events as ev
 from judge.engine import setup, triggers
 from judge.engine.state import ATTACK_STEPS, LRIG_STACK_ZONES, PHASES, SIGNI_ZONES, other
 from judge.errors import EngineError
@@ -39,7 +40,7 @@ def enter_phase(game: Game, phase: str) -> None:
     state.attack_step = ""
     state.arts_priority = ""
     tp = state.turn_player
-    game.emit("phase", "game", player=tp, phase=phase)
+    game.emit(ev.Phase, cause="game", player=tp, phase=phase)
     if phase == "up":
         for zone in (*LRIG_STACK_ZONES, *SIGNI_ZONES):
             for inst in state.zone(tp, zone):
@@ -72,7 +73,7 @@ def enter_attack_step(game: Game, step: str) -> None:
     state = game.state
     state.attack_step = step
     state.arts_priority = state.turn_player if step == "arts" else ""
-    game.emit("attack_step", "game", player=state.turn_player, step=step)
+    game.emit(ev.AttackStep, cause="game", player=state.turn_player, attack_step=step)
 
 
 def draw_phase(game: Game) -> None:
@@ -90,7 +91,7 @@ def draw_phase(game: Game) -> None:
         game.move(deck[0], "hand", "game", "draw")
         made += 1
     if made < wanted:
-        game.emit("skipped", "game", player=tp, verb="draw", wanted=wanted, done=made)
+        game.emit(ev.Skipped, cause="game", player=tp, verb="draw", wanted=wanted, done=made)
 
 
 def next_stop(game: Game) -> None:
@@ -127,9 +128,9 @@ def pass_arts(game: Game, player: str) -> bool:
     state = game.state
     if player == state.turn_player:
         state.arts_priority = other(player)
-        game.emit("arts_pass", "game", player=player)
+        game.emit(ev.ArtsPass, cause="game", player=player)
         return False
-    game.emit("arts_pass", "game", player=player)
+    game.emit(ev.ArtsPass, cause="game", player=player)
     enter_attack_step(game, "signi")
     return True
 
@@ -140,7 +141,8 @@ def end_turn(game: Game, reason: str) -> None:
     the other player's turn begins."""
     game.drop_waiting(reason)
     state = game.state
-    game.emit("turn_end", "game", player=state.turn_player, turn=state.turn, reason=reason)
+    game.emit(ev.TurnEnd, cause="game", player=state.turn_player, turn=state.turn,
+              reason=reason)
     state.clear_lasting()
     begin_turn(game, other(state.turn_player))
 
@@ -154,5 +156,5 @@ def begin_turn(game: Game, player: str) -> None:
     state.ener_done = state.grown = False
     for ps in state.players.values():
         ps.refreshes = 0
-    game.emit("turn_begin", "game", player=player, turn=state.turn)
+    game.emit(ev.TurnBegin, cause="game", player=player, turn=state.turn)
     enter_phase(game, "up")

@@ -26,18 +26,11 @@ ORDERED_ZONES = ("deck", "life", "lrig", "assist1", "assist2")
 
 
 def event_matches(pattern: EventPattern, event: Event) -> bool:
-    for key, want in pattern.fields.items():
-        if key == "from":
-            got: Any = event.from_zone
-        elif key == "to":
-            got = event.to_zone
-        elif key in ("type", "cause", "player", "card", "source"):
-            got = getattr(event, key)
-        else:
-            got = event.detail.get(key)
-        if got != want:
-            return False
-    return True
+    """Whether ``event`` has every value ``pattern`` names: a ruling's ``{type = "move",
+    from = "p1.deck", verb = "mill"}`` names the fields by their keys in the event's JSON
+    form and compares their JSON values (zones and abilities as text, lists as lists)."""
+    value = event.pattern_value
+    return all(value(key) == want for key, want in pattern.fields.items())
 
 
 def _zone_diff(pos: Position, zone: str, pattern: ZonePattern,
@@ -209,6 +202,5 @@ def check_replay(scenario: Scenario, replay: Replay) -> list[str]:
 
 
 def describe_choices(trace: Trace) -> str:
-    picks = [f"{e.player} {e.detail.get('kind')}={','.join(e.detail.get('picked', []))}"
-             for e in trace.choices]
+    picks = [f"{e.player} {e.kind}={','.join(map(str, e.picked))}" for e in trace.choices]
     return "choices " + ("; ".join(picks) if picks else "none")

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 
 from judge.data import load_rulesets
 from judge.engine import actions
+from judge.engine import events as ev
 from judge.engine.choices import ChoiceError, ScriptThenBranch
+from judge.engine.events import IN_FORCE
 from judge.engine.game import EVENTS_MESSAGE, Game, LimitReached
 from judge.engine.ops import apply_op
 from judge.engine.rulesets import RuleSet
@@ -98,7 +100,7 @@ def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
 
 def apply_in_force(game: Game, scenario: Scenario) -> None:
     for player, op in scenario.setup.in_force:
-        apply_op(game, op, player, None, "in-force")
+        apply_op(game, op, player, None, IN_FORCE)
 
 
 def perform(game: Game, step: Step) -> None:
@@ -152,14 +154,14 @@ def _step(game: TracedGame, step: Step, rules: RuleSet, problems: list[str]) -> 
     wanted = step.expect_illegal if (not step.illegal_rules
                                      or rules.id in step.illegal_rules) else None
     game.step = step.index
-    game.emit("step", "game", index=step.index, action=step.action)
+    game.emit(ev.Step, cause="game", index=step.index, action=step.action)
     before = len(game.log)
     try:
         perform(game, step)
     except IllegalAction as exc:
         game.rollback(before)
         game.forget_after(before)
-        game.emit("illegal", "game", reason=exc.reason, message=str(exc))
+        game.emit(ev.Illegal, cause="game", reason=exc.reason, message=str(exc))
         if wanted != exc.reason:
             expected = f" (expected {wanted})" if wanted else ""
             problems.append(f"step {step.index} (line {step.line}, "

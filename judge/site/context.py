@@ -21,12 +21,13 @@ from markupsafe import Markup
 from judge.corpus import Corpus, Term
 from judge.coverage import Coverage, Row
 from judge.coverage import compute as compute_coverage
+from judge.engine import events as ev
 from judge.engine.events import Event
 from judge.engine.rule_processing import BY_ID as RULE_KIND_BY_ID
 from judge.engine.rule_processing import KINDS as RULE_KINDS
 from judge.engine.rule_processing import TABLE as RULE_KIND_TABLE
 from judge.engine.rulesets import RuleSet
-from judge.engine.state import ATTACK_STEP_TERMS, ATTACK_STEPS, PHASE_TERMS, PHASES
+from judge.engine.state import ATTACK_STEP_TERMS, ATTACK_STEPS, PHASE_TERMS, PHASES, ZoneRef
 from judge.i18n import LANGS, N_, NATIVE_NAMES, gettext_for, ngettext_for
 from judge.langs import TEXT_FIELDS
 from judge.narrate import (
@@ -686,13 +687,13 @@ def _seen(data: RulingData) -> tuple[list[str], list[str]]:
     for rr in data.ruling.replays.values():
         for branch in rr.branches:
             for e in branch:
-                if e.type == "rule_check":
-                    kinds.update(str(k) for k in e.detail.get("kinds", []))
-                elif e.type == "phase":
-                    phases.add(str(e.detail.get("phase")))
-                elif e.type == "attack_step":
-                    phases.add(f"attack:{e.detail.get('step')}")
-                elif e.type == "game_start":
+                if isinstance(e, ev.RuleCheck):
+                    kinds.update(e.kinds)
+                elif isinstance(e, ev.Phase):
+                    phases.add(e.phase)
+                elif isinstance(e, ev.AttackStep):
+                    phases.add(f"attack:{e.attack_step}")
+                elif isinstance(e, ev.GameStart):
                     phases.add("setup")
     return sorted(k for k in kinds if k in RULE_KINDS), sorted(phases)
 
@@ -735,7 +736,8 @@ def facts(state: StatePattern, L: Lang, n: Narrator) -> list[tuple[str, str]]:
     """The key facts an expectation states, as (what, value) rows."""
     rows: list[tuple[str, str]] = []
     for where, pattern in state.zones.items():
-        rows.append((n.zone(where), _zone_value(pattern, where.partition(".")[2], L, n)))
+        ref = ZoneRef.parse(where)
+        rows.append((n.zone(ref), _zone_value(pattern, ref.zone, L, n)))
     if state.phase:
         rows.append((L._("Phase"), n.phase(state.phase)))
     if state.attack_step:

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from judge.engine import events as ev
 from judge.engine.cards import Op
+from judge.engine.events import AbilityRef
 from judge.engine.mechanics import Mechanic
 from judge.engine.sources import GLOSSARY_RULE_PROCESSING
 from judge.engine.state import CardInstance
@@ -36,16 +38,16 @@ MECHANICS = (
 
 
 def attach(game: Game, op: Op, controller: str, source: CardInstance | None,
-           name: str) -> None:
+           name: AbilityRef) -> None:
     """Attach a card from the controller's hand; a card that is not there is not attached."""
     card = game.card(op.card)
     for inst in op_targets(game, op, controller, source):
         if card.zone.zone != "hand" or card.zone.player != controller:
-            game.emit("fizzle", "effect", player=card.owner, card=card, source=name,
-                      reason="not-in-hand")
+            game.emit(ev.Fizzle, cause="effect", player=card.owner, card=card.label,
+                      source=name, reason="not-in-hand")
             continue
         if not game.on_field(inst):
-            game.emit("fizzle", "effect", player=inst.owner, card=inst, source=name,
-                      reason="not-on-field")
+            game.emit(ev.Fizzle, cause="effect", player=inst.owner, card=inst.label,
+                      source=name, reason="not-on-field")
             continue
         game.attach(card, inst, "accessory", "effect", name)

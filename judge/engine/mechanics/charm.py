@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from judge.engine import events as ev
 from judge.engine.cards import Op
+from judge.engine.events import AbilityRef
 from judge.engine.mechanics import Mechanic
 from judge.engine.sources import MISTAKEN_RULES
 from judge.engine.state import CardInstance
@@ -33,11 +35,12 @@ MECHANICS = (
 )
 
 
-def charm(game: Game, op: Op, controller: str, source: CardInstance | None, name: str) -> None:
+def charm(game: Game, op: Op, controller: str, source: CardInstance | None,
+          name: AbilityRef) -> None:
     for inst in op_targets(game, op, controller, source):
         deck = game.state.zone(controller, "deck")
         if not game.on_field(inst) or not deck:
-            game.emit("fizzle", "effect", player=inst.owner, card=inst, source=name,
-                      reason="no-signi-or-deck")
+            game.emit(ev.Fizzle, cause="effect", player=inst.owner, card=inst.label,
+                      source=name, reason="no-signi-or-deck")
             continue
         game.attach(deck[0], inst, "charm", "effect", name)

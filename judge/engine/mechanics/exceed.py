@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from judge.engine.events import AbilityRef
 from judge.engine.mechanics import Mechanic
 from judge.engine.sources import CHINESE_RULES
 from judge.langs import N_, NP_
@@ -38,7 +39,7 @@ def problem(game: Game, player: str, count: int) -> str | None:
     return None
 
 
-def pay(game: Game, player: str, count: int, name: str) -> list[str]:
+def pay(game: Game, player: str, count: int, name: AbilityRef) -> list[str]:
     """Pay Exceed ``count`` for ``name``: the labels of the cards put into the LRIG trash."""
     under = [c.label for c in game.state.zone(player, "lrig")[:-1]]
     exceeded = list(game.choose(player, "exceed", under, count, count,

@@ -7,7 +7,8 @@ whatever the level of its player's LRIG, and goes to the trash. Guarding is a ch
 says ``guard = true`` (it is an icon, not a keyword cards list).
 
 Hook: :func:`offer`, called by :func:`judge.engine.battle.lrig_attack` after the attack's
-"when it attacks" abilities and before the damage.
+"when it attacks" abilities and before the damage. A guard is logged as the event kind this
+module declares, :class:`Guard` (type ``guard``).
 
 Sources: WIXOSS TCG Wiki "間違えやすいルール" (2014), ガード; Chinese wiki "WIXOSS/游戏规则"
 (undated), attack phase: 分身攻击步骤, 防御.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from judge.engine.events import AbilityRef, Event, event_kind
 from judge.engine.mechanics import Mechanic
 from judge.engine.sources import MISTAKEN_RULES
 from judge.engine.state import CardInstance
@@ -24,6 +26,13 @@ from judge.langs import N_, NP_
 
 if TYPE_CHECKING:
     from judge.engine.game import Game
+
+
+@event_kind("guard")
+class Guard(Event):
+    """``player`` put the Guard card ``card`` into the trash against the LRIG attack of
+    ``source``."""
+
 
 MECHANICS = (
     Mechanic(id="guard", term="guard", source=f"{MISTAKEN_RULES}, ガード", keyword=False,
@@ -45,5 +54,6 @@ def offer(game: Game, attacker: CardInstance, defender: str) -> bool:
         return False
     card = game.card(picked[0])
     game.move(card, "trash", "game", "guard")
-    game.emit("guard", "game", player=defender, card=card, source=attacker.label)
+    game.emit(Guard, cause="game", player=defender, card=card.label,
+              source=AbilityRef.of_card(attacker.label))
     return True

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from judge.engine import events as ev
 from judge.engine import refresh as refreshing
 from judge.engine.rule_processing import (
     attachments,
@@ -115,7 +116,7 @@ def check(game: Game) -> bool:
     applied = {p.kind for pick, props in zip(chosen, proposals.values(), strict=True)
                for p in props if (p.place, p.banish) == (pick.place, pick.banish)}
     kinds = sorted(applied | ({"refresh"} if refreshers else set()), key=KINDS.__getitem__)
-    game.emit("rule_check", "rule", kinds=kinds)
+    game.emit(ev.RuleCheck, cause="rule", kinds=tuple(kinds))
     for p in refreshers:
         game.refresh_waiting.discard(p)
         refreshing.refresh(game, p, snapshot=snapshots[p])
@@ -126,8 +127,8 @@ def check(game: Game) -> bool:
             continue  # it already moved (say, with the stack it belonged to)
         if prop.banish and prop.zone != "ener":
             # logged as for an effect's banish (ops.banish_card): an effect in force moved it
-            game.emit("replaced", "rule", player=card.owner, card=card, kind="banish",
-                      instead=prop.zone)
+            game.emit(ev.Replaced, cause="rule", player=card.owner, card=card.label,
+                      kind="banish", instead=prop.zone)
         game.move(card, prop.zone, "rule", prop.kind, to_player=prop.player,
                   etype="banish" if prop.banish else "move")
     return True

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from judge.engine import events as ev
 from judge.engine.refresh import can_refresh
 from judge.engine.rule_processing.base import Kind
 from judge.engine.sources import GLOSSARY_RULE_PROCESSING
@@ -43,7 +44,7 @@ def refreshers(game: Game) -> list[str]:
             out.append(p)
         elif p not in game.refresh_waiting:
             game.refresh_waiting.add(p)
-            game.emit("refresh_waits", "rule", player=p,
+            game.emit(ev.RefreshWaits, cause="rule", player=p,
                       reason="empty-trash" if state.zone(p, "life") or
                       game.rules.refresh_needs_trash else "empty-trash-no-life")
     return out
