@@ -1,8 +1,8 @@
 """Unit tests, one rule at a time, written with the table DSL of conftest.py.
 
 Each test lays out the zones, acts through the engine's actions and checks zones and events.
-The rules come from /work/shared/RULES-DIGEST.md and the seeds it summarises (the refresh
-page with the 2014-07-01 and 2014-09-01 changes, the rule-processing page of 2020, the
+The rules come from the seed documents listed in docs/rules-model.md (the refresh page with
+the 2014-07-01 and 2014-09-01 changes, the rule-processing page of 2020, the
 commonly-mistaken-rules page and the Chinese rules page).
 """
 

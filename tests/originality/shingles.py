@@ -21,7 +21,6 @@ windows, so it cannot be decoded. (Like any membership check it can confirm a gu
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -36,13 +35,6 @@ MAGIC = "wixoss-judge seed-fingerprint"
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FINGERPRINT = Path(__file__).resolve().parent / "seed-fingerprint.bin"
-SEEDS_ENV = "JUDGE_SEEDS"
-
-
-def default_seeds() -> Path:
-    """``../shared/seeds`` beside the repository, or the directory named by ``$JUDGE_SEEDS``."""
-    override = os.environ.get(SEEDS_ENV)
-    return Path(override) if override else ROOT.parent / "shared" / "seeds"
 
 
 def normal(text: str) -> str:
