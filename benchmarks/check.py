@@ -56,6 +56,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from fresh import fresh_env
+
 ROOT = Path(__file__).resolve().parent.parent
 
 TARGET_RATIO = 2.0
@@ -133,21 +135,6 @@ class Tree:
     code: Path
 
 
-def _env(code: Path, cache: Path | None) -> dict[str, str]:
-    """The environment of a fresh process: ``code`` first on the path, and bytecode cached
-    under ``cache`` or (None) compiled at every start."""
-    # PYTHONSAFEPATH: ``python -c`` must not put the current folder (this tree, when the
-    # rulings are this tree's) before ``code`` on the path
-    env = dict(os.environ, PYTHONPATH=str(code), PYTHONSAFEPATH="1")
-    if cache is None:
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-        env.pop("PYTHONPYCACHEPREFIX", None)
-    else:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str(cache)
-    return env
-
-
 def _judge_command() -> list[str]:
     """The console script the user runs, or ``python -m judge.cli`` without one."""
     script = Path(sys.executable).with_name("judge")
@@ -201,15 +188,15 @@ def compare(corpus: Path, trees: list[Tree], repeat: int, tmp: Path) -> None:
     last: dict[str, str] = {}
     for title, cache in modes:
         for tree in trees:  # untimed: fill the caches, check that both commands work
-            _run(floor, corpus, _env(tree.code, cache))
-            _, done = _run(check, corpus, _env(tree.code, cache))
+            _run(floor, corpus, fresh_env(tree.code, cache))
+            _, done = _run(check, corpus, fresh_env(tree.code, cache))
             last[tree.name] = (done.stdout.strip().splitlines() or [""])[-1]
         for _ in range(repeat):
             for tree in trees:
                 runs.setdefault((title, "floor"), []).append(
-                    _run(floor, corpus, _env(tree.code, cache))[0])
+                    _run(floor, corpus, fresh_env(tree.code, cache))[0])
                 runs.setdefault((title, tree.name), []).append(
-                    _run(check, corpus, _env(tree.code, cache))[0])
+                    _run(check, corpus, fresh_env(tree.code, cache))[0])
 
     def fig(key: tuple[str, str], kind: str) -> float:
         return min(t.wall if kind == "wall" else t.cpu for t in runs[key])
@@ -239,7 +226,7 @@ def compare(corpus: Path, trees: list[Tree], repeat: int, tmp: Path) -> None:
 
 def breakdown(corpus: Path, tree: Tree, repeat: int, tmp: Path, profile: bool) -> None:
     """Where one ``judge check rulings`` spends its time, inside one fresh process."""
-    env = _env(tree.code, tmp / "pycache")
+    env = fresh_env(tree.code, tmp / "pycache")
     source = BREAKDOWN.replace("PROFILE", "True" if profile else "False", 1)
     command = [sys.executable, "-c", source, "rulings"]
     _run(command, corpus, env)  # untimed: fill the caches
@@ -285,7 +272,7 @@ def breakdown(corpus: Path, tree: Tree, repeat: int, tmp: Path, profile: bool) -
 
 def imports(tree: Tree, tmp: Path, top: int = 10) -> None:
     """The modules whose import costs ``judge check`` most (self time, best of three)."""
-    env = _env(tree.code, tmp / "pycache")
+    env = fresh_env(tree.code, tmp / "pycache")
     command = [sys.executable, "-X", "importtime", "-c", "import judge.cli, judge.check"]
     _run(command, ROOT, env)
     selfs: dict[str, list[int]] = {}

@@ -61,6 +61,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from fresh import fresh_env
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -341,13 +343,7 @@ def _fresh(code: Path, source: str, cache: Path | None) -> float:
     """Wall seconds of one ``python -c source`` in ``code`` (a copy of the project), with its
     modules' bytecode cached under ``cache``, or (None) compiled at every start as with
     PYTHONDONTWRITEBYTECODE=1 and no __pycache__ in the project."""
-    env = dict(os.environ, PYTHONPATH=str(code))
-    if cache is None:
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-        env.pop("PYTHONPYCACHEPREFIX", None)
-    else:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str(cache)
+    env = fresh_env(code, cache)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", source], cwd=code, env=env,
                           capture_output=True, text=True, timeout=120)
