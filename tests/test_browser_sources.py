@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
-from test_browser import TIMEOUT_MS, browser, search_results  # noqa: F401 - fixtures
+from test_browser import TIMEOUT_MS, search_results
 
 from judge.corpus import load_corpus
 from judge.paths import project_root
@@ -32,7 +32,7 @@ OFFICIAL = "rulings/triggered-draw-with-empty-deck/"
 
 
 @pytest.fixture(scope="module")
-def site_url(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:  # noqa: F811
+def site_url(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     out = tmp_path_factory.mktemp("browser-sources") / "site"
     build_site(out, root=project_root(), allow_failing=True, finish=index_site)
     server = start_server(out, 0)
@@ -44,7 +44,7 @@ def site_url(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 
 @pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
-def tab(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:  # noqa: F811
+def tab(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
     width = request.param
     context = browser.new_context(viewport={"width": width, "height": 900})
     context.set_default_timeout(TIMEOUT_MS)

@@ -170,7 +170,7 @@ phase = "main"
 
 @pytest.mark.parametrize(("top", "explanation", "line", "words"), [
     ('sources = ["mistaken-rules#crash"]', "x", 3,
-     "sources[0]: 'mistaken-rules' has no section 'crash' (valid: signi, arts,"),
+     "sources[0]: 'mistaken-rules' has no section 'crash' (valid: crush, "),
     ('sources = ["no-such-doc"]', "x", 3, "unknown source 'no-such-doc'"),
     ('sources = ["mistaken-rules", "mistaken-rules"]', "x", 3, "cited twice"),
     ('[[sources]]\ntitle = "x"\ndate = "2020"\nauthority = "community"', "x", 3,
