@@ -302,7 +302,10 @@ def test_search_box_on_every_page_and_search_page(fixture_site: Path) -> None:
         assert '<link rel="stylesheet" href="../../assets/search.css">' in text
     home = read(fixture_site, "en", "")
     assert '<form class="search" role="search" action="search/" method="get">' in home
-    assert "search.css" not in home and "<script" not in home
+    # one script on every page but the search page's own: assets/site.js, deferred
+    assert "search.css" not in home and "search.js" not in home
+    assert home.count("<script") == 1
+    assert '<script src="../assets/site.js" defer></script>' in home
 
 
 # ---------------------------------------------------------------------------- content
@@ -504,7 +507,9 @@ def test_injected_markdown_is_harmless_on_the_page(fixture_site: Path) -> None:
             self.found: list[str] = []
 
         def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-            if tag in ("script", "iframe", "object", "embed", "img", "style", "frame"):
+            own = tag == "script" and (dict(attrs).get("src") or "") == "../../../assets/site.js"
+            if tag in ("script", "iframe", "object", "embed", "img", "style", "frame") \
+                    and not own:  # the site's own script, in the head of every page
                 self.found.append(tag)
             for name, value in attrs:
                 text = (value or "").lower()
@@ -670,13 +675,17 @@ def test_coverage_page_is_translated_and_linked(fixture_site: Path) -> None:
         assert marker[lang] in html
         for kind, message in RULE_KIND_NAMES.items():
             assert f'#kind-{kind}">' in html and gettext_for(lang, message) in html, (lang, kind)
-        target = f"{lang}/coverage/index.html"
-        # from the menu of every page of the language, and from the processing page's text
+        # a developer page: from the maintainers' page (which every page's footer links
+        # to) and the processing page's text, not from the menu
+        maintainers = read(fixture_site, lang, "maintainers")
+        assert '<a href="../coverage/">' in maintainers
+        assert 'href="../coverage/"' not in html.split('<nav class="menu"')[1].split("</nav>")[0]
+        processing = read(fixture_site, lang, "processing")
+        assert processing.count('href="../coverage/"') == 1
         for path, page in pages.items():
             if path.startswith(f"{lang}/"):
-                assert any(resolve(path, url)[0] == target for _t, url, _s in page.links), path
-        processing = read(fixture_site, lang, "processing")
-        assert processing.count('href="../coverage/"') == 2
+                assert any(resolve(path, url)[0] == f"{lang}/maintainers/index.html"
+                           for _t, url, _s in page.links), path
     ja = read(fixture_site, "ja", "coverage")
     assert "<h1>網羅状況</h1>" in ja and "リフレッシュ" in ja and "No ruling yet" not in ja
     zh = read(fixture_site, "zh-Hans", "coverage")

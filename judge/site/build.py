@@ -38,6 +38,7 @@ from judge.paths import project_root
 from judge.site.api import ApiReport, write_api
 from judge.site.context import Links, PageInfo, PageSpec, SiteModel, page_file
 from judge.site.load import SiteInput, load
+from judge.site.offline import OfflineReport, write_offline
 from judge.site.render import assets_dir, fresh_environments, render
 
 
@@ -64,6 +65,7 @@ class BuildReport:
     seconds: dict[str, float] = field(default_factory=dict)
     processes: int = 1  # that rendered the pages
     api: ApiReport | None = None  # the downloads (api/)
+    offline: OfflineReport | None = None  # the service worker and what it keeps
 
     def summary(self) -> str:
         times = ", ".join(f"{k} {v:.2f} s" for k, v in self.seconds.items())
@@ -178,6 +180,7 @@ def write_site(site: SiteInput, out: Path, report: BuildReport, tick: Progress,
             start = time.perf_counter()
             finish(tmp)
             report.seconds["finish"] = time.perf_counter() - start
+        report.offline = write_offline(tmp)  # last: its version covers every other file
         _swap(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
