@@ -29,6 +29,7 @@ from judge.scenario.run import engine_runs
 from judge.site.api import API_VERSION, DOCS, write_api
 from judge.site.build import build_site
 from judge.site.load import load
+from judge.sources import rests_on_official
 
 FIXTURE = project_root() / "tests" / "fixtures" / "site_corpus"
 
@@ -57,9 +58,9 @@ def resolve(site: Path, here: str, href: str) -> Path:
     return site / target / "index.html" if href.endswith("/") else site / target
 
 
-def sources(corpus: Corpus, rid: str) -> list[dict[str, str]]:
-    return [{"title": s.title, "date": s.date, "authority": s.authority, "url": s.url}
-            for s in corpus.ruling(rid).scenario.sources]
+def citations(corpus: Corpus, rid: str) -> list[dict[str, str]]:
+    return [{"source": c.source, "section": c.section}
+            for c in corpus.ruling(rid).scenario.sources]
 
 
 def test_index_lists_every_ruling(site: Path, corpus: Corpus) -> None:
@@ -69,6 +70,14 @@ def test_index_lists_every_ruling(site: Path, corpus: Corpus) -> None:
     assert [rs["id"] for rs in index["rulesets"]] == list(corpus.rulesets)
     assert [e["id"] for e in index["rulings"]] == [r.id for r in corpus.rulings]
     assert resolve(site, "api/rulings.json", index["database"]).is_file()
+    # the source registry, once, without where the project's own copies lie
+    assert sorted(index["sources"]) == sorted(corpus.sources)  # keys sorted
+    for doc_id, doc in index["sources"].items():
+        known = corpus.sources[doc_id]
+        assert doc == {"titles": dict(known.titles), "authority": known.authority,
+                       "date": known.date, "url": known.url, "note": dict(known.note),
+                       "sections": {k: dict(v.names) for k, v in known.sections.items()}}
+    assert sum(e["official"] for e in index["rulings"]) > 0
     for entry in index["rulings"]:
         ruling = corpus.ruling(entry["id"])
         sc = ruling.scenario
@@ -78,9 +87,8 @@ def test_index_lists_every_ruling(site: Path, corpus: Corpus) -> None:
         assert entry["titles"]["ja"] and entry["answers"]["ja"]
         assert entry["tags"] == list(sc.tags) and entry["terms"] == list(sc.terms)
         assert entry["rulesets"] == list(sc.rulesets) and entry["topic"] == ruling.topic
-        assert [{k: s[k] for k in ("title", "date", "authority", "url")}
-                for s in entry["sources"]] == sources(corpus, ruling.id)
-        assert all("seed" not in s for s in entry["sources"])
+        assert entry["sources"] == citations(corpus, ruling.id)
+        assert entry["official"] == rests_on_official(sc.sources, corpus.sources)
         assert set(entry["pages"]) == set(LANGS)
         for lang, href in entry["pages"].items():
             page = resolve(site, "api/rulings.json", href)
@@ -108,8 +116,16 @@ def test_each_ruling_reads_back_into_the_corpus_traces(site: Path, corpus: Corpu
             wanted = {name: sc.texts[name][lang] for name in TEXT_FIELDS
                       if sc.texts.get(name, {}).get(lang)}
             assert doc["texts"].get(lang, {}) == wanted, (ruling.id, lang)
-        assert [{k: s[k] for k in ("title", "date", "authority", "url")}
-                for s in doc["sources"]] == sources(corpus, ruling.id)
+        assert [{"source": c["source"], "section": c["section"]}
+                for c in doc["sources"]] == citations(corpus, ruling.id)
+        for cited in doc["sources"]:  # each on its own: authority, date, address, names
+            known = corpus.sources[cited["source"]]
+            assert cited["titles"] == dict(known.titles) and set(cited["titles"]) == set(LANGS)
+            assert (cited["authority"], cited["date"], cited["url"]) == \
+                (known.authority, known.date, known.url)
+            section = known.sections.get(cited["section"])
+            assert cited["section_names"] == (dict(section.names) if section else {})
+        assert doc["official"] == rests_on_official(sc.sources, corpus.sources)
         assert doc["related"] == list(sc.related)
         assert list(doc["replays"]) == list(sc.rulesets)
         for rules, rep in ruling.replays.items():

@@ -21,9 +21,9 @@ docs/api.md describes every field.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from judge.errors import JudgeError
 from judge.langs import LANGS, TEXT_FIELDS
 from judge.paths import project_root
 from judge.site.load import RulingData, SiteInput
+from judge.sources import Document, rests_on_official
 
 #: The API's version: bumped when a field changes meaning or is removed (adding one does not).
 API_VERSION = 1
@@ -76,15 +77,17 @@ def write_api(site: SiteInput, root: Path) -> ApiReport:
     corpus = site.corpus
     entries = []
     for data in site.rulings:
-        entries.append(summary(data, "rulings.json"))
-        body = dumps(ruling_document(data))
+        entries.append(summary(data, "rulings.json", corpus.sources))
+        body = dumps(ruling_document(data, corpus.sources))
         write(f"rulings/{data.id}.json", body)
         report.largest = max(report.largest, (len(body), data.id))
     write("rulings.json", dumps({
         "version": API_VERSION, "generator": f"wixoss-judge {__version__}",
         "corpus_fingerprint": corpus.fingerprint, "database": DATABASE,
         "rulesets": [{"id": rs.id, "start": rs.start, "title": dict(rs.title),
-                      "summary": dict(rs.summary)} for rs in corpus.rulesets.values()],
+                      "summary": dict(rs.summary), "sources": [str(c) for c in rs.sources]}
+                     for rs in corpus.rulesets.values()],
+        "sources": {doc.id: _document(doc) for doc in corpus.sources.values()},
         "rulings": entries,
     }))
     report.database_bytes = build_database(corpus, folder / DATABASE).size
@@ -114,29 +117,46 @@ def _texts(ruling: Ruling, name: str) -> dict[str, str]:
     return {lang: texts[lang] for lang in LANGS if texts.get(lang)}
 
 
-def _sources(data: RulingData) -> list[dict[str, Any]]:
-    """The ruling's sources as the ruling states them (what the pages show)."""
+def _document(doc: Document) -> dict[str, Any]:
+    """A document of the source registry (``data/sources.toml``), as ``rulings.json`` lists
+    it (not where the project's own copy lies)."""
+    return {"titles": dict(doc.titles), "authority": doc.authority, "date": doc.date,
+            "url": doc.url, "note": dict(doc.note),
+            "sections": {sid: dict(sec.names) for sid, sec in doc.sections.items()}}
+
+
+def _citations(data: RulingData) -> list[dict[str, str]]:
+    """The ruling's citations, as ids of the registry (``rulings.json``)."""
+    return [{"source": c.source, "section": c.section} for c in data.scenario.sources]
+
+
+def _sources(data: RulingData, registry: Mapping[str, Document]) -> list[dict[str, Any]]:
+    """The ruling's citations resolved, each on its own (``rulings/<id>.json``): the
+    document's titles, authority, date and address, and the names of the section cited."""
     out = []
-    for source in data.scenario.sources:
-        row = dataclasses.asdict(source)
-        row.pop("seed", None)  # where the project's own notes keep the document: not public
-        out.append(row)
+    for c in data.scenario.sources:
+        doc = registry[c.source]
+        section = doc.sections.get(c.section)
+        out.append({"source": c.source, "section": c.section, "titles": dict(doc.titles),
+                    "section_names": dict(section.names) if section else {},
+                    "authority": doc.authority, "date": doc.date, "url": doc.url})
     return out
 
 
-def summary(data: RulingData, here: str) -> dict[str, Any]:
+def summary(data: RulingData, here: str, registry: Mapping[str, Document]) -> dict[str, Any]:
     """A ruling's entry in ``rulings.json`` (``here``: that file, from the site root)."""
     sc = data.scenario
     return {
         "id": data.id, "topic": data.ruling.topic,
         "titles": _texts(data.ruling, "title"), "answers": _texts(data.ruling, "answer"),
         "tags": list(sc.tags), "terms": list(sc.terms), "rulesets": list(sc.rulesets),
-        "sources": _sources(data), "passes": not data.failing,
+        "sources": _citations(data), "official": rests_on_official(sc.sources, registry),
+        "passes": not data.failing,
         "pages": _pages(data, f"{FOLDER}/{here}"), "json": f"rulings/{data.id}.json",
     }
 
 
-def ruling_document(data: RulingData) -> dict[str, Any]:
+def ruling_document(data: RulingData, registry: Mapping[str, Document]) -> dict[str, Any]:
     """``api/rulings/<id>.json``: the ruling, and its trace under each of its rule sets."""
     sc = data.scenario
     here = f"{FOLDER}/rulings/{data.id}.json"
@@ -171,8 +191,8 @@ def ruling_document(data: RulingData) -> dict[str, Any]:
                   if (texts := {name: sc.texts[name][lang] for name in TEXT_FIELDS
                                 if sc.texts.get(name, {}).get(lang)})},
         "tags": list(sc.tags), "terms": list(sc.terms), "related": list(sc.related),
-        "rulesets": list(sc.rulesets), "sources": _sources(data),
-        "passes": not data.failing,
+        "rulesets": list(sc.rulesets), "sources": _sources(data, registry),
+        "official": rests_on_official(sc.sources, registry), "passes": not data.failing,
         "pages": _pages(data, here), "json": f"{data.id}.json",
         "index": "../rulings.json",
         "replays": replays, "outcomes": outcomes,

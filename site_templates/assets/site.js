@@ -7,6 +7,23 @@
   "use strict";
   var script = document.currentScript;
 
+  // Places named here rather than in the page, to keep the pages small: the steps of each
+  // replay (#replay-2014-04-1: the second step shown under 2014-04, the set-up being 0) and
+  // the legal outcomes (#outcome-1 ...). An id the page gives is kept.
+  var named_here = [];
+  function nameAll(elements, prefix, first) {
+    Array.prototype.forEach.call(elements, function (element, i) {
+      if (!element.id) {
+        element.id = prefix + (i + first);
+        named_here.push(element);
+      }
+    });
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("#replay details[id]"), function (d) {
+    nameAll(d.querySelectorAll(":scope > section.step"), d.id + "-", 0);
+  });
+  nameAll(document.querySelectorAll("#outcomes > section.outcome"), "outcome-", 1);
+
   /** The element an address's anchor (#...) names, or null. */
   function named(hash) {
     if (!hash || hash.length < 2) {
@@ -108,24 +125,25 @@
     lastY = y;
   }, { passive: true });
 
-  /** Open the folded parts (<details>) holding the anchor of the address, and show it. */
-  function reveal() {
+  /** Open the folded parts (<details>) holding the anchor of the address, and show it (the
+   * browser could not, when the part was folded or the place is named here). */
+  function reveal(first) {
     var element = named(window.location.hash);
     if (!element) {
       return;
     }
-    var opened = false;
+    var scroll = first === true && named_here.indexOf(element) >= 0;
     for (var node = element; node; node = node.parentElement) {
       if (node.tagName === "DETAILS" && !node.open) {
         node.open = true;
-        opened = true;
+        scroll = true;
       }
     }
-    if (opened) {
+    if (scroll) {
       element.scrollIntoView();
     }
   }
-  reveal();
+  reveal(true);
   window.addEventListener("hashchange", reveal);
 
   // Offline use: the worker (sw.js at the site's root) keeps the pages opened and the
