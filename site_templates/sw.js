@@ -31,8 +31,10 @@ var CACHE = PREFIX + VERSION;
 //   { name: "pyodide", match: function (path) { return path.indexOf("assets/pyodide/") === 0; },
 //     strategy: "cache", cache: "pyodide-0.27" },
 var RULES = [
+  // the downloads (api/: the database, the JSON) are for other tools: never kept
   { name: "pages", strategy: "network", match: function (path, request) {
-    return request.mode === "navigate" || /(^|\/)$|\.html$/.test(path);
+    return path.indexOf("api/") !== 0 &&
+      (request.mode === "navigate" || /(^|\/)$|\.html$/.test(path));
   } },
   { name: "assets", strategy: "cache", match: function (path) {
     return path.indexOf("assets/") === 0;

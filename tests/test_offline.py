@@ -76,6 +76,16 @@ def test_the_worker_carries_the_build_version(site: Path, tmp_path: Path) -> Non
         (other / SERVICE_WORKER).read_text(encoding="utf-8")
 
 
+def test_two_builds_with_the_index_are_the_same_bytes(site: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    build_site(again, root=FIXTURE, finish=index_site)
+    files = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(again).as_posix() for p in again.rglob("*")
+                           if p.is_file())
+    different = [f for f in files if (site / f).read_bytes() != (again / f).read_bytes()]
+    assert not different, different[:10]  # pages, api/ (judge.db too), index, sw.js
+
+
 def test_judge_serve_serves_the_worker_as_javascript_at_the_root(site: Path) -> None:
     server = start_server(site, 0)
     base = f"http://127.0.0.1:{server.server_address[1]}"
