@@ -97,13 +97,14 @@
     return q ? "?q=" + encodeURIComponent(q) : "";
   }
 
-  // The switcher's links are completed when they are about to be followed (or copied).
+  // The switcher's links are completed when they are about to be followed (pressed, or
+  // focused from the keyboard: before the browser scrolls the header into view) or copied.
   Array.prototype.forEach.call(document.querySelectorAll("nav.langs a[href]"), function (a) {
     var base = a.getAttribute("href").split("#")[0].split("?")[0];
     function complete() {
       a.setAttribute("href", base + query() + place());
     }
-    ["pointerdown", "touchstart", "focus", "click", "contextmenu"].forEach(function (type) {
+    ["pointerdown", "touchstart", "focus", "contextmenu"].forEach(function (type) {
       a.addEventListener(type, complete, { passive: true });
     });
   });
