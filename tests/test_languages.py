@@ -45,6 +45,10 @@ ALLOWED_LATIN: dict[str, str] = {
     "current": "the id of the current rule set, shown on the chips that link to it",
     "judge coverage": "the name of the command that prints the coverage table",
     "JavaScript": "the name of the language the search page needs",
+    "judge db": "the name of the command that writes the database (the downloads)",
+    "SQLite": "the name of the database format offered for download",
+    "JSON API": "the name of the static API offered for download",
+    "JSON": "the name of a file format, written so in Japanese and Chinese too",
 }
 _ALLOWED_PHRASES = re.compile("|".join(
     rf"(?<![A-Za-z0-9_.#/\-]){re.escape(p)}(?![A-Za-z0-9_.#/\-])"
