@@ -272,6 +272,8 @@ ILLEGAL_NAMES: dict[str, str] = {
     "not-setup": N_("only during the set-up, before the first turn"),
     "redraw-twice": N_("a player redraws only once"),
     "illegal-deck": N_("the deck does not meet the deck construction rules"),
+    "cannot-remove": N_("that card cannot be removed"),
+    "remove-done": N_("SIGNI have already been removed this turn (once a turn under these rules)"),
 }
 
 #: Free-text reasons the engine gives (fizzles, waiting refreshes, lost triggers, turn ends).

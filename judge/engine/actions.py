@@ -44,7 +44,7 @@ ACTIONS: dict[str, str] = {
     "ener": "in the ener phase, put one card from the hand or one own SIGNI into the ener zone",
     "grow": "grow the centre LRIG from the LRIG deck in the grow phase, paying its grow cost",
     "play": "put a SIGNI from the hand onto an empty SIGNI zone in the main phase",
-    "remove": "put one of your SIGNI into the trash in your main phase",
+    "remove": "put your SIGNI (one or several at once) into the trash in your main phase",
     "pass": "pass in the ARTS step of the attack phase",
     "attack": "attack with a SIGNI (SIGNI attack step) or the centre LRIG (LRIG attack step)",
     "start_game": "the rock-paper-scissors winner goes first; both shuffle and draw five",
@@ -60,7 +60,7 @@ ILLEGAL_REASONS = (
     "no-empty-zone", "zone-taken", "not-grow-phase", "grow-done", "grow-level", "grow-type",
     "grow-same-name", "grow-name", "not-ener-phase", "ener-done", "not-arts-step",
     "not-your-priority", "not-attack-step", "already-down", "not-setup", "redraw-twice",
-    "illegal-deck",
+    "illegal-deck", "cannot-remove", "remove-done",
 )
 
 #: Zones whose cards are targets chosen when a card is used (not when it resolves).
@@ -126,9 +126,11 @@ def ener(game: Game, label: str) -> None:
 
 
 def grow(game: Game, label: str) -> None:
-    """Grow: from the LRIG deck only; up exactly one level or to any lower or equal level;
-    the same LRIG type; never to a LRIG of the same name (WIXOSS TCG Wiki, グロウ); once a
-    turn, paying the new LRIG's grow cost."""
+    """Grow: from the LRIG deck only; the same LRIG type; never to a LRIG of the same name
+    (WIXOSS TCG Wiki, グロウ); once a turn, paying the new LRIG's grow cost. Which levels a
+    grow may reach is the rule set's ``grow``: up exactly one level or to any level not above
+    the current one (WIXOSS TCG Wiki, グロウ, 2014), or up exactly one level only (Chinese wiki
+    "WIXOSS/游戏规则", 成长阶段)."""
     _playing(game)
     inst = game.card(label)
     player = inst.owner
@@ -153,6 +155,10 @@ def grow(game: Game, label: str) -> None:
             # a card-name condition is not a LRIG-type condition (WIXOSS TCG Wiki, グロウ)
             raise IllegalAction("grow-name", f"{label} grows only from a LRIG named "
                                 f"{inst.card.grow_from!r}, not {centre.card.name!r}")
+        if new_level != old_level + 1 and game.rules.grow == "up_one_only":
+            raise IllegalAction("grow-level", f"{label} is level {new_level}: under "
+                                f"{game.rules.id} a grow goes exactly one level up from "
+                                f"{old_level}, never to the same or a lower level")
     pay(game, player, inst.card.cost, None, AbilityRef.of_card(label))
     game.state.grown = True
     game.move(inst, "lrig", "game", "grow")
@@ -294,15 +300,31 @@ def play(game: Game, label: str, zone: str | None) -> None:
     game.settle()
 
 
-def remove(game: Game, label: str) -> None:
-    """In their own main phase a player may put their SIGNI into the trash at any time
-    (WIXOSS TCG Wiki, シグニの運用)."""
+def remove(game: Game, labels: tuple[str, ...]) -> None:
+    """Removing: in their own main phase a player puts their own SIGNI from the field into the
+    trash, any number at once. How often is the rule set's ``remove``: at any time (WIXOSS TCG
+    Wiki, シグニの運用, 2014) or once a turn (Chinese wiki "WIXOSS/游戏规则", 主要阶段). A
+    Resona cannot be removed (Chinese wiki, 共鸣精灵), nor anything that is not a SIGNI on the
+    field (a Seed: Chinese wiki, 种子)."""
     _playing(game)
-    inst = game.card(label)
-    if not game.on_field(inst):
-        raise IllegalAction("not-on-field", f"{label} is not a SIGNI on the field")
-    _own_main_phase(game, inst.owner, "a SIGNI is removed")
-    game.move(inst, "trash", "game", "remove")
+    cards = [game.card(label) for label in labels]
+    player = cards[0].owner
+    for inst in cards:
+        if inst.card.type == "resona" and game.on_field(inst):
+            raise IllegalAction("cannot-remove", f"{inst.label} is a Resona: its player "
+                                "cannot remove it")
+        if not game.on_field(inst) or inst.card.type != "signi":
+            raise IllegalAction("not-on-field", f"{inst.label} is not a SIGNI on the field")
+        if inst.owner != player:
+            raise IllegalAction("not-on-field", f"{inst.label} is not a SIGNI of {player}")
+    _own_main_phase(game, player, "a SIGNI is removed")
+    state = game.state
+    if game.rules.remove == "once_per_turn" and state.removed_turn == state.turn:
+        raise IllegalAction("remove-done", f"under {game.rules.id} a player removes once a "
+                            "turn (any number of SIGNI at that one time)")
+    state.removed_turn = state.turn
+    for inst in cards:
+        game.move(inst, "trash", "game", "remove")
     game.settle()
 
 
@@ -404,7 +426,7 @@ HANDLERS: dict[str, Callable[[Game, Args], None]] = {
     "ener": lambda g, a: ener(g, a.label("ener")),
     "grow": lambda g, a: grow(g, a.label("grow")),
     "play": lambda g, a: play(g, a.label("play"), a.zone),
-    "remove": lambda g, a: remove(g, a.label("remove")),
+    "remove": lambda g, a: remove(g, (a.card, *a.cards) if a.card else a.cards),
     "pass": lambda g, a: pass_arts(g, a.player),
     "attack": lambda g, a: attack(g, a.label("attack")),
     "start_game": lambda g, a: start_game(g, a.first or "p1"),

@@ -149,6 +149,7 @@ class GameState:
     arts_priority: str = ""  # in the ARTS step: the player who may use ARTS now
     ener_done: bool = False  # the turn player used the ener phase's action
     grown: bool = False  # the turn player grew this turn
+    removed_turn: int = 0  # the turn in which the turn player last removed SIGNI
     redrawn: set[str] = field(default_factory=set)  # players who redrew their opening hand
     winner: str | None = None
     win_reason: str | None = None

@@ -59,7 +59,7 @@ from judge.tomlfile import parse, read_file
 TOP_FIELDS = ("id", "rulesets", "tags", "terms", "related", *TEXT_FIELDS, "sources", "cards",
               "setup", "steps", "choices", "expect", "explore_limit")
 SETUP_FIELDS = ("turn", "turn_player", "first_player", "phase", "attack_step",
-                "arts_priority", "ener_done", "grown", "redrawn", "seed", "refreshes",
+                "arts_priority", "ener_done", "grown", "removed", "redrawn", "seed", "refreshes",
                 "in_force", *PLAYERS)
 WIN_REASONS = ("damage",)
 IN_FORCE_OPS = ("banish_to_trash", "power", "level", "limit", "keyword", "cost_change",
@@ -71,7 +71,7 @@ STEP_FIELDS: dict[str, tuple[str, ...]] = {
     "advance": ("to",),
     "play": ("card", "zone"),
     "grow": ("card",),
-    "remove": ("card",),
+    "remove": ("card", "cards"),
     "crush": ("player", "count"),
     "damage": ("player",),
     "ener": ("card",),
@@ -359,7 +359,7 @@ class _Loader:
         elif "arts_priority" in raw:
             raise FieldError("setup.arts_priority", "only the ARTS step has a priority")
         flags = {}
-        for flag in ("ener_done", "grown"):
+        for flag in ("ener_done", "grown", "removed"):
             flags[flag] = bool(_expect_type(raw.get(flag, False), bool, f"setup.{flag}",
                                             "true or false"))
         redrawn = _str_list(raw.get("redrawn", []), "setup.redrawn")
@@ -403,7 +403,7 @@ class _Loader:
                       refreshes=refreshes, placements=tuple(placements),
                       in_force=tuple(in_force), attack_step=attack_step,
                       arts_priority=arts_priority, ener_done=flags["ener_done"],
-                      grown=flags["grown"], redrawn=redrawn)
+                      grown=flags["grown"], removed=flags["removed"], redrawn=redrawn)
         self._check_setup(setup)
         return setup
 
@@ -542,8 +542,9 @@ class _Loader:
             self._op_labels(ops, f"{where}.ops")
         card = None
         if "card" in STEP_FIELDS[action]:
-            if "card" not in raw:
+            if "card" not in raw and not (action == "remove" and "cards" in raw):
                 raise FieldError(f"{where}.card", "missing")
+        if "card" in raw:
             card = self.label(raw["card"], f"{where}.card")
         source = self.label(raw["source"], f"{where}.source") if "source" in raw else None
         if action == "effect":

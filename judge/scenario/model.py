@@ -61,6 +61,8 @@ class Setup:
     arts_priority: str = ""
     ener_done: bool = False
     grown: bool = False
+    #: the turn player has removed SIGNI this turn already
+    removed: bool = False
     redrawn: tuple[str, ...] = ()
 
 

@@ -67,6 +67,8 @@ def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
     state.arts_priority = setup.arts_priority
     state.ener_done = setup.ener_done
     state.grown = setup.grown
+    if setup.removed:
+        state.removed_turn = setup.turn
     state.redrawn = set(setup.redrawn)
     for player, count in setup.refreshes.items():
         state.players[player].refreshes = count
