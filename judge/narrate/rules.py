@@ -1,0 +1,47 @@
+"""Rule processing and the refresh: a round of rule processing, a refresh, a refresh that
+must wait; the names of the kinds of rule processing, as their declarations give them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from judge.engine import events as ev
+from judge.engine.rule_processing import TABLE as RULE_KIND_TABLE
+from judge.langs import N_
+from judge.narrate.base import tells
+
+if TYPE_CHECKING:
+    from judge.narrate.narrator import Narrator
+
+EVENTS: dict[str, str] = {
+    "refresh": N_("%(player)s refreshes (refresh %(count)s this turn): the trash becomes a "
+                  "new main deck of %(deck_size)s cards."),
+    "refresh_waits": N_("The main deck of %(player)s is empty, but no refresh can happen yet "
+                        "(%(reason)s)."),
+    "rule_check": N_("Rule processing applies: %(kinds)s."),
+}
+
+VARIANTS: dict[str, str] = {}
+
+#: The name of each kind of rule processing, as its declaration gives it; moves made by rule
+#: processing have the kind as their verb (``MOVE_MESSAGES["rule"]``).
+RULE_KIND_NAMES: dict[str, str] = {kind.id: kind.name for kind in RULE_KIND_TABLE}
+
+
+@tells(ev.Refresh)
+def _refresh(n: Narrator, e: ev.Refresh, v: dict[str, Any], msg: str | None) -> str:
+    v.update(count=e.count, deck_size=e.deck_size)
+    return n.say(msg, v, e)
+
+
+@tells(ev.RefreshWaits)
+def _refresh_waits(n: Narrator, e: ev.RefreshWaits, v: dict[str, Any],
+                   msg: str | None) -> str:
+    v["reason"] = n.reason(e.reason)
+    return n.say(msg, v, e)
+
+
+@tells(ev.RuleCheck)
+def _rule_check(n: Narrator, e: ev.RuleCheck, v: dict[str, Any], msg: str | None) -> str:
+    v["kinds"] = n.join(n.rule_kind(k) for k in e.kinds)
+    return n.say(msg, v, e)
