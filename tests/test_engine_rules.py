@@ -295,10 +295,25 @@ def test_kind_8_zone_upper_limit_the_player_chooses(keep: str, gone: str) -> Non
 
 
 def test_kind_8_two_accessories_on_one_signi() -> None:
-    t = lrig3(Table("current")).p1(signi1="S1:signi-2", hand=["A1", "A2"])
+    t = lrig3(Table("current")).define("acc", type="signi", level=1, power=1000,
+                                       keywords=["accessory"])
+    t.p1(signi1="S1:signi-2", hand=["A1:acc", "A2:acc"])
     t.answer("p1", "over_limit", "A1")
     t.effect("p1", op("attach", target="S1", card="A1"), op("attach", target="S1", card="A2"))
     t.assert_zones("p1", under1=["A2"], trash=["A1"])
+
+
+def test_only_a_card_with_the_accessory_keyword_is_attached_and_grants_keywords() -> None:
+    t = lrig3(Table("current")).define("acc", type="signi", level=1, power=1000,
+                                       keywords=["accessory"], grants=["assassin"])
+    t.p1(signi1="S1:signi-2", signi2="S2:signi-2", hand=["A1:acc", "P"])
+    t.effect("p1", op("attach", target="S2", card="P"), op("attach", target="S1", card="A1"))
+    t.assert_zones("p1", under1=["A1"], under2=[], hand=["P"])
+    t.assert_events({"type": "fizzle", "card": "P", "reason": "not-accessory"})
+    assert "assassin" in t.game.keywords(t.game.card("S1"))
+    assert "assassin" not in t.game.keywords(t.game.card("S2"))
+    t.effect("p1", op("to_hand", target="S1"))  # the Accessory goes; so does what it grants
+    t.assert_zones("p1", under1=[], trash=["A1"])
 
 
 def test_kind_9_limiting_condition_not_met_goes_to_the_trash() -> None:

@@ -25,10 +25,11 @@ from typing import TYPE_CHECKING
 from judge.engine import battle, bursts, setup, turn
 from judge.engine.cards import Op
 from judge.engine.events import REASONS, AbilityRef
+from judge.engine.mechanics import bet, cheer, recollect, resona, rise, token_arts
 from judge.engine.ops import deal_damage, field_problem
 from judge.engine.payment import effective_cost, pay, problem
 from judge.engine.placement import destinations
-from judge.engine.state import SIGNI_ZONES, CardInstance, other
+from judge.engine.state import CHEER, SEED_ZONES, SIGNI_ZONES, CardInstance, other
 from judge.engine.targets import resolve_targets
 from judge.errors import EngineError, IllegalAction
 
@@ -51,6 +52,7 @@ ACTIONS: dict[str, str] = {
     "redraw": "return cards from the opening hand, shuffle, and draw as many (once)",
     "crush": "crush life cloth as a game action (Life Bursts resolve at once)",
     "damage": "damage a player as a game action (an unblocked attack, say)",
+    "summon": "put a Resona from the LRIG deck onto the field, meeting its summoning condition",
 }
 
 #: Every reason code an action can be refused with.
@@ -60,7 +62,8 @@ ILLEGAL_REASONS = (
     "no-empty-zone", "zone-taken", "not-grow-phase", "grow-done", "grow-level", "grow-type",
     "grow-same-name", "grow-name", "not-ener-phase", "ener-done", "not-arts-step",
     "not-your-priority", "not-attack-step", "already-down", "not-setup", "redraw-twice",
-    "illegal-deck", "cannot-remove", "remove-done",
+    "illegal-deck", "cannot-remove", "remove-done", "summon-condition", "no-rise-material",
+    "cheer-target",
 )
 
 #: Zones whose cards are targets chosen when a card is used (not when it resolves).
@@ -217,7 +220,11 @@ def use(game: Game, label: str, cut_in: bool = False) -> None:
     game.move(inst, "check", "game", "use")
     name = AbilityRef.of_card(label)  # the effect of an ARTS or Spell: the card's own
     pay(game, player, effective_cost(game, player, inst.card.cost), None, name)
-    preset = choose_targets(game, inst.card.effect, player, inst)
+    # an ARTS's extra payments, decided as it is used: BET coins, a recollect cost
+    effect = inst.card.bet_effect if inst.card.bet and bet.offer(game, inst) \
+        else inst.card.effect
+    recollected = inst.card.recollect is not None and recollect.offer(game, inst)
+    preset = choose_targets(game, effect, player, inst)
     if inst.card.type == "spell":
         turn = game.state.turn
         _cut_in_window(game, other(player))
@@ -228,9 +235,14 @@ def use(game: Game, label: str, cut_in: bool = False) -> None:
                 game.move(inst, game.home_trash(inst.card), "game", "used")
             game.settle()
             return
-    game.resolve_effect(inst.card.effect, player, inst, name, preset=preset)
+    game.resolve_effect(effect, player, inst, name, preset=preset)
     if inst.zone.zone == "check":
-        game.move(inst, game.home_trash(inst.card), "game", "used")
+        if recollected:
+            game.move(inst, "lrig_deck", "game", "recollect")
+        elif inst.token:
+            token_arts.vanish(game, inst)
+        else:
+            game.move(inst, game.home_trash(inst.card), "game", "used")
     if not cut_in:
         game.settle()
 
@@ -286,10 +298,15 @@ def play(game: Game, label: str, zone: str | None) -> None:
     if inst.zone.zone != "hand":
         raise IllegalAction("not-in-hand", f"{label} is not in {player}'s hand")
     _own_main_phase(game, player, "a SIGNI is played")
-    why = field_problem(game, inst, player)
+    if inst.card.rise:
+        _play_rise(game, inst, zone)
+        return
+    why = field_problem(game, inst, player, zone or "")
     if why:
         raise IllegalAction("cannot-play", f"{label}: {REASONS[why]}")
     empty = [z for z in SIGNI_ZONES if not game.state.zone(player, z)]
+    if zone == CHEER:  # the cheer zone holds one SIGNI (judge.engine.mechanics.cheer)
+        empty = [] if game.state.zone(player, CHEER) else [CHEER]
     if not empty:
         raise IllegalAction("no-empty-zone", "every SIGNI zone is taken")
     if zone is None:
@@ -297,6 +314,28 @@ def play(game: Game, label: str, zone: str | None) -> None:
     elif zone not in empty:
         raise IllegalAction("zone-taken", f"{player}.{zone} is not an empty SIGNI zone")
     game.move(inst, zone, "game", "play")
+    game.settle()
+
+
+def _play_rise(game: Game, inst: CardInstance, zone: str | None) -> None:
+    """Play a SIGNI with Rise: onto a SIGNI zone holding one of its materials
+    (judge.engine.mechanics.rise)."""
+    player = inst.owner
+    zones = rise.material_zones(game, inst, player)
+    if not zones:
+        raise IllegalAction("no-rise-material", f"{inst.label} rises only on "
+                            f"{', '.join(inst.card.rise)}, which {player} does not have on "
+                            "the field")
+    if zone is None:
+        zone = zones[0]
+    elif zone not in zones:
+        raise IllegalAction("no-rise-material", f"{player}.{zone} holds no SIGNI "
+                            f"{inst.label} rises on")
+    why = field_problem(game, inst, player, zone,
+                        leaving=tuple(rise.materials(game, inst, player) or ()))
+    if why:
+        raise IllegalAction("cannot-play", f"{inst.label}: {REASONS[why]}")
+    rise.enter(game, inst, zone, "game", "play", None)
     game.settle()
 
 
@@ -313,6 +352,9 @@ def remove(game: Game, labels: tuple[str, ...]) -> None:
         if inst.card.type == "resona" and game.on_field(inst):
             raise IllegalAction("cannot-remove", f"{inst.label} is a Resona: its player "
                                 "cannot remove it")
+        if inst.zone.zone in SEED_ZONES.values():
+            raise IllegalAction("cannot-remove", f"{inst.label} is a Seed: it is not a SIGNI "
+                                "and cannot be removed")
         if not game.on_field(inst) or inst.card.type != "signi":
             raise IllegalAction("not-on-field", f"{inst.label} is not a SIGNI on the field")
         if inst.owner != player:
@@ -328,9 +370,10 @@ def remove(game: Game, labels: tuple[str, ...]) -> None:
     game.settle()
 
 
-def attack(game: Game, label: str) -> None:
+def attack(game: Game, label: str, zone: str | None = None) -> None:
     """Attack with an up SIGNI in the SIGNI attack step, or the up centre LRIG in the LRIG
-    attack step (the SIGNI attack step comes first)."""
+    attack step (the SIGNI attack step comes first). A SIGNI in the cheer zone attacks the
+    SIGNI of the opponent's SIGNI zone ``zone`` (judge.engine.mechanics.cheer)."""
     _playing(game)
     inst = game.card(label)
     state = game.state
@@ -343,6 +386,12 @@ def attack(game: Game, label: str) -> None:
                                 f"(now: {state.attack_step} step)")
         if inst.down:
             raise IllegalAction("already-down", f"{label} is down")
+        if inst.zone.zone == CHEER:
+            why = cheer.attack_problem(game, inst, zone)
+            if why:
+                raise IllegalAction("cheer-target", f"{label}: {why}")
+            cheer.attack(game, inst, zone or "")
+            return
         battle.signi_attack(game, inst)
         return
     if state.centre(inst.owner) is inst:
@@ -355,6 +404,12 @@ def attack(game: Game, label: str) -> None:
         return
     raise IllegalAction("not-on-field", f"{label} is neither a SIGNI on the field nor the "
                         "centre LRIG")
+
+
+def summon(game: Game, label: str, cards: tuple[str, ...], zone: str | None) -> None:
+    """Summon a Resona from the LRIG deck (judge.engine.mechanics.resona)."""
+    _playing(game)
+    resona.summon(game, label, cards, zone)
 
 
 # ------------------------------------------------------------------ set-up and game actions
@@ -428,7 +483,8 @@ HANDLERS: dict[str, Callable[[Game, Args], None]] = {
     "play": lambda g, a: play(g, a.label("play"), a.zone),
     "remove": lambda g, a: remove(g, (a.card, *a.cards) if a.card else a.cards),
     "pass": lambda g, a: pass_arts(g, a.player),
-    "attack": lambda g, a: attack(g, a.label("attack")),
+    "attack": lambda g, a: attack(g, a.label("attack"), a.zone),
+    "summon": lambda g, a: summon(g, a.label("summon"), a.cards, a.zone),
     "start_game": lambda g, a: start_game(g, a.first or "p1"),
     "redraw": lambda g, a: redraw(g, a.player, a.cards),
     "crush": lambda g, a: crush(g, a.player, a.count),
