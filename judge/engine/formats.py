@@ -19,7 +19,7 @@ Hook: :data:`FORMATS`, read by the loader (``setup.format``), by :mod:`judge.eng
 (the date) and by :func:`judge.engine.mechanics.exceed.under_lrigs` (``exceed_from_assists``).
 
 Sources: Chinese wiki "WIXOSS/游戏规则" (undated), 基本规则 and 分身 (副分身, 超越 as the
-exception); WIXOSS glossary "ルール処理" (quoted by wikiwiki.jp, 2020-11-30), kind 10.
+exception); WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), kind 10.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ has it from the ``current`` rule set (:mod:`judge.engine.eras`).
 Hooks: :func:`attach`, the ``attach`` operation (:data:`judge.engine.ops.OPERATIONS`);
 :func:`granted`, read by :meth:`judge.engine.game.Game.keywords`.
 
-Sources: WIXOSS glossary "ルール処理" (quoted by wikiwiki.jp, 2020-11-30), kinds 3 and 8;
+Sources: WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), kinds 3 and 8;
 Chinese wiki "WIXOSS/游戏规则" (undated), 附属. **Interpretation**: nothing in the sources lets
 an Accessory come from anywhere but the hand; what an Accessory grants is modelled as keywords.
 """
@@ -32,7 +32,7 @@ from judge.engine import events as ev
 from judge.engine.cards import Op
 from judge.engine.events import AbilityRef
 from judge.engine.mechanics import Mechanic
-from judge.engine.sources import CHINESE_RULES, GLOSSARY_RULE_PROCESSING
+from judge.engine.sources import CHINESE_RULES, GLOSSARY_RULE_PROCESSING, cite
 from judge.engine.state import UNDER_ZONES, CardInstance
 from judge.engine.targets import op_targets
 from judge.langs import NP_
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from judge.engine.game import Game
 
 MECHANICS = (
-    Mechanic(id="accessory", term="accessory", source=f"{GLOSSARY_RULE_PROCESSING}, kind 8",
+    Mechanic(id="accessory", term="accessory", source=cite(GLOSSARY_RULE_PROCESSING, "kind-8"),
              verbs={"accessory": NP_("%(card)s is attached to a SIGNI as its Accessory.",
                                      "%(card)s are attached to a SIGNI as its Accessory.")},
              since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}; also "

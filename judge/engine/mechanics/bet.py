@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from judge.engine.cards import Op
 from judge.engine.events import AbilityRef, Event, event_kind
 from judge.engine.mechanics import Mechanic
-from judge.engine.sources import CHINESE_RULES
+from judge.engine.sources import CHINESE_RULES, cite
 from judge.engine.state import CardInstance
 from judge.engine.targets import players_for
 from judge.langs import N_
@@ -46,7 +46,7 @@ class Coins(Event):
 
 
 MECHANICS = (
-    Mechanic(id="bet", term="bet", source=f"{CHINESE_RULES}, 赌币(BET)", keyword=False,
+    Mechanic(id="bet", term="bet", source=cite(CHINESE_RULES, "bet"), keyword=False,
              events={"coins": N_("The coins of %(player)s change by %(amount)s to "
                                  "%(coins)s.")},
              since="2020", since_note=f"undated: only {CHINESE_RULES} describes it",

@@ -23,7 +23,7 @@ the limit checks (:func:`judge.engine.ops.field_problem`,
 :mod:`judge.engine.rule_processing.excess`).
 
 Sources: Chinese wiki "WIXOSS/游戏规则" (undated), 主要阶段 and 攻击阶段 (应援区, 应援精灵);
-WIXOSS glossary "ルール処理" (quoted by wikiwiki.jp, 2020-11-30), kind 6.
+WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), kind 6.
 """
 
 from __future__ import annotations
@@ -35,14 +35,14 @@ from judge.engine import events as ev
 from judge.engine.events import AbilityRef
 from judge.engine.mechanics import Mechanic
 from judge.engine.ops import banish_card
-from judge.engine.sources import CHINESE_RULES, GLOSSARY_RULE_PROCESSING
+from judge.engine.sources import CHINESE_RULES, GLOSSARY_RULE_PROCESSING, cite
 from judge.engine.state import CHEER, SIGNI_ZONES, CardInstance, other
 
 if TYPE_CHECKING:
     from judge.engine.game import Game
 
 MECHANICS = (
-    Mechanic(id="cheer-zone", term="cheer-zone", source=f"{CHINESE_RULES}, 应援区",
+    Mechanic(id="cheer-zone", term="cheer-zone", source=cite(CHINESE_RULES, "main-phase"),
              keyword=False,
              since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}, kind 6",
              zones=(CHEER,)),

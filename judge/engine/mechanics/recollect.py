@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from judge.engine.events import AbilityRef
 from judge.engine.mechanics import Mechanic
 from judge.engine.payment import pay, problem
-from judge.engine.sources import CHINESE_RULES
+from judge.engine.sources import CHINESE_RULES, cite
 from judge.engine.state import CardInstance
 from judge.langs import NP_
 
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from judge.engine.game import Game
 
 MECHANICS = (
-    Mechanic(id="recollect", term="recollect", source=f"{CHINESE_RULES}, 召还", keyword=False,
+    Mechanic(id="recollect", term="recollect", source=cite(CHINESE_RULES, "encore"), keyword=False,
              verbs={"recollect": NP_(
                  "%(card)s is recollected: it goes from %(from)s back to %(to)s.",
                  "%(card)s are recollected: they go from %(from)s back to %(to)s.")},

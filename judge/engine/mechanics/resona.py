@@ -22,7 +22,7 @@ engine has them from the ``current`` rule set (:mod:`judge.engine.eras`).
 Hook: :func:`summon`, the ``summon`` action (:data:`judge.engine.actions.HANDLERS`).
 
 Sources: Chinese wiki "WIXOSS/游戏规则" (undated), 分身牌组: 共鸣精灵, and 特殊效果: 共鸣;
-WIXOSS glossary "ルール処理" (quoted by wikiwiki.jp, 2020-11-30), kind 6.
+WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), kind 6.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from judge.engine.events import REASONS
 from judge.engine.mechanics import Mechanic
 from judge.engine.ops import field_problem
-from judge.engine.sources import CHINESE_RULES, GLOSSARY_RULE_PROCESSING
+from judge.engine.sources import CHINESE_RULES, GLOSSARY_RULE_PROCESSING, cite
 from judge.engine.state import CHEER, SIGNI_ZONES
 from judge.errors import IllegalAction
 from judge.langs import NP_
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from judge.engine.game import Game
 
 MECHANICS = (
-    Mechanic(id="resona", term="resona", source=f"{CHINESE_RULES}, 共鸣精灵", keyword=False,
+    Mechanic(id="resona", term="resona", source=cite(CHINESE_RULES, "resona"), keyword=False,
              verbs={"summon": NP_("%(player)s summons the Resona %(card)s from %(from)s into "
                                   "%(to)s.",
                                   "%(player)s summons the Resona %(card)s from %(from)s into "

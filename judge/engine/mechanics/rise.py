@@ -22,7 +22,7 @@ and the ``put_onto_field`` operation (:func:`judge.engine.ops.put_onto_field`) f
 with ``rise``.
 
 Sources: Chinese wiki "WIXOSS/游戏规则" (undated), 特殊效果: 升阶; WIXOSS glossary "ルール処理"
-(quoted by wikiwiki.jp, 2020-11-30), kind 3.
+(quoted by wixoss.81.la, 2020-11-30), kind 3.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from judge.engine.events import AbilityRef
 from judge.engine.mechanics import Mechanic
-from judge.engine.sources import CHINESE_RULES, GLOSSARY_RULE_PROCESSING
+from judge.engine.sources import CHINESE_RULES, GLOSSARY_RULE_PROCESSING, cite
 from judge.engine.state import SIGNI_ZONES, UNDER_ZONES, CardInstance
 from judge.langs import NP_
 
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from judge.engine.game import Game
 
 MECHANICS = (
-    Mechanic(id="rise", term="rise", source=f"{CHINESE_RULES}, 升阶", keyword=False,
+    Mechanic(id="rise", term="rise", source=cite(CHINESE_RULES, "rise"), keyword=False,
              verbs={"rise": NP_("%(card)s goes from %(from)s under the Rise SIGNI, into %(to)s.",
                                 "%(card)s go from %(from)s under the Rise SIGNI, into %(to)s.")},
              since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}, kind 3",

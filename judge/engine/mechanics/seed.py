@@ -32,7 +32,7 @@ from judge.engine import events as ev
 from judge.engine.cards import Op
 from judge.engine.events import AbilityRef
 from judge.engine.mechanics import Mechanic
-from judge.engine.sources import CHINESE_RULES
+from judge.engine.sources import CHINESE_RULES, cite
 from judge.engine.state import SEED_ZONES, SIGNI_ZONES, CardInstance
 from judge.engine.targets import op_targets
 from judge.langs import NP_
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 SIGNI_OF = {seed: signi for signi, seed in SEED_ZONES.items()}
 
 MECHANICS = (
-    Mechanic(id="seed", term="seed", source=f"{CHINESE_RULES}, 种子", keyword=False,
+    Mechanic(id="seed", term="seed", source=cite(CHINESE_RULES, "seed"), keyword=False,
              verbs={"seed": NP_("%(card)s is set face down from %(from)s as a Seed: %(to)s.",
                                 "%(card)s are set face down from %(from)s as Seeds: %(to)s."),
                     "seed_out": NP_("A new Seed takes its place: %(card)s goes from %(from)s "

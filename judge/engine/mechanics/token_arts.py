@@ -30,7 +30,7 @@ from judge.engine import events as ev
 from judge.engine.cards import Op
 from judge.engine.events import AbilityRef, Event, event_kind
 from judge.engine.mechanics import Mechanic
-from judge.engine.sources import CHINESE_RULES
+from judge.engine.sources import CHINESE_RULES, cite
 from judge.engine.state import CardInstance, ZoneRef
 from judge.errors import EngineError
 from judge.langs import N_
@@ -50,7 +50,7 @@ class TokenGone(Event):
 
 
 MECHANICS = (
-    Mechanic(id="token-arts", term="token-arts", source=f"{CHINESE_RULES}, 衍生必杀",
+    Mechanic(id="token-arts", term="token-arts", source=cite(CHINESE_RULES, "craft-arts"),
              keyword=False,
              events={"token_made": N_("%(card)s is made as a token ARTS in %(to)s."),
                      "token_gone": N_("The token ARTS %(card)s has been used and leaves the "

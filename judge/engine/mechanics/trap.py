@@ -33,7 +33,7 @@ from judge.engine.cards import Op
 from judge.engine.events import AbilityRef, Event, event_kind
 from judge.engine.mechanics import Mechanic
 from judge.engine.mechanics.seed import choose_signi_zone
-from judge.engine.sources import CHINESE_RULES
+from judge.engine.sources import CHINESE_RULES, cite
 from judge.engine.state import TRAP_ZONES, CardInstance, other
 from judge.engine.targets import op_targets
 from judge.langs import N_, NP_
@@ -49,7 +49,7 @@ class Reveal(Event):
 
 
 MECHANICS = (
-    Mechanic(id="trap", term="trap", source=f"{CHINESE_RULES}, 陷阱", keyword=False,
+    Mechanic(id="trap", term="trap", source=cite(CHINESE_RULES, "trap"), keyword=False,
              events={"reveal": N_("%(player)s reveals the Trap %(card)s.")},
              verbs={"trap": NP_("%(card)s is set face down from %(from)s as a Trap: %(to)s.",
                                 "%(card)s are set face down from %(from)s as Traps: %(to)s."),
