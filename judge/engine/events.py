@@ -1154,5 +1154,5 @@ REASONS: dict[str, str] = {
     "not-a-seed": "the card is not a Seed",
     "signi-in-zone": "a SIGNI is in that SIGNI zone",
     "no-rise-material": "the SIGNI it rises on is not on the field",
-    "token-label-taken": "a token ARTS with that label has been made already",
+    "token-label-taken": "a craft ARTS with that label has been made already",
 }

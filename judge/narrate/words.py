@@ -35,7 +35,7 @@ REASON_NAMES: dict[str, str] = {
     "not-a-seed": N_("it is not a Seed"),
     "signi-in-zone": N_("a SIGNI is in that SIGNI zone"),
     "no-rise-material": N_("the SIGNI it rises on is not on the field"),
-    "token-label-taken": N_("a token ARTS with that label has been made already"),
+    "token-label-taken": N_("a craft ARTS with that label has been made already"),
 }
 
 OTHER_MESSAGES: dict[str, str] = {

@@ -15,7 +15,7 @@ Date: only the undated Chinese rules page describes it; the engine has it from t
 ``current`` rule set (:mod:`judge.engine.eras`).
 
 Hooks: :func:`offer`, called by :func:`judge.engine.actions.use` after the cost is paid; the
-use then puts a recollected ARTS into the LRIG deck (:func:`destination`).
+use then puts a recollected ARTS into the LRIG deck (verb ``recollect``).
 
 Source: Chinese wiki "WIXOSS/游戏规则" (undated), 卡牌的效果处理及其他规则: 召还.
 """
@@ -37,8 +37,8 @@ if TYPE_CHECKING:
 MECHANICS = (
     Mechanic(id="recollect", term="recollect", source=cite(CHINESE_RULES, "encore"), keyword=False,
              verbs={"recollect": NP_(
-                 "%(card)s is recollected: it goes from %(from)s back to %(to)s.",
-                 "%(card)s are recollected: they go from %(from)s back to %(to)s.")},
+                 "Encore: %(card)s goes from %(from)s back to %(to)s.",
+                 "Encore: %(card)s go from %(from)s back to %(to)s.")},
              since="2020", since_note=f"undated: only {CHINESE_RULES} describes it",
              card_fields=("recollect",)),
 )

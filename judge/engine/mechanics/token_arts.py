@@ -52,8 +52,8 @@ class TokenGone(Event):
 MECHANICS = (
     Mechanic(id="token-arts", term="token-arts", source=cite(CHINESE_RULES, "craft-arts"),
              keyword=False,
-             events={"token_made": N_("%(card)s is made as a token ARTS in %(to)s."),
-                     "token_gone": N_("The token ARTS %(card)s has been used and leaves the "
+             events={"token_made": N_("%(card)s is made as a craft ARTS in %(to)s."),
+                     "token_gone": N_("The craft ARTS %(card)s has been used and leaves the "
                                       "game.")},
              since="2020", since_note=f"undated: only {CHINESE_RULES} describes it",
              card_fields=("token",), ops=("make_token",)),
