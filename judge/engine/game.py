@@ -84,7 +84,8 @@ _LABEL = attrgetter("label")
 
 #: Zones whose contents rule processing looks at directly.
 WATCHED_ZONES = frozenset({"signi1", "signi2", "signi3", "under1", "under2", "under3",
-                           "check", "lrig", "key", "assist1", "assist2"})
+                           "check", "lrig", "key", "assist1", "assist2", "cheer", "seed1",
+                           "seed2", "seed3", "trap1", "trap2", "trap3"})
 
 
 class Game:
