@@ -161,7 +161,7 @@ class Narrator:
         if ref.is_burst:
             return self._(OTHER_MESSAGES["ability:burst"], card=self.card(label))
         keyword = ref.keyword
-        if keyword is not None and keyword in messages().keyword_abilities:
+        if keyword is not None and keyword in messages().keyword_terms:  # S1#lancer, A#bet
             return self._(OTHER_MESSAGES["ability:keyword"], card=self.card(label),
                           keyword=self.term(messages().keyword_terms.get(keyword, keyword),
                                             keyword))
