@@ -18,12 +18,13 @@ when the environment variable ``CI`` is set: then they fail, so CI cannot pass w
 from __future__ import annotations
 
 import os
+import shutil
 import struct
 import sys
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import pytest
@@ -72,12 +73,18 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture(scope="session")
-def base_url(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The real corpus's site with its search index, served on 127.0.0.1."""
+def site_folder(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real corpus's site with its search index."""
     out = tmp_path_factory.mktemp("browser") / "site"
     # a ruling another change breaks is test_site's business; here it is only marked
     build_site(out, root=project_root(), allow_failing=True, finish=index_site)
-    server = start_server(out, 0)
+    return out
+
+
+@pytest.fixture(scope="session")
+def base_url(site_folder: Path) -> Iterator[str]:
+    """The site served on 127.0.0.1 (at the server's root)."""
+    server = start_server(site_folder, 0)
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
@@ -467,3 +474,301 @@ def test_ruling_page_at_phone_width_is_not_blank(browser: Browser, base_url: str
     assert len(colours) > 16, f"only {len(colours)} colours: a blank page?"
     assert inked > width * height // 50, f"only {inked} pixels differ from the background"
     assert len(shot) > 5_000
+
+
+# ---------------------------------------------------------------------------- navigation
+# issue 12, items 7-9: the language switcher keeps the reader's place, the maintainers'
+# section, a header that fits a phone, the downloads, and offline use. Each at a desktop and
+# a phone width.
+
+WIDTHS = (1280, 390)
+#: The header's height on a phone (390 px wide) stays within this, in every language.
+HEADER_MAX_PX = 120
+
+
+@pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
+def wide(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    """A page in a fresh context at each width (service workers allowed, as in a browser)."""
+    context = browser.new_context(viewport={"width": request.param, "height": 800})
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield tab
+    context.close()
+    assert not errors, f"script errors on the page: {errors}"
+
+
+def switch(tab: Page, label: str) -> None:
+    tab.locator("nav.langs").get_by_text(label, exact=True).click()
+
+
+def on_screen(tab: Page, ident: str) -> bool:
+    return bool(tab.evaluate(
+        "id => { const e = document.getElementById(id); if (!e) return false;"
+        " const r = e.getBoundingClientRect();"
+        " return r.height > 0 && r.bottom > 0 && r.top < window.innerHeight; }", ident))
+
+
+def to_top(tab: Page, ident: str) -> None:
+    tab.evaluate("id => document.getElementById(id).scrollIntoView()", ident)
+
+
+def header_back(tab: Page) -> None:
+    """What a reader does to reach the switcher from the middle of a page: scroll up a
+    little, and the header comes back (at the top of the window) without leaving the place."""
+    tab.mouse.move(200, 400)
+    tab.mouse.wheel(0, -60)
+    tab.wait_for_selector("header.top.pinned")
+
+
+def test_switching_language_keeps_the_anchor(wide: Page, base_url: str) -> None:
+    wide.goto(f"{base_url}/en/glossary/#t-refresh")
+    header_back(wide)
+    switch(wide, "日本語")
+    wide.wait_for_url(f"{base_url}/ja/glossary/#t-refresh")
+    assert on_screen(wide, "t-refresh")
+    # having scrolled to another term, the reader's place is that term
+    terms = wide.evaluate("() => Array.from(document.querySelectorAll('section.term'),"
+                          " s => s.id)")
+    other = terms[terms.index("t-refresh") + 12]
+    to_top(wide, other)
+    header_back(wide)
+    switch(wide, "简体中文")
+    wide.wait_for_url(f"{base_url}/zh-Hans/glossary/#{other}")
+    assert on_screen(wide, other)
+
+
+def test_switching_language_keeps_the_open_replay(wide: Page, base_url: str) -> None:
+    """The reader opens the folded replay under 2014-04 and reads its first step: the other
+    language's page opens at that step, with that replay open."""
+    wide.goto(f"{base_url}/en/{RULING}")
+    folded = wide.locator("details#replay-2014-04")
+    assert folded.get_attribute("open") is None
+    folded.locator("summary").click()
+    to_top(wide, "replay-2014-04-1")
+    header_back(wide)
+    switch(wide, "日本語")
+    wide.wait_for_url(f"{base_url}/ja/{RULING}#replay-2014-04-1")
+    assert wide.locator("details#replay-2014-04").get_attribute("open") is not None
+    assert on_screen(wide, "replay-2014-04-1")
+    # the anchor is still on screen: switching again keeps it
+    header_back(wide)
+    switch(wide, "English")
+    wide.wait_for_url(f"{base_url}/en/{RULING}#replay-2014-04-1")
+    assert on_screen(wide, "replay-2014-04-1")
+    # at the top of the page there is no place to keep
+    wide.goto(f"{base_url}/en/{RULING}")
+    switch(wide, "简体中文")
+    wide.wait_for_url(f"{base_url}/zh-Hans/{RULING}")
+
+
+def test_switching_language_keeps_the_query(wide: Page, base_url: str) -> None:
+    wide.goto(f"{base_url}/en/search/?q=refresh")
+    search_results(wide, more=False)
+    switch(wide, "日本語")
+    wide.wait_for_url(f"{base_url}/ja/search/?q=refresh")
+    assert wide.locator("#q").input_value() == "refresh"
+    assert search_results(wide, more=False)[0] == f"/ja/{RULING}"
+
+
+def test_without_javascript_the_switcher_is_a_plain_link(browser: Browser,
+                                                         base_url: str) -> None:
+    for width in WIDTHS:
+        context = browser.new_context(java_script_enabled=False,
+                                      viewport={"width": width, "height": 800})
+        context.set_default_timeout(TIMEOUT_MS)
+        try:
+            tab = context.new_page()
+            tab.goto(f"{base_url}/en/glossary/#t-refresh")
+            link = tab.locator("nav.langs a[lang=ja]")
+            assert link.get_attribute("href") == "../../ja/glossary/"
+            link.click()
+            tab.wait_for_url(f"{base_url}/ja/glossary/")
+            assert tab.locator("html").get_attribute("lang") == "ja"
+        finally:
+            context.close()
+
+
+def header_height(tab: Page) -> float:
+    return float(tab.evaluate("() => document.querySelector('header.top')"
+                              ".getBoundingClientRect().height"))
+
+
+def test_the_header_fits_a_phone(browser: Browser, base_url: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        tab = context.new_page()
+        for lang in ("ja", "en", "zh-Hans"):
+            for key in ("", RULING, "search/", "glossary/"):
+                tab.goto(f"{base_url}/{lang}/{key}")
+                height = header_height(tab)
+                assert height <= HEADER_MAX_PX, (lang, key, height)
+                width = tab.evaluate("() => document.documentElement.scrollWidth")
+                assert width <= 390, (lang, key, width)
+    finally:
+        context.close()
+
+
+def test_the_coverage_page_is_in_the_maintainers_section(wide: Page, base_url: str) -> None:
+    for lang, maintainers in (("en", "For maintainers"), ("ja", "保守・開発者向け")):
+        wide.goto(f"{base_url}/{lang}/{RULING}")
+        assert wide.locator("nav.menu a[href$='coverage/']").count() == 0
+        wide.locator("footer").get_by_text(maintainers, exact=True).click()
+        wide.wait_for_url(f"{base_url}/{lang}/maintainers/")
+        wide.locator("#developer-pages a[href='../coverage/']").click()
+        wide.wait_for_url(f"{base_url}/{lang}/coverage/")
+        assert wide.locator("table.coverage").count() >= 5
+
+
+def test_the_downloads_are_offered_and_read_back(wide: Page, base_url: str) -> None:
+    wide.goto(f"{base_url}/en/")
+    wide.locator("footer").get_by_text("For maintainers", exact=True).click()
+    wide.wait_for_url(f"{base_url}/en/maintainers/")
+    assert wide.locator("#downloads h2").inner_text() == "Downloads"
+    links = {a.inner_text().strip(): a.get_attribute("href") or ""
+             for a in wide.locator("#downloads a").element_handles()}
+    read = wide.evaluate("""async hrefs => {
+        const get = async href => fetch(new URL(href, location.href));
+        const index = await (await get(hrefs.index)).json();
+        const entry = index.rulings[0];
+        const ruling = await (await get(new URL(entry.json,
+            new URL(hrefs.index, location.href)).href)).json();
+        const db = new Uint8Array(await (await get(hrefs.db)).arrayBuffer());
+        const readme = await (await get(hrefs.readme)).text();
+        return {version: index.version, count: index.rulings.length, id: ruling.id,
+                entry: entry.id, sets: Object.keys(ruling.replays),
+                events: ruling.replays[entry.rulesets[0]].trace.events.length,
+                db: String.fromCharCode(...db.slice(0, 15)), readme: readme.slice(0, 60)};
+    }""", {"index": links["api/rulings.json"], "db": links["judge.db"],
+           "readme": links["README.md"]})
+    rulings = len(list((project_root() / "rulings").rglob("*.toml")))
+    assert read["version"] == 1 and read["count"] == rulings
+    assert read["id"] == read["entry"] and read["sets"] and read["events"] > 0
+    assert read["db"] == "SQLite format 3"
+    assert read["readme"].startswith("# Downloads for other tools")
+    example = [href for text, href in links.items() if text.startswith("api/rulings/")]
+    assert example and example[0].endswith(f"/{read['id']}.json")
+
+
+# ---------------------------------------------------------------------------- offline
+
+
+@pytest.fixture
+def host(site_folder: Path, tmp_path: Path) -> Iterator[tuple[str, Any]]:
+    """The site served from a folder of its own server (``/site/``), beside a file outside
+    it (``/outside.txt``): the worker's scope is the site's folder, not the host."""
+    root = tmp_path / "host"
+    root.mkdir()
+    (root / "site").symlink_to(site_folder, target_is_directory=True)
+    (root / "outside.txt").write_text("not the site\n", encoding="utf-8")
+    server = start_server(root, 0)
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/site/", server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+CACHED = """async () => {
+    const out = {};
+    for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        const entries = [];
+        for (const request of await cache.keys()) {
+            const response = await cache.match(request);
+            entries.push([request.url, (await response.blob()).size]);
+        }
+        out[name] = entries;
+    }
+    return out;
+}"""
+
+
+def test_after_a_first_visit_the_site_reads_and_searches_offline(
+        wide: Page, host: tuple[str, Any]) -> None:
+    site, server = host
+    wide.goto(f"{site}en/{RULING}")
+    title = wide.locator("h1").inner_text()
+    wide.wait_for_selector("html[data-offline=kept]")
+    scope = wide.evaluate("() => navigator.serviceWorker.getRegistration()"
+                          ".then(r => r.scope)")
+    assert scope == site
+    # a request outside the site goes through untouched and is never kept
+    assert wide.evaluate("() => fetch('/outside.txt').then(r => r.text())") == \
+        "not the site\n"
+    cached = wide.evaluate(CACHED)
+    assert len(cached) == 1
+    name, entries = next(iter(cached.items()))
+    assert name.startswith("wixoss-judge /site/ ")
+    urls = {url for url, _ in entries}
+    assert all(url.startswith(site) for url in urls), sorted(urls)[:5]
+    assert {f"{site}en/{RULING}", f"{site}en/search/", f"{site}en/rulings/",
+            f"{site}offline/en.json"} <= urls
+    assert not any("/ja/" in url or "/zh-Hans/" in url or "/api/" in url for url in urls)
+
+    # no network at all: the server is gone and the browser offline
+    server.shutdown()
+    server.server_close()
+    wide.context.set_offline(True)
+    wide.reload()
+    assert wide.locator("h1").inner_text() == title
+    assert wide.locator("#replay section.step").count() >= 1
+    # the search: the page, Pagefind and its index come from the cache
+    wide.goto(f"{site}en/search/?q=refresh")
+    results = search_results(wide, more=False)
+    assert results[:2] == [f"/site/en/{RULING}", "/site/en/glossary/#t-refresh"], results
+    wide.locator(".result-link[href='/site/en/glossary/#t-refresh']").click()
+    wide.wait_for_url(f"{site}en/glossary/#t-refresh")
+    assert on_screen(wide, "t-refresh")
+    # a ruling never opened: its answer in the list of every ruling
+    wide.goto(f"{site}en/rulings/second-refresh-ends-turn/")
+    wide.wait_for_url(f"{site}en/rulings/#r-second-refresh-ends-turn")
+    assert wide.locator("#r-second-refresh-ends-turn + dd").inner_text().strip()
+    # any other page never opened: the page that says what works offline
+    wide.goto(f"{site}en/tags/")
+    assert wide.locator("h1").inner_text() == "Offline"
+    assert wide.locator("main a[href='../search/']").count() == 1
+
+
+def test_a_new_build_replaces_the_kept_files(browser: Browser, tmp_path: Path) -> None:
+    """The worker's cache is named after the build: a new build's worker keeps the pages
+    the judge had opened, fetched anew, and deletes the previous build's cache."""
+    fixture = project_root() / "tests" / "fixtures" / "site_corpus"
+    corpus = tmp_path / "corpus"
+    shutil.copytree(fixture, corpus)
+    out = tmp_path / "site"
+    build_site(out, root=corpus, finish=index_site)
+    server = start_server(out, 0)
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    page_url = f"{base}en/rulings/fixture-two-returners/"
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        tab = context.new_page()
+        tab.goto(page_url)
+        tab.wait_for_selector("html[data-offline=kept]")
+        before = tab.evaluate(CACHED)
+        assert len(before) == 1
+        ruling = corpus / "rulings" / "effects" / "fixture-two-returners.toml"
+        ruling.write_text(ruling.read_text(encoding="utf-8").replace(
+            "Two milled SIGNI", "Two milled SIGNI (edited)"), encoding="utf-8")
+        build_site(out, root=corpus, finish=index_site)
+        tab.evaluate("() => navigator.serviceWorker.getRegistration().then(r => r.update())")
+        old = next(iter(before))
+        for _ in range(100):  # the new worker installs, carries the pages over, activates
+            names = tab.evaluate("() => caches.keys()")
+            if len(names) == 1 and names[0] != old:
+                break
+            tab.wait_for_timeout(200)
+        else:
+            pytest.fail(f"the new build's worker did not replace the cache: {names}")
+        after = tab.evaluate(CACHED)
+        urls = {url for url, _ in next(iter(after.values()))}
+        assert page_url in urls and f"{base}offline/en.json" in urls
+        kept = tab.evaluate("url => caches.match(url).then(r => r.text())", page_url)
+        assert "Two milled SIGNI (edited)" in kept
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()

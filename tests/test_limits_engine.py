@@ -2,7 +2,8 @@
 refused with a one-line error.
 
 The bounds come from :mod:`judge.limits` (one home); these tests check that the engine and
-the replay driver honour them quickly: huge counts are refused when an operation is parsed,
+the replay driver honour them (how quickly is benchmarks/limits.py's figure; a deadline here
+only turns a hang into a failure): huge counts are refused when an operation is parsed,
 every replay has an event budget and every ruling a budget across its branches, exploration
 never holds more pending branches than it can still run, and the legal-placement table of
 :mod:`judge.engine.placement` keeps cards of each type out of the zones they cannot be in.
@@ -14,7 +15,6 @@ import dataclasses
 import itertools
 import random
 import signal
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -201,14 +201,11 @@ def test_a_huge_mill_under_the_interrupting_refresh_stops_at_the_event_budget() 
     """2014-04: every refresh refills the deck, so a mill of 2**63 (built without the parser)
     would go on for ever; the event budget stops it with the limit named."""
     t = Table("2014-04").p1(deck=["d*3"], trash=["t*3"], life=["l*2"])
-    start = time.perf_counter()
     with deadline(10), pytest.raises(EngineError) as info:
         t.effect("p1", Op("mill", count=HUGE))
-    seconds = time.perf_counter() - start
     assert str(info.value) == \
         f"more than {MAX_EVENTS} events in one replay (limit; see docs/limits.md)"
     assert len(t.game.log) == MAX_EVENTS
-    assert seconds < 2, seconds
 
 
 def test_the_largest_mill_the_parser_accepts_finishes() -> None:
@@ -299,10 +296,8 @@ action = "effect"
 player = "p1"
 ops = [{many}]
 """))
-    start = time.perf_counter()
     with deadline(20):
         rep = replay(scenario, "2014-07")
-    assert time.perf_counter() - start < 2
     assert len(rep.traces) == 1 and rep.stopped
     assert rep.traces[0].problems == (f"engine error: {game_module.EVENTS_MESSAGE}",)
     assert len(rep.traces[0].events) < MAX_EVENTS // 10  # the options paid for the rest
@@ -315,16 +310,15 @@ ops = [{many}]
 
 
 def test_thousands_of_modifiers_cost_no_more_than_thousands_of_events() -> None:
-    """Reading the effects in force does not go through all of them (it used to: 7,000
-    power changes in one step took 5 s)."""
+    """Thousands of lasting modifiers on one SIGNI all count, and leave with the card. How
+    fast they are read (it once took 5 s for 7,000) is measured by benchmarks/limits.py, not
+    here; the deadline only catches a hang."""
     t = Table("current").p1(lrig=["L0:lrig-white-0", "L3:lrig-white-3"], deck=["d*3"],
                             signi1="S1:signi-2")
     ops = [op("power", target="S1", amount=1), op("level", target="S1", amount=0),
            op("limit", amount=1), op("keyword", target="S1", keyword="lancer")] * 1500
-    start = time.perf_counter()
     with deadline(10):
         t.effect("p1", *ops)
-    assert time.perf_counter() - start < 0.75
     s1 = t.game.card("S1")
     assert t.game.power(s1) == (s1.card.power or 0) + 1500
     assert t.game.limit("p1") == 7 + 1500 and "lancer" in t.game.keywords(s1)
@@ -377,17 +371,14 @@ def test_the_game_uses_the_shared_settle_limit() -> None:
 
 
 @pytest.mark.parametrize("rules", ["2014-04", "2014-07"])
-def test_an_optional_self_milling_trigger_fails_within_a_second(rules: str) -> None:
+def test_an_optional_self_milling_trigger_fails_on_a_limit(rules: str) -> None:
     """Each firing is a yes/no choice, so the branches are without end, and the first never
     settles (from 2014-09 the second refresh ends the turn and with it the chain). The first
     branch that breaks a limit fails the ruling and stops the exploration."""
     scenario = dataclasses.replace(load_text(SELF_MILL), rulesets=(rules,))
-    start = time.perf_counter()
     with deadline(20):
         rep = replay(scenario, rules)
         result = check_scenario(scenario, rules)
-    seconds = (time.perf_counter() - start) / 2
-    assert seconds < 1.5, seconds
     assert sum(t.cost for t in rep.traces) <= MAX_EVENTS_PER_REPLAY
     problems = [p for t in rep.traces for p in t.problems]
     assert problems and all("limit; see docs/limits.md" in p for p in problems), problems

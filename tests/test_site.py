@@ -59,6 +59,7 @@ class Page:
     links: list[tuple[str, str, bool]] = field(default_factory=list)  # (tag, url, in sources)
     alternates: dict[str, str] = field(default_factory=dict)
     switcher: dict[str, str] = field(default_factory=dict)  # label -> href
+    current: list[str] = field(default_factory=list)  # the switcher's page language, unlinked
     errors: list[str] = field(default_factory=list)
     text: str = ""
     labelledby: list[str] = field(default_factory=list)  # ids named by aria-labelledby
@@ -143,6 +144,8 @@ class StrictParser(HTMLParser):
         self.page.text += data
         if self.langs_depth is not None and data.strip() and self.stack[-1:] == ["a"]:
             self.page.switcher[data.strip()] = self._lang_link
+        if self.langs_depth is not None and data.strip() and self.stack[-1:] == ["b"]:
+            self.page.current.append(data.strip())
 
     def close(self) -> None:
         super().close()
@@ -279,7 +282,10 @@ def test_language_switcher_leads_to_the_same_page(site: Path) -> None:
     for path, page in pages.items():
         if path == "index.html":
             continue
-        assert set(page.switcher) == set(labels), (path, page.switcher)
+        # the page's own language named (not linked), a link to each other one
+        lang = path.split("/")[0]
+        assert page.current == [NATIVE_NAMES[lang]], (path, page.current)
+        assert set(page.switcher) == set(labels) - {NATIVE_NAMES[lang]}, (path, page.switcher)
         key = path.split("/", 1)[1]
         for label, href in page.switcher.items():
             target, _ = resolve(path, href)
@@ -306,7 +312,10 @@ def test_search_box_on_every_page_and_search_page(fixture_site: Path) -> None:
         assert '<link rel="stylesheet" href="../../assets/search.css">' in text
     home = read(fixture_site, "en", "")
     assert '<form class="search" role="search" action="search/" method="get">' in home
-    assert "search.css" not in home and "<script" not in home
+    # one script on every page but the search page's own: assets/site.js, deferred
+    assert "search.css" not in home and "search.js" not in home
+    assert home.count("<script") == 1
+    assert '<script src="../assets/site.js" defer></script>' in home
 
 
 # ---------------------------------------------------------------------------- content
@@ -527,7 +536,9 @@ def test_injected_markdown_is_harmless_on_the_page(fixture_site: Path) -> None:
             self.found: list[str] = []
 
         def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-            if tag in ("script", "iframe", "object", "embed", "img", "style", "frame"):
+            own = tag == "script" and (dict(attrs).get("src") or "") == "../../../assets/site.js"
+            if tag in ("script", "iframe", "object", "embed", "img", "style", "frame") \
+                    and not own:  # the site's own script, in the head of every page
                 self.found.append(tag)
             for name, value in attrs:
                 text = (value or "").lower()
@@ -713,13 +724,17 @@ def test_coverage_page_is_translated_and_linked(fixture_site: Path) -> None:
         assert marker[lang] in html
         for kind, message in RULE_KIND_NAMES.items():
             assert f'#kind-{kind}">' in html and gettext_for(lang, message) in html, (lang, kind)
-        target = f"{lang}/coverage/index.html"
-        # from the menu of every page of the language, and from the processing page's text
+        # a developer page: from the maintainers' page (which every page's footer links
+        # to) and the processing page's text, not from the menu
+        maintainers = read(fixture_site, lang, "maintainers")
+        assert '<a href="../coverage/">' in maintainers
+        assert 'href="../coverage/"' not in html.split('<nav class="menu"')[1].split("</nav>")[0]
+        processing = read(fixture_site, lang, "processing")
+        assert processing.count('href="../coverage/"') == 1
         for path, page in pages.items():
             if path.startswith(f"{lang}/"):
-                assert any(resolve(path, url)[0] == target for _t, url, _s in page.links), path
-        processing = read(fixture_site, lang, "processing")
-        assert processing.count('href="../coverage/"') == 2
+                assert any(resolve(path, url)[0] == f"{lang}/maintainers/index.html"
+                           for _t, url, _s in page.links), path
     ja = read(fixture_site, "ja", "coverage")
     assert "<h1>網羅状況</h1>" in ja and "リフレッシュ" in ja and "No ruling yet" not in ja
     zh = read(fixture_site, "zh-Hans", "coverage")

@@ -35,8 +35,10 @@ from judge.atomic import busy, lock_path
 from judge.errors import JudgeError
 from judge.i18n import LANGS
 from judge.paths import project_root
+from judge.site.api import ApiReport, write_api
 from judge.site.context import Links, PageInfo, PageSpec, SiteModel, page_file
 from judge.site.load import SiteInput, load
+from judge.site.offline import OfflineReport, write_offline
 from judge.site.render import assets_dir, fresh_environments, render
 
 
@@ -62,12 +64,17 @@ class BuildReport:
     failing: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
     processes: int = 1  # that rendered the pages
+    api: ApiReport | None = None  # the downloads (api/)
+    offline: OfflineReport | None = None  # the service worker and what it keeps
 
     def summary(self) -> str:
         times = ", ".join(f"{k} {v:.2f} s" for k, v in self.seconds.items())
         text = (f"built {self.pages} pages ({self.bytes / 1024:.0f} KiB) for {self.rulings} "
                 f"rulings into {self.out} ({times}")
         text += f"; {self.processes} processes rendering)" if self.processes > 1 else ")"
+        if self.api is not None:
+            text += (f"; api/: {self.api.json_bytes / 1024:.0f} KiB of JSON and a "
+                     f"{self.api.database_bytes / 1024:.0f} KiB database")
         if self.failing:
             text += f"; {len(self.failing)} failing ruling(s) marked: {', '.join(self.failing)}"
         return text
@@ -166,10 +173,14 @@ def write_site(site: SiteInput, out: Path, report: BuildReport, tick: Progress,
                                   encoding="utf-8")
         report.pages, report.bytes = done, size
         report.seconds["render+write"] = time.perf_counter() - start
+        start = time.perf_counter()
+        report.api = write_api(site, tmp)
+        report.seconds["api"] = time.perf_counter() - start
         if finish is not None:
             start = time.perf_counter()
             finish(tmp)
             report.seconds["finish"] = time.perf_counter() - start
+        report.offline = write_offline(tmp)  # last: its version covers every other file
         _swap(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

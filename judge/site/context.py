@@ -37,6 +37,8 @@ from judge.narrate import (
 from judge.scenario.expect import ORDERED_ZONES
 from judge.scenario.model import Expectation, StatePattern, ZonePattern
 from judge.site import citations
+from judge.site.api import API_VERSION, DATABASE
+from judge.site.api import FOLDER as API_FOLDER
 from judge.site.board import card_key, frame_svg, render_svg
 from judge.site.load import RulingData, SiteInput
 from judge.site.markup import TermLinker, render_markdown
@@ -312,7 +314,9 @@ class SiteModel:
                  PageSpec("coverage/", "coverage.html"),
                  PageSpec("timeline/", "timeline.html"), PageSpec("tags/", "tags.html"),
                  PageSpec("sources/", "sources.html"),
-                 PageSpec("search/", "search.html"), PageSpec("rulings/", "rulings.html")]
+                 PageSpec("search/", "search.html"), PageSpec("rulings/", "rulings.html"),
+                 PageSpec("maintainers/", "maintainers.html"),
+                 PageSpec("offline/", "offline.html")]
         specs += [PageSpec(f"topics/{t or 'other'}/", "list.html", f"topic:{t}")
                   for t in self.topics]
         specs += [PageSpec(f"tags/{t}/", "list.html", f"tag:{t}") for t in self.tags]
@@ -336,6 +340,7 @@ class SiteModel:
             "tags.html": self._tags, "search.html": self._search,
             "sources.html": self._sources,
             "rulings.html": self._rulings,
+            "maintainers.html": self._maintainers, "offline.html": self._offline,
             "list.html": self._list, "ruling.html": self._ruling,
         }[spec.template]
         ctx.update(builder(L, links, spec))
@@ -409,6 +414,22 @@ class SiteModel:
                            "entries": entries})
         return {"title": L._("All rulings"), "topics": topics, "count": len(self.by_id),
                 "official": len(self.official)}
+
+    def _maintainers(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        """The developer pages, the downloads (``judge.site.api``) and offline use."""
+        example = self.site.rulings[0].id if self.site.rulings else ""
+        return {"title": L._("For maintainers"), "api_version": API_VERSION,
+                "example": example,
+                "files": {"database": links.to(f"{API_FOLDER}/{DATABASE}"),
+                          "index": links.to(f"{API_FOLDER}/rulings.json"),
+                          "example": links.to(f"{API_FOLDER}/rulings/{example}.json"),
+                          "readme": links.to(f"{API_FOLDER}/README.md"),
+                          "tables": links.to(f"{API_FOLDER}/database.md"),
+                          "events": links.to(f"{API_FOLDER}/events.md")}}
+
+    def _offline(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        """What the service worker shows for a page it did not keep, without a network."""
+        return {"title": L._("Offline")}
 
     def _list(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         kind, _, subject = spec.subject.partition(":")

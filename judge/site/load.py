@@ -52,6 +52,7 @@ class OutcomeView:
     rules: str  # the rule set whose branches were searched
     board: Board | None  # the final position of the first branch reaching it
     choices: tuple[Event, ...]  # the choices made in that branch
+    branch: int | None = None  # that branch's index in the replay (None: no branch reaches it)
 
 
 @dataclass(frozen=True)
@@ -145,11 +146,12 @@ def _outcomes(scenario: Scenario, replays: Mapping[str, Replay]) -> list[Outcome
         rules = exp.rules[-1]
         rep = replays.get(rules)
         for outcome in exp.outcomes:
-            trace = None
+            branch = None
             if rep is not None:
-                trace = next((t for t in rep.traces
-                              if not state_diff(t.final, outcome.state, seed_fixed)), None)
+                branch = next((k for k, t in enumerate(rep.traces)
+                               if not state_diff(t.final, outcome.state, seed_fixed)), None)
+            trace = rep.traces[branch] if rep is not None and branch is not None else None
             out.append(OutcomeView(
                 i, outcome, rules, board_of(trace.final) if trace else None,
-                trace.choices if trace else ()))
+                trace.choices if trace else (), branch))
     return out

@@ -101,11 +101,6 @@
   box.appendChild(list);
   box.appendChild(more);
 
-  var languageLinks = Array.prototype.slice.call(document.querySelectorAll("nav.langs a"));
-  languageLinks.forEach(function (a) {
-    a.setAttribute("data-base", a.getAttribute("href"));
-  });
-
   function missing() {
     if (box.querySelector(".notice")) {
       return;
@@ -123,7 +118,8 @@
     });
   }
 
-  /** The query stays in the address and in the links to the other languages. */
+  /** The query stays in the address (the language switcher, assets/site.js, carries it to
+   * the other languages' search pages). */
   function remember(query) {
     var address = new URL(window.location.href);
     if (query) {
@@ -132,10 +128,6 @@
       address.searchParams.delete("q");
     }
     window.history.replaceState(null, "", address.pathname + address.search + address.hash);
-    languageLinks.forEach(function (a) {
-      var base = a.getAttribute("data-base");
-      a.setAttribute("href", query ? base + "?q=" + encodeURIComponent(query) : base);
-    });
   }
 
   // ------------------------------------------------------------------ reading the query

@@ -1,0 +1,107 @@
+"""Figures of the site's navigation, downloads and offline use (docs/site.md, docs/api.md).
+
+Builds the corpus's site with its search index (or uses ``--site DIR``), serves it on
+127.0.0.1 and, in Chromium (``/usr/bin/chromium``), for each language:
+
+- the header's height at 390 and 1280 px wide (issue 12 asks for at most 120 px on a phone);
+- what the service worker keeps after a first visit to a ruling page and one search: files
+  and bytes in its cache, and what ``offline/<lang>.json`` lists;
+
+then the size of ``api/``. It prints the figures; it is not a test::
+
+    python benchmarks/site_offline.py [--site DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from judge.paths import project_root
+from judge.site.build import build_site
+from judge.site.searchindex import index_site
+from judge.site.serve import start_server
+
+QUERIES = {"ja": "リフレッシュ", "en": "refresh", "zh-Hans": "重构"}
+RULING = "rulings/refresh-steps/"
+CACHED = """async () => {
+    let files = 0, bytes = 0;
+    for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) {
+            files += 1;
+            bytes += (await (await cache.match(request)).blob()).size;
+        }
+    }
+    return [files, bytes];
+}"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--site", type=Path, help="a built site (default: build one)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        site = args.site
+        if site is None:
+            site = Path(tmp) / "site"
+            build_site(site, root=project_root(), finish=index_site)
+        measure(site)
+
+
+def measure(site: Path) -> None:
+    server = start_server(site, 0)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
+                                                 args=["--no-sandbox"])
+            for width in (390, 1280):
+                context = browser.new_context(viewport={"width": width, "height": 844})
+                tab = context.new_page()
+                heights = []
+                for lang in QUERIES:
+                    tab.goto(f"{base}/{lang}/{RULING}")
+                    heights.append(f"{lang} {tab.evaluate(HEIGHT):.1f} px")
+                print(f"header at {width} px: " + ", ".join(heights))
+                context.close()
+            for lang, query in QUERIES.items():
+                context = browser.new_context(viewport={"width": 390, "height": 844})
+                tab = context.new_page()
+                tab.goto(f"{base}/{lang}/{RULING}")
+                tab.wait_for_selector("html[data-offline=kept]", timeout=60_000)
+                tab.goto(f"{base}/{lang}/search/?q={query}")
+                tab.wait_for_function("() => document.getElementById('search')"
+                                      ".getAttribute('data-state') === 'done'")
+                files, size = tab.evaluate(CACHED)
+                listed = json.loads((site / "offline" / f"{lang}.json").read_text())
+                bundle = sum((site / f).stat().st_size for f in listed["files"]
+                             if "/pagefind/" in f)
+                print(f"offline {lang}: after a visit and a search ({query}) the cache holds "
+                      f"{files} files, {size / 1e6:.2f} MB; offline/{lang}.json lists "
+                      f"{len(listed['files'])} files, {listed['bytes'] / 1e6:.2f} MB "
+                      f"(Pagefind's bundle {bundle / 1e6:.2f} MB)")
+                context.close()
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    api = site / "api"
+    rulings = sorted((api / "rulings").glob("*.json"))
+    sizes = [p.stat().st_size for p in rulings]
+    index = (api / "rulings.json").stat().st_size
+    print(f"api: rulings.json {index / 1e3:.0f} KB; {len(rulings)} ruling files "
+          f"{sum(sizes) / 1e6:.2f} MB ({min(sizes) / 1e3:.1f}-{max(sizes) / 1e3:.1f} KB each); "
+          f"JSON in all {(index + sum(sizes)) / 1e6:.2f} MB; "
+          f"judge.db {(api / 'judge.db').stat().st_size / 1e6:.2f} MB")
+
+
+HEIGHT = "() => document.querySelector('header.top').getBoundingClientRect().height"
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,199 @@
+"""The site's downloads for other tools: a static JSON API and the SQLite database.
+
+``judge build`` writes them into ``api/`` of the new site, from the corpus it has loaded (the
+traces of phase 1: nothing is replayed again), before the search index and the swap:
+
+- ``api/rulings.json``: every ruling in one list (id, titles, answers, tags, terms, rule sets,
+  sources, whether it passes, the addresses of its pages and of its own file);
+- ``api/rulings/<id>.json``: one ruling (its texts in every language, sources, and under each
+  rule set the first branch's trace in the JSON form of :meth:`Trace.to_dict`, which
+  :meth:`Trace.from_dict` reads back, and the branch reaching each listed outcome);
+- ``api/judge.db``: the database ``judge db`` writes (:func:`judge.db.build` on the same
+  corpus, so the same bytes);
+- ``api/README.md``, ``api/database.md``, ``api/events.md``: the project's docs/api.md,
+  docs/database.md and docs/events.md, which describe them.
+
+Every address in a file is relative to that file, as in HTML (``urljoin(file_url, href)``).
+The JSON is compact (no indentation), keys sorted, UTF-8: the same corpus gives the same
+bytes. ``version`` (:data:`API_VERSION`) changes whenever a field changes meaning or goes away.
+docs/api.md describes every field.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judge import __version__
+from judge.corpus import Ruling
+from judge.db import build as build_database
+from judge.errors import JudgeError
+from judge.langs import LANGS, TEXT_FIELDS
+from judge.paths import project_root
+from judge.site.load import RulingData, SiteInput
+from judge.sources import Document, rests_on_official
+
+#: The API's version: bumped when a field changes meaning or is removed (adding one does not).
+API_VERSION = 1
+#: The folder of the site that holds the downloads.
+FOLDER = "api"
+DATABASE = "judge.db"
+#: The project's documents copied beside the files they describe (name in the site: source).
+DOCS: dict[str, str] = {"README.md": "docs/api.md", "database.md": "docs/database.md",
+                        "events.md": "docs/events.md"}
+
+
+@dataclass
+class ApiReport:
+    files: int = 0
+    json_bytes: int = 0  # rulings.json and every rulings/<id>.json
+    database_bytes: int = 0
+    largest: tuple[int, str] = (0, "")  # the largest ruling file: bytes, id
+    sizes: dict[str, int] = field(default_factory=dict)  # file (under api/) -> bytes
+
+
+def dumps(value: Any) -> bytes:
+    """The API's JSON: compact, keys sorted, UTF-8, one final newline."""
+    return (json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+            + "\n").encode("utf-8")
+
+
+def write_api(site: SiteInput, root: Path) -> ApiReport:
+    """Write ``api/`` into the site folder ``root``; returns what was written."""
+    folder = root / FOLDER
+    (folder / "rulings").mkdir(parents=True, exist_ok=True)
+    report = ApiReport()
+
+    def write(name: str, data: bytes) -> None:
+        (folder / name).write_bytes(data)
+        report.files += 1
+        report.json_bytes += len(data)
+        report.sizes[name] = len(data)
+
+    corpus = site.corpus
+    entries = []
+    for data in site.rulings:
+        entries.append(summary(data, "rulings.json", corpus.sources))
+        body = dumps(ruling_document(data, corpus.sources))
+        write(f"rulings/{data.id}.json", body)
+        report.largest = max(report.largest, (len(body), data.id))
+    write("rulings.json", dumps({
+        "version": API_VERSION, "generator": f"wixoss-judge {__version__}",
+        "corpus_fingerprint": corpus.fingerprint, "database": DATABASE,
+        "rulesets": [{"id": rs.id, "start": rs.start, "title": dict(rs.title),
+                      "summary": dict(rs.summary), "sources": [str(c) for c in rs.sources]}
+                     for rs in corpus.rulesets.values()],
+        "sources": {doc.id: _document(doc) for doc in corpus.sources.values()},
+        "rulings": entries,
+    }))
+    report.database_bytes = build_database(corpus, folder / DATABASE).size
+    (folder / DATABASE).chmod(0o644)  # written private, as a temporary file; a site is read
+    report.sizes[DATABASE] = report.database_bytes
+    for name, source in DOCS.items():
+        path = project_root() / source
+        if not path.is_file():
+            raise JudgeError(f"{source} is missing: the site's api/{name} is a copy of it")
+        shutil.copyfile(path, folder / name)
+    return report
+
+
+def _link(here: str, target: str) -> str:
+    """``target`` (a path from the site root) relative to the file ``here`` (from the root)."""
+    depth = here.count("/")
+    return "../" * depth + target
+
+
+def _pages(data: RulingData, here: str) -> dict[str, str]:
+    return {lang: _link(here, f"{lang}/rulings/{data.id}/") for lang in LANGS}
+
+
+def _texts(ruling: Ruling, name: str) -> dict[str, str]:
+    """One text field in the languages the ruling has it in (no fallback)."""
+    texts = ruling.scenario.texts.get(name, {})
+    return {lang: texts[lang] for lang in LANGS if texts.get(lang)}
+
+
+def _document(doc: Document) -> dict[str, Any]:
+    """A document of the source registry (``data/sources.toml``), as ``rulings.json`` lists
+    it (not where the project's own copy lies)."""
+    return {"titles": dict(doc.titles), "authority": doc.authority, "date": doc.date,
+            "url": doc.url, "note": dict(doc.note),
+            "sections": {sid: dict(sec.names) for sid, sec in doc.sections.items()}}
+
+
+def _citations(data: RulingData) -> list[dict[str, str]]:
+    """The ruling's citations, as ids of the registry (``rulings.json``)."""
+    return [{"source": c.source, "section": c.section} for c in data.scenario.sources]
+
+
+def _sources(data: RulingData, registry: Mapping[str, Document]) -> list[dict[str, Any]]:
+    """The ruling's citations resolved, each on its own (``rulings/<id>.json``): the
+    document's titles, authority, date and address, and the names of the section cited."""
+    out = []
+    for c in data.scenario.sources:
+        doc = registry[c.source]
+        section = doc.sections.get(c.section)
+        out.append({"source": c.source, "section": c.section, "titles": dict(doc.titles),
+                    "section_names": dict(section.names) if section else {},
+                    "authority": doc.authority, "date": doc.date, "url": doc.url})
+    return out
+
+
+def summary(data: RulingData, here: str, registry: Mapping[str, Document]) -> dict[str, Any]:
+    """A ruling's entry in ``rulings.json`` (``here``: that file, from the site root)."""
+    sc = data.scenario
+    return {
+        "id": data.id, "topic": data.ruling.topic,
+        "titles": _texts(data.ruling, "title"), "answers": _texts(data.ruling, "answer"),
+        "tags": list(sc.tags), "terms": list(sc.terms), "rulesets": list(sc.rulesets),
+        "sources": _citations(data), "official": rests_on_official(sc.sources, registry),
+        "passes": not data.failing,
+        "pages": _pages(data, f"{FOLDER}/{here}"), "json": f"rulings/{data.id}.json",
+    }
+
+
+def ruling_document(data: RulingData, registry: Mapping[str, Document]) -> dict[str, Any]:
+    """``api/rulings/<id>.json``: the ruling, and its trace under each of its rule sets."""
+    sc = data.scenario
+    here = f"{FOLDER}/rulings/{data.id}.json"
+    results = {r.rules: r for r in data.results}
+    replays: dict[str, Any] = {}
+    for rules in sc.rulesets:
+        rep = data.ruling.replays.get(rules)
+        result = results.get(rules)
+        replays[rules] = {
+            "passes": bool(result and result.ok),
+            "failures": list(result.failures) if result else [],
+            "branches": rep.branch_count if rep else 0,
+            "cut": rep.cut if rep else False, "stopped": rep.stopped if rep else False,
+            "trace": rep.first.to_dict() if rep and rep.traces else None,
+        }
+    outcomes = []
+    for view in data.outcomes:
+        rep = data.ruling.replays.get(view.rules)
+        trace = rep.traces[view.branch] if rep is not None and view.branch is not None \
+            else None
+        outcomes.append({
+            "expectation": view.expectation, "rules": view.rules,
+            "name": view.outcome.name, "names": dict(view.outcome.names),
+            "branch": view.branch,
+            "choices": trace.to_dict()["choices"] if trace is not None else [],
+            "final": trace.final.to_dict() if trace is not None else None,
+        })
+    return {
+        "version": API_VERSION, "id": data.id, "topic": data.ruling.topic,
+        "path": data.ruling.path,
+        "texts": {lang: texts for lang in LANGS
+                  if (texts := {name: sc.texts[name][lang] for name in TEXT_FIELDS
+                                if sc.texts.get(name, {}).get(lang)})},
+        "tags": list(sc.tags), "terms": list(sc.terms), "related": list(sc.related),
+        "rulesets": list(sc.rulesets), "sources": _sources(data, registry),
+        "official": rests_on_official(sc.sources, registry), "passes": not data.failing,
+        "pages": _pages(data, here), "json": f"{data.id}.json",
+        "index": "../rulings.json",
+        "replays": replays, "outcomes": outcomes,
+    }

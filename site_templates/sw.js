@@ -1,0 +1,284 @@
+// wixoss-judge's service worker: after a first visit the site works without a network.
+// It keeps every page the judge opens and, for each language visited, that language's search
+// (the search page, the list of every ruling, the glossary, Pagefind's index), so that at a
+// venue without a network a judge can still read and search. Plain JavaScript, no library.
+// `judge build` writes it to the site's root as sw.js, with this build's version in place of
+// the marker below; docs/site.md, "Offline use", describes it.
+"use strict";
+
+//: The build's version: a hash of every other file of the site (judge/site/offline.py).
+var VERSION = "__JUDGE_BUILD_VERSION__";
+//: The languages of the site; each has a list of the files kept for it, offline/<lang>.json.
+var LANGS = __JUDGE_LANGS__;
+//: The site's root folder (this file's folder): nothing outside it is ever touched.
+var SCOPE = self.registration.scope;
+//: Caches are named after the site's folder, so that two copies of the site on one host
+//: keep apart, and the build's version: a new build's worker starts a new cache and deletes
+//: the previous ones of this folder.
+var PREFIX = "wixoss-judge " + new URL(SCOPE).pathname + " ";
+var CACHE = PREFIX + VERSION;
+
+// ---------------------------------------------------------------------- the cache rules
+// The one place that says what is kept and how. A rule: `match(path, request)`, with `path`
+// the address relative to the site's root (no query); `strategy`: "network" (the network's
+// copy when there is one, stored; the stored one offline) or "cache" (the stored copy when
+// there is one, else the network's, stored: for files that change only with a build);
+// `cache` (optional): the name of a cache of its own, kept across builds as long as a rule
+// names it (for large files that do not change with the build); without it the file goes in
+// this build's cache. The first rule that matches decides; a request no rule matches is left
+// to the browser. To keep more of the site offline, add a rule here (and a line in
+// docs/site.md), for example:
+//   { name: "pyodide", match: function (path) { return path.indexOf("assets/pyodide/") === 0; },
+//     strategy: "cache", cache: "pyodide-0.27" },
+var RULES = [
+  // the downloads (api/: the database, the JSON) are for other tools: never kept
+  { name: "pages", strategy: "network", match: function (path, request) {
+    return path.indexOf("api/") !== 0 &&
+      (request.mode === "navigate" || /(^|\/)$|\.html$/.test(path));
+  } },
+  { name: "assets", strategy: "cache", match: function (path) {
+    return path.indexOf("assets/") === 0;
+  } },
+  { name: "search", strategy: "cache", match: function (path) {
+    return LANGS.some(function (lang) {
+      return path.indexOf(lang + "/pagefind/") === 0;
+    });
+  } },
+];
+
+function cacheName(rule) {
+  return rule && rule.cache ? PREFIX + rule.cache : CACHE;
+}
+
+/** The address without its query and fragment: the key a file is stored under. */
+function key(url) {
+  return url.split("#")[0].split("?")[0];
+}
+
+/** The address relative to the site's root, or null when it is outside the site. */
+function sitePath(url) {
+  var address = key(url);
+  return address.indexOf(SCOPE) === 0 ? address.slice(SCOPE.length) : null;
+}
+
+function ruleFor(path, request) {
+  for (var i = 0; i < RULES.length; i++) {
+    if (RULES[i].match(path, request)) {
+      return RULES[i];
+    }
+  }
+  return null;
+}
+
+/** The stored copy of an address, from this build's cache or a rule's own. */
+function stored(url) {
+  var names = [CACHE];
+  RULES.forEach(function (rule) {
+    if (rule.cache && names.indexOf(cacheName(rule)) < 0) {
+      names.push(cacheName(rule));
+    }
+  });
+  var address = key(url);
+  return names.reduce(function (found, name) {
+    return found.then(function (response) {
+      return response || caches.open(name).then(function (cache) {
+        return cache.match(address);
+      });
+    });
+  }, Promise.resolve(undefined));
+}
+
+/** Keep a response (a complete one, from the site itself, not redirected). */
+function store(name, url, response) {
+  if (!response || !response.ok || response.type !== "basic" || response.redirected) {
+    return Promise.resolve();
+  }
+  return caches.open(name).then(function (cache) {
+    return cache.put(key(url), response);
+  });
+}
+
+// ---------------------------------------------------------------------- answering requests
+
+function fromNetwork(event, rule) {
+  var request = event.request;
+  return fetch(request).then(function (response) {
+    event.waitUntil(store(cacheName(rule), request.url, response.clone()));
+    return response;
+  }, function (error) {
+    return stored(request.url).then(function (response) {
+      return response || (request.mode === "navigate" ? offline(request.url) : Promise.reject(error));
+    });
+  });
+}
+
+function fromCache(event, rule) {
+  var request = event.request;
+  return stored(request.url).then(function (response) {
+    return response || fetch(request).then(function (fresh) {
+      event.waitUntil(store(cacheName(rule), request.url, fresh.clone()));
+      return fresh;
+    });
+  });
+}
+
+/** A page that was never stored, without a network: a ruling page leads to its answer in
+ * the list of every ruling (kept with the language's search), any other page to the
+ * language's "offline" page, which says what does work. */
+function offline(url) {
+  var path = sitePath(url) || "";
+  var lang = path.split("/")[0];
+  if (LANGS.indexOf(lang) < 0) {
+    return Response.error();
+  }
+  var ruling = /^[^/]+\/rulings\/([^/]+)\/(index\.html)?$/.exec(path);
+  var list = SCOPE + lang + "/rulings/";
+  return (ruling ? stored(list) : Promise.resolve(undefined)).then(function (found) {
+    if (found) {
+      return Response.redirect(list + "#r-" + ruling[1], 302);
+    }
+    return stored(SCOPE + lang + "/offline/").then(function (page) {
+      return page || Response.error();
+    });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  var path = sitePath(request.url);
+  if (request.method !== "GET" || path === null) {
+    return; // outside the site, or not a plain read: the browser's business
+  }
+  var rule = ruleFor(path, request);
+  if (rule) {
+    event.respondWith(rule.strategy === "cache" ? fromCache(event, rule) : fromNetwork(event, rule));
+  }
+});
+
+// ---------------------------------------------------------------------- a language's search
+
+function manifest(lang) {
+  return SCOPE + "offline/" + lang + ".json";
+}
+
+/** Keep the files of a language's search (offline/<lang>.json lists them) in this build's
+ * cache; the list itself is stored last, as the mark that the language is complete. */
+function keepLanguage(lang) {
+  if (LANGS.indexOf(lang) < 0) {
+    return Promise.resolve();
+  }
+  return caches.open(CACHE).then(function (cache) {
+    return cache.match(manifest(lang)).then(function (done) {
+      if (done) {
+        return undefined;
+      }
+      return fetch(manifest(lang), { cache: "reload" }).then(function (response) {
+        if (!response.ok) {
+          return undefined;
+        }
+        return response.clone().json().then(function (list) {
+          return cache.addAll(list.files.map(function (file) {
+            return new Request(SCOPE + file, { cache: "reload" });
+          }));
+        }).then(function () {
+          return cache.put(manifest(lang), response);
+        });
+      });
+    });
+  });
+}
+
+/** A page the judge opened before this worker was in control (the first visit): store it
+ * and its language's search. */
+function visited(url) {
+  var path = sitePath(url);
+  if (path === null) {
+    return Promise.resolve();
+  }
+  return stored(url).then(function (found) {
+    return found || fetch(key(url)).then(function (response) {
+      return store(CACHE, url, response);
+    });
+  }).then(function () {
+    return keepLanguage(path.split("/")[0]);
+  });
+}
+
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  if (data.type === "visit" && typeof data.url === "string") {
+    var done = visited(data.url).then(function () {
+      return true;
+    }, function () {
+      return false;
+    });
+    event.waitUntil(done.then(function (ok) {
+      if (event.source && event.source.postMessage) {
+        event.source.postMessage({ type: "kept", url: data.url, ok: ok });
+      }
+    }));
+  }
+});
+
+// ---------------------------------------------------------------------- a new build
+
+/** A new build's worker fetches again, into its own cache, what the previous build's kept:
+ * the pages the judge opened and the languages' searches. Best effort: what fails is left. */
+function carryOver() {
+  return caches.keys().then(function (names) {
+    var older = names.filter(function (name) {
+      return name.indexOf(PREFIX) === 0 && name !== CACHE;
+    });
+    return Promise.all(older.map(function (name) {
+      return caches.open(name).then(function (cache) {
+        return cache.keys();
+      });
+    })).then(function (lists) {
+      var pages = [];
+      var langs = [];
+      lists.forEach(function (requests) {
+        requests.forEach(function (request) {
+          var path = sitePath(request.url);
+          if (path === null) {
+            return;
+          }
+          var kept = /^offline\/([^/]+)\.json$/.exec(path);
+          if (kept && langs.indexOf(kept[1]) < 0) {
+            langs.push(kept[1]);
+          } else if (/(^|\/)$|\.html$/.test(path) && pages.indexOf(request.url) < 0) {
+            pages.push(request.url);
+          }
+        });
+      });
+      return Promise.all(langs.map(function (lang) {
+        return keepLanguage(lang).catch(function () {});
+      }).concat(pages.map(function (url) {
+        return fetch(url, { cache: "reload" }).then(function (response) {
+          return store(CACHE, url, response);
+        }).catch(function () {});
+      })));
+    });
+  });
+}
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(carryOver().catch(function () {}).then(function () {
+    return self.skipWaiting();
+  }));
+});
+
+self.addEventListener("activate", function (event) {
+  var keep = [CACHE];
+  RULES.forEach(function (rule) {
+    keep.push(cacheName(rule));
+  });
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (name) {
+      return name.indexOf(PREFIX) === 0 && keep.indexOf(name) < 0;
+    }).map(function (name) {
+      return caches.delete(name);
+    }));
+  }).then(function () {
+    return self.clients.claim();
+  }));
+});
