@@ -61,7 +61,7 @@ TABLES: dict[str, dict[str, Any]] = {
                     **{f"summary_{_col(lang)}": str for lang in LANGS},
                     "refresh_timing": str, "second_refresh_ends_turn": int,
                     "refresh_needs_trash": int, "excess_order": str, "burst_count": str,
-                    "sources": str},
+                    "grow": str, "remove": str, "sources": str},
         "pk": "id"},
     "rulings": {
         "columns": {"id": str, "title": str, "path": str, "topic": str, "languages": str,
@@ -287,7 +287,8 @@ def _fill(db: Database, corpus: Corpus) -> None:
          "refresh_timing": rs.refresh_timing,
          "second_refresh_ends_turn": int(rs.second_refresh_ends_turn),
          "refresh_needs_trash": int(rs.refresh_needs_trash), "excess_order": rs.excess_order,
-         "burst_count": rs.burst_count, "sources": _json(list(rs.sources))}
+         "burst_count": rs.burst_count, "grow": rs.grow, "remove": rs.remove,
+         "sources": _json(list(rs.sources))}
         for rs in corpus.rulesets.values())
     table("rule_kinds").insert_all({"id": k.id, "number": k.number, "source": k.source}
                                    for k in KIND_TABLE)

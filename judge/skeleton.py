@@ -65,6 +65,8 @@ phase = "main"          # up, draw, ener, grow, main, attack or end
 # seed = 1              # fix the shuffles' random source (then shuffled zones compare in order)
 refreshes = {{ p1 = 0 }}  # refreshes already made this turn
 # in_force = [{{ player = "p1", op = "banish_to_trash", who = "opponent" }}]
+# format = "all-star"   # or key-selection, diva-selection (assist LRIGs; from current)
+# coins = {{ p1 = 0 }}    # BET coins
 
 # Zones per player: deck and life top first; "LABEL" or "LABEL:card-id"; "d*3" is d1, d2, d3.
 # SIGNI zones take one card or a table {{ card = "S1:signi-2", down = true, charm = ["C1"] }}.
@@ -110,6 +112,7 @@ subsequence = [
   {{ type = "refresh", player = "p1" }},
 ]
 absent = [{{ type = "refresh", player = "p2" }}]
+# [expect.visible.p2]   # what a player may look at: sees = ["S1"], cannot_see = ["d1"]
 '''
 
 

@@ -202,8 +202,9 @@ class Table:
         actions.grow(self.game, label)
         return self
 
-    def remove(self, label: str) -> Table:
-        actions.remove(self.game, label)
+    def remove(self, *labels: str) -> Table:
+        """Remove these SIGNI at once."""
+        actions.remove(self.game, labels)
         return self
 
     def crush(self, player: str, count: int = 1) -> Table:

@@ -797,6 +797,8 @@ second_refresh_ends_turn = true
 refresh_needs_trash = true
 excess_order = "level_changed_first"
 burst_count = "at_most"
+grow = "up_one_only"
+remove = "once_per_turn"
 sources = ["mistaken-rules"]
 '''
 CARD = '\n[{id}]\ntype = "signi"\nlevel = 1\npower = 1000\n'
@@ -824,6 +826,10 @@ def data_cases() -> list[DataCase]:
                  "a title that is a number", ("title",)),
         DataCase("rulesets-summary-list", rs, _line(rs, "summary = ", "summary = [1, 2]"),
                  "summary = [1, 2]", ("summary",)),
+        DataCase("rulesets-grow-unknown", rs, _line(rs, "grow = ", 'grow = "sideways"'),
+                 "an unknown grow rule", ("grow", "up_one_only")),
+        DataCase("rulesets-remove-number", rs, _line(rs, "remove = ", "remove = 2"),
+                 "a remove rule that is a number", ("remove", "once_per_turn")),
         DataCase("rulesets-sources-number", rs, _line(rs, "sources = ", "sources = 5"),
                  "sources = 5", ("sources",)),
         DataCase("rulesets-timing-unknown", rs, _line(rs, "refresh_timing = ",

@@ -114,3 +114,37 @@ def test_cli_text_and_json() -> None:
     assert data["missing"]["ruleset"] == ["2014-07"]
     power = data["sections"]["rule-processing"][0]
     assert power == {"item": "power", "label": " 1 power", "count": 1, "rulings": [POWER]}
+
+
+def test_the_source_statements_table_names_real_rulings_and_sections() -> None:
+    """docs/coverage.md lists the statements of the source pages with the rulings that
+    replay them: every ruling it names exists in rulings/, every document and section it
+    names is in data/sources.toml, and every ruling added for the later mechanics is named."""
+    import re
+    import tomllib
+
+    from judge.paths import project_root
+
+    root = project_root()
+    text = (root / "docs" / "coverage.md").read_text(encoding="utf-8")
+    table = re.search(r"<!-- statements-table -->\n(.*?)<!-- /statements-table -->", text,
+                      re.S)
+    assert table, "docs/coverage.md has no statements table"
+    ids = {p.stem for p in (root / "rulings").rglob("*.toml")}
+    registry = tomllib.loads((root / "data" / "sources.toml").read_text(encoding="utf-8"))
+    sources = registry["sources"]
+    named: set[str] = set()
+    rows = table.group(1).splitlines()[2:]
+    assert len(rows) > 80
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        source, section, _, rulings = cells
+        assert source in sources, row
+        for part in re.findall(r"[a-z0-9-]+", section) if not section.startswith("(") \
+                else ():
+            if part.startswith("kind") or part.startswith("property"):
+                continue
+            assert part in sources[source].get("sections", {}), (source, part)
+        named.update(re.findall(r"`([a-z0-9-]+)`", rulings))
+    assert named <= ids, sorted(named - ids)
+    assert {p.stem for p in (root / "rulings" / "keywords").glob("*.toml")} <= named

@@ -295,10 +295,25 @@ def test_kind_8_zone_upper_limit_the_player_chooses(keep: str, gone: str) -> Non
 
 
 def test_kind_8_two_accessories_on_one_signi() -> None:
-    t = lrig3(Table("current")).p1(signi1="S1:signi-2", hand=["A1", "A2"])
+    t = lrig3(Table("current")).define("acc", type="signi", level=1, power=1000,
+                                       keywords=["accessory"])
+    t.p1(signi1="S1:signi-2", hand=["A1:acc", "A2:acc"])
     t.answer("p1", "over_limit", "A1")
     t.effect("p1", op("attach", target="S1", card="A1"), op("attach", target="S1", card="A2"))
     t.assert_zones("p1", under1=["A2"], trash=["A1"])
+
+
+def test_only_a_card_with_the_accessory_keyword_is_attached_and_grants_keywords() -> None:
+    t = lrig3(Table("current")).define("acc", type="signi", level=1, power=1000,
+                                       keywords=["accessory"], grants=["assassin"])
+    t.p1(signi1="S1:signi-2", signi2="S2:signi-2", hand=["A1:acc", "P"])
+    t.effect("p1", op("attach", target="S2", card="P"), op("attach", target="S1", card="A1"))
+    t.assert_zones("p1", under1=["A1"], under2=[], hand=["P"])
+    t.assert_events({"type": "fizzle", "card": "P", "reason": "not-accessory"})
+    assert "assassin" in t.game.keywords(t.game.card("S1"))
+    assert "assassin" not in t.game.keywords(t.game.card("S2"))
+    t.effect("p1", op("to_hand", target="S1"))  # the Accessory goes; so does what it grants
+    t.assert_zones("p1", under1=[], trash=["A1"])
 
 
 def test_kind_9_limiting_condition_not_met_goes_to_the_trash() -> None:
@@ -474,7 +489,7 @@ def test_excess_one_at_a_time_until_within_the_limit() -> None:
 
 
 def test_grow_to_a_lower_level_can_cause_an_excess() -> None:
-    t = Table("current", phase="grow")
+    t = Table("2014-09", phase="grow")  # under current a grow never goes down
     t.p1(lrig=["L3:lrig-white-3"], lrig_deck=["L1:lrig-white-1"], signi1="S1:signi-2",
          signi2="S2:signi-1", deck=["d*3"])
     t.define("lrig-white-1b", type="lrig", level=1, limit=2, lrig_type="Tama")
@@ -697,8 +712,8 @@ def test_a_signi_is_not_usable() -> None:
     t.illegal("not-usable", "use", "S")
 
 
-def _grow_table(phase: str = "grow") -> Table:
-    t = Table("current", phase=phase)
+def _grow_table(phase: str = "grow", rules: str = "current") -> Table:
+    t = Table(rules, phase=phase)
     t.define("tama-0", type="lrig", level=0, limit=0, lrig_type="Tama", name="Tama")
     t.define("tama-1", type="lrig", level=1, limit=2, lrig_type="Tama", name="Tama")
     t.define("tama-2", type="lrig", level=2, limit=5, lrig_type="Tama", name="Tama II")
@@ -728,10 +743,21 @@ def test_grow_to_the_same_name_is_refused() -> None:
     t.illegal("grow-same-name", "grow", "N")
 
 
-def test_grow_to_an_equal_level_of_another_name_is_allowed() -> None:
-    t = _grow_table().p1(lrig=["L0:tama-0"], lrig_deck=["N:other-0"])
+def test_grow_to_an_equal_level_of_another_name_is_allowed_under_2014_only() -> None:
+    t = _grow_table(rules="2014-09").p1(lrig=["L0:tama-0"], lrig_deck=["N:other-0"])
     t.grow("N")
     t.assert_zones("p1", lrig=["L0", "N"])
+    t = _grow_table().p1(lrig=["L0:tama-0"], lrig_deck=["N:other-0"])
+    t.illegal("grow-level", "grow", "N")
+
+
+def test_grow_down_is_refused_under_current_only() -> None:
+    t = _grow_table(rules="2014-04").p1(lrig=["L2:tama-2"], lrig_deck=["N:hanayo-1", "M:tama-0"])
+    t.grow("M")
+    t.assert_zones("p1", lrig=["L2", "M"])
+    t = _grow_table().p1(lrig=["L2:tama-2"], lrig_deck=["M:tama-0"])
+    err = t.illegal("grow-level", "grow", "M")
+    assert "exactly one level up" in str(err)
 
 
 def test_grow_outside_the_grow_phase_is_refused() -> None:
@@ -801,6 +827,27 @@ def test_remove_puts_the_signi_into_the_trash() -> None:
     t = lrig3(Table("current"), deck=False).p1(signi1="S", deck=["d1"])
     t.remove("S")
     t.assert_zones("p1", trash=["S"], signi1=[])
+
+
+def test_remove_is_once_a_turn_under_current_and_unlimited_before() -> None:
+    for rules, second in (("2014-07", None), ("current", "remove-done")):
+        t = lrig3(Table(rules), deck=False).p1(signi1="S1", signi2="S2", signi3="S3",
+                                               deck=["d1"])
+        t.remove("S1", "S2")
+        if second:
+            t.illegal(second, "remove", "S3")
+            t.assert_zones("p1", trash=["S1", "S2"], signi3=["S3"])
+        else:
+            t.remove("S3")
+            t.assert_zones("p1", trash=["S1", "S2", "S3"])
+
+
+def test_a_resona_cannot_be_removed() -> None:
+    t = lrig3(Table("current"), deck=False).define(
+        "resona-1", type="resona", level=1, power=3000)
+    t.p1(signi1="R:resona-1", signi2="S", deck=["d1"])
+    t.illegal("cannot-remove", "remove", "R")
+    t.assert_zones("p1", signi1=["R"], signi2=["S"], trash=[])
 
 
 def test_activate_without_such_an_ability_is_refused() -> None:

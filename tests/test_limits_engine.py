@@ -557,8 +557,10 @@ def test_resona_and_keys_still_pass_through_other_zones() -> None:
 
 
 def test_attach_takes_the_card_from_the_controllers_hand_only() -> None:
-    t = Table("current").p1(lrig=["L0:lrig-white-0", "L3:lrig-white-3"], deck=["d*3"],
-                            signi1="S1:signi-2", hand=["A1"])
+    t = Table("current").define("acc", type="signi", level=1, power=1000,
+                                keywords=["accessory"])
+    t.p1(lrig=["L0:lrig-white-0", "L3:lrig-white-3"], deck=["d*3"],
+         signi1="S1:signi-2", hand=["A1:acc"])
     t.p2(deck=["e1", "e2"])
     t.effect("p1", op("attach", target="S1", card="e1"))
     t.assert_zones("p1", under1=[])

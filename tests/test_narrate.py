@@ -19,7 +19,10 @@ from judge.engine.cards import FILLER, TRIGGERS
 from judge.engine.choices import CHOICE_KINDS
 from judge.engine.costs import Cost
 from judge.engine.events import EVENT_KINDS, AbilityRef, Event, LastingKind, Paid
+from judge.engine.mechanics.bet import Coins
 from judge.engine.mechanics.guard import Guard
+from judge.engine.mechanics.token_arts import TokenGone, TokenMade
+from judge.engine.mechanics.trap import Reveal
 from judge.engine.rule_processing import KINDS
 from judge.engine.state import ATTACK_STEPS, GAME_PHASES, ZONES, ZoneRef
 from judge.i18n import LANGS, LOCALES, catalog, catalogue_problems, compile_catalogues, po_path
@@ -91,6 +94,13 @@ SAMPLES: dict[str, Event] = {e.type: e for e in (
     ev.Battle(seq=1, step=1, cause="battle", player="p1", card="X1", defender="X2",
               attack_power=5000, defend_power=3000, banished=True),
     Guard(seq=1, step=1, cause="game", player="p2", card="X2"),
+    Coins(seq=1, step=1, cause="cost", player="p1", card="X1",
+          source=AbilityRef.keyword_ability("X1", "bet"), amount=-1, coins=2),
+    TokenMade(seq=1, step=1, cause="effect", player="p1", card="X1",
+              to_zone=Z("p1.lrig_deck")),
+    TokenGone(seq=1, step=1, cause="game", player="p1", card="X1", from_zone=Z("p1.check")),
+    Reveal(seq=1, step=1, cause="game", player="p2", card="X2", from_zone=Z("p2.trap1"),
+           source=AbilityRef.of_card("X1")),
     ev.Pay(seq=1, step=1, cause="cost", player="p1", source=AbilityRef.of_card("X1"),
            cost=Cost.parse("white:1,colourless:1"),
            paid=(Paid("X2", "white"), Paid("X3", "colourless")), exceed=()),

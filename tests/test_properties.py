@@ -80,6 +80,7 @@ _EXTRA = {
     "prop-limited": {"type": "signi", "level": 1, "power": 3000, "limiting": "Hanayo"},
     "prop-resona": {"type": "resona", "level": 2, "power": 6000},
     "prop-key": {"type": "key", "colour": "white"},
+    "prop-token": {"type": "arts", "token": True, "effect": [{"op": "draw"}]},
 }
 CARDS: dict[str, CardDef] = dict(card_library())
 CARDS.update({cid: parse_card(cid, body, cid) for cid, body in _EXTRA.items()})
@@ -187,6 +188,7 @@ def build(layout: Layout, chooser: Any, seed: int) -> Game:
         ("p2" if layout.turn_player == "p1" else "p1")
     state.phase = layout.phase
     game = Game(state, load_rulesets()[layout.rules], chooser, seed=seed)
+    game.token_defs = {"prop-token": CARDS["prop-token"]}
     for p in PLAYERS:
         state.players[p].refreshes = layout.refreshes.get(p, 0)
         for zone, ids in layout.zones[p].items():
@@ -247,6 +249,8 @@ def ops(draw: st.DrawFn, labels: list[str], on_field: list[str]) -> Op:
         elif key == "amount":
             raw["amount"] = draw(st.integers(-8, 8)) * 1000 if name == "power" else \
                 draw(st.integers(-3, 3))
+        elif key == "card" and name == "make_token":
+            raw["card"] = "tk1:prop-token"  # made once; a second make_token does nothing
         elif key == "card":
             raw["card"] = draw(st.sampled_from(labels))
         elif key == "ignore_conditions":
@@ -382,7 +386,9 @@ def conservation_problems(game: Game, owned: dict[str, int]) -> list[str]:
     for label, inst in state.cards.items():
         if id(inst) not in seen:
             out.append(f"{label} is in no zone")
-    counts = {p: sum(1 for c in state.cards.values() if c.owner == p) for p in PLAYERS}
+    # a token ARTS is made by an effect and leaves the game after use: not one of the cards
+    counts = {p: sum(1 for c in state.cards.values() if c.owner == p and not c.token)
+              for p in PLAYERS}
     if counts != owned:
         out.append(f"cards per owner changed: {owned} -> {counts}")
     return out

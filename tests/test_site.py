@@ -820,9 +820,10 @@ def test_cli_build_and_i18n_status(tmp_path: Path) -> None:
     assert "fixture-mill-refresh: explanation" in result.output
     assert "en: 0 ruling text(s)" in result.output
     # every kind of visible string is counted: the registry's, the rule sets', card names
-    assert "0 source text(s), 0 rule-set text(s), 0 card name(s)" in result.output
+    assert "0 source text(s), 0 rule-set text(s), 0 card name(s), 0 tag or topic name(s)" \
+        in result.output
     counted = re.search(r"counted: rulings (\d+), glossary (\d+), sources (\d+), rulesets (\d+), "
-                        r"cards (\d+), catalogue (\d+)", result.output)
+                        r"cards (\d+), tags (\d+), catalogue (\d+)", result.output)
     assert counted and all(int(n) > 0 for n in counted.groups()), result.output
 
 

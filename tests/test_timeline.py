@@ -9,6 +9,7 @@ the data makes a change of its own on the built page without any template or cod
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
 from pathlib import Path
 
@@ -95,28 +96,28 @@ def test_only_the_facts_that_differ_are_shown() -> None:
     assert int(turn["after"]) == int(turn["before"]) + 1  # the turn ended
 
 
-RULESET_2099 = '''
-[[ruleset]]
-id = "2099"
-from = "2099-01-01"
-title = { ja = "仮の変更", en = "A made-up change", zh-Hans = "假设的变更" }
-summary = { ja = "ライフバーストはちょうど20枚に戻る。", en = "20 Life Bursts again.", \
-zh-Hans = "生命爆发重新恰好20张。" }
-refresh_timing = "after_effect"
-second_refresh_ends_turn = true
-refresh_needs_trash = true
-excess_order = "level_changed_first"
-burst_count = "exactly"
-sources = ["mistaken-rules#life-burst"]
-'''
+def made_up_rule_set(rulesets_toml: str) -> str:
+    """A rule set dated 2099: the last one of the file with its Life Burst count back to
+    exactly 20 (copied, so that flags added to the data later are there too)."""
+    last = rulesets_toml[rulesets_toml.rindex("[[ruleset]]"):]
+    replace = {"id": '"2099"', "from": '"2099-01-01"',
+               "title": '{ ja = "仮の変更", en = "A made-up change", zh-Hans = "假设的变更" }',
+               "summary": '{ ja = "ライフバーストはちょうど20枚。", en = "20 Life Bursts again.", '
+                          'zh-Hans = "生命爆发恰好20张。" }',
+               "burst_count": '"exactly"', "sources": '["mistaken-rules#life-burst"]'}
+    for key, value in replace.items():
+        last, n = re.subn(rf"(?m)^{key} = .*$", f"{key} = {value}", last)
+        assert n == 1, key
+    return "\n" + last
 
 
 def test_a_new_rule_set_appears_on_the_page_without_template_edits(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = tmp_path / "data"
     shutil.copytree(ROOT / "data", data)
+    text = (data / "rulesets.toml").read_text(encoding="utf-8")
     with (data / "rulesets.toml").open("a", encoding="utf-8") as fh:
-        fh.write(RULESET_2099)
+        fh.write(made_up_rule_set(text))
     monkeypatch.setenv("JUDGE_DATA", str(data))
     corpus = tmp_path / "corpus"
     (corpus / "rulings" / "game-flow").mkdir(parents=True)

@@ -81,7 +81,7 @@ labels = st.from_regex(r"[A-Za-z][A-Za-z0-9_\-]{0,6}", fullmatch=True) | st.text
 card_states = st.builds(
     CardState, labels, st.from_regex(r"[a-z0-9]{1,5}(-[a-z0-9]{1,4})?", fullmatch=True),
     st.integers(-3, 12), st.none() | st.integers(-10_000, 30_000), st.booleans(),
-    st.booleans(), st.booleans(), st.none() | labels)
+    st.booleans(), st.booleans(), st.none() | labels, st.booleans())
 
 
 @st.composite
@@ -89,7 +89,8 @@ def positions(draw: st.DrawFn) -> Position:
     sides = tuple(PlayerPosition(
         player, tuple(tuple(draw(st.lists(card_states, max_size=3))) if draw(st.booleans())
                       else () for _ in ZONES),
-        draw(st.integers(0, 5)), draw(st.integers(0, 12)), draw(st.integers(0, 3)))
+        draw(st.integers(0, 5)), draw(st.integers(0, 12)), draw(st.integers(0, 3)),
+        draw(st.integers(0, 4)))
         for player in PLAYERS)
     word = st.sampled_from(["main", "attack", "up", "end", "setup", "x y", '"', "-"])
     return Position(draw(st.integers(0, 99)), draw(st.sampled_from(PLAYERS)), draw(word),
@@ -228,3 +229,21 @@ def test_build_verbose_counts_engine_runs(tmp_path: Path) -> None:
     n = corpus.trace_count
     assert result.output.splitlines()[-1] == \
         f"{n} engine runs for {n} (ruling, rule set, branch) traces"
+
+
+def test_who_may_look_at_each_card() -> None:
+    """The position says who may look at a card (judge.engine.visibility): the hand and the
+    LRIG deck their owner, a Seed or a Trap its owner, a Charm and the main deck nobody."""
+    def card(label: str, face_down: bool = False) -> CardState:
+        return CardState(label, "x", 1, face_down=face_down)
+
+    zones = {"hand": (card("H"),), "lrig_deck": (card("A"),), "deck": (card("D", True),),
+             "under1": (card("C", True),), "seed1": (card("X", True),), "signi1": (card("S"),),
+             "trap2": (card("T", True),), "trash": (card("R"),)}
+    p1 = PlayerPosition("p1", tuple(zones.get(z, ()) for z in ZONES))
+    p2 = PlayerPosition("p2", tuple(() for _ in ZONES))
+    pos = Position(1, "p1", "main", "", (p1, p2))
+    assert [pos.sees("p1", x) for x in "HADCXSTR"] == [1, 1, 0, 0, 1, 1, 1, 1]
+    assert [pos.sees("p2", x) for x in "HADCXSTR"] == [0, 0, 0, 0, 0, 1, 0, 1]
+    assert pos.hidden_from("p2") == {"H", "A", "D", "C", "X", "T"}
+    assert pos.hidden_from("p1") == {"D", "C"}

@@ -25,10 +25,11 @@ from typing import TYPE_CHECKING
 from judge.engine import battle, bursts, setup, turn
 from judge.engine.cards import Op
 from judge.engine.events import REASONS, AbilityRef
+from judge.engine.mechanics import bet, cheer, recollect, resona, rise, token_arts
 from judge.engine.ops import deal_damage, field_problem
 from judge.engine.payment import effective_cost, pay, problem
 from judge.engine.placement import destinations
-from judge.engine.state import SIGNI_ZONES, CardInstance, other
+from judge.engine.state import CHEER, SEED_ZONES, SIGNI_ZONES, CardInstance, other
 from judge.engine.targets import resolve_targets
 from judge.errors import EngineError, IllegalAction
 
@@ -44,13 +45,14 @@ ACTIONS: dict[str, str] = {
     "ener": "in the ener phase, put one card from the hand or one own SIGNI into the ener zone",
     "grow": "grow the centre LRIG from the LRIG deck in the grow phase, paying its grow cost",
     "play": "put a SIGNI from the hand onto an empty SIGNI zone in the main phase",
-    "remove": "put one of your SIGNI into the trash in your main phase",
+    "remove": "put your SIGNI (one or several at once) into the trash in your main phase",
     "pass": "pass in the ARTS step of the attack phase",
     "attack": "attack with a SIGNI (SIGNI attack step) or the centre LRIG (LRIG attack step)",
     "start_game": "the rock-paper-scissors winner goes first; both shuffle and draw five",
     "redraw": "return cards from the opening hand, shuffle, and draw as many (once)",
     "crush": "crush life cloth as a game action (Life Bursts resolve at once)",
     "damage": "damage a player as a game action (an unblocked attack, say)",
+    "summon": "put a Resona from the LRIG deck onto the field, meeting its summoning condition",
 }
 
 #: Every reason code an action can be refused with.
@@ -60,7 +62,8 @@ ILLEGAL_REASONS = (
     "no-empty-zone", "zone-taken", "not-grow-phase", "grow-done", "grow-level", "grow-type",
     "grow-same-name", "grow-name", "not-ener-phase", "ener-done", "not-arts-step",
     "not-your-priority", "not-attack-step", "already-down", "not-setup", "redraw-twice",
-    "illegal-deck",
+    "illegal-deck", "cannot-remove", "remove-done", "summon-condition", "no-rise-material",
+    "cheer-target",
 )
 
 #: Zones whose cards are targets chosen when a card is used (not when it resolves).
@@ -126,9 +129,11 @@ def ener(game: Game, label: str) -> None:
 
 
 def grow(game: Game, label: str) -> None:
-    """Grow: from the LRIG deck only; up exactly one level or to any lower or equal level;
-    the same LRIG type; never to a LRIG of the same name (WIXOSS TCG Wiki, グロウ); once a
-    turn, paying the new LRIG's grow cost."""
+    """Grow: from the LRIG deck only; the same LRIG type; never to a LRIG of the same name
+    (WIXOSS TCG Wiki, グロウ); once a turn, paying the new LRIG's grow cost. Which levels a
+    grow may reach is the rule set's ``grow``: up exactly one level or to any level not above
+    the current one (WIXOSS TCG Wiki, グロウ, 2014), or up exactly one level only (Chinese wiki
+    "WIXOSS/游戏规则", 成长阶段)."""
     _playing(game)
     inst = game.card(label)
     player = inst.owner
@@ -153,6 +158,10 @@ def grow(game: Game, label: str) -> None:
             # a card-name condition is not a LRIG-type condition (WIXOSS TCG Wiki, グロウ)
             raise IllegalAction("grow-name", f"{label} grows only from a LRIG named "
                                 f"{inst.card.grow_from!r}, not {centre.card.name!r}")
+        if new_level != old_level + 1 and game.rules.grow == "up_one_only":
+            raise IllegalAction("grow-level", f"{label} is level {new_level}: under "
+                                f"{game.rules.id} a grow goes exactly one level up from "
+                                f"{old_level}, never to the same or a lower level")
     pay(game, player, inst.card.cost, None, AbilityRef.of_card(label))
     game.state.grown = True
     game.move(inst, "lrig", "game", "grow")
@@ -211,7 +220,11 @@ def use(game: Game, label: str, cut_in: bool = False) -> None:
     game.move(inst, "check", "game", "use")
     name = AbilityRef.of_card(label)  # the effect of an ARTS or Spell: the card's own
     pay(game, player, effective_cost(game, player, inst.card.cost), None, name)
-    preset = choose_targets(game, inst.card.effect, player, inst)
+    # an ARTS's extra payments, decided as it is used: BET coins, a recollect cost
+    effect = inst.card.bet_effect if inst.card.bet and bet.offer(game, inst) \
+        else inst.card.effect
+    recollected = inst.card.recollect is not None and recollect.offer(game, inst)
+    preset = choose_targets(game, effect, player, inst)
     if inst.card.type == "spell":
         turn = game.state.turn
         _cut_in_window(game, other(player))
@@ -222,9 +235,14 @@ def use(game: Game, label: str, cut_in: bool = False) -> None:
                 game.move(inst, game.home_trash(inst.card), "game", "used")
             game.settle()
             return
-    game.resolve_effect(inst.card.effect, player, inst, name, preset=preset)
+    game.resolve_effect(effect, player, inst, name, preset=preset)
     if inst.zone.zone == "check":
-        game.move(inst, game.home_trash(inst.card), "game", "used")
+        if recollected:
+            game.move(inst, "lrig_deck", "game", "recollect")
+        elif inst.token:
+            token_arts.vanish(game, inst)
+        else:
+            game.move(inst, game.home_trash(inst.card), "game", "used")
     if not cut_in:
         game.settle()
 
@@ -280,10 +298,15 @@ def play(game: Game, label: str, zone: str | None) -> None:
     if inst.zone.zone != "hand":
         raise IllegalAction("not-in-hand", f"{label} is not in {player}'s hand")
     _own_main_phase(game, player, "a SIGNI is played")
-    why = field_problem(game, inst, player)
+    if inst.card.rise:
+        _play_rise(game, inst, zone)
+        return
+    why = field_problem(game, inst, player, zone or "")
     if why:
         raise IllegalAction("cannot-play", f"{label}: {REASONS[why]}")
     empty = [z for z in SIGNI_ZONES if not game.state.zone(player, z)]
+    if zone == CHEER:  # the cheer zone holds one SIGNI (judge.engine.mechanics.cheer)
+        empty = [] if game.state.zone(player, CHEER) else [CHEER]
     if not empty:
         raise IllegalAction("no-empty-zone", "every SIGNI zone is taken")
     if zone is None:
@@ -294,21 +317,63 @@ def play(game: Game, label: str, zone: str | None) -> None:
     game.settle()
 
 
-def remove(game: Game, label: str) -> None:
-    """In their own main phase a player may put their SIGNI into the trash at any time
-    (WIXOSS TCG Wiki, シグニの運用)."""
-    _playing(game)
-    inst = game.card(label)
-    if not game.on_field(inst):
-        raise IllegalAction("not-on-field", f"{label} is not a SIGNI on the field")
-    _own_main_phase(game, inst.owner, "a SIGNI is removed")
-    game.move(inst, "trash", "game", "remove")
+def _play_rise(game: Game, inst: CardInstance, zone: str | None) -> None:
+    """Play a SIGNI with Rise: onto a SIGNI zone holding one of its materials
+    (judge.engine.mechanics.rise)."""
+    player = inst.owner
+    zones = rise.material_zones(game, inst, player)
+    if not zones:
+        raise IllegalAction("no-rise-material", f"{inst.label} rises only on "
+                            f"{', '.join(inst.card.rise)}, which {player} does not have on "
+                            "the field")
+    if zone is None:
+        zone = zones[0]
+    elif zone not in zones:
+        raise IllegalAction("no-rise-material", f"{player}.{zone} holds no SIGNI "
+                            f"{inst.label} rises on")
+    why = field_problem(game, inst, player, zone,
+                        leaving=tuple(rise.materials(game, inst, player) or ()))
+    if why:
+        raise IllegalAction("cannot-play", f"{inst.label}: {REASONS[why]}")
+    rise.enter(game, inst, zone, "game", "play", None)
     game.settle()
 
 
-def attack(game: Game, label: str) -> None:
+def remove(game: Game, labels: tuple[str, ...]) -> None:
+    """Removing: in their own main phase a player puts their own SIGNI from the field into the
+    trash, any number at once. How often is the rule set's ``remove``: at any time (WIXOSS TCG
+    Wiki, シグニの運用, 2014) or once a turn (Chinese wiki "WIXOSS/游戏规则", 主要阶段). A
+    Resona cannot be removed (Chinese wiki, 共鸣精灵), nor anything that is not a SIGNI on the
+    field (a Seed: Chinese wiki, 种子)."""
+    _playing(game)
+    cards = [game.card(label) for label in labels]
+    player = cards[0].owner
+    for inst in cards:
+        if inst.card.type == "resona" and game.on_field(inst):
+            raise IllegalAction("cannot-remove", f"{inst.label} is a Resona: its player "
+                                "cannot remove it")
+        if inst.zone.zone in SEED_ZONES.values():
+            raise IllegalAction("cannot-remove", f"{inst.label} is a Seed: it is not a SIGNI "
+                                "and cannot be removed")
+        if not game.on_field(inst) or inst.card.type != "signi":
+            raise IllegalAction("not-on-field", f"{inst.label} is not a SIGNI on the field")
+        if inst.owner != player:
+            raise IllegalAction("not-on-field", f"{inst.label} is not a SIGNI of {player}")
+    _own_main_phase(game, player, "a SIGNI is removed")
+    state = game.state
+    if game.rules.remove == "once_per_turn" and state.removed_turn == state.turn:
+        raise IllegalAction("remove-done", f"under {game.rules.id} a player removes once a "
+                            "turn (any number of SIGNI at that one time)")
+    state.removed_turn = state.turn
+    for inst in cards:
+        game.move(inst, "trash", "game", "remove")
+    game.settle()
+
+
+def attack(game: Game, label: str, zone: str | None = None) -> None:
     """Attack with an up SIGNI in the SIGNI attack step, or the up centre LRIG in the LRIG
-    attack step (the SIGNI attack step comes first)."""
+    attack step (the SIGNI attack step comes first). A SIGNI in the cheer zone attacks the
+    SIGNI of the opponent's SIGNI zone ``zone`` (judge.engine.mechanics.cheer)."""
     _playing(game)
     inst = game.card(label)
     state = game.state
@@ -321,6 +386,12 @@ def attack(game: Game, label: str) -> None:
                                 f"(now: {state.attack_step} step)")
         if inst.down:
             raise IllegalAction("already-down", f"{label} is down")
+        if inst.zone.zone == CHEER:
+            why = cheer.attack_problem(game, inst, zone)
+            if why:
+                raise IllegalAction("cheer-target", f"{label}: {why}")
+            cheer.attack(game, inst, zone or "")
+            return
         battle.signi_attack(game, inst)
         return
     if state.centre(inst.owner) is inst:
@@ -333,6 +404,12 @@ def attack(game: Game, label: str) -> None:
         return
     raise IllegalAction("not-on-field", f"{label} is neither a SIGNI on the field nor the "
                         "centre LRIG")
+
+
+def summon(game: Game, label: str, cards: tuple[str, ...], zone: str | None) -> None:
+    """Summon a Resona from the LRIG deck (judge.engine.mechanics.resona)."""
+    _playing(game)
+    resona.summon(game, label, cards, zone)
 
 
 # ------------------------------------------------------------------ set-up and game actions
@@ -404,9 +481,10 @@ HANDLERS: dict[str, Callable[[Game, Args], None]] = {
     "ener": lambda g, a: ener(g, a.label("ener")),
     "grow": lambda g, a: grow(g, a.label("grow")),
     "play": lambda g, a: play(g, a.label("play"), a.zone),
-    "remove": lambda g, a: remove(g, a.label("remove")),
+    "remove": lambda g, a: remove(g, (a.card, *a.cards) if a.card else a.cards),
     "pass": lambda g, a: pass_arts(g, a.player),
-    "attack": lambda g, a: attack(g, a.label("attack")),
+    "attack": lambda g, a: attack(g, a.label("attack"), a.zone),
+    "summon": lambda g, a: summon(g, a.label("summon"), a.cards, a.zone),
     "start_game": lambda g, a: start_game(g, a.first or "p1"),
     "redraw": lambda g, a: redraw(g, a.player, a.cards),
     "crush": lambda g, a: crush(g, a.player, a.count),

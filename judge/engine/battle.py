@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from judge.engine import bursts, mechanics, triggers
 from judge.engine import events as ev
 from judge.engine.events import AbilityRef
-from judge.engine.mechanics import guard
+from judge.engine.mechanics import guard, trap
 from judge.engine.ops import banish_card, deal_damage
 from judge.engine.state import CardInstance, other
 
@@ -74,6 +74,11 @@ def signi_attack(game: Game, attacker: CardInstance) -> None:
     defender = None if unblocked else in_front(game, attacker)
     label = AbilityRef.of_card(attacker.label)  # the source of the battle and its damage
     if defender is None:
+        if in_front(game, attacker) is None:  # an empty zone: its Trap may be revealed
+            trap.spring(game, attacker, attacker.zone.zone)
+            if game.state.winner or not game.on_field(attacker) or \
+                    attacker.zone.player != game.state.turn_player:
+                return
         damage_player(game, other(attacker.owner), crush_count(game, attacker), "battle", label)
         game.settle()
         return

@@ -92,6 +92,13 @@ OPS: dict[str, tuple[tuple[str, ...], str]] = {
                     "instead (applied before modifications)"),
     "cost_modify": (("who", "cost"), "this turn, add to (or, with negative counts, take from) "
                     "that player's ARTS and Spell costs"),
+    # the later mechanics of the Chinese rules page (judge/engine/mechanics/: seed.py,
+    # trap.py, token_arts.py, bet.py)
+    "set_seed": (("target", "zone"), "set a SIGNI face down on a SIGNI zone as its Seed"),
+    "bloom": (("target",), "turn a Seed face up in a SIGNI zone with no SIGNI: it becomes a SIGNI"),
+    "set_trap": (("target", "zone"), "set a card face down on a SIGNI zone as its Trap"),
+    "make_token": (("card",), "make a token ARTS (card = \"LABEL:card-id\") in the LRIG deck"),
+    "coins": (("who", "amount"), "a player gains (or, negative, loses) coins"),
 }
 
 WHO = ("self", "opponent", "both", "p1", "p2")
@@ -153,6 +160,15 @@ class Ability:
 
 
 @dataclass(frozen=True, slots=True)
+class Summon:
+    """A Resona's summoning condition (judge/engine/mechanics/resona.py): put ``signi`` of its
+    player's SIGNI (of class ``card_class``, when given) from the field into the trash."""
+
+    signi: int
+    card_class: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class CardDef:
     """A card's printed definition."""
 
@@ -175,10 +191,24 @@ class CardDef:
     abilities: tuple[Ability, ...] = ()
     keywords: tuple[str, ...] = ()
     names: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    # the later mechanics (judge/engine/mechanics/: recollect.py, bet.py, token_arts.py,
+    # trap.py, rise.py, resona.py, accessory.py)
+    recollect: Cost | None = None  # ARTS: the extra cost that returns it to the LRIG deck
+    bet: int = 0  # ARTS: the coins it may bet
+    bet_effect: tuple[Op, ...] = ()  # ARTS: what it does instead when the coins are bet
+    token: bool = False  # ARTS: a token ARTS, made by an effect (make_token)
+    trap: tuple[Op, ...] = ()  # SIGNI or Spell: the effect it has when revealed as a Trap
+    rise: tuple[str, ...] = ()  # SIGNI: the names of the SIGNI it must be put onto
+    summon: Summon | None = None  # Resona: its summoning condition
+    grants: tuple[str, ...] = ()  # Accessory: the keywords the SIGNI it is attached to has
 
     @property
     def has_burst(self) -> bool:
         return bool(self.life_burst)
+
+    def more_effects(self) -> tuple[tuple[str, tuple[Op, ...]], ...]:
+        """The effects of the later mechanics, by the field that holds them."""
+        return (("bet.effect", self.bet_effect), ("trap", self.trap))
 
     @property
     def is_signi_like(self) -> bool:
@@ -242,7 +272,7 @@ def _choice(value: Any, valid: tuple[str, ...], where: str) -> str:
 
 ZONE_WORDS = ("deck", "hand", "ener", "trash", "life", "check", "lrig_deck", "lrig_trash",
               "lrig", "key", "assist1", "assist2", "signi", "signi1", "signi2", "signi3",
-              "field")
+              "field", "cheer", "seed", "trap")
 
 
 def parse_target(raw: Any, where: str) -> Target:
@@ -355,9 +385,16 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
                    stat=stat, amount=amount, applies_to=applies, index=index, cost=cost)
 
 
+#: The card fields of the later mechanics and the card types that may have each.
+LATER_FIELDS: dict[str, tuple[str, ...]] = {
+    "recollect": ("arts",), "bet": ("arts",), "token": ("arts",), "trap": ("signi", "spell"),
+    "rise": ("signi",), "summon": ("resona",), "grants": ("signi",),
+}
+
+
 CARD_FIELDS = ("name", "type", "colour", "level", "power", "limit", "lrig_type", "class",
                "limiting", "guard", "life_burst", "effect", "abilities", "keywords", "cost",
-               "timing", "grow_from")
+               "timing", "grow_from", *LATER_FIELDS)
 
 
 def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
@@ -417,9 +454,57 @@ def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
         cost=parse_cost(raw["cost"], f"{where}.cost") if "cost" in raw else Cost(),
         timing=_timing(raw, ctype, where),
         grow_from=_grow_from(raw, ctype, where),
+        **_later_fields(raw, ctype, where),
     )
     _check_own_moves(card, where)
     return card
+
+
+def _later_fields(raw: Mapping[str, Any], ctype: str, where: str) -> dict[str, Any]:
+    """The fields of the later mechanics (recollect, BET, token ARTS, Trap, Rise, a Resona's
+    summoning condition, what an Accessory grants), each allowed on its card types only."""
+    out: dict[str, Any] = {}
+    for name, types in LATER_FIELDS.items():
+        if name in raw and ctype not in types:
+            raise FieldError(f"{where}.{name}", f"only for {' and '.join(types)} cards, not a "
+                             f"{ctype}")
+    if "recollect" in raw:
+        out["recollect"] = parse_cost(raw["recollect"], f"{where}.recollect")
+    if "bet" in raw:
+        bet = raw["bet"]
+        if not isinstance(bet, dict):
+            raise FieldError(f"{where}.bet", "expected a table such as { coins = 1, effect = "
+                             f"[...] }}, got {quote(bet)}")
+        _check_keys(bet, ("coins", "effect"), f"{where}.bet")
+        out["bet"] = _count(_req(bet, "coins", f"{where}.bet"), f"{where}.bet.coins", 1)
+        out["bet_effect"] = parse_effect(_req(bet, "effect", f"{where}.bet"),
+                                         f"{where}.bet.effect")
+    if "token" in raw:
+        out["token"] = _bool(raw["token"], f"{where}.token")
+    if "trap" in raw:
+        out["trap"] = parse_effect(raw["trap"], f"{where}.trap")
+    if "rise" in raw:
+        names = raw["rise"] if isinstance(raw["rise"], list) else [raw["rise"]]
+        out["rise"] = tuple(_str(n, f"{where}.rise[{i}]") for i, n in enumerate(names))
+        if not out["rise"]:
+            raise FieldError(f"{where}.rise", "names no SIGNI to rise on")
+    if "summon" in raw:
+        cond = raw["summon"]
+        if not isinstance(cond, dict):
+            raise FieldError(f"{where}.summon", "expected a table such as { signi = 2, class = "
+                             f"\"...\" }}, got {quote(cond)}")
+        _check_keys(cond, ("signi", "class"), f"{where}.summon")
+        out["summon"] = Summon(
+            _count(_req(cond, "signi", f"{where}.summon"), f"{where}.summon.signi", 1),
+            _str(cond["class"], f"{where}.summon.class") if "class" in cond else None)
+    if "grants" in raw:
+        keywords = raw["grants"] if isinstance(raw["grants"], list) else [raw["grants"]]
+        out["grants"] = tuple(_choice(k, mechanics.keyword_ids(), f"{where}.grants[{i}]")
+                              for i, k in enumerate(keywords))
+        if "accessory" not in raw.get("keywords", ()):
+            raise FieldError(f"{where}.grants", "only a card with the Accessory keyword "
+                             "(keywords = [\"accessory\"]) grants keywords")
+    return out
 
 
 def _check_own_moves(card: CardDef, where: str) -> None:

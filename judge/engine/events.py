@@ -1150,4 +1150,9 @@ REASONS: dict[str, str] = {
     "second_refresh": "the turn player's second refresh of the turn",
     "game_over": "the game is over",
     "damage": "damage with no life cloth left",
+    "not-accessory": "the card has no Accessory keyword",
+    "not-a-seed": "the card is not a Seed",
+    "signi-in-zone": "a SIGNI is in that SIGNI zone",
+    "no-rise-material": "the SIGNI it rises on is not on the field",
+    "token-label-taken": "a craft ARTS with that label has been made already",
 }

@@ -29,13 +29,14 @@ from judge.engine import events as ev
 from judge.engine.cards import CardDef, Op
 from judge.engine.choices import Choice, ChoiceSource
 from judge.engine.events import EVENT_KINDS, OWN_FIELDS, AbilityRef, Event, Option
+from judge.engine.mechanics import accessory
 from judge.engine.ops import apply_op
 from judge.engine.placement import MOVABLE, allowed
 from judge.engine.placement import home_trash as _home_trash
 from judge.engine.rulesets import RuleSet
 from judge.engine.state import (
     FIELD_ZONES,
-    SIGNI_ZONES,
+    ON_FIELD,
     UNDER_ZONES,
     CardInstance,
     GameState,
@@ -83,7 +84,8 @@ _LABEL = attrgetter("label")
 
 #: Zones whose contents rule processing looks at directly.
 WATCHED_ZONES = frozenset({"signi1", "signi2", "signi3", "under1", "under2", "under3",
-                           "check", "lrig", "key", "assist1", "assist2"})
+                           "check", "lrig", "key", "assist1", "assist2", "cheer", "seed1",
+                           "seed2", "seed3", "trap1", "trap2", "trap3"})
 
 
 class Game:
@@ -114,6 +116,11 @@ class Game:
         #: something rule processing looks at may have changed since its last check
         self.dirty = True
         self._const_count = 0
+        #: the token ARTS the game may make, by card id (mechanics/token_arts.py; the engine
+        #: reads no files: the loader's cards are given by the runner)
+        self.token_defs: dict[str, CardDef] = {}
+        #: cards that have left the game (a used token ARTS), by label
+        self.gone: dict[str, CardInstance] = {}
         #: targets chosen when a card was used, for the operation now resolving
         self.preset_targets: list[tuple[CardInstance, int]] | None = None
         #: the game stops (LimitReached) rather than log more events than this; events taken
@@ -234,10 +241,14 @@ class Game:
         try:
             return self.state.cards[label]
         except KeyError:
+            gone = self.gone.get(label)  # a used token ARTS: in no zone now
+            if gone is not None:
+                return gone
             raise EngineError(f"no card labelled {label!r}") from None
 
     def on_field(self, inst: CardInstance) -> bool:
-        return inst.zone.zone in SIGNI_ZONES
+        """Whether ``inst`` is a SIGNI on the field: in a SIGNI zone or the cheer zone."""
+        return inst.zone.zone in ON_FIELD
 
     def field_stats(self, signi: list[CardInstance]) -> tuple[list[int], list[int]]:
         """Powers and levels of one player's SIGNI on the field, computed in one pass: printed
@@ -282,21 +293,24 @@ class Game:
         return self._special
 
     def keywords(self, inst: CardInstance) -> set[str]:
-        """Printed keywords plus those given this turn by effects."""
+        """Printed keywords plus those given this turn by effects and those its Accessories
+        grant (:func:`judge.engine.mechanics.accessory.granted`)."""
         out = set(inst.card.keywords)
         given = self.state.given.get(inst.label)
         if given is not None and given[0] == inst.epoch:
             out |= given[1]
+        if self.attached_to:
+            out |= accessory.granted(self, inst)
         return out
 
     def power(self, inst: CardInstance) -> int:
-        if inst.zone.zone not in SIGNI_ZONES:
+        if inst.zone.zone not in ON_FIELD:
             return inst.card.power or 0  # modifiers apply on the field only
         signi = self.state.signi(inst.zone.player)
         return self.field_stats(signi)[0][signi.index(inst)]
 
     def level(self, inst: CardInstance) -> int:
-        if inst.zone.zone not in SIGNI_ZONES:
+        if inst.zone.zone not in ON_FIELD:
             return inst.card.level or 0
         signi = self.state.signi(inst.zone.player)
         return self.field_stats(signi)[1][signi.index(inst)]
@@ -334,7 +348,7 @@ class Game:
         if inst.card.type not in MOVABLE[zone]:
             raise EngineError(f"{inst.label} ({inst.card.type}) cannot be put into "
                               f"{zone_text(new)} ({allowed(zone)})")
-        was_on_field = old.zone in SIGNI_ZONES
+        was_on_field = old.zone in ON_FIELD
         players = self.state.players
         players[old.player].zones[old.zone].remove(inst)
         cards = players[new.player].zones[new.zone]

@@ -19,9 +19,14 @@ from judge.engine import bursts
 from judge.engine import events as ev
 from judge.engine.cards import Op
 from judge.engine.events import AbilityRef, LastingKind
+from judge.engine.mechanics import rise
 from judge.engine.mechanics.accessory import attach
+from judge.engine.mechanics.bet import gain as coins
 from judge.engine.mechanics.charm import charm
-from judge.engine.state import SIGNI_ZONES, CardInstance, Lasting, other
+from judge.engine.mechanics.seed import bloom, set_seed
+from judge.engine.mechanics.token_arts import make as make_token
+from judge.engine.mechanics.trap import set_trap
+from judge.engine.state import CHEER, SIGNI_ZONES, CardInstance, Lasting, other
 from judge.engine.targets import op_targets, players_for, zone_names
 
 if TYPE_CHECKING:
@@ -140,27 +145,54 @@ def put_onto_field(game: Game, op: Op, controller: str, source: CardInstance | N
         # ignore_conditions waives level, limit and limiting condition, never the card type
         reason = "not-signi" if not inst.card.is_signi_like else \
             None if op.ignore_conditions else field_problem(game, inst, owner)
-        empty = [z for z in SIGNI_ZONES if not game.state.zone(owner, z)]
-        if not empty:
-            reason = "no-empty-zone"
+        if inst.card.rise:  # a Rise SIGNI enters only on top of its materials
+            if reason is None or reason == "over-limit":
+                reason = _rise_problem(game, inst, owner, op.ignore_conditions)
+            empty = rise.material_zones(game, inst, owner)
+        else:
+            empty = [z for z in SIGNI_ZONES if not game.state.zone(owner, z)]
+            if not empty:
+                reason = "no-empty-zone"
         if reason:
             game.emit(ev.Fizzle, cause=CAUSE, player=owner, card=inst.label, source=name,
                       reason=reason)
             continue
         zone = empty[0] if len(empty) == 1 else \
             game.choose(owner, "zone", empty, prompt="which SIGNI zone")[0]
-        game.move(inst, zone, CAUSE, "put_onto_field", source=name)
+        if inst.card.rise:
+            rise.enter(game, inst, zone, CAUSE, "put_onto_field", name)
+        else:
+            game.move(inst, zone, CAUSE, "put_onto_field", source=name)
 
 
-def field_problem(game: Game, inst: CardInstance, owner: str) -> str | None:
-    """Why ``inst`` may not be put onto ``owner``'s field, or None."""
+def _rise_problem(game: Game, inst: CardInstance, owner: str,
+                  ignore_conditions: bool) -> str | None:
+    """Why the Rise SIGNI ``inst`` cannot be put onto ``owner``'s field now, or None: no
+    material, or (unless the conditions are waived) the limit once its materials leave."""
+    found = rise.materials(game, inst, owner)
+    if found is None:
+        return "no-rise-material"
+    if ignore_conditions:
+        return None
+    return field_problem(game, inst, owner, leaving=tuple(found))
+
+
+def field_problem(game: Game, inst: CardInstance, owner: str, zone: str = "",
+                  leaving: tuple[CardInstance, ...] = ()) -> str | None:
+    """Why ``inst`` may not be put onto ``owner``'s field (into ``zone``, if known), or
+    None. The SIGNI in the cheer zone do not count for the limit, nor does one put there
+    (Chinese wiki, 主要阶段); ``leaving`` are SIGNI that leave the field as it is put there
+    (a Rise's materials, a Resona's condition) and do not count either."""
     if not inst.card.is_signi_like:
         return "not-signi"
     level = inst.card.level or 0
     if level > game.lrig_level(owner):
         return "level-above-lrig"
-    total = sum(game.field_stats(game.state.signi(owner))[1]) + level
-    if total > game.limit(owner):
+    signi = game.state.signi(owner)
+    levels = game.field_stats(signi)[1]
+    total = sum(lv for s, lv in zip(signi, levels, strict=True)
+                if s.zone.zone != CHEER and s not in leaving)
+    if zone != CHEER and total + level > game.limit(owner):
         return "over-limit"
     if inst.card.limiting and inst.card.limiting != game.lrig_type(owner):
         return "limiting-mismatch"
@@ -314,6 +346,8 @@ OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, AbilityRef],
     "to_deck": to_deck, "place": place, "put_onto_field": put_onto_field, "power": power,
     "level": level, "limit": limit, "crush": crush, "damage": damage, "shuffle": shuffle,
     "banish_to_trash": banish_to_trash, "charm": charm, "attach": attach,
+    "set_seed": set_seed, "bloom": bloom, "set_trap": set_trap, "make_token": make_token,
+    "coins": coins,
 }
 
 

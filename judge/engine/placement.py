@@ -36,19 +36,26 @@ if TYPE_CHECKING:
 
 _SIGNI_ZONES = ("signi1", "signi2", "signi3")
 _UNDER_ZONES = ("under1", "under2", "under3")
+#: A Seed is a SIGNI set face down on a SIGNI zone (Chinese wiki, 种子; **interpretation**: only
+#: a SIGNI, since a Seed blooms into one); a Trap, any main-deck card set face down there
+#: (陷阱); the cheer zone holds a SIGNI (应援区) or a Resona (glossary kind 6 names it a home of
+#: Resona).
+_SEED_ZONES = ("seed1", "seed2", "seed3")
+_TRAP_ZONES = ("trap1", "trap2", "trap3")
 #: The zones of main-deck cards outside the field (under a SIGNI is on the field).
 MAIN_DECK_ZONES = ("deck", "hand", "ener", "trash", "life", "check")
 
 #: Card type -> the zones where it may be between actions (and so in a set-up). A crushed card
 #: may wait in the check zone for its Life Burst, so main-deck cards may be there.
 HOMES: dict[str, tuple[str, ...]] = {
-    "signi": (*MAIN_DECK_ZONES, *_SIGNI_ZONES, *_UNDER_ZONES),
-    "spell": (*MAIN_DECK_ZONES, *_UNDER_ZONES),
+    "signi": (*MAIN_DECK_ZONES, *_SIGNI_ZONES, *_UNDER_ZONES, *_SEED_ZONES, *_TRAP_ZONES,
+              "cheer"),
+    "spell": (*MAIN_DECK_ZONES, *_UNDER_ZONES, *_TRAP_ZONES),
     "lrig": ("lrig_deck", "lrig_trash", "lrig", "assist1", "assist2"),
     "arts": ("lrig_deck", "lrig_trash"),
     "piece": ("lrig_deck", "lrig_trash"),
     "key": ("lrig_deck", "lrig_trash", "key"),
-    "resona": ("lrig_deck", "lrig_trash", *_SIGNI_ZONES),
+    "resona": ("lrig_deck", "lrig_trash", *_SIGNI_ZONES, "cheer"),
 }
 
 #: Card type -> the further zones a move may put it into, which it leaves within the action.
@@ -87,7 +94,10 @@ _ZONE_TEXT = {"deck": "the main deck", "hand": "the hand", "ener": "the ener zon
               "lrig": "the LRIG zone", "key": "the Key zone",
               "assist1": "an assist LRIG zone", "assist2": "an assist LRIG zone",
               **{z: "a SIGNI zone" for z in _SIGNI_ZONES},
-              **{z: "the cards under a SIGNI" for z in _UNDER_ZONES}}
+              **{z: "the cards under a SIGNI" for z in _UNDER_ZONES},
+              **{z: "a Seed's place on a SIGNI zone" for z in _SEED_ZONES},
+              **{z: "a Trap's place on a SIGNI zone" for z in _TRAP_ZONES},
+              "cheer": "the cheer zone"}
 
 
 def _types(types: frozenset[str]) -> str:
@@ -138,13 +148,20 @@ def destinations(op: Op) -> tuple[str, ...]:
     game (``()`` for the others: ``trash`` goes to each card's own trash, ``banish`` acts on
     SIGNI on the field only, and so on)."""
     if op.name == "place":
-        return _SIGNI_ZONES if op.zone in ("signi", "field") else (op.zone,)
+        return ZONE_GROUPS.get(op.zone, (op.zone,))
     if op.name == "put_onto_field":
         return _SIGNI_ZONES
+    if op.name == "set_seed":
+        return _SEED_ZONES
+    if op.name == "set_trap":
+        return _TRAP_ZONES
     return _FIXED.get(op.name, ())
 
 
 _FIXED = {"to_hand": ("hand",), "to_ener": ("ener",), "to_deck": ("deck",)}
+#: The words that stand for several zones (a target's or a ``place``'s ``zone``).
+ZONE_GROUPS: dict[str, tuple[str, ...]] = {
+    "signi": _SIGNI_ZONES, "field": _SIGNI_ZONES, "seed": _SEED_ZONES, "trap": _TRAP_ZONES}
 
 
 def movable_into(zones: tuple[str, ...]) -> frozenset[str]:

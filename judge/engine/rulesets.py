@@ -18,6 +18,8 @@ from judge.langs import LANGS
 REFRESH_TIMINGS = ("interrupt", "after_effect")
 EXCESS_ORDERS = ("level_then_limit", "level_changed_first")
 BURST_COUNTS = ("exactly", "at_most")
+GROW_RULES = ("up_one_or_not_higher", "up_one_only")
+REMOVE_RULES = ("any_time", "once_per_turn")
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,11 @@ class RuleSet:
       until the limit holds) or ``level_changed_first`` (glossary 2020: SIGNI whose level changed
       since the previous check come before the others).
     - ``burst_count``: a main deck holds ``exactly`` or ``at_most`` 20 Life Burst cards.
+    - ``grow``: ``up_one_or_not_higher`` (2014: up exactly one level, or to any level not
+      above the centre LRIG's) or ``up_one_only`` (the Chinese rules page: exactly one level
+      up; no skipping, no same level, no growing down).
+    - ``remove``: ``any_time`` (2014: as often as one likes in one's main phase) or
+      ``once_per_turn`` (the Chinese rules page: once a turn, any number of SIGNI at once).
     """
 
     id: str
@@ -47,11 +54,19 @@ class RuleSet:
     refresh_needs_trash: bool
     excess_order: str
     burst_count: str
+    grow: str
+    remove: str
     sources: tuple[str, ...]
 
     @property
     def refresh_interrupts(self) -> bool:
         return self.refresh_timing == "interrupt"
+
+    @property
+    def date(self) -> tuple[int, ...]:
+        """``start`` as numbers (``2014-07-01`` -> (2014, 7, 1)), to compare with the date a
+        mechanic appears (:func:`judge.engine.eras.problem`)."""
+        return date_key(self.start)
 
     def __str__(self) -> str:
         return self.id
@@ -59,7 +74,18 @@ class RuleSet:
 
 RULESET_FIELDS = ("id", "from", "title", "summary", "refresh_timing",
                   "second_refresh_ends_turn", "refresh_needs_trash", "excess_order",
-                  "burst_count", "sources")
+                  "burst_count", "grow", "remove", "sources")
+
+
+def date_key(text: str) -> tuple[int, ...]:
+    """A date ``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD`` as numbers, missing parts 0; the
+    dates of rule sets and mechanics compare as these (``2020`` is not after ``2020-01``).
+
+    >>> date_key("2014-07-01") < date_key("2020")
+    True
+    """
+    parts = [int(p) for p in text.split("-")]
+    return tuple(parts + [0] * (3 - len(parts)))
 
 
 def _lang_texts(raw: object, where: str) -> dict[str, str]:
@@ -111,6 +137,12 @@ def parse_rulesets(data: dict[str, object]) -> dict[str, RuleSet]:
         if bursts not in BURST_COUNTS:
             raise FieldError(f"{where}.burst_count", f"unknown value {quote(bursts)}",
                              BURST_COUNTS)
+        grow = raw.get("grow")
+        if grow not in GROW_RULES:
+            raise FieldError(f"{where}.grow", f"unknown value {quote(grow)}", GROW_RULES)
+        remove = raw.get("remove")
+        if remove not in REMOVE_RULES:
+            raise FieldError(f"{where}.remove", f"unknown value {quote(remove)}", REMOVE_RULES)
         for flag in ("second_refresh_ends_turn", "refresh_needs_trash"):
             if not isinstance(raw.get(flag), bool):
                 raise FieldError(f"{where}.{flag}", "expected true or false", ("true", "false"))
@@ -130,6 +162,8 @@ def parse_rulesets(data: dict[str, object]) -> dict[str, RuleSet]:
             refresh_needs_trash=bool(raw["refresh_needs_trash"]),
             excess_order=str(order),
             burst_count=str(bursts),
+            grow=str(grow),
+            remove=str(remove),
             sources=tuple(sources),
         )
     return out

@@ -23,10 +23,21 @@ PLAYERS = ("p1", "p2")
 ZONES: tuple[str, ...] = (
     "deck", "hand", "ener", "trash", "life", "check", "lrig_deck", "lrig_trash", "lrig", "key",
     "assist1", "assist2", "signi1", "signi2", "signi3", "under1", "under2", "under3",
+    # the later mechanics: a Seed or a Trap set face down on each SIGNI zone, the cheer zone
+    "seed1", "seed2", "seed3", "trap1", "trap2", "trap3", "cheer",
 )
 SIGNI_ZONES = ("signi1", "signi2", "signi3")
 UNDER_ZONES = {"signi1": "under1", "signi2": "under2", "signi3": "under3"}
-FIELD_ZONES = ("lrig", "key", "assist1", "assist2", *SIGNI_ZONES, "under1", "under2", "under3")
+#: Where a Seed (judge/engine/mechanics/seed.py) and a Trap (trap.py) are set, per SIGNI zone.
+SEED_ZONES = {"signi1": "seed1", "signi2": "seed2", "signi3": "seed3"}
+TRAP_ZONES = {"signi1": "trap1", "signi2": "trap2", "signi3": "trap3"}
+#: The cheer zone (judge/engine/mechanics/cheer.py): its SIGNI is on the field, in no SIGNI
+#: zone; it does not count for the limit.
+CHEER = "cheer"
+#: Where a SIGNI is on the field: the three SIGNI zones and the cheer zone.
+ON_FIELD = frozenset((*SIGNI_ZONES, CHEER))
+FIELD_ZONES = ("lrig", "key", "assist1", "assist2", *SIGNI_ZONES, "under1", "under2", "under3",
+               *SEED_ZONES.values(), *TRAP_ZONES.values(), CHEER)
 LRIG_STACK_ZONES = ("lrig", "assist1", "assist2")
 PHASES = ("up", "draw", "ener", "grow", "main", "attack", "end")
 #: "setup" is the time before the first turn: drawing the opening hand and redrawing.
@@ -43,7 +54,8 @@ ZONE_TERMS: dict[str, str] = {
     "life": "life-cloth", "check": "check-zone", "lrig_deck": "lrig-deck",
     "lrig_trash": "lrig-trash", "lrig": "lrig-zone", "assist1": "assist-lrig",
     "assist2": "assist-lrig", "signi1": "signi-zone", "signi2": "signi-zone",
-    "signi3": "signi-zone",
+    "signi3": "signi-zone", "cheer": "cheer-zone", "seed1": "seed", "seed2": "seed",
+    "seed3": "seed", "trap1": "trap", "trap2": "trap", "trap3": "trap",
 }
 PHASE_TERMS: dict[str, str] = {
     "setup": "setup", "up": "up-phase", "draw": "draw-phase", "ener": "ener-phase",
@@ -110,6 +122,7 @@ class CardInstance:
     burst: str = ""  # "pending" while its Life Burst waits, "done" after
     level_changed: bool = False  # since the previous rule-processing check
     epoch: int = 0  # bumped at every zone change: a new object for the rules
+    token: bool = False  # a token ARTS made by an effect (mechanics/token_arts.py)
 
     def __repr__(self) -> str:
         return f"<{self.label} {self.card.id} @{self.zone}>"
@@ -135,6 +148,7 @@ class PlayerState:
     zones: dict[str, list[CardInstance]] = field(
         default_factory=lambda: {z: [] for z in ZONES})
     refreshes: int = 0  # refreshes made in the current turn
+    coins: int = 0  # BET coins (mechanics/bet.py)
 
 
 @dataclass
@@ -149,6 +163,8 @@ class GameState:
     arts_priority: str = ""  # in the ARTS step: the player who may use ARTS now
     ener_done: bool = False  # the turn player used the ener phase's action
     grown: bool = False  # the turn player grew this turn
+    removed_turn: int = 0  # the turn in which the turn player last removed SIGNI
+    format: str = "all-star"  # judge.engine.formats
     redrawn: set[str] = field(default_factory=set)  # players who redrew their opening hand
     winner: str | None = None
     win_reason: str | None = None
@@ -208,8 +224,9 @@ class GameState:
         return stack[-1] if stack else None
 
     def signi(self, player: str) -> list[CardInstance]:
+        """``player``'s SIGNI on the field: those of the SIGNI zones, then the cheer zone's."""
         zones = self.players[player].zones
-        return zones["signi1"] + zones["signi2"] + zones["signi3"]
+        return zones["signi1"] + zones["signi2"] + zones["signi3"] + zones["cheer"]
 
     def all_cards(self) -> list[CardInstance]:
         return [c for p in PLAYERS for z in ZONES for c in self.zone(p, z)]

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from judge.engine import events as ev
 from judge.engine.cards import Op, Target
-from judge.engine.placement import destinations, movable_into
-from judge.engine.state import PLAYERS, SIGNI_ZONES, CardInstance, other
+from judge.engine.placement import ZONE_GROUPS, destinations, movable_into
+from judge.engine.state import PLAYERS, CardInstance, other
 from judge.errors import EngineError
 
 if TYPE_CHECKING:
@@ -32,9 +32,9 @@ def players_for(who: str, controller: str) -> list[str]:
 
 
 def zone_names(zone: str) -> tuple[str, ...]:
-    if zone in ("signi", "field"):
-        return SIGNI_ZONES
-    return (zone,)
+    """The zones a zone word stands for: ``signi`` and ``field`` the three SIGNI zones,
+    ``seed`` and ``trap`` the places of Seeds and Traps on them, any other word itself."""
+    return ZONE_GROUPS.get(zone, (zone,))
 
 
 def resolve_targets(game: Game, target: Target, controller: str,

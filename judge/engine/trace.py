@@ -28,12 +28,13 @@ from judge.engine.events import Event
 from judge.engine.game import Game
 from judge.engine.state import (
     FIELD_ZONES,
+    ON_FIELD,
     PLAYERS,
-    SIGNI_ZONES,
     ZONES,
     CardInstance,
     ZoneRef,
 )
+from judge.engine.visibility import sees
 from judge.errors import EngineError
 
 #: Where each zone's cards are in :attr:`PlayerPosition.zones`.
@@ -47,9 +48,11 @@ _UNDER = frozenset(z for z in ZONES if z.startswith("under"))
 class CardState(NamedTuple):
     """One card as it stands: its label, card id and level (printed, or on the field with the
     modifiers and constant abilities in force), its power on the field (``None`` elsewhere),
-    whether it is down, frozen or face down, and the label of the SIGNI it is attached to (a
-    card in an under zone; ``None`` otherwise). A named tuple: a position is taken after
-    every step, and a set-up may hold a thousand cards."""
+    whether it is down, frozen or face down, the label of the SIGNI it is attached to (a
+    card in an under zone; ``None`` otherwise) and whether it is a token ARTS (made by an
+    effect). Who may look at it follows from its zone and whether it is face down
+    (:func:`judge.engine.visibility.sees`; :meth:`Position.sees`). A named tuple: a position
+    is taken after every step, and a set-up may hold a thousand cards."""
 
     label: str
     card: str
@@ -59,6 +62,7 @@ class CardState(NamedTuple):
     frozen: bool = False
     face_down: bool = False
     attached_to: str | None = None
+    token: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"label": self.label, "card": self.card, "level": self.level}
@@ -69,6 +73,8 @@ class CardState(NamedTuple):
                 out[key] = True
         if self.attached_to is not None:
             out["attached_to"] = self.attached_to
+        if self.token:
+            out["token"] = True
         return out
 
     @classmethod
@@ -78,10 +84,11 @@ class CardState(NamedTuple):
         return cls(str(data["label"]), str(data["card"]), int(data["level"]),
                    None if power is None else int(power), bool(data.get("down", False)),
                    bool(data.get("frozen", False)), bool(data.get("face_down", False)),
-                   None if attached is None else str(attached))
+                   None if attached is None else str(attached), bool(data.get("token", False)))
 
     def to_text(self) -> str:
-        """``S1 (signi-2, level 2, power 8000, down, under S0)``."""
+        """``S1 (signi-2, level 2, power 8000, down, under S0)``; a token ARTS ends with
+        ``, token``."""
         parts = [_token(self.card), f"level {self.level}"]
         if self.power is not None:
             parts.append(f"power {self.power}")
@@ -89,19 +96,23 @@ class CardState(NamedTuple):
                                         ("face-down", self.face_down)) if on]
         if self.attached_to is not None:
             parts.append(f"under {_token(self.attached_to)}")
+        if self.token:
+            parts.append("token")
         return f"{_token(self.label)} ({', '.join(parts)})"
 
 
 class PlayerPosition(NamedTuple):
     """One player's side: every zone's cards in order (top first for the main deck and the
     life cloth, oldest first elsewhere; aligned with :data:`~judge.engine.state.ZONES`), the
-    centre LRIG's level, the player's limit and the refreshes made this turn."""
+    centre LRIG's level, the player's limit, the refreshes made this turn and the player's BET
+    coins."""
 
     player: str
     zones: tuple[tuple[CardState, ...], ...]
     lrig_level: int = 0
     limit: int = 0
     refreshes: int = 0
+    coins: int = 0
 
     def zone(self, zone: str) -> tuple[CardState, ...]:
         return self.zones[ZONE_INDEX[zone]]
@@ -133,6 +144,20 @@ class Position(NamedTuple):
         """The labels of the cards in one zone, in order."""
         return [c.label for c in self.zone(ref.player, ref.zone)]
 
+    def sees(self, viewer: str, label: str) -> bool:
+        """Whether player ``viewer`` may look at the card labelled ``label`` now
+        (:func:`judge.engine.visibility.sees`)."""
+        where, card = self.find(label)
+        return sees(viewer, where.player, where.zone, card.face_down)
+
+    def hidden_from(self, viewer: str) -> frozenset[str]:
+        """The labels of the cards ``viewer`` may not look at: what a board drawn for that
+        player shows face down."""
+        return frozenset(card.label for side in self.players
+                         for zone, cards in zip(ZONES, side.zones, strict=True)
+                         for card in cards
+                         if not sees(viewer, side.player, zone, card.face_down))
+
     def find(self, label: str) -> tuple[ZoneRef, CardState]:
         """Where the card labelled ``label`` is, and its state (an EngineError if no card
         has that label)."""
@@ -154,6 +179,7 @@ class Position(NamedTuple):
             "players": {side.player: {
                 "lrig_level": side.lrig_level, "limit": side.limit,
                 "refreshes": side.refreshes,
+                **({"coins": side.coins} if side.coins else {}),
                 "zones": {zone: [c.to_dict() for c in cards]
                           for zone, cards in zip(ZONES, side.zones, strict=True) if cards}}
                 for side in self.players},
@@ -168,7 +194,8 @@ class Position(NamedTuple):
             players.append(PlayerPosition(
                 player, tuple(tuple(CardState.from_dict(c) for c in zones.get(zone, ()))
                               for zone in ZONES),
-                int(side["lrig_level"]), int(side["limit"]), int(side["refreshes"])))
+                int(side["lrig_level"]), int(side["limit"]), int(side["refreshes"]),
+                int(side.get("coins", 0))))
         winner, reason = data.get("winner"), data.get("win_reason")
         return cls(int(data["turn"]), str(data["turn_player"]), str(data["phase"]),
                    str(data["attack_step"]), tuple(players),
@@ -193,8 +220,9 @@ class Position(NamedTuple):
                 f"shuffled {' '.join(_token(z) for z in self.shuffled) or '-'}")
         lines = [head]
         for side in self.players:
+            coins = f", coins {side.coins}" if side.coins else ""
             lines.append(f"{side.player}: lrig level {side.lrig_level}, limit {side.limit}, "
-                         f"refreshes {side.refreshes}")
+                         f"refreshes {side.refreshes}{coins}")
             for zone, cards in zip(ZONES, side.zones, strict=True):
                 if cards:
                     lines.append(f"  {zone}: " + " ".join(c.to_text() for c in cards))
@@ -210,21 +238,21 @@ class Position(NamedTuple):
         head = _HEAD.fullmatch(lines[0])
         if head is None:
             raise ValueError(f"not a position's first line: {lines[0]!r}")
-        sides: dict[str, tuple[int, int, int, dict[str, tuple[CardState, ...]]]] = {}
+        sides: dict[str, tuple[int, int, int, int, dict[str, tuple[CardState, ...]]]] = {}
         zones: dict[str, tuple[CardState, ...]] = {}
         for line in lines[1:]:
             side = _SIDE.fullmatch(line)
             if side is not None:
                 zones = {}
                 sides[side["player"]] = (int(side["level"]), int(side["limit"]),
-                                         int(side["refreshes"]), zones)
+                                         int(side["refreshes"]), int(side["coins"] or 0), zones)
                 continue
             row = _ZONE.fullmatch(line)
             if row is None or not sides:
                 raise ValueError(f"not a line of a position: {line!r}")
             zones[row["zone"]] = tuple(_card(m) for m in _CARD.finditer(row["cards"]))
-        players = tuple(PlayerPosition(p, tuple(sides[p][3].get(z, ()) for z in ZONES),
-                                       *sides[p][:3]) for p in PLAYERS)
+        players = tuple(PlayerPosition(p, tuple(sides[p][4].get(z, ()) for z in ZONES),
+                                       *sides[p][:4]) for p in PLAYERS)
         shuffled = () if head["shuffled"] == "-" else \
             tuple(_untoken(t) for t in head["shuffled"].split(" "))
         return cls(int(head["turn"]), _untoken(head["player"]), _untoken(head["phase"]),
@@ -239,12 +267,12 @@ _HEAD = re.compile(
     rf"attack step (?P<step>{_TOKEN}), winner (?P<winner>{_TOKEN}), "
     rf"win reason (?P<reason>{_TOKEN}), shuffled (?P<shuffled>-|{_TOKEN}(?: {_TOKEN})*)")
 _SIDE = re.compile(r"(?P<player>p[12]): lrig level (?P<level>-?\d+), limit (?P<limit>-?\d+), "
-                   r"refreshes (?P<refreshes>-?\d+)")
+                   r"refreshes (?P<refreshes>-?\d+)(?:, coins (?P<coins>-?\d+))?")
 _ZONE = re.compile(r"  (?P<zone>[a-z0-9_]+): (?P<cards>.+)")
 _CARD = re.compile(
     rf"(?P<label>{_TOKEN}) \((?P<card>{_TOKEN}), level (?P<level>-?\d+)"
     r"(?:, power (?P<power>-?\d+))?(?P<down>, down)?(?P<frozen>, frozen)?"
-    rf"(?P<face>, face-down)?(?:, under (?P<under>{_TOKEN}))?\)")
+    rf"(?P<face>, face-down)?(?:, under (?P<under>{_TOKEN}))?(?P<tokenart>, token)?\)")
 
 
 def _token(text: str) -> str:
@@ -268,7 +296,8 @@ def _card(m: re.Match[str]) -> CardState:
     return CardState(_untoken(m["label"]), _untoken(m["card"]), int(m["level"]),
                      None if m["power"] is None else int(m["power"]), m["down"] is not None,
                      m["frozen"] is not None, m["face"] is not None,
-                     None if m["under"] is None else _untoken(m["under"]))
+                     None if m["under"] is None else _untoken(m["under"]),
+                     m["tokenart"] is not None)
 
 
 # ---------------------------------------------------------------------- snapshots
@@ -278,10 +307,13 @@ _FLAGS = attrgetter("down", "frozen", "face_down")
 _MARKS: dict[tuple[bool, bool, bool], tuple[bool, bool, bool]] = {
     (a, b, c): (a, b, c) for a in (False, True) for b in (False, True) for c in (False, True)}
 _MARK = _MARKS.__getitem__
-_SIGNI = frozenset(SIGNI_ZONES)
+_SIGNI = ON_FIELD  # the zones whose SIGNI have a power: the SIGNI zones and the cheer zone
 _NOT_ATTACHED = ("", 0)
 _new = tuple.__new__
-_TAIL = (None,)  # no SIGNI it is attached to
+#: the end of a card state off the field and out of the under zones: attached to no SIGNI,
+#: a token ARTS or not
+_TAILS = {False: (None, False), True: (None, True)}
+_TOKEN_OF = attrgetter("token")
 
 
 class _Zone:
@@ -311,6 +343,7 @@ class _Side(NamedTuple):
     lrig_level: int
     limit: int
     refreshes: int
+    coins: int
     field: tuple[list[CardInstance], ...]
     field_marks: list[tuple[bool, bool, bool]]
     stats: tuple[tuple[int, ...], tuple[int, ...]] | None
@@ -449,7 +482,7 @@ def _capture(game: Game, memo: _Memo, every: bool = False) -> _Raw:
                     extra = ()
                 out[i] = _read(cards, extra, before[i])
         sides.append(_Side(tuple(out), game.lrig_level(player), game.limit(player),
-                           ps.refreshes, copies, field_marks, stats, held))
+                           ps.refreshes, ps.coins, copies, field_marks, stats, held))
     shuffled = game.shuffled
     raw = _Raw(state.turn, state.turn_player, state.phase, state.attack_step, tuple(sides),
                state.winner, state.win_reason,
@@ -493,7 +526,8 @@ def _states(zone: _Zone, i: int, memo: _Memo) -> tuple[CardState, ...]:
         for c in filterfalse(bases.__contains__, zone.cards):
             bases[c] = (c.label, c.card.id, c.card.level or 0, None)
         states = tuple(map(_new, repeat(CardState), map(
-            add, map(bases.__getitem__, zone.cards), map(add, zone.marks, repeat(_TAIL)))))
+            add, map(bases.__getitem__, zone.cards),
+            map(add, zone.marks, map(_TAILS.__getitem__, map(_TOKEN_OF, zone.cards))))))
     zone.states = states
     return states
 
@@ -502,7 +536,7 @@ def _build(raw: _Raw, memo: _Memo) -> Position:
     sides = tuple(
         PlayerPosition(player, tuple(() if z is None else _states(z, i, memo)
                                      for i, z in enumerate(side.zones)),
-                       side.lrig_level, side.limit, side.refreshes)
+                       side.lrig_level, side.limit, side.refreshes, side.coins)
         for player, side in zip(PLAYERS, raw.sides, strict=True))
     return Position(raw.turn, raw.turn_player, raw.phase, raw.attack_step, sides,
                     raw.winner, raw.win_reason, raw.shuffled)

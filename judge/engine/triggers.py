@@ -40,7 +40,7 @@ from judge.engine import mechanics
 from judge.engine.cards import Ability
 from judge.engine.events import AbilityRef
 from judge.engine.payment import pay, problem
-from judge.engine.state import SIGNI_ZONES, CardInstance, ZoneRef, other
+from judge.engine.state import ON_FIELD, CardInstance, ZoneRef, other
 
 if TYPE_CHECKING:
     from judge.engine.game import Game
@@ -70,7 +70,7 @@ def observe_move(game: Game, inst: CardInstance, old: ZoneRef, new: ZoneRef, cau
         fired.append("put_into_trash")
         if old.zone == "deck":
             fired.append("put_into_trash_from_deck")
-    if was_on_field and new.zone not in SIGNI_ZONES:
+    if was_on_field and new.zone not in ON_FIELD:
         fired.append("leaves_field")
         if cause == "effect":
             fired.append("leaves_field_by_effect")
@@ -78,7 +78,7 @@ def observe_move(game: Game, inst: CardInstance, old: ZoneRef, new: ZoneRef, cau
             fired.append("banished")
             if cause == "effect":
                 fired.append("banished_by_effect")
-    if new.zone in SIGNI_ZONES and old.zone not in SIGNI_ZONES:
+    if new.zone in ON_FIELD and old.zone not in ON_FIELD:
         fired.append("on_play")
     if new.zone == "check" and inst.crushed:
         fired.append("crushed")

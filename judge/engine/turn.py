@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING
 
 from judge.engine import events as ev
 from judge.engine import setup, triggers
-from judge.engine.state import ATTACK_STEPS, LRIG_STACK_ZONES, PHASES, SIGNI_ZONES, other
+from judge.engine.state import (
+    ATTACK_STEPS,
+    CHEER,
+    LRIG_STACK_ZONES,
+    PHASES,
+    SIGNI_ZONES,
+    other,
+)
 from judge.errors import EngineError
 
 if TYPE_CHECKING:
@@ -42,7 +49,7 @@ def enter_phase(game: Game, phase: str) -> None:
     tp = state.turn_player
     game.emit(ev.Phase, cause="game", player=tp, phase=phase)
     if phase == "up":
-        for zone in (*LRIG_STACK_ZONES, *SIGNI_ZONES):
+        for zone in (*LRIG_STACK_ZONES, *SIGNI_ZONES, CHEER):
             for inst in state.zone(tp, zone):
                 if inst.frozen:
                     inst.frozen = False

@@ -40,6 +40,9 @@ ACTION_MESSAGES: dict[str, str] = {
     "play": N_("play %(card)s"),
     "grow": N_("grow into %(card)s"),
     "remove": N_("remove %(card)s"),
+    "remove:cards": N_("remove %(cards)s at the same time"),
+    "summon": N_("summon the Resona %(card)s"),
+    "attack:zone": N_("attack the SIGNI in the opponent's %(zone)s with %(card)s"),
     "crush": N_("crush %(count)s life cloth of %(player)s"),
     "damage": N_("damage %(player)s"),
     "ener": N_("put %(card)s into the ener zone"),
@@ -58,6 +61,7 @@ ACTION_NAMES: dict[str, str] = {
     "play": N_("playing a SIGNI"),
     "grow": N_("growing"),
     "remove": N_("removing a SIGNI"),
+    "summon": N_("summoning a Resona"),
     "crush": N_("crushing life cloth"),
     "damage": N_("damage"),
     "ener": N_("the ener phase's action"),
@@ -98,6 +102,12 @@ ILLEGAL_NAMES: dict[str, str] = {
     "not-setup": N_("only during the set-up, before the first turn"),
     "redraw-twice": N_("a player redraws only once"),
     "illegal-deck": N_("the deck does not meet the deck construction rules"),
+    "cannot-remove": N_("that card cannot be removed"),
+    "remove-done": N_("SIGNI have already been removed this turn (once a turn under these rules)"),
+    "summon-condition": N_("the Resona's summoning condition is not met"),
+    "no-rise-material": N_("the SIGNI it rises on is not on the field"),
+    "cheer-target": N_("a SIGNI in the cheer zone attacks only a SIGNI in one of the "
+                       "opponent's SIGNI zones"),
 }
 
 

@@ -81,7 +81,7 @@ class Narrator:
 
     def zone_name(self, zone: str) -> str:
         """A zone without its player: ``trash``, ``signi2`` (numbered zones by their number)."""
-        match = re.fullmatch(r"(assist|signi|under)(\d)", zone)
+        match = re.fullmatch(r"(assist|signi|under|seed|trap)(\d)", zone)
         if match:
             return self._(OTHER_MESSAGES[f"zone:{match.group(1)}"], n=match.group(2))
         if zone in ZONE_TERMS:
@@ -161,7 +161,7 @@ class Narrator:
         if ref.is_burst:
             return self._(OTHER_MESSAGES["ability:burst"], card=self.card(label))
         keyword = ref.keyword
-        if keyword is not None and keyword in messages().keyword_abilities:
+        if keyword is not None and keyword in messages().keyword_terms:  # S1#lancer, A#bet
             return self._(OTHER_MESSAGES["ability:keyword"], card=self.card(label),
                           keyword=self.term(messages().keyword_terms.get(keyword, keyword),
                                             keyword))
@@ -192,10 +192,17 @@ class Narrator:
             return self._(OTHER_MESSAGES["setup"])
         action, to = step.action, step.to
         key = "advance:next" if action == "advance" and not to else action
+        if action == "remove" and step.cards:  # several SIGNI removed at once
+            key = "remove:cards"
+        elif action == "attack" and step.zone:  # a SIGNI in the cheer zone names its target
+            key = "attack:zone"
+        labels = ((step.card,) if step.card else ()) + step.cards
         values: dict[str, Any] = {
             "player": self.player(step.first if action == "start_game" else step.player),
             "card": self.card(step.card), "count": step.count,
-            "cards": self.join(self.card(c) for c in step.cards)}
+            "cards": self.join(self.card(c) for c in (labels if key == "remove:cards"
+                                                      else step.cards)),
+            "zone": self.zone_name(step.zone) if step.zone else ""}
         if action == "advance" and to:
             values["to"] = self.phase(to) if to in PHASE_TERMS else self.attack_step(to)
         what = self._(ACTION_MESSAGES[key], **values) if key in ACTION_MESSAGES else action

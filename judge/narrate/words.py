@@ -31,6 +31,11 @@ REASON_NAMES: dict[str, str] = {
     "damage": N_("damage with no life cloth left"),
     "target-gone": N_("the target has left its zone since it was chosen"),
     "not-signi": N_("it is not a SIGNI"),
+    "not-accessory": N_("it has no Accessory keyword"),
+    "not-a-seed": N_("it is not a Seed"),
+    "signi-in-zone": N_("a SIGNI is in that SIGNI zone"),
+    "no-rise-material": N_("the SIGNI it rises on is not on the field"),
+    "token-label-taken": N_("a craft ARTS with that label has been made already"),
 }
 
 OTHER_MESSAGES: dict[str, str] = {
@@ -41,6 +46,8 @@ OTHER_MESSAGES: dict[str, str] = {
     "zone:assist": N_("assist LRIG zone %(n)s"),
     "zone:signi": N_("SIGNI zone %(n)s"),
     "zone:under": N_("under the SIGNI of SIGNI zone %(n)s"),
+    "zone:seed": N_("Seed place on SIGNI zone %(n)s"),
+    "zone:trap": N_("Trap place on SIGNI zone %(n)s"),
     "card:named": N_("%(name)s (%(label)s)"),
     "ability": N_("the ability of %(card)s"),
     "ability:n": N_("ability %(n)s of %(card)s"),

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from judge.engine.events import Event
-from judge.engine.state import SIGNI_ZONES, ZoneRef
+from judge.engine.state import ON_FIELD, ZoneRef
 from judge.engine.trace import Position, Replay, Trace
+from judge.errors import EngineError
 from judge.scenario.model import (
     EventPattern,
     Expectation,
@@ -92,7 +93,7 @@ def state_diff(pos: Position, pattern: StatePattern, seed_fixed: bool) -> list[s
             out.append(f"{name}: expected {want}, got {got}")
     for label, want in pattern.power.items():
         where, card = pos.find(label)
-        got = card.power if where.zone in SIGNI_ZONES else None
+        got = card.power if where.zone in ON_FIELD else None
         if got != want:
             out.append(f"power of {label}: expected {want}, got "
                        f"{got if got is not None else f'none ({label} is in {where})'}")
@@ -118,7 +119,37 @@ def state_diff(pos: Position, pattern: StatePattern, seed_fixed: bool) -> list[s
         got_count = pos.player(player).refreshes
         if got_count != want:
             out.append(f"refreshes of {player} this turn: expected {want}, got {got_count}")
+    for player, want in pattern.coins.items():
+        got_coins = pos.player(player).coins
+        if got_coins != want:
+            out.append(f"coins of {player}: expected {want}, got {got_coins}")
+    for player, (seen, unseen) in pattern.visible.items():
+        for label in seen:
+            if not _sees(pos, player, label):
+                out.append(f"{player} should be able to look at {label}, but may not "
+                           f"({_where(pos, label)})")
+        for label in unseen:
+            if _sees(pos, player, label):
+                out.append(f"{player} should not be able to look at {label}, but may "
+                           f"({_where(pos, label)})")
     return out
+
+
+def _sees(pos: Position, player: str, label: str) -> bool:
+    """Whether ``player`` may look at ``label``; a card no longer in the game (a token ARTS
+    after its use) is seen by nobody."""
+    try:
+        return pos.sees(player, label)
+    except EngineError:
+        return False
+
+
+def _where(pos: Position, label: str) -> str:
+    try:
+        where, card = pos.find(label)
+    except EngineError:
+        return "it is no longer in the game"
+    return f"it is in {where}{', face down' if card.face_down else ''}"
 
 
 def events_diff(log: Sequence[Event], exp: Expectation) -> list[str]:

@@ -13,19 +13,25 @@ from pathlib import Path
 from typing import Any
 
 from judge.data import load_rulesets
+from judge.engine import eras
 from judge.engine.actions import ACTIONS, ILLEGAL_REASONS
 from judge.engine.cards import CardDef, Op, parse_card, parse_effect, parse_op
 from judge.engine.choices import CHOICE_KINDS, Scripted
 from judge.engine.events import CAUSES, EVENT_TYPES
+from judge.engine.formats import DEFAULT as DEFAULT_FORMAT
+from judge.engine.formats import FORMATS
 from judge.engine.placement import op_problem, placement_problem
 from judge.engine.rule_processing import KINDS as RULE_KINDS
 from judge.engine.rulesets import RuleSet
 from judge.engine.state import (
     ATTACK_STEPS,
+    CHEER,
     GAME_PHASES,
     PHASES,
     PLAYERS,
+    SEED_ZONES,
     SIGNI_ZONES,
+    TRAP_ZONES,
     UNDER_ZONES,
     ZONES,
 )
@@ -58,8 +64,8 @@ from judge.tomlfile import parse, read_file
 TOP_FIELDS = ("id", "rulesets", "tags", "terms", "related", *TEXT_FIELDS, "sources", "cards",
               "setup", "steps", "choices", "expect", "explore_limit")
 SETUP_FIELDS = ("turn", "turn_player", "first_player", "phase", "attack_step",
-                "arts_priority", "ener_done", "grown", "redrawn", "seed", "refreshes",
-                "in_force", *PLAYERS)
+                "arts_priority", "ener_done", "grown", "removed", "redrawn", "seed", "refreshes",
+                "in_force", "format", "coins", *PLAYERS)
 WIN_REASONS = ("damage",)
 IN_FORCE_OPS = ("banish_to_trash", "power", "level", "limit", "keyword", "cost_change",
                 "cost_modify")
@@ -70,21 +76,27 @@ STEP_FIELDS: dict[str, tuple[str, ...]] = {
     "advance": ("to",),
     "play": ("card", "zone"),
     "grow": ("card",),
-    "remove": ("card",),
+    "remove": ("card", "cards"),
     "crush": ("player", "count"),
     "damage": ("player",),
     "ener": ("card",),
     "pass": ("player",),
-    "attack": ("card",),
+    "attack": ("card", "zone"),
+    "summon": ("card", "cards", "zone"),
     "start_game": ("first",),
     "redraw": ("player", "cards"),
 }
 EXPECT_FIELDS = ("rules", "zones", "phase", "attack_step", "turn", "turn_player", "winner",
                  "win_reason", "power", "level", "limit", "down", "frozen", "refreshes",
-                 "events", "outcomes")
+                 "coins", "visible", "events", "outcomes")
 STATE_FIELDS = ("zones", "phase", "attack_step", "turn", "turn_player", "winner", "win_reason",
                 "power", "level", "limit", "down", "frozen",
-                "refreshes")
+                "refreshes", "coins", "visible")
+#: What ``expect.visible.PLAYER`` may say: the cards that player may look at, and may not.
+VISIBLE_KEYS = ("sees", "cannot_see")
+#: Where a step's ``zone`` may point: a SIGNI zone (``play``, ``summon``, the SIGNI a cheer
+#: SIGNI attacks) or the cheer zone (``play``, ``summon``).
+STEP_ZONES = (*SIGNI_ZONES, CHEER)
 EVENT_KEYS = ("type", "cause", "player", "card", "from", "to", "source")
 ZONE_MODES = ("cards", "order", "count", "contains", "lacks")
 #: Where an event pattern's ``from`` and ``to`` may point: ``p1.deck`` and so on.
@@ -222,6 +234,7 @@ class _Loader:
         self.path = path
         self.index = index
         self.cards: dict[str, CardDef] = {}
+        self.inline: list[str] = []  # the ids of the ruling's own cards
         self.labels: dict[str, Placement] = {}
         self.rulesets: tuple[str, ...] = ()
         # the shared data, looked up once per ruling (not once per card or field)
@@ -268,6 +281,7 @@ class _Loader:
             if not any(rs in e.rules for e in expectations):
                 raise FieldError("expect", f"no [[expect]] block covers rule set {rs!r}",
                                  rulesets)
+        self._eras(setup, steps)
         return Scenario(
             path=self.path, id=rid, rulesets=rulesets, texts=texts, tags=tags, terms=terms,
             sources=self._sources(raw.get("sources", [])),
@@ -313,6 +327,15 @@ class _Loader:
         for card_id, body in inline.items():
             check_id(card_id, f"cards.{card_id}", "card id")
             self.cards[card_id] = parse_card(card_id, body, f"cards.{card_id}")
+            self.inline.append(card_id)
+        for card_id in self.inline:  # the token ARTS its abilities make
+            card = self.cards[card_id]
+            effects = [card.effect, card.life_burst, *(a.effect for a in card.abilities),
+                       *(ops for _, ops in card.more_effects())]
+            for ops in effects:
+                for op in ops:
+                    if op.name == "make_token" and op.card:
+                        self._token(op.card, f"cards.{card_id}")
 
     def card_def(self, card_id: str, where: str) -> CardDef:
         if card_id in self.cards:
@@ -350,7 +373,7 @@ class _Loader:
         elif "arts_priority" in raw:
             raise FieldError("setup.arts_priority", "only the ARTS step has a priority")
         flags = {}
-        for flag in ("ener_done", "grown"):
+        for flag in ("ener_done", "grown", "removed"):
             flags[flag] = bool(_expect_type(raw.get(flag, False), bool, f"setup.{flag}",
                                             "true or false"))
         redrawn = _str_list(raw.get("redrawn", []), "setup.redrawn")
@@ -370,6 +393,10 @@ class _Loader:
             raise FieldError(f"setup.refreshes.{tp}",
                              "the turn player cannot have refreshed twice this turn under a "
                              "rule set where the second refresh ends the turn")
+        fmt = _one_of(raw.get("format", DEFAULT_FORMAT), FORMATS, "setup.format")
+        coins_raw = _table(raw, "coins", "setup.coins")
+        _keys(coins_raw, PLAYERS, "setup.coins")
+        coins = {p: _int(v, f"setup.coins.{p}", 0, MAX_COUNT) for p, v in coins_raw.items()}
         placements: list[Placement] = []
         for player in PLAYERS:
             zones = _table(raw, player, f"setup.{player}")
@@ -394,7 +421,8 @@ class _Loader:
                       refreshes=refreshes, placements=tuple(placements),
                       in_force=tuple(in_force), attack_step=attack_step,
                       arts_priority=arts_priority, ener_done=flags["ener_done"],
-                      grown=flags["grown"], redrawn=redrawn)
+                      grown=flags["grown"], removed=flags["removed"], redrawn=redrawn,
+                      format=fmt, coins=coins)
         self._check_setup(setup)
         return setup
 
@@ -469,6 +497,9 @@ class _Loader:
         problem = placement_problem(zone, card)
         if problem:
             raise FieldError(where, f"{label} ({card.type}) {problem}")
+        if attach == "accessory" and "accessory" not in card.keywords:
+            raise FieldError(where, f"{label} ({card_id}) has no Accessory keyword "
+                             "(keywords = [\"accessory\"]), so it cannot be an Accessory")
         placement = Placement(player, zone, label, card_id, down, frozen, attach, crushed)
         self.labels[label] = placement
         return placement
@@ -483,18 +514,29 @@ class _Loader:
             centre = self.cards[lrig[-1].card] if lrig else None
             signi = [self.cards[p.card] for z in SIGNI_ZONES
                      for p in by_zone.get((player, z), [])]
+            cheer = [self.cards[p.card] for p in by_zone.get((player, CHEER), [])]
             for zone in SIGNI_ZONES:
                 if len(by_zone.get((player, zone), [])) > 1:
                     raise FieldError(f"{where}.{zone}", "a SIGNI zone holds one SIGNI")
+            for zone in (*SEED_ZONES.values(), *TRAP_ZONES.values(), CHEER):
+                if len(by_zone.get((player, zone), [])) > 1:
+                    raise FieldError(f"{where}.{zone}", "holds one card (one Seed, one Trap, "
+                                     "one SIGNI in the cheer zone)")
+            if not FORMATS[setup.format].assists:
+                for zone in ("assist1", "assist2"):
+                    if by_zone.get((player, zone)):
+                        raise FieldError(f"{where}.{zone}", "assist LRIGs are played only in "
+                                         "the Diva Selection format (setup.format = "
+                                         "\"diva-selection\")")
             for signi_zone, under_zone in UNDER_ZONES.items():
                 if by_zone.get((player, under_zone)) and not by_zone.get((player, signi_zone)):
                     raise FieldError(f"{where}.{under_zone}",
                                      f"cards under a SIGNI, but {signi_zone} is empty")
-            if signi and centre is None:
+            if (signi or cheer) and centre is None:
                 raise FieldError(f"{where}.lrig", "SIGNI on the field need a centre LRIG")
             if centre is not None:
                 lrig_level = centre.level or 0
-                for card in signi:
+                for card in (*signi, *cheer):
                     if (card.level or 0) > lrig_level:
                         raise FieldError(f"{where}.signi", f"{card.id} is level {card.level}, "
                                          f"above the LRIG's level {lrig_level}")
@@ -533,8 +575,9 @@ class _Loader:
             self._op_labels(ops, f"{where}.ops")
         card = None
         if "card" in STEP_FIELDS[action]:
-            if "card" not in raw:
+            if "card" not in raw and not (action == "remove" and "cards" in raw):
                 raise FieldError(f"{where}.card", "missing")
+        if "card" in raw:
             card = self.label(raw["card"], f"{where}.card")
         source = self.label(raw["source"], f"{where}.source") if "source" in raw else None
         if action == "effect":
@@ -545,7 +588,7 @@ class _Loader:
                 problem = op_problem(op, self._label_card, this)
                 if problem:
                     raise FieldError(f"{where}.ops[{j}]", problem)
-        zone = _one_of(raw["zone"], SIGNI_ZONES, f"{where}.zone") if "zone" in raw else None
+        zone = _one_of(raw["zone"], STEP_ZONES, f"{where}.zone") if "zone" in raw else None
         to = _one_of(raw["to"], (*PHASES, *ATTACK_STEPS), f"{where}.to") if "to" in raw \
             else None
         first = _one_of(raw["first"], PLAYERS, f"{where}.first") if "first" in raw else None
@@ -595,8 +638,55 @@ class _Loader:
             if op.target is not None:
                 for label in op.target.labels:
                     self.label(label, f"{at}.target")
-            if op.card:
+            if op.card and op.name == "make_token":
+                self._token(op.card, f"{at}.card")
+            elif op.card:
                 self.label(op.card, f"{at}.card")
+
+    def _token(self, text: str, where: str) -> None:
+        """A token ARTS an operation makes (``LABEL:card-id``): its label is the ruling's from
+        then on, like a set-up card's (it is made in its controller's LRIG deck)."""
+        label, sep, card_id = text.partition(":")
+        if not sep or not card_id:
+            raise FieldError(where, f"{quote(text)}: name the token and its card, LABEL:card-id")
+        if label in self.labels:
+            raise FieldError(where, f"card label {quote(label)} is used twice")
+        if not is_label(label):
+            raise FieldError(where, f"{quote(label)} is not a card label ({LABEL_RULE})")
+        card = self.card_def(card_id, where)
+        if card.type != "arts" or not card.token:
+            raise FieldError(where, f"{card_id} is not a token ARTS (type = \"arts\", "
+                             "token = true)")
+        self.labels[label] = Placement("p1", "lrig_deck", label, card_id, token=True)
+
+    def _eras(self, setup: Setup, steps: tuple[Step, ...]) -> None:
+        """Refuse what a rule set of the ruling does not have yet (judge.engine.eras): the
+        format, the cards, the zones of the set-up, the operations of steps and effects in
+        force."""
+        uses = [*eras.format_use(setup.format, "setup.format")]
+        seen: set[str] = set()
+        for place in setup.placements:
+            where = f"setup.{place.player}.{place.zone}"
+            uses.extend(eras.zone_uses(place.zone, where))
+            if place.card not in seen:
+                seen.add(place.card)
+                at = f"cards.{place.card}" if place.card in self.inline else where
+                uses.extend(eras.card_uses(self.cards[place.card], at))
+        for card_id in self.inline:
+            if card_id not in seen:
+                uses.extend(eras.card_uses(self.cards[card_id], f"cards.{card_id}"))
+        for i, (_, op) in enumerate(setup.in_force):
+            uses.extend(eras.op_uses((op,), f"setup.in_force[{i}]"))
+        for step in steps:
+            uses.extend(eras.op_uses(step.ops, f"steps[{step.index - 1}].ops"))
+        for rs in self.rulesets:
+            rules = self.known[rs]
+            for use in uses:
+                why = eras.refusal(use, rules)
+                if why:
+                    have = tuple(r for r in self.rulesets
+                                 if eras.refusal(use, self.known[r]) is None)
+                    raise FieldError(use.where, why, have or tuple(self.known))
 
     def _choice(self, raw: Any, i: int) -> Scripted:
         where = f"choices[{i}]"
@@ -697,7 +787,29 @@ class _Loader:
             if "turn_player" in raw else None,
             winner=winner, power=numbers("power"), level=numbers("level"),
             limit=numbers("limit", PLAYERS), refreshes=numbers("refreshes", PLAYERS),
-            down=flags("down"), frozen=flags("frozen"))
+            down=flags("down"), frozen=flags("frozen"), coins=numbers("coins", PLAYERS),
+            visible=self._visible(raw, where))
+
+    def _visible(self, raw: dict[str, Any], where: str
+                 ) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+        """``visible = { p2 = { sees = [...], cannot_see = [...] } }``: what each player may
+        look at (judge.engine.visibility)."""
+        table = _table(raw, "visible", f"{where}.visible")
+        _keys(table, PLAYERS, f"{where}.visible")
+        out = {}
+        for player, body in table.items():
+            at = f"{where}.visible.{player}"
+            _expect_type(body, dict, at, "a table { sees = [...], cannot_see = [...] }")
+            _keys(body, VISIBLE_KEYS, at)
+            if not body:
+                raise FieldError(at, "names no card", VISIBLE_KEYS)
+            lists = []
+            for key in VISIBLE_KEYS:
+                labels = _str_list(body.get(key, []), f"{at}.{key}")
+                lists.append(tuple(self.label(v, f"{at}.{key}[{i}]")
+                                   for i, v in enumerate(labels)))
+            out[player] = (lists[0], lists[1])
+        return out
 
     def _zone_pattern(self, raw: Any, where: str) -> ZonePattern:
         if isinstance(raw, list):

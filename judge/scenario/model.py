@@ -31,6 +31,8 @@ class Placement:
     frozen: bool = False
     attach: str = ""  # for cards under a SIGNI: charm, accessory or under
     crushed: bool = False
+    #: a token ARTS that an operation of the ruling makes (not laid out in the set-up)
+    token: bool = False
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,13 @@ class Setup:
     arts_priority: str = ""
     ener_done: bool = False
     grown: bool = False
+    #: the turn player has removed SIGNI this turn already
+    removed: bool = False
     redrawn: tuple[str, ...] = ()
+    #: the format (judge.engine.formats): all-star, key-selection or diva-selection
+    format: str = "all-star"
+    #: BET coins each player has
+    coins: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -108,6 +116,9 @@ class StatePattern:
     refreshes: dict[str, int] = field(default_factory=dict)
     down: dict[str, bool] = field(default_factory=dict)  # label -> downed (true) or up
     frozen: dict[str, bool] = field(default_factory=dict)
+    coins: dict[str, int] = field(default_factory=dict)  # player -> BET coins
+    #: player -> (labels that player may look at, labels that player may not look at)
+    visible: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

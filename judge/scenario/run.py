@@ -24,11 +24,22 @@ from judge.engine.events import IN_FORCE
 from judge.engine.game import EVENTS_MESSAGE, Game, LimitReached
 from judge.engine.ops import apply_op
 from judge.engine.rulesets import RuleSet
-from judge.engine.state import UNDER_ZONES, CardInstance, GameState, ZoneRef
+from judge.engine.state import (
+    SEED_ZONES,
+    TRAP_ZONES,
+    UNDER_ZONES,
+    CardInstance,
+    GameState,
+    ZoneRef,
+)
 from judge.engine.trace import Replay, Snapshot, Trace, TracedGame
 from judge.errors import EngineError, FieldError, IllegalAction
 from judge.limits import MAX_BRANCHES, MAX_EVENTS, MAX_EVENTS_PER_REPLAY
 from judge.scenario.model import Placement, Scenario, Step
+
+#: The zones whose cards a set-up lays out face down: the main deck, the life cloth, and the
+#: Seeds and Traps set on the SIGNI zones.
+FACE_DOWN = frozenset({"deck", "life", *SEED_ZONES.values(), *TRAP_ZONES.values()})
 
 #: What a run says when the runs of one ruling together reach MAX_EVENTS_PER_REPLAY. Each
 #: branch builds the whole set-up again, so its cards count as events of every branch: a
@@ -67,11 +78,17 @@ def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
     state.arts_priority = setup.arts_priority
     state.ener_done = setup.ener_done
     state.grown = setup.grown
+    if setup.removed:
+        state.removed_turn = setup.turn
+    state.format = setup.format
+    for player, coins in setup.coins.items():
+        state.players[player].coins = coins
     state.redrawn = set(setup.redrawn)
     for player, count in setup.refreshes.items():
         state.players[player].refreshes = count
     game = TracedGame(state, rules, chooser, seed=setup.seed or 0, max_events=max_events,
                 events_message=events_message)
+    game.token_defs = {cid: card for cid, card in scenario.cards.items() if card.token}
     holders: dict[tuple[str, str], CardInstance] = {}
     under: list[tuple[Placement, CardInstance]] = []
     cards, defs, players = state.cards, scenario.cards, state.players
@@ -79,7 +96,7 @@ def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
         player, zone, label = place.player, place.zone, place.label
         inst = CardInstance(label, defs[place.card], player, ZoneRef.of(player, zone),
                             place.down, place.frozen,
-                            zone in ("deck", "life") or place.attach == "charm",
+                            zone in FACE_DOWN or place.attach == "charm",
                             place.attach, place.crushed)
         if label in cards:
             raise FieldError("", f"card label {label!r} is used twice")

@@ -35,6 +35,12 @@ What a declaration says, and who reads it:
   Guard (:func:`judge.engine.mechanics.guard.offer`, from a LRIG attack), Exceed (the cost
   part, :mod:`judge.engine.payment`), Charm and Accessory (the ``charm`` and ``attach``
   operations, :mod:`judge.engine.ops`).
+- When it appears (:mod:`judge.engine.eras`): ``since``, the date from which rule sets have it
+  (empty: every rule set), with ``since_note`` saying which source dates it or that none does;
+  and what in a ruling uses it: ``card_types`` (a card of that type), ``card_fields`` (a card
+  whose definition fills that field), ``ops`` (an operation of that name), ``zones`` (a card
+  laid out in that zone). A printed keyword of the mechanic's id is a use too. The loader
+  refuses a ruling that uses it under an earlier rule set.
 - The narration message ids of what it logs: ``events`` (event type → message), ``verbs``
   (move verb → singular and plural message), ``choices`` (choice kind → its name),
   ``cost_parts`` (a part of a cost's text form → its message). Narration tells those events
@@ -77,6 +83,12 @@ class Mechanic:
     verbs: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     choices: Mapping[str, str] = field(default_factory=dict)
     cost_parts: Mapping[str, str] = field(default_factory=dict)
+    since: str = ""
+    since_note: str = ""
+    card_types: tuple[str, ...] = ()
+    card_fields: tuple[str, ...] = ()
+    ops: tuple[str, ...] = ()
+    zones: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ class Side(NamedTuple):
 
 def side(game: Game, player: str) -> Side:
     zones = game.state.players[player].zones
-    signi = zones["signi1"] + zones["signi2"] + zones["signi3"]
+    signi = zones["signi1"] + zones["signi2"] + zones["signi3"] + zones["cheer"]
     powers, levels = game.field_stats(signi)
     return Side(player, zones, signi, powers, levels, game.lrig_type(player),
                 game.special_cards())

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from judge.engine.rule_processing.base import NOTHING, Kind, Proposal, Side, proposal
 from judge.engine.sources import GLOSSARY_RULE_PROCESSING, cite
-from judge.engine.state import CardInstance
+from judge.engine.state import CHEER, CardInstance
 from judge.langs import N_
 
 if TYPE_CHECKING:
@@ -43,12 +43,14 @@ def over_level_or_limit(game: Game, player: str, signi: list[CardInstance],
                         levels: list[int]) -> list[CardInstance]:
     """The SIGNI to put into the trash, chosen one at a time, group by group."""
     lrig_level = game.lrig_level(player)
-    if max(levels) <= lrig_level and sum(levels) <= game.limit(player):
-        return []
     level = {s.label: lv for s, lv in zip(signi, levels, strict=True)}
+    # a SIGNI in the cheer zone counts for the level, not for the limit (Chinese wiki, 主要阶段)
+    counted = [s for s in signi if s.zone.zone != CHEER]
+    if max(levels) <= lrig_level and sum(level[s.label] for s in counted) <= game.limit(player):
+        return []
     limit = game.limit(player)
     removed = [s for s in signi if level[s.label] > lrig_level]
-    remaining = [s for s in signi if s not in removed]
+    remaining = [s for s in counted if s not in removed]
     while remaining and sum(level[s.label] for s in remaining) > limit:
         group = remaining
         if game.rules.excess_order == "level_changed_first":

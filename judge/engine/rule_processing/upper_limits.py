@@ -23,15 +23,19 @@ from judge.langs import N_
 if TYPE_CHECKING:
     from judge.engine.game import Game
 
-#: Upper limits: a SIGNI zone holds one SIGNI, the Key zone one Key (a SIGNI one Accessory).
-UPPER_LIMITS = {"signi1": 1, "signi2": 1, "signi3": 1, "key": 1}
+#: Upper limits: a SIGNI zone holds one SIGNI, the Key zone one Key (a SIGNI one Accessory);
+#: a SIGNI zone's place for a Seed one Seed and for a Trap one Trap (a new one sends the old
+#: one to the trash as it is set: mechanics/seed.py, trap.py), the cheer zone one SIGNI
+#: (**interpretation**: the Chinese wiki speaks of "the" cheer SIGNI).
+UPPER_LIMITS = {"signi1": 1, "signi2": 1, "signi3": 1, "key": 1, "seed1": 1, "seed2": 1,
+                "seed3": 1, "trap1": 1, "trap2": 1, "trap3": 1, "cheer": 1}
+#: The zones whose count this kind looks at first (the under zones for the Accessories).
+_WATCHED = (*UPPER_LIMITS, "under1", "under2", "under3")
 
 
 def look(game: Game, side: Side) -> Sequence[Proposal]:
     zones = side.zones
-    if len(zones["key"]) < 2 and len(zones["signi1"]) < 2 and len(zones["signi2"]) < 2 and \
-            len(zones["signi3"]) < 2 and len(zones["under1"]) < 2 and \
-            len(zones["under2"]) < 2 and len(zones["under3"]) < 2:
+    if all(len(zones[z]) < 2 for z in _WATCHED):
         return NOTHING
     return [proposal("upper_limit", card, home_trash(card.card))
             for card in over_limit(game, side.player)]

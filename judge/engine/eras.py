@@ -1,0 +1,103 @@
+"""Which rule sets have which mechanics: a mechanic appears at a date, and a rule set that
+begins earlier refuses a ruling that uses it.
+
+Rule: each mechanic declares ``since`` (:class:`judge.engine.mechanics.Mechanic`), the date
+from which the game has it, and ``since_note``, which source dates it or that none does; each
+format does the same (:mod:`judge.engine.formats`). A rule set has a mechanic when its own
+start date (``from`` in ``data/rulesets.toml``) is not earlier. What counts as using a
+mechanic: a card listing its keyword, a card of one of its ``card_types``, a card whose
+definition fills one of its ``card_fields``, an operation among its ``ops`` (in a card's
+effects, a step or an effect in force) and a card laid out in one of its ``zones``.
+
+The sources date few mechanics. The engine's choice (**interpretation**, docs/rules-model.md,
+"Mechanics by date"): what the 2014 page (WIXOSS TCG Wiki "間違えやすいルール") shows exists
+under every rule set; what a dated source first shows in 2020 (the glossary "ルール処理":
+Resona, Accessory, Rise, the cheer zone, assist LRIGs) exists from the ``current`` rule set;
+of what only the undated Chinese rules page shows, the later formats' mechanics (Seed, Trap,
+recollect, BET coins, token ARTS) exist from ``current`` too, and the keywords it lists among
+the basic ones with no format (Lancer, S-Lancer, Triple Crush, Exceed) under every rule set.
+
+Hook: :func:`card_uses`, :func:`op_uses`, :func:`zone_uses`, :func:`format_use` list what a
+ruling uses; :func:`refusal` says why a rule set does not have one; the loader
+(:mod:`judge.scenario.load`) asks them for every card, operation, zone and the format of a
+ruling, under each of its rule sets.
+
+Sources: WIXOSS TCG Wiki "間違えやすいルール" (2014); WIXOSS glossary "ルール処理" (quoted by
+wikiwiki.jp, 2020-11-30); Chinese wiki "WIXOSS/游戏规则" (undated).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+from judge.engine import mechanics
+from judge.engine.cards import CardDef, Op
+from judge.engine.formats import FORMATS
+from judge.engine.rulesets import RuleSet, date_key
+
+
+class Use(NamedTuple):
+    """A ruling's use of a dated mechanic or format: its name, its date and note, and the
+    field of the ruling that uses it."""
+
+    name: str
+    since: str
+    since_note: str
+    where: str
+
+
+def _dated() -> Iterator[mechanics.Mechanic]:
+    return (m for m in mechanics.all_mechanics() if m.since)
+
+
+def _use(m: mechanics.Mechanic, where: str) -> Use:
+    return Use(m.id, m.since, m.since_note, where)
+
+
+def op_uses(ops: Iterable[Op], where: str) -> Iterator[Use]:
+    """The dated operations among ``ops`` (``where[i]`` names each)."""
+    dated = [m for m in _dated() if m.ops]
+    for i, op in enumerate(ops):
+        for m in dated:
+            if op.name in m.ops:
+                yield _use(m, f"{where}[{i}].op")
+
+
+def card_uses(card: CardDef, where: str) -> Iterator[Use]:
+    """What ``card`` (defined at ``where``) uses of the dated mechanics."""
+    for m in _dated():
+        if card.type in m.card_types:
+            yield _use(m, f"{where}.type")
+        if m.id in card.keywords:
+            yield _use(m, f"{where}.keywords[{card.keywords.index(m.id)}]")
+        for name in m.card_fields:
+            if getattr(card, name, None):
+                yield _use(m, f"{where}.{name}")
+    yield from op_uses(card.effect, f"{where}.effect")
+    yield from op_uses(card.life_burst, f"{where}.life_burst")
+    for ability in card.abilities:
+        yield from op_uses(ability.effect, f"{where}.abilities[{ability.index}].effect")
+    for name, ops in card.more_effects():
+        yield from op_uses(ops, f"{where}.{name}")
+
+
+def zone_uses(zone: str, where: str) -> Iterator[Use]:
+    """A card laid out in ``zone`` (at ``where``) uses the mechanic that owns the zone."""
+    for m in _dated():
+        if zone in m.zones:
+            yield _use(m, where)
+
+
+def format_use(format_id: str, where: str) -> Iterator[Use]:
+    fmt = FORMATS[format_id]
+    if fmt.since:
+        yield Use(fmt.id, fmt.since, fmt.since_note, where)
+
+
+def refusal(use: Use, rules: RuleSet) -> str | None:
+    """Why ``rules`` does not have what ``use`` uses, or None."""
+    if date_key(rules.start) >= date_key(use.since):
+        return None
+    return (f"{use.name} is not part of rule set {rules.id} (from {rules.start}): the engine "
+            f"has it from {use.since} ({use.since_note})")
