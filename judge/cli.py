@@ -431,8 +431,9 @@ def serve_command(port: int, out: Path, allow_failing: bool, no_search: bool,
 @cli.command("i18n-status")
 @_CORPUS_OPTION
 def i18n_status_command(corpus_dir: Path | None) -> None:
-    """List the texts not yet translated, per language: ruling texts, glossary entries and
-    interface messages. The site shows such texts in Japanese with a notice.
+    """List the texts not yet translated, per language, among every string a page shows:
+    ruling texts, glossary entries, sources, rule sets, card names and interface messages.
+    The site shows such texts in Japanese with a notice.
     """
     from judge.corpus import load_corpus
     from judge.site.status import missing, report_lines

@@ -115,11 +115,23 @@ def parse_citation(value: Any, where: str, registry: Mapping[str, Document]) -> 
     document = registry.get(citation.source)
     if document is None:
         raise FieldError(where, f"unknown source {quote(citation.source)} "
-                                "(declared in data/sources.toml)", tuple(registry))
+                                "(declared in data/sources.toml)",
+                         _closest_first(citation.source, registry))
     if (citation.section or "#" in value) and citation.section not in document.sections:
         raise FieldError(where, f"{quote(citation.source)} has no section "
-                                f"{quote(citation.section)}", tuple(document.sections))
+                                f"{quote(citation.section)}",
+                         _closest_first(citation.section, document.sections))
     return citation
+
+
+def _closest_first(wrong: str, valid: Iterable[str]) -> tuple[str, ...]:
+    """``valid``, the ids closest to the misspelt ``wrong`` first (an error lists at most
+    24 choices)."""
+    from difflib import get_close_matches
+
+    ids = list(valid)
+    close = get_close_matches(wrong, ids, n=5, cutoff=0.6)
+    return (*close, *(i for i in ids if i not in close))
 
 
 def parse_citations(value: Any, where: str,

@@ -28,7 +28,7 @@ come from :meth:`Table.answer`; a choice nobody scripted takes its first answer.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -306,6 +306,39 @@ MILL, POWER, STEPS = "fx-mill-refresh", "fx-power-zero", "fx-attack-steps"
 def corpus() -> Corpus:
     """:data:`FX_CORPUS` loaded and replayed, once for the session (it is only read)."""
     return load_corpus(FX_CORPUS)
+
+
+#: Debian's Chromium, which Playwright drives for the browser tests (``playwright install`` is
+#: never used), and its flags.
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+def unavailable(reason: str) -> None:
+    """Skip, or fail when CI is set (CI installs Chromium: a skip there would hide a gap)."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason}; CI must run the browser tests (.ci/run installs Chromium)",
+                    pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the session, shared by every browser test module (a second
+    Playwright in the same process would refuse to start)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("the playwright package is not installed (pip install -e '.[test]')")
+    if not CHROMIUM.exists():
+        unavailable(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                              args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture

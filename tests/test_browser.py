@@ -17,7 +17,6 @@ when the environment variable ``CI`` is set: then they fail, so CI cannot pass w
 
 from __future__ import annotations
 
-import os
 import shutil
 import struct
 import sys
@@ -37,39 +36,13 @@ from judge.site.serve import start_server
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 RULING = "rulings/refresh-steps/"
 TIMEOUT_MS = 20_000
 PHONE = {"width": 360, "height": 740}
 
 
-def unavailable(reason: str) -> None:
-    """Skip, or fail when CI is set (CI installs Chromium: a skip there would hide a gap)."""
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}; CI must run the browser tests (.ci/run installs Chromium)",
-                    pytrace=False)
-    pytest.skip(reason)
-
-
 # ---------------------------------------------------------------------------- fixtures
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("the playwright package is not installed (pip install -e '.[test]')")
-    if not CHROMIUM.exists():
-        unavailable(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+# (``browser``, one Chromium for every browser test module, is in conftest.py)
 
 
 @pytest.fixture(scope="session")

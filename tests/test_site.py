@@ -819,6 +819,12 @@ def test_cli_build_and_i18n_status(tmp_path: Path) -> None:
     assert "fixture-two-returners: expect[0].outcomes[1].name" in result.output
     assert "fixture-mill-refresh: explanation" in result.output
     assert "en: 0 ruling text(s)" in result.output
+    # every kind of visible string is counted: the registry's, the rule sets', card names
+    assert "0 source text(s), 0 rule-set text(s), 0 card name(s), 0 tag or topic name(s)" \
+        in result.output
+    counted = re.search(r"counted: rulings (\d+), glossary (\d+), sources (\d+), rulesets (\d+), "
+                        r"cards (\d+), tags (\d+), catalogue (\d+)", result.output)
+    assert counted and all(int(n) > 0 for n in counted.groups()), result.output
 
 
 def test_serve_serves_and_rebuilds(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ that the template turns into a "not yet translated" notice) or a catalogue messa
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +36,7 @@ from judge.narrate import (
 )
 from judge.scenario.expect import ORDERED_ZONES
 from judge.scenario.model import Expectation, StatePattern, ZonePattern
-from judge.site import citations
+from judge.site import citations, timeline
 from judge.site.api import API_VERSION, DATABASE
 from judge.site.api import FOLDER as API_FOLDER
 from judge.site.board import card_key, frame_svg, render_svg
@@ -50,30 +50,38 @@ TOPIC_NAMES: dict[str, str] = {
     "battle": N_("Attacks and battles"),
     "effects": N_("Effects and abilities"),
     "game-flow": N_("Game flow"),
+    "keywords": N_("Keywords"),
     "refresh": N_("Refresh"),
     "rule-processing": N_("Rule processing"),
 }
 #: Tags that are not glossary terms (those take the glossary's names).
 TAG_NAMES: dict[str, str] = {
+    "bloom": N_("bloom"),
     "card-name": N_("card names"),
     "choice": N_("choices"),
     "colour": N_("colour"),
     "cost-change": N_("cost changes"),
+    "craft": N_("craft ARTS"),
     "deck-construction": N_("deck construction"),
     "deck-out": N_("deck out"),
     "effect-in-force": N_("effects in force"),
     "empty-trash": N_("empty trash"),
+    "encore": N_("Encore"),
     "ener": N_("ener"),
     "first-player": N_("first player"),
     "game-flow": N_("game flow"),
     "hand-limit": N_("hand limit"),
+    "hidden-information": N_("hidden information"),
     "keyword": N_("keywords"),
     "leave-field": N_("leaving the field"),
     "loop": N_("loops"),
     "mandatory": N_("mandatory abilities"),
     "on-play": N_("on-play"),
     "optional": N_("optional abilities"),
+    "play": N_("playing SIGNI"),
+    "put-onto-field": N_("putting onto the field"),
     "replacement": N_("replacement"),
+    "rule-change": N_("rule changes"),
     "rule-history": N_("rule history"),
     "second-refresh": N_("second refresh"),
     "simultaneous": N_("simultaneous"),
@@ -264,7 +272,9 @@ class SiteModel:
     kinds: dict[str, list[str]] = field(default_factory=dict)
     phases: dict[str, list[str]] = field(default_factory=dict)
     term_use: dict[str, list[str]] = field(default_factory=dict)
-    changes: dict[str, list[str]] = field(default_factory=dict)  # rule set -> rulings
+    #: the dated rule changes with the rulings whose answer differs across each
+    #: (:func:`judge.site.timeline.changes`)
+    changes: list[timeline.Change] = field(default_factory=list)
     newest: list[str] = field(default_factory=list)
     main_terms: dict[str, list[Term]] = field(default_factory=dict)  # ruling -> terms it explains
     coverage: Coverage | None = None  # judge.coverage's table of the same corpus
@@ -291,11 +301,7 @@ class SiteModel:
                 model.kinds.setdefault(kind, []).append(rid)
             for phase in phases:
                 model.phases.setdefault(phase, []).append(rid)
-            ordered = [rs for rs in corpus.rulesets if rs in sc.rulesets]
-            for before, after in zip(ordered, ordered[1:], strict=False):
-                if _expectation_keys(sc.expectations, before) != \
-                        _expectation_keys(sc.expectations, after):
-                    model.changes.setdefault(after, []).append(rid)
+        model.changes = timeline.changes(corpus.rulesets, [d.scenario for d in site.rulings])
         model.tags = dict(sorted(model.tags.items()))
         model.topics = dict(sorted(model.topics.items()))
         model.newest = [d.id for d in sorted(
@@ -530,14 +536,44 @@ class SiteModel:
                 "failing": bool(self.by_id[rid].failing) if rid in self.by_id else False}
 
     def _timeline(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        """Each rule set with its summary and sources; each after the first is a dated change
+        with the rulings whose answer differs across it, before and after side by side."""
+        corpus = self.site.corpus
+        by_set = {c.ruleset: c for c in self.changes}
         sets = []
-        for rs in self.site.corpus.rulesets.values():
+        for rs in corpus.rulesets.values():
+            change = by_set.get(rs.id)
             sets.append({"id": rs.id, "title": L.ruleset_title(rs), "start": rs.start,
                          "summary": L.ruleset_summary(rs), "sources": L.sources(rs.sources),
                          "href": links.to(f"{L.lang}/rulesets/{rs.id}/"),
-                         "changed": [self.entry(r, L, links)
-                                     for r in self.changes.get(rs.id, [])]})
+                         "change": change is not None,
+                         "rows": [self._changed(row, L, links)
+                                  for row in (change.rows if change else ())]})
         return {"title": L._("Rule changes"), "rulesets": sets}
+
+    def _changed(self, row: timeline.Row, L: Lang, links: Links) -> dict[str, Any]:
+        """One ruling of the timeline: its answer's facts that differ across the change, under
+        the rule set before and the one after, each named with its date."""
+        corpus = self.site.corpus
+        data = self.by_id[row.ruling]
+        n = Narrator(L.lang, scenario_cards(data.scenario),
+                     {t.id: t.names for t in corpus.glossary.values()})
+
+        def state_facts(exp: Expectation) -> list[tuple[str, str]]:
+            n.seen.clear()  # each side names its cards in full, so that the two compare
+            return facts(exp.state, L, n)
+
+        def outcome_names(exp: Expectation) -> str:
+            return n.join(o.title(L.lang)[0] for o in exp.outcomes)
+
+        before, after = corpus.rulesets[row.before], corpus.rulesets[row.after]
+        return {**self.entry(row.ruling, L, links),
+                "before": {"id": before.id, "title": L.ruleset_title(before),
+                           "start": before.start},
+                "after": {"id": after.id, "title": L.ruleset_title(after),
+                          "start": after.start},
+                "facts": timeline.differences(data.scenario, row, state_facts, outcome_names,
+                                              L._("Legal outcomes"))}
 
     # ------------------------------------------------------------------ a ruling
 
@@ -723,8 +759,7 @@ def aliases(term: Term, lang: str, others: bool = True) -> list[dict[str, str]]:
     return out
 
 
-def _expectation_keys(expectations: Sequence[Expectation], rules: str) -> tuple[int, ...]:
-    return tuple(i for i, e in enumerate(expectations) if rules in e.rules)
+_expectation_keys = timeline.expectation_keys
 
 
 def _newest_key(data: RulingData, registry: Mapping[str, Any]) -> tuple[str, str]:
