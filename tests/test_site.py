@@ -478,7 +478,8 @@ def test_outcomes_are_shown(fixture_site: Path) -> None:
         assert f"<h3>{name} " in en, name
     outcomes = en[en.index('id="outcomes"'):]
     assert outcomes.count('<svg class="board"') == 4
-    assert "Player 1 chooses" in outcomes
+    assert "Player 1 resolves the ability of r2 first." in outcomes
+    assert "Player 1 does not use the ability of r2." in outcomes
     # outcome names in the page's language; a missing one falls back to Japanese, marked
     ja = read(fixture_site, "ja", "rulings/fixture-two-returners")
     ja_outcomes = ja[ja.index('id="outcomes"'):]

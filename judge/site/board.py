@@ -28,6 +28,7 @@ from html import escape
 from judge.engine.state import PLAYERS, SIGNI_ZONES
 from judge.engine.trace import Position
 from judge.narrate import Narrator
+from judge.narrate.cards import short_names
 
 #: The order zones are drawn in (four to a row), when they hold a card in some board.
 ORDER = ("lrig", "assist1", "assist2", "key", "signi1", "signi2", "signi3", "deck", "life",
@@ -249,11 +250,13 @@ def _card(card: CardView) -> str:
 
 
 def card_key(boards: Iterable[Board], n: Narrator) -> list[tuple[str, str]]:
-    """(label, name in the page's language) of every named card on ``boards``, in label
-    order: the page's key to the labels the boards show."""
-    labels = {c.label for b in boards for _, _, cards in b.zones for c in cards}
-    return [(label, name) for label in sorted(labels, key=_label_order)
-            if (name := n.card_name(label))]
+    """(label, what the card is in a few words, in the page's language) of every named card
+    on ``boards``, in label order: the page's key to the labels the boards and the sentences
+    show (:meth:`~judge.narrate.Narrator.card_short`)."""
+    labels = sorted({c.label for b in boards for _, _, cards in b.zones for c in cards},
+                    key=_label_order)
+    names = short_names(n, labels)
+    return [(label, names[label]) for label in labels if label in names]
 
 
 def _label_order(label: str) -> tuple[str, int, str]:

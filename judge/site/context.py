@@ -565,7 +565,6 @@ class SiteModel:
         out = []
         first_setup = None
         for gi, rv in enumerate(reversed(data.replays)):
-            n.seen.clear()
             replay_id = "replay-" + "-".join(rv.rules)
             by_step: dict[int, list[Event]] = {}
             for e in rv.events:
@@ -598,7 +597,6 @@ class SiteModel:
     def _outcome_views(self, data: RulingData, L: Lang, n: Narrator) -> list[dict[str, Any]]:
         out = []
         for ov in data.outcomes:
-            n.seen.clear()
             svg = None
             name, name_lang = ov.outcome.title(L.lang)
             if ov.board is not None:
