@@ -184,15 +184,23 @@ def test_grouped_moves_and_plurals() -> None:
     moves = [ev.Move(seq=i, step=1, cause="rule", player="p1", card=f"t{i}",
                      from_zone=Z("p1.trash"), to_zone=Z("p1.deck"), verb="refresh")
              for i in (1, 2, 3)]
+    # the player of both zones named once
     assert n.events(moves) == [
-        "The refresh puts t1, t2, t3 from Player 1's trash into Player 1's main deck."]
+        "The refresh puts t1, t2, t3 from Player 1's trash into their main deck."]
     mill = [ev.Move(seq=i, step=1, cause="effect", player="p1", card=f"d{i}",
                     from_zone=Z("p1.deck"), to_zone=Z("p1.trash"), verb="mill")
             for i in (1, 2)]
     assert n.events(mill) == ["d1, d2 are put from the top of Player 1's main deck into "
-                              "Player 1's trash."]
+                              "their trash."]
     assert Narrator("ja", {}).events(mill) == [
-        "プレイヤー1のメインデッキの上からd1、d2をプレイヤー1のトラッシュに置く。"]
+        "プレイヤー1のメインデッキの上からd1、d2をトラッシュに置く。"]
+    assert Narrator("zh-Hans", {}).events(mill) == ["将玩家1的主牌组顶的d1、d2放入废弃区。"]
+    # each player named where the zones are two players'
+    across = mill[0].replace(to_zone=Z("p2.ener"), verb="to_ener")
+    assert n.event(across) == "d1 is put from Player 1's main deck into Player 2's Ener Zone."
+    # a sentence that names only where the card goes names its player
+    start = mill[0].replace(verb="start", from_zone=Z("p1.lrig_deck"), to_zone=Z("p1.lrig"))
+    assert n.event(start) == "d1 is put into Player 1's LRIG zone as the level 0 LRIG."
     assert n.event(SAMPLES["redraw"]) == "Player 1 redraws 2 cards."
 
 

@@ -90,6 +90,12 @@ class Narrator:
             return self._(OTHER_MESSAGES["zone:key"])
         return zone
 
+    def board_zone_name(self, zone: str) -> str:
+        """A zone's name on a board's box, where room is short (``assist LRIG 1``)."""
+        if zone.startswith("assist"):
+            return self._(OTHER_MESSAGES["zone:assist:board"], n=zone[-1])
+        return self.zone_name(zone)
+
     def zone(self, ref: ZoneRef | None) -> str:
         """``p1.trash`` -> "the trash of Player 1" in the page's language."""
         if ref is None:
@@ -267,6 +273,12 @@ class Narrator:
             "card": self.join(self.card(c) for c in cards) if cards else "?",
             "from": self.zone(e.from_zone), "to": self.zone(e.to_zone), "_n": len(cards),
         }
+        if e.from_zone is not None and e.to_zone is not None and \
+                e.from_zone.player == e.to_zone.player:
+            # the player named once: "from Player 1's trash into their main deck"
+            v["_to_same"] = self.zone_name(e.to_zone.zone) if e.to_zone.zone.startswith(
+                "under") else self._(OTHER_MESSAGES["zone:same"],
+                                     zone=self.zone_name(e.to_zone.zone))
         msg = self.tables.events.get(e.type)
         teller = teller_for(e)
         if teller is not None:
