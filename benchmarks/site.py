@@ -286,8 +286,7 @@ def write_corpus(root: Path, count: int, glossary: dict[str, Term], seed: int = 
                 if field == "title":
                     text = f"{text.rstrip('。.')} ({i})"
                 lines.append(f"{lang} = {_toml_string(text)}")
-        lines.append('\n[[sources]]\ntitle = "Generated for benchmarks/site.py"\n'
-                     'date = "2014-04-01"\nauthority = "interpretation"\n')
+        lines.insert(1, 'sources = ["glossary-refresh"]')
         folder = root / "rulings" / topic
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"{rid}.toml").write_text("\n".join(lines) + "\n" + body, encoding="utf-8")

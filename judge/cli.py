@@ -227,6 +227,9 @@ def db_command(out: Path | None, corpus_dir: Path | None) -> None:
 @click.option("--term", metavar="T", help="Only rulings listing this glossary term.")
 @click.option("--kind", type=click.Choice(["ruling", "term", "processing", "change"]),
               help="Only results of this kind (default: all four).")
+@click.option("--official", is_flag=True,
+              help="Only rulings that rest on official text (at least one official or "
+                   "officially quoted source).")
 @click.option("--limit", type=click.IntRange(1), default=10, show_default=True,
               help="Show at most N results.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
@@ -235,12 +238,12 @@ def db_command(out: Path | None, corpus_dir: Path | None) -> None:
 @click.option("--rebuild", is_flag=True, help="Rebuild the index first.")
 @_CORPUS_OPTION
 def search_command(query: tuple[str, ...], lang: str | None, tags: tuple[str, ...],
-                   rules: str | None, term: str | None, kind: str | None, limit: int,
-                   as_json: bool, index_dir: Path | None, rebuild: bool,
+                   rules: str | None, term: str | None, kind: str | None, official: bool,
+                   limit: int, as_json: bool, index_dir: Path | None, rebuild: bool,
                    corpus_dir: Path | None) -> None:
     """Search the rulings, glossary terms, kinds of rule processing and rule changes in
     Japanese, English or Chinese: QUERY is words or a question, "phrases", AND/OR/NOT,
-    (groups) and tag:, rules:, term:, kind:, id: filters.
+    (groups) and tag:, rules:, term:, kind:, id:, basis: filters.
 
     Results holding more of the words rank first; glossary names and aliases are searched in
     all three languages; width, case and kana, British and American spellings and small
@@ -257,7 +260,8 @@ def search_command(query: tuple[str, ...], lang: str | None, tags: tuple[str, ..
     here = Path.cwd()
     root = (corpus_dir or (here if (here / "rulings").is_dir() else project_root())).resolve()
     result = search(" ".join(query), root=root, folder=index_dir, lang=lang, tags=tags,
-                    rules=rules, term=term, kind=kind, limit=limit, rebuild=rebuild)
+                    rules=rules, term=term, kind=kind, limit=limit, rebuild=rebuild,
+                    official=official)
     if result.rebuilt:
         click.echo(f"search index rebuilt ({sanitize(result.rebuilt)})", err=True)
     if as_json:

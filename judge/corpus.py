@@ -38,9 +38,10 @@ from judge.paths import data_dir, project_root
 from judge.scenario.load import discover, load_path
 from judge.scenario.model import LANGS, Scenario
 from judge.scenario.run import replay as replay_scenario
+from judge.sources import Document, load_sources
 
 #: Changes whenever the meaning of the corpus fingerprint changes.
-FINGERPRINT_VERSION = "2"
+FINGERPRINT_VERSION = "3"
 
 
 class CorpusError(JudgeError):
@@ -102,6 +103,8 @@ class Corpus:
     rulesets: Mapping[str, RuleSet]  # in date order
     fingerprint: str
     replayed: bool
+    #: the source registry (``data/sources.toml``) that the rulings' citations name
+    sources: Mapping[str, Document] = field(default_factory=dict)
 
     @cached_property
     def by_id(self) -> Mapping[str, Ruling]:
@@ -209,7 +212,8 @@ def input_files(root: Path) -> list[Path]:
     """Every file the corpus is read from: the rulings, then the glossary, rule sets and cards."""
     data = data_dir()
     files = list(discover([rulings_dir(root)])) if rulings_dir(root).is_dir() else []
-    files += [p for p in (data / "glossary.toml", data / "rulesets.toml") if p.is_file()]
+    files += [p for p in (data / "glossary.toml", data / "rulesets.toml",
+                          data / "sources.toml") if p.is_file()]
     cards = data / "cards"
     if cards.is_dir():
         files += sorted(cards.glob("*.toml"))
@@ -313,4 +317,5 @@ def load_corpus(root: Path | None = None, *, replay: bool = True) -> Corpus:
         rulesets=MappingProxyType(dict(load_rulesets())),
         fingerprint=fingerprint(root),
         replayed=replay,
+        sources=load_sources(),
     )

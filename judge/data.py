@@ -1,6 +1,7 @@
 """The shared data files, read once and checked whole: glossary, card library, rule sets.
 
-``data/glossary.toml``, ``data/cards/*.toml`` and ``data/rulesets.toml`` (or the folder that
+``data/glossary.toml``, ``data/cards/*.toml`` and ``data/rulesets.toml`` (whose citations
+are checked against ``data/sources.toml``, :mod:`judge.sources`) (or the folder that
 ``JUDGE_DATA`` names) are read through :mod:`judge.tomlfile` and validated field by field; a
 problem is a :class:`DataError` naming the *data file*, a line and a field, never a ruling
 that happened to use it. Every command calls :func:`check_data` before it reads a ruling.
@@ -26,6 +27,7 @@ from judge.errors import DataError, FieldError
 from judge.ids import check_id, quote
 from judge.paths import data_dir
 from judge.scenario.model import LANGS
+from judge.sources import load_sources, parse_citations
 from judge.tomlfile import read_toml, shown_path
 
 TERM_FIELDS = (*LANGS, "aliases", "definition", "main")
@@ -196,9 +198,16 @@ def _rulesets(path: Path) -> dict[str, RuleSet]:
                 "ruling is replayed under)"))
     raw, index = read_toml(path, error=DataError)
     try:
-        return parse_rulesets(raw)
+        rulesets = parse_rulesets(raw)
     except FieldError as exc:
         raise _fail(path, index.line(exc.field), exc) from None
+    registry = load_sources()
+    for i, rs in enumerate(rulesets.values()):
+        try:
+            parse_citations(list(rs.sources), f"ruleset[{i}].sources", registry)
+        except FieldError as exc:
+            raise _fail(path, index.line(exc.field), exc) from None
+    return rulesets
 
 
 def load_rulesets(path: Path | None = None) -> dict[str, RuleSet]:
@@ -213,6 +222,7 @@ def load_rulesets(path: Path | None = None) -> dict[str, RuleSet]:
 def check_data() -> None:
     """Read and validate every data file once; raises :class:`DataError` for the first
     problem. Later reads of the same files come from the cache."""
+    load_sources()
     load_rulesets()
     _glossary(_data_file("glossary.toml"))
     card_library()

@@ -33,12 +33,13 @@ from judge.coverage import CATEGORIES
 from judge.coverage import compute as compute_coverage
 from judge.engine.cards import CardDef
 from judge.engine.events import Event
-from judge.engine.rule_processing import KINDS
+from judge.engine.rule_processing import TABLE as KIND_TABLE
 from judge.engine.trace import Replay
 from judge.errors import JudgeError
 from judge.scenario.model import LANGS, TEXT_FIELDS
+from judge.sources import MARK_RE, rests_on_official
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 
 class DatabaseError(JudgeError):
@@ -64,16 +65,26 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "id"},
     "rulings": {
         "columns": {"id": str, "title": str, "path": str, "topic": str, "languages": str,
-                    "steps": int, "explore_limit": int, "related": str},
-        "pk": "id", "indexes": [["topic"]]},
+                    "steps": int, "explore_limit": int, "related": str, "official": int,
+                    "interpretations": int},
+        "pk": "id", "indexes": [["topic"], ["official"]]},
     "ruling_texts": {
         "columns": {"ruling_id": str, "lang": str, **{f: str for f in TEXT_FIELDS}},
         "pk": ("ruling_id", "lang"), "fks": [("ruling_id", "rulings", "id")]},
     "sources": {
-        "columns": {"id": int, "ruling_id": str, "position": int, "title": str, "date": str,
-                    "authority": str, "url": str, "seed": str},
-        "pk": "id", "fks": [("ruling_id", "rulings", "id")],
-        "indexes": [["ruling_id"], ["date"], ["authority"]]},
+        "columns": {"id": str, "position": int, **{f"title_{_col(lang)}": str for lang in LANGS},
+                    "authority": str, "date": str, "url": str, "seed": str,
+                    **{f"note_{_col(lang)}": str for lang in LANGS}},
+        "pk": "id", "indexes": [["date"], ["authority"]]},
+    "source_sections": {
+        "columns": {"source_id": str, "section": str, "position": int,
+                    **{f"name_{_col(lang)}": str for lang in LANGS}},
+        "pk": ("source_id", "section"), "fks": [("source_id", "sources", "id")]},
+    "ruling_sources": {
+        "columns": {"ruling_id": str, "position": int, "source_id": str, "section": str},
+        "pk": ("ruling_id", "position"),
+        "fks": [("ruling_id", "rulings", "id"), ("source_id", "sources", "id")],
+        "indexes": [["source_id"]]},
     "tags": {"columns": {"id": str, "rulings": int}, "pk": "id"},
     "ruling_tags": {
         "columns": {"ruling_id": str, "tag_id": str, "position": int},
@@ -122,7 +133,7 @@ TABLES: dict[str, dict[str, Any]] = {
         "fks": [("ruling_id", "rulings", "id"), ("ruleset_id", "rulesets", "id")],
         "indexes": [["type"], ["card"], ["ruleset_id"], ["cause"]],
         "unique": [["ruling_id", "ruleset_id", "branch", "seq"]]},
-    "rule_kinds": {"columns": {"id": str, "number": int}, "pk": "id"},
+    "rule_kinds": {"columns": {"id": str, "number": int, "source": str}, "pk": "id"},
     "coverage": {
         "columns": {"category": str, "item": str, "position": int, "label": str,
                     "rulings": int, "from_events": int, "from_terms": int, "differs": int,
@@ -251,10 +262,12 @@ def _not_null(name: str, spec: dict[str, Any]) -> Iterator[str]:
     keys = (pk,) if isinstance(pk, str) else pk
     nullable = {"cards": {"ruling_id", "file", "level", "power", "limit", "lrig_type",
                           "card_class", "limiting"},
-                "events": {"player", "card", "from_zone", "to_zone", "source"}}
+                "events": {"player", "card", "from_zone", "to_zone", "source"},
+                "sources": {"date", "url", "seed", *(f"note_{_col(lang)}" for lang in LANGS)}}
     for column in spec["columns"]:
         if column in keys or (name in ("rulings", "ruling_texts", "sources", "events",
-                                       "ruling_rulesets", "cards", "coverage")
+                                       "ruling_rulesets", "cards", "coverage",
+                                       "source_sections", "ruling_sources")
                               and column not in nullable.get(name, set())):
             yield column
 
@@ -276,7 +289,17 @@ def _fill(db: Database, corpus: Corpus) -> None:
          "refresh_needs_trash": int(rs.refresh_needs_trash), "excess_order": rs.excess_order,
          "burst_count": rs.burst_count, "sources": _json(list(rs.sources))}
         for rs in corpus.rulesets.values())
-    table("rule_kinds").insert_all({"id": k, "number": n} for k, n in KINDS.items())
+    table("rule_kinds").insert_all({"id": k.id, "number": k.number, "source": k.source}
+                                   for k in KIND_TABLE)
+    table("sources").insert_all(
+        {"id": d.id, "position": i, **{f"title_{_col(lang)}": d.title(lang) for lang in LANGS},
+         "authority": d.authority, "date": d.date or None, "url": d.url or None,
+         "seed": d.seed or None, **{f"note_{_col(lang)}": d.note.get(lang) for lang in LANGS}}
+        for i, d in enumerate(corpus.sources.values()))
+    table("source_sections").insert_all(
+        {"source_id": d.id, "section": sec.id, "position": i,
+         **{f"name_{_col(lang)}": sec.name(lang) for lang in LANGS}}
+        for d in corpus.sources.values() for i, sec in enumerate(d.sections.values()))
     table("terms").insert_all(
         {"id": t.id, "position": i, **{f"name_{_col(lang)}": t.names.get(lang, "")
                                        for lang in LANGS},
@@ -288,15 +311,14 @@ def _fill(db: Database, corpus: Corpus) -> None:
         for tag in ruling.scenario.tags:
             tag_count[tag] = tag_count.get(tag, 0) + 1
     table("tags").insert_all({"id": t, "rulings": n} for t, n in sorted(tag_count.items()))
-    table("rulings").insert_all(_ruling_row(r) for r in corpus.rulings)
+    table("rulings").insert_all(_ruling_row(r, corpus) for r in corpus.rulings)
     table("ruling_texts").insert_all(
         {"ruling_id": r.id, "lang": lang,
          **{f: r.text(f, lang, fallback=False) for f in TEXT_FIELDS}}
         for r in corpus.rulings for lang in r.languages)
-    table("sources").insert_all(
-        {"ruling_id": r.id, "position": i, "title": s.title, "date": s.date,
-         "authority": s.authority, "url": s.url, "seed": s.seed}
-        for r in corpus.rulings for i, s in enumerate(r.scenario.sources))
+    table("ruling_sources").insert_all(
+        {"ruling_id": r.id, "position": i, "source_id": c.source, "section": c.section}
+        for r in corpus.rulings for i, c in enumerate(r.scenario.sources))
     table("ruling_tags").insert_all(
         {"ruling_id": r.id, "tag_id": t, "position": i}
         for r in corpus.rulings for i, t in enumerate(dict.fromkeys(r.scenario.tags)))
@@ -400,12 +422,15 @@ def _replays(ruling: Ruling, order: dict[str, int]) -> list[tuple[str, Replay]]:
     return sorted(ruling.replays.items(), key=lambda kv: order.get(kv[0], len(order)))
 
 
-def _ruling_row(ruling: Ruling) -> dict[str, Any]:
+def _ruling_row(ruling: Ruling, corpus: Corpus) -> dict[str, Any]:
     s = ruling.scenario
     return {"id": ruling.id, "title": ruling.title("en"), "path": ruling.path,
             "topic": ruling.topic, "languages": ",".join(ruling.languages),
             "steps": len(s.steps), "explore_limit": s.explore_limit,
-            "related": _json(list(s.related))}
+            "related": _json(list(s.related)),
+            "official": int(rests_on_official(s.sources, corpus.sources)),
+            "interpretations": sum(len(MARK_RE.findall(t)) for t in
+                                   (texts.get("ja", "") for texts in s.texts.values()))}
 
 
 def _event_row(ruling: str, rules: str, branch: int, e: Event) -> dict[str, Any]:

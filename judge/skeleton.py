@@ -19,6 +19,10 @@ tags = ["refresh"]
 terms = ["refresh", "main-deck", "trash", "life-cloth"]
 # Ids of related rulings (optional).
 related = []
+# Where the answer comes from: documents of data/sources.toml, by id, or one of their
+# sections as "ID#SECTION" (e.g. "mistaken-rules#crush", "glossary-rule-processing#kind-4").
+# Cite what says the answer; mark your own reading in the texts: [the sentence]{{.interpretation}}.
+sources = ["glossary-refresh#during-effect", "glossary-rule-processing#kind-5"]
 # How many branches of unscripted choices to explore at most (optional, default 256).
 explore_limit = 256
 
@@ -39,17 +43,9 @@ en = "(short answer)"
 zh-Hans = "（简短回答）"
 
 [explanation]
-ja = "（解説）"
-en = "(explanation)"
-zh-Hans = "（解说）"
-
-# Where the answer comes from. authority: official, official-quoted, community or
-# interpretation. date: YYYY, YYYY-MM or YYYY-MM-DD. url: optional, https only.
-[[sources]]
-title = "WIXOSS glossary: refresh (quoted by wikiwiki.jp)"
-date = "2020-05-17"
-authority = "official-quoted"
-seed = "000"
+ja = "（解説）[資料に書かれていない、このプロジェクトの読み方。]{{.interpretation}}"
+en = "(explanation) [This project's own reading, where the sources are silent.]{{.interpretation}}"
+zh-Hans = "（解说）[资料没有写明、本项目自己的解读。]{{.interpretation}}"
 
 # Cards defined only for this ruling (optional). Others come from data/cards/*.toml, and a
 # label with no card id is a plain level-1 SIGNI ("filler").

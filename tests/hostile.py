@@ -189,14 +189,28 @@ def ruling_cases() -> list[RulingCase]:
     bad("id-dotdot", tiny("../../hx-up"), "an id that climbs folders")
     bad("id-slash", tiny("hx/inner"), "an id with a slash")
     bad("id-huge", tiny("A" * HUGE_TEXT), "a 100 KB id: the message must not repeat it")
-    for n, date, about in [
-        ("date-fullwidth", "２０２０", "full-width digits in a date"),
-        ("date-arabic-indic", "٢٠٢٠-٠١", "Arabic-Indic digits in a date"),
-        ("date-trailing-newline", "2020\\n", "a date ending in a newline ($)"),
-        ("date-impossible", "2020-13-45", "month 13, day 45"),
+    for n, top, about in [
+        ("source-table", '[[sources]]\ntitle = "s"\ndate = "2020"\nauthority = "community"\n',
+         "a [[sources]] table of the old format"),
+        ("source-unknown", 'sources = ["hx-no-such-document"]', "a source the registry lacks"),
+        ("source-section-unknown", 'sources = ["mistaken-rules#hx-none"]',
+         "a section its document lacks"),
+        ("source-empty-section", 'sources = ["mistaken-rules#"]', "an empty section"),
+        ("source-twice", 'sources = ["mistaken-rules#crush", "mistaken-rules#crush"]',
+         "one citation twice"),
+        ("source-number", "sources = [5]", "a citation that is a number"),
+        ("source-fullwidth", 'sources = ["ｍistaken-rules"]', "a full-width letter in an id"),
+        ("source-newline", 'sources = ["mistaken-rules\\n"]', "an id ending in a newline"),
+        ("source-huge", f'sources = ["{"x" * HUGE_TEXT}"]',
+         "a 100 KB citation: the message must not repeat it"),
     ]:
-        bad(n, tiny(rid(n), top=f'[[sources]]\ntitle = "s"\ndate = "{date}"\n'
-                    'authority = "community"\n'), about)
+        bad(n, tiny(rid(n), top=top), about)
+    for n, text, about in [
+        ("mark-unknown", "[x]{.interp}", "a mark that is not {.interpretation}"),
+        ("mark-unopened", "x{.interpretation}", "a mark without its bracketed sentence"),
+        ("mark-script", "[x]{.interpretation onload=alert(1)}", "a mark with more in it"),
+    ]:
+        bad(n, tiny(rid(n), title=f'[title]\nja = "t"\n[explanation]\nja = "{text}"'), about)
     n = "tag-trailing-newline"
     bad(n, tiny(rid(n), top='tags = ["refresh\\n"]'), "a tag ending in a newline")
     n = "tag-dotdot"
@@ -783,7 +797,7 @@ second_refresh_ends_turn = true
 refresh_needs_trash = true
 excess_order = "level_changed_first"
 burst_count = "at_most"
-sources = ["x"]
+sources = ["mistaken-rules"]
 '''
 CARD = '\n[{id}]\ntype = "signi"\nlevel = 1\npower = 1000\n'
 
@@ -791,6 +805,7 @@ CARD = '\n[{id}]\ntype = "signi"\nlevel = 1\npower = 1000\n'
 def data_cases() -> list[DataCase]:
     """Each edit finds its place by a pattern, not by exact text, so that the data may change."""
     rs, gl, cd, extra = "rulesets.toml", "glossary.toml", "cards/basic.toml", "cards/extra.toml"
+    sr = "sources.toml"
     both = ("check", "db")
     out = [
         # rulesets.toml
@@ -832,6 +847,30 @@ def data_cases() -> list[DataCase]:
             ("id",), ("check", "build")),
         DataCase("rulesets-nesting-5000", rs, _append(rs, "x = " + nested(5000) + "\n"),
                  "5000 nested arrays"),
+        DataCase("rulesets-source-unknown", rs, _line(rs, "sources = ",
+                                                      'sources = ["hx-no-such-document"]'),
+                 "a rule set citing a document the registry lacks", ("sources",)),
+        # sources.toml
+        DataCase("sources-missing", sr, _remove(sr), "no sources.toml", missing=True),
+        DataCase("sources-syntax", sr, _header(sr, 2), "TOML syntax: a header without ]"),
+        DataCase("sources-date-fullwidth", sr, _line(sr, "date = ", 'date = "２０２０"'),
+                 "full-width digits in a date", ("date",)),
+        DataCase("sources-date-impossible", sr, _line(sr, "date = ", 'date = "2020-13-45"'),
+                 "month 13, day 45", ("date",)),
+        DataCase("sources-date-newline", sr, _line(sr, "date = ", 'date = "2020\\n"'),
+                 "a date ending in a newline", ("date",)),
+        DataCase("sources-authority-interpretation", sr, _line(
+            sr, "authority = ", 'authority = "interpretation"'),
+            "an interpretation listed as a source", ("authority",)),
+        DataCase("sources-url-javascript", sr, _line(sr, "url = ", 'url = "javascript:alert(1)"'),
+                 "a javascript: address", ("url",), ("check", "build")),
+        DataCase("sources-title-no-zh", sr, _line(sr, "title = ", 'title = { ja = "x", en = "x" }'),
+                 "a title without its Chinese", ("zh-Hans",)),
+        DataCase("sources-seed-unknown", sr, _line(sr, "seed = ", 'seed = "002"'),
+                 "a seed that does not exist", ("seed",)),
+        DataCase("sources-id-dotdot", sr, _append(sr, '\n[sources."../../evil"]\n'
+                                                      'authority = "community"\n'),
+                 "a source id that climbs folders", ("evil",)),
         # glossary.toml
         DataCase("glossary-syntax", gl, _header(gl, 2), "TOML syntax: a header without ]",
                  commands=both),

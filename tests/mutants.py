@@ -271,9 +271,7 @@ def mutants(base: str, text: str, keep: Callable[[str], bool] = keep_all) -> lis
         if not isinstance(value, dict) or not path:
             continue
         required: tuple[str, ...] = ()
-        if path[0] == "sources" and len(path) == 2:
-            required = ("title", "date", "authority")
-        elif path[0] == "steps" and len(path) == 2:
+        if path[0] == "steps" and len(path) == 2:
             required = ("action", "ops", "card")
         elif path[0] == "choices" and len(path) == 2:
             required = ("pick",)
@@ -464,11 +462,14 @@ def mutants(base: str, text: str, keep: Callable[[str], bool] = keep_all) -> lis
     add("explore-zero", _with(doc, ("explore_limit",), 0), ("explore_limit",))
     add("tag-spaces", _with(doc, ("tags",), ["two words"]), ("tags",))
     for i, source in enumerate(doc.get("sources", [])):
-        if isinstance(source, dict):
-            add(f"source-date-{i}", _with(doc, ("sources", i, "date"), "May 2020"),
-                ("date",))
-            add(f"source-url-{i}", _with(doc, ("sources", i, "url"), "http://example.org"),
-                ("url",))
+        if isinstance(source, str):
+            add(f"source-unknown-{i}", _with(doc, ("sources", i), f"{source}-x"),
+                ("sources",))
+            add(f"source-section-{i}", _with(doc, ("sources", i),
+                                             source.partition("#")[0] + "#no-such-section"),
+                ("sources",))
+            add(f"source-table-{i}", _with(doc, ("sources", i), {"title": source}),
+                ("sources",))
     for i, step in enumerate(doc.get("steps", [])):
         if isinstance(step, dict) and step.get("action") == "effect":
             add(f"step-use-without-card-{i}", _with(doc, ("steps", i),

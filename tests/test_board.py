@@ -30,6 +30,7 @@ from judge.site.board import (
     NAME,
     NEW,
     ORDER,
+    SIDE_ID,
     TOP_MARK,
     TOP_W,
     TOP_ZONES,
@@ -88,16 +89,14 @@ def pages(draw: st.DrawFn) -> list[Board]:
 def test_every_text_of_every_board_is_inside_its_box(page: list[Board]) -> None:
     layout = layout_for(page)
     boxes = layout.boxes
-    heads = {head_y + 12 for _, head_y, *_ in boxes}
     for board in page:
         svg = render_svg(board, layout, labelledby="cap")
         assert svg.startswith(f'<svg class="board" viewBox="0 0 344 {layout.height}" ')
-        assert f'<use href="#{FRAME_ID}"/>' in svg and 'aria-labelledby="cap"' in svg
+        # the frame with the turn player's mark
+        assert f'<use href="#{FRAME_ID}-{board.turn_player}"/>' in svg
+        assert 'aria-labelledby="cap"' in svg and 'class="ph"' not in svg
         for cls, xs, ys in _TEXT.findall(svg):
             x, y = int(xs), int(ys)
-            if cls == "ph":  # the turn player's mark, on that player's name line
-                assert x == 2 and y in heads
-                continue
             # the box of this column whose top is the last one above the text
             column = [(bx, by, h) for _, _, _, bx, by, h in boxes if bx <= x < bx + BOX_W]
             left, top, height = max(((bx, by, h) for bx, by, h in column if by < y),
@@ -121,6 +120,7 @@ def test_the_layout_draws_each_used_zone_for_both_players(page: list[Board]) -> 
     drawn = [(player, zone) for player, _, zone, *_ in layout.boxes]
     assert drawn == [(p, z) for p in ("p2", "p1") for z in layout.zones]
     assert all(h >= NAME + LINE for *_, h in layout.boxes)
+    assert layout.rows[0] == layout.rows[1]  # both sides alike
 
 
 @settings(max_examples=200, deadline=None)
@@ -194,7 +194,7 @@ def test_piles_and_stacks_are_listed_from_the_top() -> None:
     assert [c.label for c in board.cards("p1", "lrig")] == ["L2", "L1", "L0"]
     layout = layout_for([board])
     frame = frame_svg(layout, Narrator("en", {}))
-    assert frame.count(TOP_MARK) == 2 * len([z for z in layout.zones if z in TOP_ZONES])
+    assert frame.count(TOP_MARK) == len([z for z in layout.zones if z in TOP_ZONES])
     svg = render_svg(board, layout, label="x")
     x = next(bx for p, _, z, bx, *_ in layout.boxes if (p, z) == ("p1", "lrig"))
     assert f'<text x="{x + 3 + TOP_W}" y=' in svg and ">L2 L1 L0</text>" in svg
@@ -215,7 +215,15 @@ def test_frame_has_names_once_and_boards_only_their_own() -> None:
     frame = frame_svg(layout, n)
     assert frame.count(f'<g id="{FRAME_ID}" class="zn">') == 1 and 'aria-hidden="true"' in frame
     assert frame.count(">Player 1</text>") == frame.count(">Player 2</text>") == 1
-    assert frame.count(">trash</text>") == 2 and frame.count(">assist LRIG 1</text>") == 2
+    # one side's boxes and names, drawn for both players (the sides are alike)
+    assert frame.count(">trash</text>") == 1 and frame.count(">assist LRIG 1</text>") == 1
+    assert frame.count(f'<use href="#{SIDE_ID}" y="') == 1
+    assert layout.rows[0] == layout.rows[1]
+    # the frame with each player's turn mark, which a board shows first
+    heads = {p: y for p, y, *_ in layout.boxes}
+    for player, y in heads.items():
+        assert (f'<g id="{FRAME_ID}-{player}"><use href="#{FRAME_ID}"/><text class="ph" '
+                f'x="2" y="{y + 12}">\u25cf</text></g>') in frame
     svg = render_svg(board, layout, label="after the attack")
     assert 'aria-label="after the attack"' in svg
     assert "trash" not in svg and "Player" not in svg  # the names are the frame's

@@ -50,7 +50,12 @@ def test_tables_and_counts(con: sqlite3.Connection, corpus: Corpus) -> None:
     for rid, lang in con.execute("SELECT ruling_id, lang FROM ruling_texts"):
         langs.setdefault(rid, set()).add(lang)
     assert langs == {STEPS: {"ja", "en", "zh-Hans"}, MILL: {"ja", "en"}, POWER: {"ja"}}
-    assert count(con, "SELECT count(*) FROM sources") == 3
+    # the source registry once, and each ruling's citations of it
+    assert count(con, "SELECT count(*) FROM sources") == len(corpus.sources) >= 9
+    assert count(con, "SELECT count(*) FROM source_sections") == \
+        sum(len(d.sections) for d in corpus.sources.values())
+    assert count(con, "SELECT count(*) FROM ruling_sources") == \
+        sum(len(r.scenario.sources) for r in corpus.rulings) == 3
     assert count(con, "SELECT count(*) FROM ruling_tags") == \
         sum(len(r.scenario.tags) for r in corpus.rulings)
     assert count(con, "SELECT count(*) FROM ruling_terms") == \

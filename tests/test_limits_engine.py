@@ -72,6 +72,7 @@ def ruling(*, rulesets: str = '["2014-07"]', cards: str = "", p1: str = "", p2: 
     return f"""
 id = "limits-test"
 rulesets = {rulesets}
+sources = ["glossary-rule-processing"]
 {extra}
 [title]
 ja = "t"
@@ -81,10 +82,6 @@ ja = "q"
 ja = "a"
 [explanation]
 ja = "e"
-[[sources]]
-title = "test"
-date = "2020"
-authority = "interpretation"
 {cards}
 [setup]
 turn = 3

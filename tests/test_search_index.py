@@ -55,8 +55,9 @@ from judge.site.searchindex import (
 
 FIXTURE = project_root() / "tests" / "fixtures" / "site_corpus"
 #: The search filters' names in each language (rule set, tag, term), as the pages give them.
-FILTER_NAMES = {"ja": ("ルールセット", "タグ", "用語"), "en": ("Rule set", "Tag", "Term"),
-                "zh-Hans": ("规则版本", "标签", "术语")}
+FILTER_NAMES = {"ja": ("ルールセット", "タグ", "用語", "出典"),
+                "en": ("Rule set", "Tag", "Term", "Sources"),
+                "zh-Hans": ("规则版本", "标签", "术语", "出处")}
 RULINGS = 3  # in the fixture corpus
 
 

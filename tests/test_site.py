@@ -36,10 +36,13 @@ from judge.site import build as build_module
 from judge.site.board import FRAME_ID
 from judge.site.build import BuildError, RulingsFailed, build_site
 from judge.site.serve import start_server, watch
+from judge.sources import load_sources, rests_on_official
 
 FIXTURE = project_root() / "tests" / "fixtures" / "site_corpus"
 #: The corpus of tests/test_coverage.py, whose replays go through phases and attack steps.
 COVERAGE_FIXTURE = project_root() / "tests" / "fixtures" / "corpus"
+#: The only addresses outside the site a page may link to: the registry's (data/sources.toml).
+SOURCE_URLS = {d.url for d in load_sources().values() if d.url}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
         "track", "wbr"}
 #: Elements whose end tag HTML lets us leave out; the site always writes them, so none here.
@@ -239,8 +242,9 @@ def test_internal_links_and_anchors_resolve(site: Path) -> None:
     broken = []
     for path, page in pages.items():
         for _tag, url, in_sources in page.links:
-            if url.startswith("https://"):
+            if url.startswith(("https://", "http://")):
                 assert in_sources, f"{path}: external link outside the sources: {url}"
+                assert url in SOURCE_URLS, f"{path}: {url} is no address of data/sources.toml"
                 continue
             assert "://" not in url and not url.startswith(("//", "javascript:", "data:")), url
             target, fragment = resolve(path, url)
@@ -317,12 +321,23 @@ def test_ruling_page_content(fixture_site: Path) -> None:
     en = read(fixture_site, "en", "rulings/fixture-mill-refresh")
     assert "<h2 data-pagefind-ignore>Question</h2>" in en
     assert "<h2 data-pagefind-ignore>Answer</h2>" in en
-    assert 'href="https://example.org/refresh" rel="noopener"' in en
-    assert "official, as quoted, 2014-06-20" in en
+    # sources from the registry: authority label, title, date, sections, link where public
+    notice = "https://www.takaratomy.co.jp/products/wixoss/library/rule/140625/"
+    assert f'<span class="auth auth-official">official</span> <a href="{notice}" ' \
+           'rel="noopener">Takara Tomy: change to the deck refresh rule (from 1 July 2014)</a> ' \
+           '<span class="date">2014-06-25</span>' in en
+    assert '<span class="auth auth-official-quoted">official, as quoted</span> WIXOSS official ' \
+           'Twitter: revision of the refresh rule (from 1 July 2014) <span class="date">' \
+           '2014-06-20</span><br><span class="secs">§ after the revision: the refresh once one ' \
+           'effect has resolved</span>' in en
+    assert 'class="basis basis-official"' in en and "Rests on official text" in en
+    assert 'data-pagefind-filter="Sources:official text"' in en
     # a table per group of rule sets: the answer changed in 2014-07
     assert "<caption>2014-04</caption>" in en
     assert "<caption>2014-07 · 2014-09 · current</caption>" in en
     ja = read(fixture_site, "ja", "rulings/fixture-mill-refresh")
+    assert '<span class="auth auth-official-quoted">公式（引用）</span> WIXOSS公式Twitter' in ja
+    assert 'data-pagefind-filter="出典:公式の文書"' in ja
     # the replay: narrated steps and a board after each
     assert "Step 1: Player 1 resolves an effect" in en
     assert "The refresh puts l1 from Player 1&#39;s Life Cloth into their trash." in en
@@ -330,7 +345,7 @@ def test_ruling_page_content(fixture_site: Path) -> None:
     assert boards >= 3 and en.count('aria-labelledby="b') == boards  # named by their captions
     # what every board shares is drawn once, and each board shows it
     assert en.count(f'<g id="{FRAME_ID}" class="zn">') == 1
-    assert en.count(f'<use href="#{FRAME_ID}"/>') == boards
+    assert en.count(f'<use href="#{FRAME_ID}-p') == boards
     assert "Player 1's main deck" not in en.split(f'id="{FRAME_ID}"', 1)[1].split("</svg>")[0]
     # the refresh is drawn at its key moment, marked against the board before
     assert "After the refresh of Player 1" in en and '<tspan class="nw">' in en
@@ -435,10 +450,16 @@ def test_rulings_index_lists_every_ruling_by_topic_with_its_answer(corpus_site: 
     for lang in LANGS:
         page = read(corpus_site, lang, "rulings")
         assert page.count('<dt id="r-') == len(corpus.rulings)
+        official = 0
         for ruling in corpus.rulings:
-            start = page.index(f'<dt id="r-{ruling.id}">')
+            start = page.index(f'<dt id="r-{ruling.id}"')
             entry = page[start:page.index("</dd>", start)]
             assert f'href="{ruling.id}/"' in entry
+            # the ruling's basis: a badge and the class the "only official" box keeps
+            rests = rests_on_official(ruling.scenario.sources, corpus.sources)
+            official += rests
+            assert (f'<dt id="r-{ruling.id}" class="official">' in entry) == rests
+            assert ('<dd class="official">' in entry) == rests
             answer = ruling.scenario.texts.get("answer", {})
             text = answer.get(lang) or answer.get("ja", "")
             first = re.split(r"[*`\[\]_]", text)[0][:12]
@@ -446,6 +467,8 @@ def test_rulings_index_lists_every_ruling_by_topic_with_its_answer(corpus_site: 
                 first in html.unescape(entry), (lang, ruling.id, first)
         topics = re.findall(r'<section id="topic-([^"]+)">', page)
         assert topics and topics == sorted(topics)
+        assert '<input type="checkbox" id="only-official">' in page
+        assert page.count('class="basis basis-official"') == official > 0
 
 
 def test_search_filter_values_are_distinct_and_plain(corpus_site: Path) -> None:
@@ -522,6 +545,26 @@ def test_injected_markdown_is_harmless_on_the_page(fixture_site: Path) -> None:
         assert not parser.found, (lang, parser.found)
     en = read(fixture_site, "en", "rulings/fixture-injection")
     assert "Draw &lt;img src=x onerror=alert(1)&gt;" in en  # shown as text, not markup
+    # a marked interpretation keeps its own Markdown, loses the markup around it
+    assert '<span class="interpretation">A <strong>marked</strong> <b>reading</b> . ' \
+           '<small class="interp-label">this project\'s interpretation</small></span>' in en
+
+
+def test_interpretations_are_marked_in_the_page_language(fixture_site: Path) -> None:
+    labels = {"ja": "本プロジェクトの解釈", "en": "this project's interpretation",
+              "zh-Hans": "本项目的解读"}
+    for lang, label in labels.items():
+        page = read(fixture_site, lang, "rulings/fixture-two-returners")
+        assert page.count('<span class="interpretation">') == 1
+        assert f'<small class="interp-label">{label}</small></span>' in page
+        assert "{.interpretation}" not in page
+        # the note under the sources says what the label means; no source is an interpretation
+        notes = {"ja": "「本プロジェクトの解釈」と示した文", "en": "Sentences marked “this project",
+                 "zh-Hans": "标有“本项目的解读”的句子"}
+        assert notes[lang] in page
+        assert 'class="basis basis-community"' in page
+    without = read(fixture_site, "en", "rulings/fixture-mill-refresh")
+    assert 'class="interpretation"' not in without and "Sentences marked" not in without
 
 
 def test_index_pages(fixture_site: Path) -> None:

@@ -5,7 +5,7 @@ operations live with their mechanics (:mod:`judge.engine.mechanics.charm`,
 :mod:`judge.engine.mechanics.accessory`) and are listed in :data:`OPERATIONS` with the rest.
 
 Each operation does as much as it can: a draw from an empty main deck is simply not made and
-is logged as ``skipped`` (2014-06-20 refresh revision, quoted by wikiwiki.jp
+is logged as ``skipped`` (2014-06-20 refresh revision, quoted by wixoss.81.la
 "リフレッシュ"). Under the 2014-04 rules the refresh interrupts from inside
 :meth:`Game.move` instead, so the draw goes on from the new deck.
 """

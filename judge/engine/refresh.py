@@ -1,6 +1,6 @@
 """The refresh, and when it happens under each rule set.
 
-The refresh (WIXOSS glossary "リフレッシュ", quoted by wikiwiki.jp, 2020-05-17, and the
+The refresh (WIXOSS glossary "リフレッシュ", quoted by wixoss.81.la, 2020-05-17, and the
 mistaken rules page, which agree): every card of the trash is put into the main deck and the
 deck is shuffled; then the top life cloth, if any, goes to the trash without its Life Burst,
 kept out of the new deck. An empty main deck is not a loss.

@@ -2,7 +2,7 @@
 
 The engine asks a :class:`RuleSet` its flags; no code compares rule-set ids. The engine reads
 no files: :func:`judge.data.load_rulesets` reads ``data/rulesets.toml`` and hands the parsed
-table to :func:`parse_rulesets`. Sources: wikiwiki.jp WIXOSS "リフレッシュ" (the 2014-06-20 and
+table to :func:`parse_rulesets`. Sources: wixoss.81.la "リフレッシュ" (the 2014-06-20 and
 2014-08-27 notices, glossary of 2020) and WIXOSS TCG Wiki "間違えやすいルール" (2014: the
 launch-era deck-out procedure).
 """

@@ -25,7 +25,7 @@
 Sources: Chinese wiki "WIXOSS/游戏规则" (undated), effect types (the turn player's first, each
 player ordering their own); WIXOSS TCG Wiki "間違えやすいルール" (2014), the refresh example (a
 lost ability) and 出現時能力 (an ability with a cost may be left unused); WIXOSS glossary
-"ルール処理" (quoted by wikiwiki.jp, 2020-11-30): moves by rule processing are not effects.
+"ルール処理" (quoted by wixoss.81.la, 2020-11-30): moves by rule processing are not effects.
 **Interpretation**: abilities that do not work from the trash, hand or ener zone resolve even if
 their card has moved.
 """

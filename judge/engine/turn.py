@@ -79,7 +79,7 @@ def enter_attack_step(game: Game, step: str) -> None:
 def draw_phase(game: Game) -> None:
     """Draw two cards (one on the first player's first turn). From 2014-07 on, if the first
     draw empties the deck the second is not drawn, and the refresh follows the drawing
-    (wikiwiki.jp "リフレッシュ", 2014-06-20 revision); under 2014-04 it interrupts."""
+    (wixoss.81.la "リフレッシュ", 2014-06-20 revision); under 2014-04 it interrupts."""
     state = game.state
     tp = state.turn_player
     wanted = 1 if state.turn == 1 and tp == state.first_player else 2

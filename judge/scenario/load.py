@@ -30,7 +30,7 @@ from judge.engine.state import (
     ZONES,
 )
 from judge.errors import FieldError, ScenarioError
-from judge.ids import LABEL_RULE, check_id, is_date, is_label, quote
+from judge.ids import LABEL_RULE, check_id, is_label, quote
 from judge.limits import (
     MAX_BRANCHES,
     MAX_CARDS_IN_SETUP,
@@ -40,7 +40,6 @@ from judge.limits import (
 )
 from judge.scenario.locate import LineIndex
 from judge.scenario.model import (
-    AUTHORITIES,
     LANGS,
     TEXT_FIELDS,
     EventPattern,
@@ -49,11 +48,11 @@ from judge.scenario.model import (
     Placement,
     Scenario,
     Setup,
-    Source,
     StatePattern,
     Step,
     ZonePattern,
 )
+from judge.sources import MARKS, Citation, load_sources, mark_problem, parse_citations
 from judge.tomlfile import parse, read_file
 
 TOP_FIELDS = ("id", "rulesets", "tags", "terms", "related", *TEXT_FIELDS, "sources", "cards",
@@ -269,11 +268,9 @@ class _Loader:
             if not any(rs in e.rules for e in expectations):
                 raise FieldError("expect", f"no [[expect]] block covers rule set {rs!r}",
                                  rulesets)
-        sources_raw = raw.get("sources", [])
-        _expect_type(sources_raw, list, "sources", "an array of [[sources]] tables")
         return Scenario(
             path=self.path, id=rid, rulesets=rulesets, texts=texts, tags=tags, terms=terms,
-            sources=tuple(self._source(s, i) for i, s in enumerate(sources_raw)),
+            sources=self._sources(raw.get("sources", [])),
             cards=dict(self.cards), setup=setup, steps=steps, choices=choices,
             expectations=expectations,
             explore_limit=_int(raw.get("explore_limit", 256), "explore_limit", 1, MAX_BRANCHES),
@@ -294,26 +291,20 @@ class _Loader:
         _keys(table, LANGS, name)
         if "ja" not in table:
             raise FieldError(f"{name}.ja", "missing (Japanese is the fallback language)")
-        return {lang: _str(v, f"{name}.{lang}") for lang, v in table.items()}
+        texts = {lang: _str(v, f"{name}.{lang}") for lang, v in table.items()}
+        for lang, text in texts.items():
+            problem = mark_problem(text)
+            if problem:
+                raise FieldError(f"{name}.{lang}", problem, MARKS)
+        return texts
 
-    def _source(self, raw: Any, i: int) -> Source:
-        where = f"sources[{i}]"
-        _expect_type(raw, dict, where, "a table")
-        _keys(raw, ("title", "date", "authority", "url", "seed"), where)
-        for key in ("title", "date", "authority"):
-            if key not in raw:
-                raise FieldError(f"{where}.{key}", "missing")
-        date = _str(raw["date"], f"{where}.date")
-        if not is_date(date):
-            raise FieldError(f"{where}.date", f"{quote(date)} is not YYYY, YYYY-MM or "
-                                              "YYYY-MM-DD")
-        url = _str(raw.get("url", ""), f"{where}.url")
-        if url and (not url.startswith("https://") or not url.isascii()
-                    or any(c.isspace() or c in "<>\"" for c in url)):
-            raise FieldError(f"{where}.url", f"{quote(url)} is not an https:// address")
-        return Source(title=_str(raw["title"], f"{where}.title"), date=date,
-                      authority=_one_of(raw["authority"], AUTHORITIES, f"{where}.authority"),
-                      url=url, seed=_str(raw.get("seed", ""), f"{where}.seed"))
+    def _sources(self, raw: Any) -> tuple[Citation, ...]:
+        """``sources = ["ID", "ID#SECTION", ...]``: citations of ``data/sources.toml``."""
+        if isinstance(raw, list) and any(isinstance(item, dict) for item in raw):
+            raise FieldError("sources", "[[sources]] tables are no longer read: cite the "
+                                        "documents of data/sources.toml, as in sources = "
+                                        "[\"mistaken-rules#crush\"] (docs/scenario-format.md)")
+        return parse_citations(raw, "sources", load_sources())
 
     # -------------------------------------------------------------- cards and set-up
 

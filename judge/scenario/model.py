@@ -16,19 +16,7 @@ from judge.engine.choices import Scripted
 from judge.langs import LANGS as LANGS  # defined once, in judge.langs
 from judge.langs import TEXT_FIELDS as TEXT_FIELDS
 from judge.scenario.locate import LineIndex
-
-AUTHORITIES = ("official", "official-quoted", "community", "interpretation")
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where a ruling comes from: a title, a date, its authority and an address."""
-
-    title: str
-    date: str
-    authority: str
-    url: str = ""
-    seed: str = ""
+from judge.sources import Citation as Citation  # a ruling cites the registry's documents
 
 
 @dataclass(frozen=True)
@@ -175,7 +163,8 @@ class Expectation:
 
 @dataclass(frozen=True)
 class Scenario:
-    """A validated ruling: texts, sources, cards, set-up, steps, choices, expectations."""
+    """A validated ruling: texts, citations of the source registry (``data/sources.toml``),
+    cards, set-up, steps, choices, expectations."""
 
     path: str
     id: str
@@ -183,7 +172,7 @@ class Scenario:
     texts: dict[str, dict[str, str]]  # field -> lang -> Markdown
     tags: tuple[str, ...]
     terms: tuple[str, ...]
-    sources: tuple[Source, ...]
+    sources: tuple[Citation, ...]
     cards: dict[str, CardDef]
     setup: Setup
     steps: tuple[Step, ...]

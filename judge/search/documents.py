@@ -59,14 +59,24 @@ class SearchDoc(NamedTuple):
     explanations: Mapping[str, str] = NONE
     keywords: str = ""
     label: str = ""
+    #: a ruling's basis: ``official`` (it cites an official or officially quoted document) or
+    #: ``community``; empty for the other kinds
+    basis: str = ""
 
 
 def _texts(ruling: Any, name: str) -> dict[str, str]:
-    return {lang: t for lang in LANGS if (t := ruling.text(name, lang, False))}
+    """A text field by language, without the marks of interpretations (the sentence stays)."""
+    from judge.sources import strip_marks
+
+    return {lang: strip_marks(t) for lang in LANGS if (t := ruling.text(name, lang, False))}
 
 
-def ruling_doc(ruling: Any, glossary: Mapping[str, Any]) -> SearchDoc:
-    """The document of a loaded ruling (:class:`judge.corpus.Ruling`)."""
+def ruling_doc(ruling: Any, glossary: Mapping[str, Any],
+               registry: Mapping[str, Any] | None = None) -> SearchDoc:
+    """The document of a loaded ruling (:class:`judge.corpus.Ruling`); ``registry`` (the
+    source registry) tells whether it rests on official text."""
+    from judge.sources import rests_on_official
+
     scenario = ruling.scenario
     names = [n for t in scenario.terms if t in glossary
              for n in glossary[t].names.values()]
@@ -77,7 +87,9 @@ def ruling_doc(ruling: Any, glossary: Mapping[str, Any]) -> SearchDoc:
                      bodies=_texts(ruling, "answer"), questions=_texts(ruling, "question"),
                      explanations=_texts(ruling, "explanation"), tags=tuple(scenario.tags),
                      rules=tuple(scenario.rulesets), terms=tuple(scenario.terms),
-                     keywords=keywords)
+                     keywords=keywords,
+                     basis="official" if rests_on_official(scenario.sources, registry or {})
+                     else "community")
 
 
 def term_docs(terms: Iterable[Any]) -> Iterator[SearchDoc]:
@@ -111,13 +123,18 @@ def processing_docs(glossary: Mapping[str, Any]) -> Iterator[SearchDoc]:
                         label=f"kind {kind.number}")
 
 
-def change_docs(rulesets: Iterable[Any]) -> Iterator[SearchDoc]:
+def change_docs(rulesets: Iterable[Any],
+                registry: Mapping[str, Any] | None = None) -> Iterator[SearchDoc]:
     """A document per dated rule set (:class:`judge.engine.rulesets.RuleSet`): the change it
-    brought, as the timeline shows it."""
+    brought, as the timeline shows it, found also by the titles of the documents it cites
+    (``registry``: :func:`judge.sources.load_sources`)."""
+    registry = registry or {}
     for rs in rulesets:
+        cited = dict.fromkeys(c.partition("#")[0] for c in rs.sources)
+        titles = [t for c in cited if c in registry for t in registry[c].titles.values()]
         yield SearchDoc(id=f"change:{rs.id}", path="data/rulesets.toml", kind="change",
                         titles=dict(rs.title), bodies=dict(rs.summary), rules=(rs.id,),
-                        keywords=" ".join([CHANGE_WORDS, rs.id, *rs.sources]),
+                        keywords=" ".join([CHANGE_WORDS, rs.id, *titles]),
                         label=f"from {rs.start}")
 
 
@@ -127,8 +144,8 @@ def corpus_documents(root: Path) -> tuple[list[SearchDoc], list[Any], list[str]]
 
     corpus = load_corpus(root, replay=False)
     glossary = dict(corpus.glossary)
-    docs = [ruling_doc(r, glossary) for r in corpus.rulings]
+    docs = [ruling_doc(r, glossary, corpus.sources) for r in corpus.rulings]
     docs += term_docs(glossary.values())
     docs += processing_docs(glossary)
-    docs += change_docs(corpus.rulesets.values())
+    docs += change_docs(corpus.rulesets.values(), corpus.sources)
     return docs, list(glossary.values()), list(corpus.rulesets)

@@ -36,6 +36,7 @@ from judge.search.analysis import (
 )
 from judge.search.index import COLUMNS, DB, meta_token
 from judge.search.query import (
+    BASES,
     EN_STOP,
     KINDS,
     And,
@@ -286,7 +287,7 @@ class SearchIndex:
     # -------------------------------------------------------------- query plans
 
     def plan(self, text: str, *, tags: Sequence[str] = (), rules: str | None = None,
-             term: str | None = None, kind: str | None = None,
+             term: str | None = None, kind: str | None = None, official: bool = False,
              ) -> tuple[Node | None, Plan, list[tuple[str, str]]]:
         """Read a query: parse, correct, expand, leave out common words, add the option
         filters. Returns the node as read, its plan and the corrections made."""
@@ -295,7 +296,7 @@ class SearchIndex:
         if node is not None:
             node, fixes = correct(node, self._fix)
             node = refine(expand(node, self.glossary))
-            if node is None and not (tags or rules or term or kind):
+            if node is None and not (tags or rules or term or kind or official):
                 raise QueryError(f"nothing to search for in {quote(text)} (only common words?)")
         extra: list[Node] = [Field("tag", t) for t in tags]
         if rules:
@@ -304,6 +305,8 @@ class SearchIndex:
             extra.append(Field("term", term))
         if kind:
             extra.append(Field("kind", kind))
+        if official:
+            extra.append(Field("basis", "official"))
         if node is None and not extra:
             raise QueryError("the query is empty")
         plan = Plan()
@@ -382,6 +385,8 @@ class SearchIndex:
             value = term.id
         if node.name == "kind" and value.lower() not in KINDS:
             raise QueryError(f"unknown kind {quote(value)} (valid: {', '.join(KINDS)})")
+        if node.name == "basis" and value.lower() not in BASES:
+            raise QueryError(f"unknown basis {quote(value)} (valid: {', '.join(BASES)})")
         if node.name == "id" and value.endswith("*"):
             return f'meta : "{meta_token("id", value[:-1])}" *'
         return f'meta : "{meta_token(node.name, value)}"'
@@ -390,8 +395,9 @@ class SearchIndex:
 
     def search(self, text: str, *, lang: str | None = None, tags: Sequence[str] = (),
                rules: str | None = None, term: str | None = None, kind: str | None = None,
-               limit: int = 10, snippets: bool = True) -> SearchResult:
-        node, plan, fixes = self.plan(text, tags=tags, rules=rules, term=term, kind=kind)
+               limit: int = 10, snippets: bool = True, official: bool = False) -> SearchResult:
+        node, plan, fixes = self.plan(text, tags=tags, rules=rules, term=term, kind=kind,
+                                      official=official)
         chosen = lang or detect_lang(text, self.glossary, self.charsets)
         if chosen not in LANGS:
             raise QueryError(f"unknown language {quote(chosen)} (valid: {', '.join(LANGS)})")
@@ -606,7 +612,8 @@ def make_snippet(text: str, terms: set[str], *, wide: bool = True) -> Snippet:
 
 def search(text: str, *, root: Path, folder: Path | None = None, lang: str | None = None,
            tags: Sequence[str] = (), rules: str | None = None, term: str | None = None,
-           kind: str | None = None, limit: int = 10, rebuild: bool = False) -> SearchResult:
+           kind: str | None = None, limit: int = 10, rebuild: bool = False,
+           official: bool = False) -> SearchResult:
     """Search the corpus at ``root``, first rebuilding its index if needed (or if it turns out
     unreadable). Raises :class:`QueryError` for a query that cannot be read."""
     from judge.search.index import ensure_index, index_dir
@@ -617,7 +624,7 @@ def search(text: str, *, root: Path, folder: Path | None = None, lang: str | Non
         try:
             with SearchIndex(folder) as ix:
                 result = ix.search(text, lang=lang, tags=tags, rules=rules, term=term,
-                                   kind=kind, limit=limit)
+                                   kind=kind, limit=limit, official=official)
             return SearchResult(result.query, result.lang, result.total, result.hits,
                                 rebuilt=rebuilt, complete=result.complete,
                                 words=result.words, corrections=result.corrections)

@@ -72,13 +72,15 @@ def input_files(root: Path) -> list[Path]:
         dirs.sort()
         files += [Path(folder, n) for n in sorted(names) if n.endswith(".toml")]
     data = data_dir()
-    files += [p for p in (data / "glossary.toml", data / "rulesets.toml") if p.is_file()]
+    files += [p for p in (data / "glossary.toml", data / "rulesets.toml",
+                          data / "sources.toml") if p.is_file()]
     if (data / "cards").is_dir():
         files += sorted((data / "cards").glob("*.toml"))
     package = Path(__file__).resolve().parent.parent
     files += sorted((package / "locale").glob("*/LC_MESSAGES/*.po"))
     here = Path(__file__).resolve().parent
     files += [here / name for name in ("analysis.py", "query.py", "documents.py", "index.py")]
+    files.append(package / "sources.py")  # the marks the documents strip, the official test
     return files
 
 
@@ -197,6 +199,7 @@ def _write(path: Path, docs: list[SearchDoc], glossary: Glossary, rulesets: list
             meta += [meta_token("tag", t) for t in doc.tags]
             meta += [meta_token("rules", r) for r in doc.rules]
             meta += [meta_token("term", t) for t in doc.terms]
+            meta += [meta_token("basis", doc.basis)] if doc.basis else []
             fts.append((rowid, _joined(_by_lang(doc.titles)), _joined(_by_lang(doc.questions)),
                         _joined(_by_lang(doc.bodies)), _joined(_by_lang(doc.explanations)),
                         _joined([doc.keywords]), " ".join(meta)))

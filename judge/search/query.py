@@ -42,11 +42,13 @@ from judge.search.analysis import (
 )
 
 #: The fields of the query syntax, and the other spellings accepted for them.
-FIELDS = ("tag", "rules", "term", "kind", "id")
+FIELDS = ("tag", "rules", "term", "kind", "id", "basis")
 FIELD_ALIASES = {"tags": "tag", "rule": "rules", "ruleset": "rules", "terms": "term",
                  "kinds": "kind", "type": "kind"}
 #: The kinds of result (docs/search.md, "Result kinds").
 KINDS = ("ruling", "term", "processing", "change")
+#: What a ruling rests on (``basis:official``: at least one official or quoted source).
+BASES = ("official", "community")
 OPERATORS = ("AND", "OR", "NOT")
 _QUOTES = {'"': '"', "“": "”", "「": "」", "『": "』"}
 _FIELD = re.compile(r"^([A-Za-z][A-Za-z_-]*):(.*)$", re.S)
@@ -180,7 +182,8 @@ def _lex(query: str) -> list[_Tok]:
     return out
 
 
-_EXAMPLE = {"tag": "refresh", "rules": "2014-07", "term": "trash", "kind": "term",
+_EXAMPLE = {"basis": "official", "tag": "refresh", "rules": "2014-07", "term": "trash",
+            "kind": "term",
             "id": "refresh-steps"}
 
 

@@ -175,6 +175,8 @@ FROZEN_MARK = "\u2744"  # ❄
 TOP_MARK = "\u25b2"  # ▲
 #: The id of the frame's ``<g>``: one frame per page.
 FRAME_ID = "bf"
+#: The id of one player's side of the frame (boxes, zones' names, ▲), drawn for both.
+SIDE_ID = "bs"
 HEAD = 16  # a player's name line
 PLAYER_GAP = 8  # below a player's last row
 
@@ -266,12 +268,11 @@ def layout_for(boards: Iterable[Board]) -> Layout:
     boards = list(boards)
     zones = zones_used(boards)
     n_rows = (len(zones) + COLUMNS - 1) // COLUMNS
-    rows = tuple(
-        tuple(max((_box_lines(b, player, z) for b in boards
-                   for z in zones[r * COLUMNS:(r + 1) * COLUMNS]), default=1)
-              for r in range(n_rows))
-        for player in ("p2", "p1"))
-    return Layout(zones, (rows[0], rows[1]))
+    # both players' sides alike, so that the frame draws one side's boxes and names twice
+    rows = tuple(max((_box_lines(b, player, z) for b in boards for player in ("p2", "p1")
+                      for z in zones[r * COLUMNS:(r + 1) * COLUMNS]), default=1)
+                 for r in range(n_rows))
+    return Layout(zones, (rows, rows))
 
 
 def frame_svg(layout: Layout, n: Narrator, shared: str = "") -> str:
@@ -281,21 +282,26 @@ def frame_svg(layout: Layout, n: Narrator, shared: str = "") -> str:
     :meth:`Painter.defs`) (markup; escaped here)."""
     paths: list[str] = []
     texts: list[str] = []
-    heads: set[str] = set()
-    for player, head_y, zone, x, y, h in layout.boxes:
-        if player not in heads:
-            heads.add(player)
-            texts.append(f'<text class="ph" x="14" y="{head_y + 12}">'
-                         f"{escape(n.player(player))}</text>")
+    heads = {player: head_y for player, head_y, *_ in layout.boxes}
+    for player, _, zone, x, y, h in layout.boxes:
+        if player != "p2":
+            continue  # player 1's side is the same, lower: drawn with <use> below
         paths.append(f"M{x} {y}h{BOX_W}v{h}h-{BOX_W}z")
         texts.append(f'<text x="{x + 3}" y="{y + NAME}">{escape(n.board_zone_name(zone))}'
                      "</text>")
         if zone in TOP_ZONES:
             texts.append(f'<text x="{x + 3}" y="{y + NAME + LINE}">{TOP_MARK}</text>')
+    names = "".join(f'<text class="ph" x="14" y="{y + 12}">{escape(n.player(p))}</text>'
+                    for p, y in heads.items())
+    lower = f'<use href="#{SIDE_ID}" y="{heads["p1"]}"/>' if "p1" in heads else ""
+    # the frame with the turn player's mark (●), for each player: what a board shows first
+    turns = "".join(f'<g id="{FRAME_ID}-{p}"><use href="#{FRAME_ID}"/><text class="ph" '
+                    f'x="2" y="{y + 12}">\u25cf</text></g>' for p, y in heads.items())
     # the zones' names and the ▲ take the frame's muted colour (class "zn", inherited)
     return (f'<svg class="board frame" aria-hidden="true" focusable="false"><defs>'
-            f'<g id="{FRAME_ID}" class="zn"><path class="bx" d="{"".join(paths)}"/>'
-            f'{"".join(texts)}</g>{shared}</defs></svg>')
+            f'<g id="{FRAME_ID}" class="zn"><g id="{SIDE_ID}"><path class="bx" '
+            f'd="{"".join(paths)}"/>{"".join(texts)}</g>{lower}{names}</g>{turns}{shared}'
+            "</defs></svg>")
 
 
 def render_svg(board: Board, layout: Layout, *, labelledby: str = "", label: str = "") -> str:
@@ -336,7 +342,7 @@ class Painter:
                 for player, _, zone, x, y, _ in self.layout.boxes]
 
     def _inside(self, board: Board) -> str:
-        """What a board draws on the frame: the turn player's mark and its boxes."""
+        """What a board draws on the frame: its boxes."""
         drawn = self._drawn.get(board)
         if drawn is None:
             drawn = self._drawn[board] = self._draw(board)
@@ -344,10 +350,6 @@ class Painter:
 
     def _draw(self, board: Board) -> str:
         parts = []
-        heads = {player: head_y for player, head_y, *_ in self.layout.boxes}
-        if board.turn_player in heads:
-            parts.append(f'<text class="ph" x="2" y="{heads[board.turn_player] + 12}">'
-                         "\u25cf</text>")
         for box in self._boxes(board):
             shared = self.shared.get(box)
             parts.append(f'<use href="#{shared}"/>' if shared else box)
@@ -367,8 +369,10 @@ class Painter:
                 else f'aria-label="{escape(label, quote=True)}"')
         whole = self.whole.get(board)
         inside = f'<use href="#{whole}"/>' if whole else self._inside(board)
+        players = {player for player, *_ in self.layout.boxes}
+        frame = f"{FRAME_ID}-{board.turn_player}" if board.turn_player in players else FRAME_ID
         return (f'<svg class="board" viewBox="0 0 {WIDTH} {self.layout.height}" role="img" '
-                f'{name}><use href="#{FRAME_ID}"/>{inside}</svg>')
+                f'{name}><use href="#{frame}"/>{inside}</svg>')
 
 
 def _box_svg(board: Board, player: str, zone: str, x: int, y: int) -> str:

@@ -12,7 +12,7 @@ that the template turns into a "not yet translated" notice) or a catalogue messa
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,18 +36,14 @@ from judge.narrate import (
 )
 from judge.scenario.expect import ORDERED_ZONES
 from judge.scenario.model import Expectation, StatePattern, ZonePattern
+from judge.site import citations
 from judge.site.board import card_key, frame_svg
 from judge.site.load import RulingData, SiteInput
 from judge.site.markup import TermLinker, render_markdown
+from judge.sources import Citation, has_interpretation, rests_on_official
 
 NEWEST = 10
 
-AUTHORITY_NAMES: dict[str, str] = {
-    "official": N_("official"),
-    "official-quoted": N_("official, as quoted"),
-    "community": N_("community"),
-    "interpretation": N_("interpretation"),
-}
 TOPIC_NAMES: dict[str, str] = {
     "battle": N_("Attacks and battles"),
     "effects": N_("Effects and abilities"),
@@ -103,6 +99,8 @@ SEARCH_STRINGS: dict[str, str] = {
     "ruleset": N_("Rule set"),
     "tag": N_("Tag"),
     "term": N_("Term"),
+    "basis": citations.BASIS,
+    "official": citations.BASIS_OFFICIAL,
     "more": N_("More results"),
     "none": N_("No ruling matches %(query)s."),
     "count_one": N_("1 result for %(query)s"),
@@ -222,8 +220,18 @@ class Lang:
     def ruleset_summary(self, rs: RuleSet) -> Text:
         return _text(rs.summary, self.lang)
 
-    def authority(self, code: str) -> str:
-        return self._(AUTHORITY_NAMES[code]) if code in AUTHORITY_NAMES else code
+    @property
+    def interpretation(self) -> str:
+        """The label after a sentence marked as this project's interpretation."""
+        return self._(citations.INTERPRETATION)
+
+    def sources(self, cited: Iterable[Citation | str]) -> list[dict[str, Any]]:
+        """Cited documents as a page shows them (:func:`judge.site.citations.entries`)."""
+        return citations.entries(cited, self.corpus.sources, self.lang, self._)
+
+    def markdown(self, text: str) -> str:
+        """A ruling's Markdown as sanitized HTML, interpretations labelled in this language."""
+        return render_markdown(text, interpretation=self.interpretation)
 
 
 @dataclass(frozen=True)
@@ -258,6 +266,7 @@ class SiteModel:
     newest: list[str] = field(default_factory=list)
     main_terms: dict[str, list[Term]] = field(default_factory=dict)  # ruling -> terms it explains
     coverage: Coverage | None = None  # judge.coverage's table of the same corpus
+    official: set[str] = field(default_factory=set)  # rulings that rest on official text
 
     @classmethod
     def build(cls, site: SiteInput) -> SiteModel:
@@ -266,6 +275,8 @@ class SiteModel:
         for data in site.rulings:
             rid, sc = data.id, data.scenario
             model.by_id[rid] = data
+            if rests_on_official(sc.sources, corpus.sources):
+                model.official.add(rid)
             for tag in sc.tags:
                 model.tags.setdefault(tag, []).append(rid)
             model.topics.setdefault(data.ruling.topic, []).append(rid)
@@ -285,7 +296,8 @@ class SiteModel:
                     model.changes.setdefault(after, []).append(rid)
         model.tags = dict(sorted(model.tags.items()))
         model.topics = dict(sorted(model.topics.items()))
-        model.newest = [d.id for d in sorted(site.rulings, key=_newest_key)][:NEWEST]
+        model.newest = [d.id for d in sorted(
+            site.rulings, key=lambda d: _newest_key(d, corpus.sources))][:NEWEST]
         for glossary_term in corpus.glossary.values():
             if glossary_term.main in model.by_id:
                 model.main_terms.setdefault(glossary_term.main, []).append(glossary_term)
@@ -299,6 +311,7 @@ class SiteModel:
                  PageSpec("processing/", "processing.html"),
                  PageSpec("coverage/", "coverage.html"),
                  PageSpec("timeline/", "timeline.html"), PageSpec("tags/", "tags.html"),
+                 PageSpec("sources/", "sources.html"),
                  PageSpec("search/", "search.html"), PageSpec("rulings/", "rulings.html")]
         specs += [PageSpec(f"topics/{t or 'other'}/", "list.html", f"topic:{t}")
                   for t in self.topics]
@@ -321,6 +334,7 @@ class SiteModel:
             "processing.html": self._processing, "coverage.html": self._coverage,
             "timeline.html": self._timeline,
             "tags.html": self._tags, "search.html": self._search,
+            "sources.html": self._sources,
             "rulings.html": self._rulings,
             "list.html": self._list, "ruling.html": self._ruling,
         }[spec.template]
@@ -332,7 +346,8 @@ class SiteModel:
         data = self.by_id[rid]
         return {"id": rid, "title": _text(data.scenario.texts.get("title", {}), L.lang),
                 "href": links.to(f"{L.lang}/rulings/{rid}/"),
-                "rulesets": data.scenario.rulesets, "failing": bool(data.failing)}
+                "rulesets": data.scenario.rulesets, "failing": bool(data.failing),
+                "official": rid in self.official}
 
     def _home(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         corpus = self.site.corpus
@@ -353,6 +368,22 @@ class SiteModel:
         return [{"id": t, "name": L.tag(t), "href": links.to(f"{L.lang}/tags/{t}/"),
                  "count": len(ids)} for t, ids in self.tags.items()]
 
+    def _sources(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        """Every document of the registry, with what it is, its sections and the rulings that
+        cite it; a ruling's sources link here (``#src-<id>``)."""
+        citing: dict[str, list[str]] = {}
+        for rid, data in self.by_id.items():
+            for doc_id in dict.fromkeys(c.source for c in data.scenario.sources):
+                citing.setdefault(doc_id, []).append(rid)
+        documents = []
+        for doc in self.site.corpus.sources.values():
+            entry = L.sources([doc.id])[0]
+            entry["all_sections"] = [sec.name(L.lang) for sec in doc.sections.values()]
+            entry["rulings"] = [self.entry(r, L, links) for r in citing.get(doc.id, [])]
+            documents.append(entry)
+        return {"title": L._("Sources"), "documents": documents,
+                "official": len(self.official), "count": len(self.by_id)}
+
     def _tags(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         return {"title": L._("Tags"), "tags": self._tag_list(L, links)}
 
@@ -370,13 +401,14 @@ class SiteModel:
                 entry = self.entry(rid, L, links)
                 raw = self.by_id[rid].scenario.texts.get("answer")
                 answer = _text(raw, L.lang) if raw else None
-                entry["answer"] = Text(Markup(render_markdown(answer.value)), answer.lang,
+                entry["answer"] = Text(Markup(L.markdown(answer.value)), answer.lang,
                                        answer.fallback) if answer else None
                 entries.append(entry)
             topics.append({"id": topic or "other", "name": L.topic(topic),
                            "href": links.to(f"{L.lang}/topics/{topic or 'other'}/"),
                            "entries": entries})
-        return {"title": L._("All rulings"), "topics": topics, "count": len(self.by_id)}
+        return {"title": L._("All rulings"), "topics": topics, "count": len(self.by_id),
+                "official": len(self.official)}
 
     def _list(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         kind, _, subject = spec.subject.partition(":")
@@ -411,7 +443,7 @@ class SiteModel:
     def _processing(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         glossary = links.to(f"{L.lang}/glossary/")
         kinds = [{"id": k.id, "number": k.number, "name": gettext_for(L.lang, k.name),
-                  "description": L._(k.description), "source": k.source,
+                  "description": L._(k.description), "sources": L.sources([k.source]),
                   "term_href": f"{glossary}#t-{k.term}" if k.term else "",
                   "rulings": [self.entry(r, L, links) for r in self.kinds.get(k.id, [])]}
                  for k in RULE_KIND_TABLE]
@@ -480,7 +512,7 @@ class SiteModel:
         sets = []
         for rs in self.site.corpus.rulesets.values():
             sets.append({"id": rs.id, "title": L.ruleset_title(rs), "start": rs.start,
-                         "summary": L.ruleset_summary(rs), "sources": rs.sources,
+                         "summary": L.ruleset_summary(rs), "sources": L.sources(rs.sources),
                          "href": links.to(f"{L.lang}/rulesets/{rs.id}/"),
                          "changed": [self.entry(r, L, links)
                                      for r in self.changes.get(rs.id, [])]})
@@ -505,7 +537,7 @@ class SiteModel:
                 continue
             text = _text(raw, lang)
             rendered = text.value if name == "title" else \
-                Markup(linker.link(render_markdown(text.value)))
+                Markup(linker.link(L.markdown(text.value)))
             texts[name] = Text(rendered, text.lang, text.fallback)
         narrator = Narrator(lang, scenario_cards(sc),
                             {t.id: t.names for t in corpus.glossary.values()},
@@ -526,9 +558,11 @@ class SiteModel:
             "filters": search_filters(L),
             "frame": Markup(frame_svg(data.layout, narrator, data.painter.defs())),
             "card_key": card_key(data.boards, narrator),
-            "sources": [{"title": s.title, "date": s.date, "url": s.url,
-                         "authority": s.authority, "authority_name": L.authority(s.authority)}
-                        for s in sc.sources],
+            "sources": L.sources(sc.sources),
+            "official": data.id in self.official,
+            "basis": citations.basis(sc.sources, corpus.sources, L._),
+            "interpretations": any(has_interpretation(t) for texts in sc.texts.values()
+                                   for t in texts.values()),
             "terms": [{"id": t, "names": _names(corpus.glossary[t]),
                        "name": L.term(t), "href": f"{glossary_href}#t-{t}"}
                       for t in sc.terms if t in corpus.glossary],
@@ -568,6 +602,7 @@ class SiteModel:
         first_setup = None
         for gi, rv in enumerate(reversed(data.replays)):
             steps = []
+            when: tuple[Any, ...] = ()  # the turn and phase the last caption gave
             for view in rv.steps:
                 k = view.index
                 step = data.scenario.steps[k - 1] if 0 < k <= len(data.scenario.steps) \
@@ -577,6 +612,7 @@ class SiteModel:
                 same_setup = gi > 0 and setup is not None and setup == first_setup
                 if gi == 0 and k == 0:
                     first_setup = setup
+                same = view.same  # a folded replay tells only from where it differs
                 parts = []
                 number = 1
                 for j, moment in enumerate(view.moments):
@@ -584,16 +620,23 @@ class SiteModel:
                     part: dict[str, Any] = {"sentences": sentences, "start": number,
                                             "svg": None}
                     number += len(sentences)
+                    if j < same:
+                        continue
                     if moment.board is not None and not same_setup:
                         caption_id = f"b{gi}-{k}-{j}"
+                        board = moment.board
+                        now = (board.turn, board.turn_player, board.phase, board.attack_step)
                         part.update(
-                            svg=Markup(data.painter.svg(moment.board,
-                                                        labelledby=caption_id)),
-                            caption=moment_caption(L, n, moment.key, moment.board, title),
+                            svg=Markup(data.painter.svg(board, labelledby=caption_id)),
+                            caption=moment_caption(L, n, moment.key, board, title,
+                                                   when=now != when),
                             caption_id=caption_id)
+                        when = now
                     parts.append(part)
                 steps.append({"index": k, "title": title, "parts": parts,
-                              "unchanged": view.unchanged, "same_setup": same_setup})
+                              "unchanged": view.unchanged, "same_setup": same_setup,
+                              "same": "all" if same and same == len(view.moments)
+                              else "start" if same else ""})
             out.append({"rules": rv.rules, "open": gi == 0, "steps": steps,
                         "id": "replay-" + "-".join(rv.rules)})
         return out
@@ -674,8 +717,8 @@ def _expectation_keys(expectations: Sequence[Expectation], rules: str) -> tuple[
     return tuple(i for i, e in enumerate(expectations) if rules in e.rules)
 
 
-def _newest_key(data: RulingData) -> tuple[str, str]:
-    dates = [s.date for s in data.scenario.sources]
+def _newest_key(data: RulingData, registry: Mapping[str, Any]) -> tuple[str, str]:
+    dates = [registry[c.source].date for c in data.scenario.sources if c.source in registry]
     newest = max(dates) if dates else ""
     # newest first: invert the date's characters so that an ascending sort puts it first
     return ("".join(chr(0x10FFFF - ord(c)) for c in newest.ljust(10, "0")), data.id)
@@ -704,7 +747,8 @@ def search_filters(L: Lang) -> dict[str, str]:
     """The names of the search filters in the page's language (Pagefind shows them as they
     are, and each language has its own index); their values are the rule set ids and the tag
     and term names in the page's language."""
-    return {"ruleset": L._("Rule set"), "tag": L._("Tag"), "term": L._("Term")}
+    return {"ruleset": L._("Rule set"), "tag": L._("Tag"), "term": L._("Term"),
+            "basis": L._(citations.BASIS)}
 
 
 #: What the board of a key moment inside a step (:mod:`judge.site.replay`) comes after: its
@@ -717,11 +761,13 @@ MOMENT_NAMES: dict[str, str] = {
 }
 
 
-def moment_caption(L: Lang, n: Narrator, key: Event | None, board: Any, title: str) -> str:
-    """The caption of a board: after a step, the step's title with the turn, the turn player
-    and the phase; at a key moment inside a step, what it comes after."""
+def moment_caption(L: Lang, n: Narrator, key: Event | None, board: Any, title: str,
+                   when: bool = True) -> str:
+    """The caption of a board: after a step, the step's title, with the turn, the turn player
+    and the phase when they are not those of the previous board's caption (``when``); at a
+    key moment inside a step, what it comes after."""
     if key is None:
-        return board_caption(L, n, board, title)
+        return board_caption(L, n, board, title) if when else title
     if isinstance(key, ev.Move):
         which = "crush" if key.verb == "crush" else "check"
     elif isinstance(key, ev.Refresh):

@@ -12,6 +12,7 @@ Nothing here depends on the page language.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from judge.engine.trace import Replay, Trace
 from judge.scenario.expect import state_diff
 from judge.scenario.model import Outcome, Scenario
 from judge.site.board import Board, Layout, Painter, board_of, layout_for
-from judge.site.replay import StepView, step_views
+from judge.site.replay import StepView, fold, step_views
 
 
 def read_corpus(root: Path | None) -> Corpus:
@@ -130,7 +131,12 @@ def load_ruling(ruling: Ruling) -> RulingData:
         rep = ruling.replays.get(rules)
         results.append(result_of(scenario, rep, ruling.path) if rep is not None else
                        Result(ruling.path, scenario.id, rules, [f"no replay under {rules}"]))
-    replays = tuple(_groups(ruling))
+    groups = _groups(ruling)
+    if groups:  # the last group (the latest rules) is the page's first, the others fold
+        last = groups[-1]
+        groups = [dataclasses.replace(g, steps=fold(last.steps, g.steps))
+                  for g in groups[:-1]] + [last]
+    replays = tuple(groups)
     outcomes = tuple(_outcomes(scenario, ruling.replays))
     boards = [b for rv in replays for step in rv.steps for b in step.boards]
     boards += [ov.board for ov in outcomes if ov.board is not None]

@@ -6,7 +6,10 @@ quotes and links; no script, style, event handler, frame, object, form or image,
 ``javascript:``/``data:`` URL. A link may point inside the site (a relative address) and, only
 where the caller allows it, to an ``https://`` address outside, always with
 ``rel="noopener"``. Glossary terms are linked after cleaning, so the only markup this module
-adds itself is its own links.
+adds itself is its own links, and the mark of the project's interpretations:
+``[a sentence]{.interpretation}`` (:data:`judge.sources.MARK_RE`) becomes
+``<span class="interpretation">a sentence<small class="interp-label">LABEL</small></span>``,
+the label in the page's language, the sentence's own Markdown (emphasis, links) kept.
 """
 
 from __future__ import annotations
@@ -16,15 +19,23 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
+from xml.etree import ElementTree
 
 import markdown
 import nh3
+from markdown.inlinepatterns import InlineProcessor
+from markdown.util import AtomicString
+
+from judge.sources import MARK_RE
 
 TAGS = frozenset({
     "p", "br", "em", "strong", "b", "i", "code", "pre", "ul", "ol", "li", "blockquote", "a",
     "hr", "table", "thead", "tbody", "tr", "th", "td", "sup", "sub", "del", "h3", "h4", "h5",
-    "h6", "kbd", "small", "ruby", "rt", "rp",
+    "h6", "kbd", "small", "ruby", "rt", "rp", "span",
 })
+#: The only classes a text may carry: the interpretation mark and its label.
+CLASSES: dict[str, set[str]] = {"span": {"interpretation"}, "small": {"interp-label"}}
 ATTRIBUTES: dict[str, set[str]] = {"a": {"href", "title"}, "th": {"align"}, "td": {"align"},
                                    "ol": {"start"}}
 #: Content removed together with the tag (everything else that is not allowed keeps its text).
@@ -53,20 +64,48 @@ def sanitize(fragment: str, *, allow_external: bool = False) -> str:
         fragment, tags=set(TAGS), attributes={k: set(v) for k, v in ATTRIBUTES.items()},
         clean_content_tags=set(DROP_WITH_CONTENT), url_schemes={"https"},
         link_rel="noopener", strip_comments=True,
+        allowed_classes={k: set(v) for k, v in CLASSES.items()},
         attribute_filter=_filter(allow_external)))  # type: ignore[arg-type]
     # a link whose address was refused keeps its text, not an empty <a>
     return re.sub(r'<a rel="noopener">(.*?)</a>', r"\1", cleaned, flags=re.S)
 
 
+class _Interpretation(InlineProcessor):  # type: ignore[misc]  # markdown is untyped
+    """``[sentence]{.interpretation}`` -> the marked sentence followed by its label."""
+
+    def __init__(self, md: markdown.Markdown) -> None:
+        super().__init__(MARK_RE.pattern, md)
+        self.label = ""
+
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[Any, int, int]:  # noqa: N802
+        span = ElementTree.Element("span", {"class": "interpretation"})
+        span.text = m.group(1) + " " if self.label else m.group(1)
+        if self.label:
+            small = ElementTree.SubElement(span, "small", {"class": "interp-label"})
+            small.text = AtomicString(self.label)
+        return span, m.start(0), m.end(0)
+
+
+class _Marks(markdown.Extension):  # type: ignore[misc]
+    def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802
+        # before the reference and link patterns (170, 160), which would take the brackets
+        md.inlinePatterns.register(_Interpretation(md), "interpretation", 175)
+
+
 @cache
 def _markdown() -> markdown.Markdown:
-    return markdown.Markdown(extensions=["tables", "sane_lists"], output_format="html")
+    return markdown.Markdown(extensions=["tables", "sane_lists", _Marks()],
+                             output_format="html")
 
 
-def render_markdown(text: str, *, allow_external: bool = False) -> str:
-    """Markdown -> sanitized HTML."""
+def render_markdown(text: str, *, allow_external: bool = False, interpretation: str = "") -> str:
+    """Markdown -> sanitized HTML; ``interpretation`` is the label shown after each sentence
+    marked as this project's interpretation (none when empty)."""
     md = _markdown()
     md.reset()
+    marks = md.inlinePatterns["interpretation"]
+    assert isinstance(marks, _Interpretation)
+    marks.label = interpretation
     return sanitize(str(md.convert(text)), allow_external=allow_external)
 
 
@@ -102,7 +141,7 @@ class TermLinker:
                 name = re.match(r"</?\s*([a-zA-Z0-9]+)", token)
                 tag = name.group(1).lower() if name else ""
                 closing = token.startswith("</")
-                if tag in ("a", "code", "pre", "kbd", "h3", "h4", "h5", "h6"):
+                if tag in ("a", "code", "pre", "kbd", "h3", "h4", "h5", "h6", "small"):
                     skip += -1 if closing else 1
                 elif tag in ("p", "li", "td", "th", "blockquote", "dd") and not closing:
                     linked = set()

@@ -14,7 +14,7 @@ Language-free: the context phase tells the events and draws the boards.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from judge.engine import events as ev
 from judge.engine.events import Event
@@ -42,10 +42,14 @@ class StepView:
     index: int
     moments: tuple[Moment, ...]
     unchanged: bool = False
+    #: in a replay folded under the first one of the page, how many moments from the start
+    #: of the step go as in the first (:func:`fold`): the page tells the rest only
+    same: int = 0
 
     @property
     def boards(self) -> tuple[Board, ...]:
-        return tuple(m.board for m in self.moments if m.board is not None)
+        """The boards the page draws for this step."""
+        return tuple(m.board for m in self.moments[self.same:] if m.board is not None)
 
 
 def is_key_moment(e: Event) -> bool:
@@ -108,3 +112,29 @@ def step_views(trace: Trace | None, after: Sequence[Board]) -> tuple[StepView, .
             moments.append(Moment(tuple(waiting), None))
         out.append(StepView(k, tuple(moments), unchanged=not drawn and k < len(after)))
     return tuple(out)
+
+
+def same_moments(view: StepView, first: StepView | None) -> int:
+    """How many moments, from the start of a step, ``view`` tells and draws as ``first``
+    does (the same events, the same board); when all of them but ``first`` goes on, all but
+    the last, so that the page shows where the step ends."""
+    if first is None:
+        return 0
+    same = 0
+    for mine, theirs in zip(view.moments, first.moments, strict=False):
+        if mine.board != theirs.board or \
+                [str(e) for e in mine.events] != [str(e) for e in theirs.events]:
+            break
+        same += 1
+    if same == len(view.moments) and same < len(first.moments):
+        same -= 1
+    return same
+
+
+def fold(first: Sequence[StepView], other: Sequence[StepView]) -> tuple[StepView, ...]:
+    """The steps of a replay shown folded under ``first`` (the page's first replay), each
+    with how many of its first moments go as in ``first`` (the set-up aside: the page says
+    when it is the same position)."""
+    by_index = {view.index: view for view in first}
+    return tuple(replace(view, same=same_moments(view, by_index.get(view.index)))
+                 if view.index > 0 else view for view in other)

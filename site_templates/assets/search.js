@@ -74,7 +74,7 @@
   var generation = 0; // the latest search: an older one that ends later is not drawn
   var timer = null;
   var terms = null; // the glossary's names and aliases, loaded for the first correction
-  var filterNames = [strings.ruleset, strings.tag, strings.term];
+  var filterNames = [strings.basis, strings.ruleset, strings.tag, strings.term];
   var chosen = {}; // filter name -> values ticked
   var filtersDrawn = false;
 
@@ -724,7 +724,8 @@
       item.appendChild(where2);
     }
     var sets = (data.filters && data.filters[strings.ruleset]) || [];
-    if (sets.length) {
+    var basis = (data.filters && data.filters[strings.basis]) || [];
+    if (sets.length || basis.length) {
       var badges = document.createElement("p");
       badges.className = "badges";
       badges.setAttribute("aria-label", strings.ruleset);
@@ -735,6 +736,13 @@
         badges.appendChild(badge);
         badges.appendChild(document.createTextNode(" "));
       });
+      if (basis.indexOf(strings.official) >= 0) {
+        // the ruling rests on official text: the label its page shows
+        var mark = document.createElement("span");
+        mark.className = "basis basis-official";
+        mark.textContent = strings.official;
+        badges.appendChild(mark);
+      }
       item.appendChild(badges);
     }
     return item;

@@ -10,7 +10,7 @@ is recorded only.
 
 Hook: :func:`attach`, the ``attach`` operation (:data:`judge.engine.ops.OPERATIONS`).
 
-Sources: WIXOSS glossary "ルール処理" (quoted by wikiwiki.jp, 2020-11-30), kinds 3 and 8.
+Sources: WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), kinds 3 and 8.
 **Interpretation**: nothing in the seeds lets an Accessory come from anywhere but the hand.
 """
 
@@ -22,7 +22,7 @@ from judge.engine import events as ev
 from judge.engine.cards import Op
 from judge.engine.events import AbilityRef
 from judge.engine.mechanics import Mechanic
-from judge.engine.sources import GLOSSARY_RULE_PROCESSING
+from judge.engine.sources import GLOSSARY_RULE_PROCESSING, cite
 from judge.engine.state import CardInstance
 from judge.engine.targets import op_targets
 from judge.langs import NP_
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from judge.engine.game import Game
 
 MECHANICS = (
-    Mechanic(id="accessory", term="accessory", source=f"{GLOSSARY_RULE_PROCESSING}, kind 8",
+    Mechanic(id="accessory", term="accessory", source=cite(GLOSSARY_RULE_PROCESSING, "kind-8"),
              verbs={"accessory": NP_("%(card)s is attached to a SIGNI as its Accessory.",
                                      "%(card)s are attached to a SIGNI as its Accessory.")}),
 )

@@ -12,9 +12,9 @@ Sources: Chinese wiki "WIXOSS/游戏规则" (undated), 特殊效果: 暗杀; WIX
 from __future__ import annotations
 
 from judge.engine.mechanics import Mechanic
-from judge.engine.sources import MISTAKEN_RULES
+from judge.engine.sources import MISTAKEN_RULES, cite
 
 MECHANICS = (
-    Mechanic(id="assassin", term="assassin", source=f"{MISTAKEN_RULES}, アサシン",
+    Mechanic(id="assassin", term="assassin", source=cite(MISTAKEN_RULES, "assassin"),
              unblocked=True),
 )

@@ -20,7 +20,7 @@ from judge.engine import events as ev
 from judge.engine.cards import Op
 from judge.engine.events import AbilityRef
 from judge.engine.mechanics import Mechanic
-from judge.engine.sources import MISTAKEN_RULES
+from judge.engine.sources import MISTAKEN_RULES, cite
 from judge.engine.state import CardInstance
 from judge.engine.targets import op_targets
 from judge.langs import NP_
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from judge.engine.game import Game
 
 MECHANICS = (
-    Mechanic(id="charm", term="charm", source=f"{MISTAKEN_RULES}, チャーム",
+    Mechanic(id="charm", term="charm", source=cite(MISTAKEN_RULES, "charm"),
              verbs={"charm": NP_("%(card)s is put from %(from)s under a SIGNI as its Charm.",
                                  "%(card)s are put from %(from)s under a SIGNI as its Charm.")}),
 )

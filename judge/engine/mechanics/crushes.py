@@ -14,11 +14,11 @@ Sources: Chinese wiki "WIXOSS/游戏规则" (undated), 特殊效果: 双/三重�
 from __future__ import annotations
 
 from judge.engine.mechanics import Mechanic
-from judge.engine.sources import CHINESE_RULES
+from judge.engine.sources import CHINESE_RULES, cite
 
 MECHANICS = (
-    Mechanic(id="double-crush", term="double-crush", source=f"{CHINESE_RULES}, 双/三重击溃",
+    Mechanic(id="double-crush", term="double-crush", source=cite(CHINESE_RULES, "double-crush"),
              crushes=2),
-    Mechanic(id="triple-crush", term="triple-crush", source=f"{CHINESE_RULES}, 双/三重击溃",
+    Mechanic(id="triple-crush", term="triple-crush", source=cite(CHINESE_RULES, "double-crush"),
              crushes=3),
 )

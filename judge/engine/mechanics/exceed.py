@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING
 
 from judge.engine.events import AbilityRef
 from judge.engine.mechanics import Mechanic
-from judge.engine.sources import CHINESE_RULES
+from judge.engine.sources import CHINESE_RULES, cite
 from judge.langs import N_, NP_
 
 if TYPE_CHECKING:
     from judge.engine.game import Game
 
 MECHANICS = (
-    Mechanic(id="exceed", term="exceed", source=f"{CHINESE_RULES}, 超越", keyword=False,
+    Mechanic(id="exceed", term="exceed", source=cite(CHINESE_RULES, "exceed"), keyword=False,
              verbs={"exceed": NP_("%(card)s goes from %(from)s to %(to)s to pay Exceed.",
                                   "%(card)s go from %(from)s to %(to)s to pay Exceed.")},
              choices={"exceed": N_("cards to pay Exceed with")},

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from judge.engine.events import AbilityRef, Event, event_kind
 from judge.engine.mechanics import Mechanic
-from judge.engine.sources import MISTAKEN_RULES
+from judge.engine.sources import MISTAKEN_RULES, cite
 from judge.engine.state import CardInstance
 from judge.langs import N_, NP_
 
@@ -35,7 +35,7 @@ class Guard(Event):
 
 
 MECHANICS = (
-    Mechanic(id="guard", term="guard", source=f"{MISTAKEN_RULES}, ガード", keyword=False,
+    Mechanic(id="guard", term="guard", source=cite(MISTAKEN_RULES, "guard"), keyword=False,
              events={"guard": N_("%(player)s guards by putting %(card)s into the trash.")},
              verbs={"guard": NP_("%(card)s goes from %(from)s to %(to)s to guard.",
                                  "%(card)s go from %(from)s to %(to)s to guard.")},

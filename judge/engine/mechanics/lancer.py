@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from judge.engine.cards import Ability, Op
 from judge.engine.mechanics import Mechanic
-from judge.engine.sources import CHINESE_RULES
+from judge.engine.sources import CHINESE_RULES, cite
 
 MECHANICS = (
-    Mechanic(id="lancer", term="lancer", source=f"{CHINESE_RULES}, 枪兵",
+    Mechanic(id="lancer", term="lancer", source=cite(CHINESE_RULES, "lancer"),
              ability=Ability("auto", (Op("crush", who="opponent", count=1),),
                              trigger="banishes_in_battle", keyword="lancer")),
 )

@@ -13,9 +13,9 @@ Sources: Chinese wiki "WIXOSS/游戏规则" (undated), 万花色; WIXOSS TCG Wik
 from __future__ import annotations
 
 from judge.engine.mechanics import Mechanic
-from judge.engine.sources import CHINESE_RULES
+from judge.engine.sources import CHINESE_RULES, cite
 
 MECHANICS = (
-    Mechanic(id="multi-ener", term="multi-ener", source=f"{CHINESE_RULES}, 万花色",
+    Mechanic(id="multi-ener", term="multi-ener", source=cite(CHINESE_RULES, "multi-ener"),
              pays_any_colour=True),
 )

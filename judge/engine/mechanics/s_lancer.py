@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from judge.engine.cards import Ability, Op
 from judge.engine.mechanics import Mechanic
-from judge.engine.sources import CHINESE_RULES
+from judge.engine.sources import CHINESE_RULES, cite
 
 MECHANICS = (
-    Mechanic(id="s-lancer", term="s-lancer", source=f"{CHINESE_RULES}, S枪兵",
+    Mechanic(id="s-lancer", term="s-lancer", source=cite(CHINESE_RULES, "s-lancer"),
              ability=Ability("auto", (Op("damage", who="opponent"),),
                              trigger="banishes_in_battle", keyword="s-lancer")),
 )

@@ -1,6 +1,6 @@
 """Rule processing: the ten kinds, applied at the same time, repeated until none applies.
 
-Source: WIXOSS glossary, "ルール処理" (official, quoted by wikiwiki.jp, 2020-11-30), which lists
+Source: WIXOSS glossary, "ルール処理" (official, quoted by wixoss.81.la, 2020-11-30), which lists
 the kinds and three properties: checked continuously but never inside one effect; kinds 2 and
 8 involve a player's choice; all applicable kinds apply at the same time, and when two kinds
 would move one card to different places, the player on that card's side chooses the order.

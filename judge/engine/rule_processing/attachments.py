@@ -6,7 +6,7 @@ as the object it was when the card was put there (:meth:`judge.engine.game.Game.
 the SIGNI leaves the field, or another takes its place, the card goes to the trash (a card of
 the LRIG deck to the LRIG trash).
 
-Sources: WIXOSS glossary "ルール処理" (quoted by wikiwiki.jp, 2020-11-30), kind 3; Chinese wiki
+Sources: WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), kind 3; Chinese wiki
 "WIXOSS/游戏规则" (undated), 魅饰 and 规则处理 3.
 """
 
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from judge.engine.placement import home_trash
 from judge.engine.rule_processing.base import NOTHING, Kind, Proposal, Side, proposal
-from judge.engine.sources import GLOSSARY_RULE_PROCESSING
+from judge.engine.sources import GLOSSARY_RULE_PROCESSING, cite
 from judge.engine.state import UNDER_ZONES
 from judge.langs import N_
 
@@ -45,4 +45,4 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
 KIND = Kind(id="under", number=3, name=N_("cards under a SIGNI that left the field"),
             description=N_("Cards under or attached to a SIGNI that left the field are put "
                            "into the trash."),
-            source=f"{GLOSSARY_RULE_PROCESSING}, kind 3", look=look)
+            source=cite(GLOSSARY_RULE_PROCESSING, "kind-3"), look=look)

@@ -5,7 +5,7 @@ used (declined, or dropped because the turn or the game ended), goes to the ener
 whose burst was used goes there right after the burst, as part of the crush
 (:mod:`judge.engine.bursts`), not by rule processing.
 
-Sources: WIXOSS glossary "ルール処理" (quoted by wikiwiki.jp, 2020-11-30), kind 4; WIXOSS TCG
+Sources: WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), kind 4; WIXOSS TCG
 Wiki "間違えやすいルール" (2014), クラッシュ.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from judge.engine.rule_processing.base import NOTHING, Kind, Proposal, Side, proposal
-from judge.engine.sources import GLOSSARY_RULE_PROCESSING
+from judge.engine.sources import GLOSSARY_RULE_PROCESSING, cite
 from judge.langs import N_
 
 if TYPE_CHECKING:
@@ -33,4 +33,4 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
 KIND = Kind(id="check", number=4, name=N_("a crushed card left in the check zone"),
             description=N_("A crushed card in the check zone whose Life Burst is absent or not "
                            "used is put into the ener zone."),
-            source=f"{GLOSSARY_RULE_PROCESSING}, kind 4", look=look, term="check-zone")
+            source=cite(GLOSSARY_RULE_PROCESSING, "kind-4"), look=look, term="check-zone")

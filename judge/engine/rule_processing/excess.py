@@ -8,7 +8,7 @@ chooses (choice ``excess``). The groups depend on the rule set's ``excess_order`
   LRIG's, then any of the others (WIXOSS TCG Wiki "間違えやすいルール", 2014, レベル、リミット:
   level first, then the limit);
 - ``level_changed_first`` (current): (A) as above, then (B) SIGNI whose level changed since the
-  previous check, then (C) the others (WIXOSS glossary "ルール処理", quoted by wikiwiki.jp,
+  previous check, then (C) the others (WIXOSS glossary "ルール処理", quoted by wixoss.81.la,
   2020-11-30, kind 2).
 
 Every SIGNI of group A goes (each exceeds the level by itself, so no choice is asked); then,
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from judge.engine.rule_processing.base import NOTHING, Kind, Proposal, Side, proposal
-from judge.engine.sources import GLOSSARY_RULE_PROCESSING
+from judge.engine.sources import GLOSSARY_RULE_PROCESSING, cite
 from judge.engine.state import CardInstance
 from judge.langs import N_
 
@@ -63,5 +63,5 @@ def over_level_or_limit(game: Game, player: str, signi: list[CardInstance],
 KIND = Kind(id="excess", number=2, name=N_("level or limit exceeded"),
             description=N_("When a player's SIGNI exceed the LRIG's level or limit, SIGNI are "
                            "put into the trash one at a time until they fit."),
-            source=f"{GLOSSARY_RULE_PROCESSING}, kind 2", look=look, term="exceed-level-limit",
+            source=cite(GLOSSARY_RULE_PROCESSING, "kind-2"), look=look, term="exceed-level-limit",
             choice="excess")

@@ -6,7 +6,7 @@ centre LRIG's LRIG type (after a grow into another type, say) is put into the tr
 the LRIG trash). A Life Burst's limiting condition does not stop the burst: that is not rule
 processing (:mod:`judge.engine.bursts`).
 
-Sources: WIXOSS glossary "ルール処理" (quoted by wikiwiki.jp, 2020-11-30), kind 9; Chinese wiki
+Sources: WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), kind 9; Chinese wiki
 "WIXOSS/游戏规则" (undated), 规则处理 9; WIXOSS TCG Wiki "間違えやすいルール" (2014), 限定条件.
 """
 
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from judge.engine.placement import home_trash
 from judge.engine.rule_processing.base import NOTHING, Kind, Proposal, Side, proposal
-from judge.engine.sources import GLOSSARY_RULE_PROCESSING
+from judge.engine.sources import GLOSSARY_RULE_PROCESSING, cite
 from judge.langs import N_
 
 if TYPE_CHECKING:
@@ -36,4 +36,4 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
 KIND = Kind(id="limiting", number=9, name=N_("limiting condition not met"),
             description=N_("A card whose limiting condition does not match the centre LRIG's "
                            "type is put into its trash."),
-            source=f"{GLOSSARY_RULE_PROCESSING}, kind 9", look=look, term="limiting-condition")
+            source=cite(GLOSSARY_RULE_PROCESSING, "kind-9"), look=look, term="limiting-condition")

@@ -5,7 +5,7 @@ instead (``banish_to_trash``: to the trash, logged with a ``replaced`` event as 
 effect's banish); the move is a ``banish`` event with cause ``rule``, so abilities that trigger
 on being banished "by an effect" do not trigger.
 
-Sources: WIXOSS glossary "ルール処理" (quoted by wikiwiki.jp, 2020-11-30), kind 1 and the
+Sources: WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), kind 1 and the
 commentary (moves by rule processing are not effects); Chinese wiki "WIXOSS/游戏规则"
 (undated), 规则处理 1.
 """
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from judge.engine.rule_processing.base import NOTHING, Kind, Proposal, Side, proposal
-from judge.engine.sources import GLOSSARY_RULE_PROCESSING
+from judge.engine.sources import GLOSSARY_RULE_PROCESSING, cite
 from judge.langs import N_
 
 if TYPE_CHECKING:
@@ -32,4 +32,4 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
 
 KIND = Kind(id="power", number=1, name=N_("power 0 or less"),
             description=N_("A SIGNI with power 0 or less is banished."),
-            source=f"{GLOSSARY_RULE_PROCESSING}, kind 1", look=look, term="power")
+            source=cite(GLOSSARY_RULE_PROCESSING, "kind-1"), look=look, term="power")

@@ -11,8 +11,8 @@ as it was at the check (see :func:`judge.engine.rule_processing.check`). Under t
 rules the refresh also interrupts anything (:func:`judge.engine.refresh.after_move`), so this
 kind finds nothing left to do.
 
-Sources: WIXOSS glossary "ルール処理" (quoted by wikiwiki.jp, 2020-11-30), kind 5; WIXOSS
-glossary "リフレッシュ" (quoted by wikiwiki.jp, 2020-05-17) and its commentary (a refresh comes
+Sources: WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), kind 5; WIXOSS
+glossary "リフレッシュ" (quoted by wixoss.81.la, 2020-05-17) and its commentary (a refresh comes
 before waiting triggered abilities; with deck and trash both empty, nothing happens until a
 card is in the trash); the refresh revision notice of 2014-06-20.
 """
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from judge.engine import events as ev
 from judge.engine.refresh import can_refresh
 from judge.engine.rule_processing.base import Kind
-from judge.engine.sources import GLOSSARY_RULE_PROCESSING
+from judge.engine.sources import GLOSSARY_RULE_PROCESSING, cite
 from judge.engine.state import other
 from judge.langs import N_
 
@@ -53,4 +53,4 @@ def refreshers(game: Game) -> list[str]:
 KIND = Kind(id="refresh", number=5, name=N_("refresh"),
             description=N_("A player whose main deck is empty refreshes: the trash is shuffled "
                            "into a new main deck, and one Life Cloth is put into the trash."),
-            source=f"{GLOSSARY_RULE_PROCESSING}, kind 5", look=None, term="refresh")
+            source=cite(GLOSSARY_RULE_PROCESSING, "kind-5"), look=None, term="refresh")

@@ -4,7 +4,7 @@ Rule: when the top card of an assist LRIG zone has the centre LRIG's LRIG type, 
 assist stack is put into the LRIG trash (two LRIGs of one LRIG type on the field: the one that
 is not the centre goes). Assist LRIGs exist only so that this kind can be expressed.
 
-Source: WIXOSS glossary "ルール処理" (quoted by wikiwiki.jp, 2020-11-30), kind 10.
+Source: WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), kind 10.
 **Interpretation**: applied under every rule set, though the older lists are shorter
 (docs/rules-model.md).
 """
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from judge.engine.rule_processing.base import NOTHING, Kind, Proposal, Side, proposal
-from judge.engine.sources import GLOSSARY_RULE_PROCESSING
+from judge.engine.sources import GLOSSARY_RULE_PROCESSING, cite
 from judge.langs import N_
 
 if TYPE_CHECKING:
@@ -37,4 +37,4 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
 KIND = Kind(id="lrig_type", number=10, name=N_("two LRIGs of one LRIG type"),
             description=N_("When two LRIGs of the same LRIG type are on the field, the one that "
                            "is not the centre LRIG is put into the LRIG trash."),
-            source=f"{GLOSSARY_RULE_PROCESSING}, kind 10", look=look, term="lrig-type")
+            source=cite(GLOSSARY_RULE_PROCESSING, "kind-10"), look=look, term="lrig-type")

@@ -4,7 +4,7 @@ Rule: a SIGNI zone holds one SIGNI, the Key zone one Key, and a SIGNI has at mos
 (:mod:`judge.engine.mechanics.accessory`); with more, their player chooses the cards to put
 into the trash until one is left (choice ``over_limit``; LRIG-deck cards go to the LRIG trash).
 
-Sources: WIXOSS glossary "ルール処理" (quoted by wikiwiki.jp, 2020-11-30), kind 8 and property 2
+Sources: WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), kind 8 and property 2
 (kinds 2 and 8 involve a player's choice). **Interpretation**: one Accessory per SIGNI is the
 upper limit the glossary's kind 8 speaks of.
 """
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from judge.engine.placement import home_trash
 from judge.engine.rule_processing.base import NOTHING, Kind, Proposal, Side, proposal
-from judge.engine.sources import GLOSSARY_RULE_PROCESSING
+from judge.engine.sources import GLOSSARY_RULE_PROCESSING, cite
 from judge.engine.state import UNDER_ZONES, CardInstance
 from judge.langs import N_
 
@@ -67,4 +67,4 @@ def over_limit(game: Game, player: str) -> list[CardInstance]:
 KIND = Kind(id="upper_limit", number=8, name=N_("more cards than a zone allows"),
             description=N_("When a zone or a SIGNI holds more cards than it may, its player "
                            "chooses the extra cards and puts them into the trash."),
-            source=f"{GLOSSARY_RULE_PROCESSING}, kind 8", look=look, choice="over_limit")
+            source=cite(GLOSSARY_RULE_PROCESSING, "kind-8"), look=look, choice="over_limit")
