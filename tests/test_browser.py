@@ -29,7 +29,7 @@ from urllib.parse import quote
 import pytest
 
 from judge.paths import project_root
-from judge.site.board import FRAME_ID, TOP_MARK
+from judge.site.board import FRAME_ID, SIDE_ID, TOP_MARK
 from judge.site.build import build_site
 from judge.site.searchindex import index_site
 from judge.site.serve import start_server
@@ -571,15 +571,17 @@ def test_a_refresh_is_drawn_at_its_moment(browser: Browser, base_url: str,
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_piles_and_stacks_show_their_top(browser: Browser, base_url: str, width: int) -> None:
-    """The frame draws ▲ before the first card of each main deck, life cloth and LRIG stack,
-    and the first card's label starts right after it, on the same line."""
+    """The frame draws ▲ before the first card of each main deck, life cloth and LRIG stack
+    (one side of boxes, drawn for both players), and the first card's label starts right
+    after it, on the same line."""
     tab = open_at(browser, base_url, width, f"ja/{CRUSH}")
     try:
         frame = tab.locator(f"#{FRAME_ID}")
         names = frame.evaluate("g => [...g.querySelectorAll('text')].map(t => t.textContent)")
         for zone in ("メインデッキ", "ライフクロス", "ルリグゾーン"):
-            assert names.count(zone) == 2, names  # both players
-        assert names.count(TOP_MARK) == 6, names
+            assert names.count(zone) == 1, names  # one side, drawn for both players
+        assert names.count(TOP_MARK) == 3, names
+        assert frame.locator(f"use[href='#{SIDE_ID}']").count() == 1
         board = tab.locator("#replay details[open] figure svg.board").first
         board.scroll_into_view_if_needed()
         # the top mark and the deck's first card on one line, the card after the mark
