@@ -1,9 +1,12 @@
-"""Board diagrams (judge/site/board.py): one frame per page, every board's text in its boxes.
+"""Board diagrams (judge/site/board.py): one frame per page, every board's text in its boxes,
+what changed since the previous board marked, piles and stacks listed from the top, and boxes
+and boards drawn once when several boards draw them alike.
 
-A ruling page draws the boxes, players' names and zones' names once (the frame) and each board
-adds its cards on top of it, so the frame must fit every board of the page: Hypothesis makes
-boards with random cards in random zones, and every label, count, power and "under" line must
-land inside the box of its zone, below the zone's name, on the shared layout.
+A ruling page draws the boxes, players' names, zones' names and ▲ marks once (the frame) and
+each board adds its cards on top of it, so the frame must fit every board of the page:
+Hypothesis makes boards with random cards in random zones, marked against random previous
+boards, and every label, count, power and "under" line must land inside the box of its zone,
+below the zone's name, on the shared layout.
 """
 
 from __future__ import annotations
@@ -13,24 +16,39 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from judge.engine.state import PLAYERS, ZONES, ZoneRef
+from judge.engine.trace import CardState, PlayerPosition, Position
 from judge.narrate import Narrator
 from judge.site.board import (
     BOX_W,
+    CHANGED,
     DOWN_MARK,
     FRAME_ID,
     FROZEN_MARK,
+    GONE,
+    LINE,
+    NAME,
+    NEW,
     ORDER,
+    SIDE_ID,
+    TOP_MARK,
+    TOP_W,
+    TOP_ZONES,
     UNDER,
     Board,
     CardView,
+    Painter,
+    board_of,
     card_key,
     card_text,
     frame_svg,
     layout_for,
+    marked,
     render_svg,
+    unmarked,
 )
 
-_TEXT = re.compile(r'<text(?: class="(\w+)")? x="(\d+)" y="(\d+)">')
+_TEXT = re.compile(r'<text(?: class="([\w ]+)")? x="(\d+)" y="(\d+)">')
 SIGNI = ("signi1", "signi2", "signi3")
 
 labels = st.sampled_from(["a", "d1", "d12", "e7", "M", "SP", "T1", "ABC9", "x99", "L"])
@@ -38,43 +56,56 @@ cards = st.builds(CardView, labels, st.booleans(), st.booleans(), st.none())
 signi = st.builds(CardView, labels, st.booleans(), st.booleans(),
                   st.sampled_from([0, 1000, 8000, 12000, 30000]))
 piles = st.dictionaries(st.sampled_from([*ORDER, *UNDER.values()]),
-                        st.lists(cards, min_size=1, max_size=13), max_size=5)
+                        st.lists(cards, min_size=1, max_size=13, unique_by=lambda c: c.label),
+                        max_size=5)
 
 
 @st.composite
 def boards(draw: st.DrawFn) -> Board:
+    """A board whose labels are unique, as a ruling's are."""
     zones = []
+    seen: set[str] = set()
     for player in ("p1", "p2"):
         for zone, pile in draw(piles).items():
             if zone in SIGNI:
                 pile = [draw(signi)]
-            zones.append((player, zone, tuple(pile)))
+            pile = [c for c in pile if c.label not in seen]
+            seen |= {c.label for c in pile}
+            if pile:
+                zones.append((player, zone, tuple(pile)))
     return Board(draw(st.integers(1, 9)), draw(st.sampled_from(["p1", "p2"])), "main", "",
                  tuple(zones))
 
 
+@st.composite
+def pages(draw: st.DrawFn) -> list[Board]:
+    """The boards of a page, each marked against the one before."""
+    plain = draw(st.lists(boards(), min_size=1, max_size=4))
+    return [marked(b, plain[i - 1] if i else None) for i, b in enumerate(plain)]
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.lists(boards(), min_size=1, max_size=4))
+@given(pages())
 def test_every_text_of_every_board_is_inside_its_box(page: list[Board]) -> None:
     layout = layout_for(page)
     boxes = layout.boxes
-    heads = {head_y + 10 for _, head_y, *_ in boxes}
     for board in page:
         svg = render_svg(board, layout, labelledby="cap")
         assert svg.startswith(f'<svg class="board" viewBox="0 0 344 {layout.height}" ')
-        assert f'<use href="#{FRAME_ID}"/>' in svg and 'aria-labelledby="cap"' in svg
+        # the frame with the turn player's mark
+        assert f'<use href="#{FRAME_ID}-{board.turn_player}"/>' in svg
+        assert 'aria-labelledby="cap"' in svg and 'class="ph"' not in svg
         for cls, xs, ys in _TEXT.findall(svg):
             x, y = int(xs), int(ys)
-            if cls == "ph":  # the turn player's mark, on that player's name line
-                assert x == 2 and y in heads
-                continue
             # the box of this column whose top is the last one above the text
-            column = [(by, h) for _, _, _, bx, by, h in boxes if bx <= x < bx + BOX_W]
-            top, height = max((by, h) for by, h in column if by < y)
+            column = [(bx, by, h) for _, _, _, bx, by, h in boxes if bx <= x < bx + BOX_W]
+            left, top, height = max(((bx, by, h) for bx, by, h in column if by < y),
+                                    key=lambda b: b[1])
+            assert left < x < left + BOX_W
             if cls == "zc":  # the count, on the zone's name line
-                assert y == top + 9
+                assert y == top + NAME
             else:  # cards, power and what is under: below the name, inside the box
-                assert top + 20 <= y <= top + height, (cls, x, y, top, height)
+                assert top + NAME + LINE <= y <= top + height, (cls, x, y, top, height)
 
 
 @given(st.lists(boards(), min_size=1, max_size=3))
@@ -88,7 +119,86 @@ def test_the_layout_draws_each_used_zone_for_both_players(page: list[Board]) -> 
             assert zone in layout.zones
     drawn = [(player, zone) for player, _, zone, *_ in layout.boxes]
     assert drawn == [(p, z) for p in ("p2", "p1") for z in layout.zones]
-    assert all(h >= 24 for *_, h in layout.boxes)
+    assert all(h >= NAME + LINE for *_, h in layout.boxes)
+    assert layout.rows[0] == layout.rows[1]  # both sides alike
+
+
+@settings(max_examples=200, deadline=None)
+@given(boards(), boards())
+def test_marks_say_what_arrived_left_and_changed(before: Board, after: Board) -> None:
+    shown = marked(after, before)
+    where = {c.label: (p, z, c) for p, z, cs in before.zones for c in cs}
+    for player, zone, pile in shown.zones:
+        here = [c for c in pile if c.mark != GONE]
+        assert [c.label for c in here] == [c.label for c in after.cards(player, zone)]
+        for card in here:
+            old = where.get(card.label)
+            if old is None or old[:2] != (player, zone):
+                assert card.mark == NEW
+            elif (old[2].down, old[2].frozen, old[2].power) != \
+                    (card.down, card.frozen, card.power):
+                assert card.mark == CHANGED
+                assert card.was == (old[2].power if old[2].power != card.power else None)
+            else:
+                assert card.mark == ""
+        gone = {c.label for c in pile if c.mark == GONE}
+        assert gone == {c.label for c in before.cards(player, zone)} - \
+            {c.label for c in here}
+    assert unmarked(shown) == after
+    assert marked(after, None) == after  # the first board of a page marks nothing
+
+
+def test_gone_cards_stay_where_they_were() -> None:
+    """A crush takes the top two life cloth: they are shown struck at the top, where they
+    were, the card left below them."""
+    before = Board(5, "p1", "attack", "signi", (
+        ("p2", "life", (CardView("k1"), CardView("k2"), CardView("k3"))),))
+    after = Board(5, "p1", "attack", "signi", (
+        ("p2", "life", (CardView("k3"),)),
+        ("p2", "check", (CardView("k1"), CardView("k2")))))
+    shown = marked(after, before)
+    assert [(c.label, c.mark) for c in shown.cards("p2", "life")] == \
+        [("k1", GONE), ("k2", GONE), ("k3", "")]
+    assert [(c.label, c.mark) for c in shown.cards("p2", "check")] == \
+        [("k1", NEW), ("k2", NEW)]
+    svg = render_svg(shown, layout_for([shown]), label="after the crush")
+    assert f'<tspan class="{GONE}">k1</tspan> <tspan class="{GONE}">k2</tspan> k3' in svg
+    assert f'<tspan class="{NEW}">k1</tspan>' in svg
+
+
+def test_a_power_change_shows_before_and_after() -> None:
+    before = Board(3, "p1", "main", "", (("p1", "signi1", (CardView("S1", power=5000),)),))
+    after = Board(3, "p1", "main", "", (
+        ("p1", "signi1", (CardView("S1", down=True, power=8000),)),))
+    svg = render_svg(marked(after, before), layout_for([after]), label="x")
+    assert f'<tspan class="dn {CHANGED}">S1{DOWN_MARK}</tspan>' in svg
+    assert '>5000\u21928000</text>' in svg and f'class="pw {CHANGED}"' in svg
+
+
+def _position(zones: dict[str, list[str]]) -> Position:
+    sides = []
+    for player in PLAYERS:
+        mine = {z[3:]: labels for z, labels in zones.items() if z.startswith(player)}
+        sides.append(PlayerPosition(player, tuple(
+            tuple(CardState(label, "filler", 1) for label in mine.get(zone, ()))
+            for zone in ZONES)))
+    return Position(3, "p1", "main", "", tuple(sides))
+
+
+def test_piles_and_stacks_are_listed_from_the_top() -> None:
+    """The main deck and the life cloth from the top card (the position's order); an LRIG
+    stack from the LRIG on top (the last in the position); a ▲ in the frame before them."""
+    board = board_of(_position({"p1.deck": ["d1", "d2"], "p1.life": ["l1", "l2"],
+                                "p1.lrig": ["L0", "L1", "L2"]}))
+    assert [c.label for c in board.cards("p1", "deck")] == ["d1", "d2"]
+    assert [c.label for c in board.cards("p1", "lrig")] == ["L2", "L1", "L0"]
+    layout = layout_for([board])
+    frame = frame_svg(layout, Narrator("en", {}))
+    assert frame.count(TOP_MARK) == len([z for z in layout.zones if z in TOP_ZONES])
+    svg = render_svg(board, layout, label="x")
+    x = next(bx for p, _, z, bx, *_ in layout.boxes if (p, z) == ("p1", "lrig"))
+    assert f'<text x="{x + 3 + TOP_W}" y=' in svg and ">L2 L1 L0</text>" in svg
+    assert ZoneRef.parse("p1.lrig").zone in TOP_ZONES
 
 
 def test_frame_has_names_once_and_boards_only_their_own() -> None:
@@ -98,32 +208,67 @@ def test_frame_has_names_once_and_boards_only_their_own() -> None:
         ("p1", "under1", (CardView("c1"),)),
         ("p1", "trash", (CardView("t1"), CardView("t2", frozen=True))),
         ("p2", "lrig", (CardView("M"),)),
+        ("p2", "assist1", (CardView("A"),)),
     ))
     layout = layout_for([board])
-    assert layout.zones == ("lrig", "signi1", "trash")
+    assert layout.zones == ("lrig", "assist1", "signi1", "trash")
     frame = frame_svg(layout, n)
-    assert frame.count(f'<g id="{FRAME_ID}">') == 1 and 'aria-hidden="true"' in frame
+    assert frame.count(f'<g id="{FRAME_ID}" class="zn">') == 1 and 'aria-hidden="true"' in frame
     assert frame.count(">Player 1</text>") == frame.count(">Player 2</text>") == 1
-    assert frame.count(">trash</text>") == 2 and frame.count('class="zn"') == 6
+    # one side's boxes and names, drawn for both players (the sides are alike)
+    assert frame.count(">trash</text>") == 1 and frame.count(">assist LRIG 1</text>") == 1
+    assert frame.count(f'<use href="#{SIDE_ID}" y="') == 1
+    assert layout.rows[0] == layout.rows[1]
+    # the frame with each player's turn mark, which a board shows first
+    heads = {p: y for p, y, *_ in layout.boxes}
+    for player, y in heads.items():
+        assert (f'<g id="{FRAME_ID}-{player}"><use href="#{FRAME_ID}"/><text class="ph" '
+                f'x="2" y="{y + 12}">\u25cf</text></g>') in frame
     svg = render_svg(board, layout, label="after the attack")
     assert 'aria-label="after the attack"' in svg
     assert "trash" not in svg and "Player" not in svg  # the names are the frame's
     assert f'<tspan class="dn">S1{DOWN_MARK}</tspan>' in svg
     assert f'<tspan class="fz">t2{FROZEN_MARK}</tspan>' in svg
     assert ">8000</text>" in svg and "+ c1" in svg
+    assert 'class="zc"' in svg and ">2</text>" in svg  # the trash's count; one label, none
     assert card_text(CardView("x", down=True, frozen=True)) == f"x{DOWN_MARK}{FROZEN_MARK}"
 
 
 def test_frame_escapes_the_names() -> None:
     class Odd(Narrator):
-        def zone_name(self, zone: str) -> str:
+        def board_zone_name(self, zone: str) -> str:
             return "<b>&"
 
     frame = frame_svg(layout_for([]), Odd("en", {}))
     assert "&lt;b&gt;&amp;" in frame and "<b>" not in frame
 
 
-def test_card_key_lists_named_cards_in_label_order() -> None:
+def _expand(svg: str, defs: str) -> str:
+    """A board with every ``<use>`` of a shared box or board replaced by what it shows."""
+    shared = dict(re.findall(r'<g id="([zw]\d+)">(.*?)</g>(?=<g id="[zw]\d+">|$)', defs))
+    while (m := re.search(r'<use href="#([zw]\d+)"/>', svg)) is not None:
+        svg = svg[:m.start()] + shared[m.group(1)] + svg[m.end():]
+    return svg
+
+
+@settings(max_examples=100, deadline=None)
+@given(pages())
+def test_a_painter_draws_what_render_svg_draws_sharing_what_boards_repeat(
+        page: list[Board]) -> None:
+    page = page + page[:2]  # boards drawn twice, as by two groups of rule sets
+    layout = layout_for(page)
+    painter = Painter(layout, page)
+    defs = painter.defs()
+    for board in page:
+        assert _expand(painter.svg(board, label="x"), defs) == \
+            render_svg(board, layout, label="x")
+    assert len(painter.whole) == len({b for b in page if page.count(b) > 1})
+    once = Painter(layout, page[:1])
+    assert once.defs() == "" and once.svg(page[0], label="x") == \
+        render_svg(page[0], layout, label="x")
+
+
+def test_card_key_lists_named_cards_in_label_order_by_short_name() -> None:
     from judge.engine.cards import CardDef
 
     def named(name: str) -> CardDef:

@@ -29,14 +29,17 @@ from urllib.parse import quote
 import pytest
 
 from judge.paths import project_root
+from judge.site.board import FRAME_ID, SIDE_ID, TOP_MARK
 from judge.site.build import build_site
 from judge.site.searchindex import index_site
 from judge.site.serve import start_server
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Locator, Page
 
 RULING = "rulings/refresh-steps/"
+#: An attack that crushes two life cloth with Life Bursts, in one step
+CRUSH = "rulings/double-crush-defender-orders-the-bursts/"
 TIMEOUT_MS = 20_000
 PHONE = {"width": 360, "height": 740}
 
@@ -389,7 +392,7 @@ def test_replay_steps_and_diagrams(page: Page, base_url: str) -> None:
         assert steps.count() >= 2
         titles = [t.strip() for t in steps.locator("h3").all_inner_texts()]
         assert all(titles), titles
-        sentences = [s.strip() for s in replay.locator("ol.events li").all_inner_texts()]
+        sentences = [s.strip() for s in replay.locator("section.step ol li").all_inner_texts()]
         assert sentences and all(sentences), sentences
         told[lang] = sentences
         boards = replay.locator("figure svg")
@@ -408,7 +411,7 @@ def test_boards_show_the_shared_frame(page: Page, base_url: str) -> None:
     page.goto(f"{base_url}/ja/{RULING}")
     board = page.locator("#replay details[open] figure svg.board").nth(1)
     board.scroll_into_view_if_needed()
-    assert page.locator("#board-frame").count() == 1
+    assert page.locator(f"#{FRAME_ID}").count() == 1
     width, height, rows = png_pixels(board.screenshot())
     bpp = len(rows[0]) // width
     pixels = [row[x:x + bpp] for row in rows for x in range(0, len(row), bpp)]
@@ -745,3 +748,167 @@ def test_a_new_build_replaces_the_kept_files(browser: Browser, tmp_path: Path) -
         context.close()
         server.shutdown()
         server.server_close()
+
+
+# ---------------------------------------------------------------------------- boards
+
+
+
+
+def open_at(browser: Browser, base_url: str, width: int, path: str) -> Page:
+    context = browser.new_context(viewport={"width": width, "height": 900},
+                                  device_scale_factor=1)
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = context.new_page()
+    tab.goto(f"{base_url}/{path}")
+    return tab
+
+
+#: A board's elements of a kind, with those of the boxes and boards it shows through <use>
+#: (the page's frame holds what several boards share).
+SHOWN = """(svg, selector) => {
+    const out = [];
+    const walk = node => {
+        for (const el of node.querySelectorAll('*')) {
+            if (el.matches(selector)) out.push(el);
+            if (el.tagName === 'use') {
+                const shown = document.getElementById(el.getAttribute('href').slice(1));
+                if (shown && shown.id !== '""" + FRAME_ID + """') walk(shown);
+            }
+        }
+    };
+    walk(svg);
+    return out;
+}"""
+
+
+def shown(figure: Locator, selector: str, what: str) -> list[Any]:
+    """``what`` (a JavaScript expression of ``t``) for each element matching ``selector`` that
+    the board of ``figure`` shows."""
+    return figure.locator("svg.board").evaluate(
+        f"(svg, sel) => ({SHOWN})(svg, sel).map(t => {what})", selector)
+
+
+def captions(tab: Page) -> list[str]:
+    return [c.strip() for c in
+            tab.locator("#replay details[open] figcaption").all_inner_texts()]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_an_attack_is_drawn_at_the_crush_and_after_each_burst(browser: Browser, base_url: str,
+                                                              width: int) -> None:
+    """One step (an attack with Double Crush) drawn at its key moments: the two crushed cards
+    in the check zone, then after each Life Burst, then after the step; the cards that
+    arrived underlined, those that left struck through where they were, a down SIGNI
+    overlined, as the browser draws them."""
+    tab = open_at(browser, base_url, width, f"en/{CRUSH}")
+    try:
+        told = captions(tab)
+        assert told[1:4] == ["After the crush", "After the Life Burst of k2",
+                             "After the Life Burst of k1"], told
+        assert told[4].startswith("Step 1: attack with S1"), told
+        crush = tab.locator("#replay details[open] figure").nth(1)
+        crush.scroll_into_view_if_needed()
+        box = crush.locator("svg").bounding_box()
+        assert box is not None and box["width"] > 300 and box["height"] > 200
+        marks = shown(crush, "tspan", "[t.textContent, t.getAttribute('class'), "
+                      "getComputedStyle(t).textDecorationLine, getComputedStyle(t).fontWeight]")
+        arrived = [m for m in marks if m[1] == "nw"]
+        left = [m for m in marks if m[1] == "gn"]
+        changed = [m for m in marks if "cg" in m[1].split()]
+        assert [m[0] for m in arrived] == ["k1", "k2"], marks
+        assert [m[0] for m in left] == ["k1", "k2"], marks
+        assert [m[0] for m in changed] == ["S1\u2193"], marks
+        assert all(m[2] == "underline" and int(m[3]) >= 700 for m in arrived), arrived
+        assert all(m[2] == "line-through" for m in left), left
+        assert all(m[2] == "overline" for m in changed), changed
+        # the marks read without colour: the page explains them in words
+        legend = tab.locator("#replay .legend").inner_text()
+        for words in ("arrived", "left", "changed", "top card first"):
+            assert words in legend, legend
+    finally:
+        tab.context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_refresh_is_drawn_at_its_moment(browser: Browser, base_url: str,
+                                          width: int) -> None:
+    tab = open_at(browser, base_url, width, f"en/{RULING}")
+    try:
+        assert "After the refresh of Player 1" in captions(tab), captions(tab)
+        figure = tab.locator("#replay details[open] figure",
+                             has_text="After the refresh of Player 1").first
+        figure.scroll_into_view_if_needed()
+        new = shown(figure, "tspan.nw", "t.textContent")
+        assert "l1" in new and "t1" in new, new  # the life cloth trashed, the trash reshuffled
+        assert (figure.locator("svg").bounding_box() or {}).get("height", 0) > 150
+    finally:
+        tab.context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_piles_and_stacks_show_their_top(browser: Browser, base_url: str, width: int) -> None:
+    """The frame draws ▲ before the first card of each main deck, life cloth and LRIG stack
+    (one side of boxes, drawn for both players), and the first card's label starts right
+    after it, on the same line."""
+    tab = open_at(browser, base_url, width, f"ja/{CRUSH}")
+    try:
+        frame = tab.locator(f"#{FRAME_ID}")
+        names = frame.evaluate("g => [...g.querySelectorAll('text')].map(t => t.textContent)")
+        for zone in ("メインデッキ", "ライフクロス", "ルリグゾーン"):
+            assert names.count(zone) == 1, names  # one side, drawn for both players
+        assert names.count(TOP_MARK) == 3, names
+        assert frame.locator(f"use[href='#{SIDE_ID}']").count() == 1
+        board = tab.locator("#replay details[open] figure svg.board").first
+        board.scroll_into_view_if_needed()
+        # the top mark and the deck's first card on one line, the card after the mark
+        tops = tab.evaluate("""id => [...document.getElementById(id).querySelectorAll('text')]
+            .filter(t => t.textContent === '\u25b2')
+            .map(t => [+t.getAttribute('x'), +t.getAttribute('y')])""", FRAME_ID)
+        lines = shown(tab.locator("#replay details[open] figure").first, "text",
+                      "[+t.getAttribute('x'), +t.getAttribute('y'), t.textContent]")
+        starts = {(x, y): text for x, y, text in lines}
+        deck = [starts.get((x + 11, y)) for x, y in tops]
+        assert "e1 e2 e3 e4" in deck and "k1 k2 k3" in deck, (tops, lines)
+    finally:
+        tab.context.close()
+
+
+def test_board_labels_are_at_least_11_px_on_a_phone(browser: Browser, base_url: str) -> None:
+    """At 390 px wide, every text of every board (its own and the frame's it shows) is drawn
+    at 11 px or more: the font size times the board's scale on the screen."""
+    for lang in ("en", "ja", "zh-Hans"):
+        tab = open_at(browser, base_url, 390, f"{lang}/{CRUSH}")
+        try:
+            sizes = tab.evaluate("""id => {
+                const board = document.querySelector('#replay details[open] svg.board');
+                const scale = board.getBoundingClientRect().width / board.viewBox.baseVal.width;
+                const own = [...document.querySelectorAll('#replay details[open] svg.board text')];
+                const frame = [...document.querySelectorAll('svg.frame text')];
+                return [scale, own.length, frame.length,
+                        ...[...own, ...frame].map(t =>
+                            parseFloat(getComputedStyle(t).fontSize) * scale)];
+            }""", FRAME_ID)
+        finally:
+            tab.context.close()
+        scale, own, frame, *px = sizes
+        assert own > 10 and frame > 20, sizes[:3]
+        assert 0.9 < scale < 1.0, scale  # the board fills the phone's width
+        assert min(px) >= 11, (lang, min(px))
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_card_key_names_each_card_by_a_short_name(browser: Browser, base_url: str,
+                                                      width: int) -> None:
+    tab = open_at(browser, base_url, width, f"en/{CRUSH}")
+    try:
+        key = tab.locator("#replay .card-key").inner_text()
+        for label, name in (("S1", "SIGNI with Double Crush"),
+                            ("k1", "SIGNI with a draw burst"),
+                            ("k2", "SIGNI with an Ener Charge burst"),
+                            ("L", "Red LRIG, level 4")):
+            assert f"{label} {name}" in key, key
+        assert "put the top card" not in key and "Life Burst:" not in key, key
+        assert tab.locator("#replay .card-key").is_visible()
+    finally:
+        tab.context.close()

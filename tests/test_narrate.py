@@ -168,6 +168,13 @@ def test_vocabularies_are_covered() -> None:
     n = Narrator("en", {})
     for zone in ZONES:
         assert n.zone_name(zone) != zone or zone in ("hand", "trash"), zone
+    # what a card's short name is made of: every operation, card type and trigger named
+    from judge.engine.cards import CARD_TYPES, OPS
+    from judge.narrate.cards import OP_NAMES, OP_TERMS, TYPE_TERMS
+
+    assert set(OPS) <= set(OP_NAMES) | set(OP_TERMS)
+    assert set(CARD_TYPES) <= set(TYPE_TERMS)
+    assert all(t in names for t in (*OP_TERMS.values(), *TYPE_TERMS.values()))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -187,31 +194,43 @@ def test_grouped_moves_and_plurals() -> None:
     moves = [ev.Move(seq=i, step=1, cause="rule", player="p1", card=f"t{i}",
                      from_zone=Z("p1.trash"), to_zone=Z("p1.deck"), verb="refresh")
              for i in (1, 2, 3)]
+    # the player of both zones named once
     assert n.events(moves) == [
-        "The refresh puts t1, t2, t3 from Player 1's trash into Player 1's main deck."]
+        "The refresh puts t1, t2, t3 from Player 1's trash into their main deck."]
     mill = [ev.Move(seq=i, step=1, cause="effect", player="p1", card=f"d{i}",
                     from_zone=Z("p1.deck"), to_zone=Z("p1.trash"), verb="mill")
             for i in (1, 2)]
     assert n.events(mill) == ["d1, d2 are put from the top of Player 1's main deck into "
-                              "Player 1's trash."]
+                              "their trash."]
     assert Narrator("ja", {}).events(mill) == [
-        "プレイヤー1のメインデッキの上からd1、d2をプレイヤー1のトラッシュに置く。"]
+        "プレイヤー1のメインデッキの上からd1、d2をトラッシュに置く。"]
+    assert Narrator("zh-Hans", {}).events(mill) == ["将玩家1的主牌组顶的d1、d2放入废弃区。"]
+    # each player named where the zones are two players'
+    across = mill[0].replace(to_zone=Z("p2.ener"), verb="to_ener")
+    assert n.event(across) == "d1 is put from Player 1's main deck into Player 2's Ener Zone."
+    # a sentence that names only where the card goes names its player
+    start = mill[0].replace(verb="start", from_zone=Z("p1.lrig_deck"), to_zone=Z("p1.lrig"))
+    assert n.event(start) == "d1 is put into Player 1's LRIG zone as the level 0 LRIG."
     assert n.event(SAMPLES["redraw"]) == "Player 1 redraws 2 cards."
 
 
-def test_card_names_come_from_the_card_then_the_label() -> None:
+def test_sentences_name_cards_by_label_and_the_key_by_what_they_are() -> None:
+    """A sentence names a card by its label; the page's key to the cards says what each is in
+    a few words: a short name kept as it is, a long description replaced by the card's type
+    and what sets it apart (judge/narrate/cards.py)."""
     from judge.scenario.load import card_library
 
-    signi = card_library()["signi-2"]
+    library = card_library()
     for lang in LANGS:
-        n = Narrator(lang, {"S1": signi, "d1": FILLER})
-        assert n.card("S1") == gettext_named(lang, signi.names[lang], "S1")
-        assert n.card("S1") == "S1"  # named in full only the first time
-        assert n.card("d1") == "d1"  # no names: the label
-
-
-def gettext_named(lang: str, name: str, label: str) -> str:
-    return f"{name}（{label}）" if lang != "en" else f"{name} ({label})"
+        n = Narrator(lang, {"S1": library["signi-2"], "k1": library["burst-draw-signi"],
+                            "d1": FILLER})
+        assert n.card("S1") == "S1" and n.card("k1") == "k1"
+        assert n.card_short("S1") == library["signi-2"].names[lang]  # short already
+        assert n.card_short("d1") is None  # no name: the label says it all
+    en = Narrator("en", {"k1": library["burst-draw-signi"]})
+    assert en.card_short("k1") == "SIGNI with a draw burst"
+    assert Narrator("ja", en.cards).card_short("k1") == "シグニ（ライフバースト：ドロー）"
+    assert Narrator("zh-Hans", en.cards).card_short("k1") == "精灵（生命爆发：抽牌）"
 
 
 def test_every_corpus_event_is_narrated() -> None:
@@ -294,3 +313,58 @@ def test_every_reason_code_the_engine_uses_is_registered_and_narrated() -> None:
     assert used <= set(REASONS), f"unregistered reason codes: {used - set(REASONS)}"
     assert set(REASONS) <= set(REASON_NAMES), \
         f"reason codes without narration: {set(REASONS) - set(REASON_NAMES)}"
+
+
+# ---------------------------------------------------------------------------- the review
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_kind_reads_as_a_judge_would_say_it(lang: str) -> None:
+    """Every event kind, variant, move verb, choice kind, trigger, reason and refusal told in
+    each language (tests/narration_review.py, which a reader runs to review them): a sentence
+    with nothing left unfilled, no engine code or internal id, and in Japanese and Chinese no
+    English word (only the card labels are Latin)."""
+    from narration_review import REASON_KINDS, review_lines
+    from test_site_text import INTERNAL_IDS, code_pattern, engine_codes
+
+    from judge.engine.events import REASONS
+
+    lines = review_lines(lang)
+    keys = {line.split("  ", 1)[0] for line in lines}
+    assert set(EVENT_KINDS) <= keys
+    assert {f"choice:{k}" for k in CHOICE_KINDS if k != "use"} <= keys
+    assert {f"move:{v}" for v in (*messages().moves, *KINDS) if v not in ("*", "rule")} <= keys
+    assert {f"trigger:{t}" for t in TRIGGERS} <= keys
+    assert {f"illegal:{r}" for r in ILLEGAL_REASONS} <= keys
+    assert set(REASONS) == {r for reasons in REASON_KINDS.values() for r in reasons}
+    codes = code_pattern(engine_codes())
+    for line in lines:
+        key, text = line.split("  ", 1)
+        assert text and "%(" not in text and "?" not in text, line
+        assert not codes.search(text) and not INTERNAL_IDS.search(text), line
+        assert "chooses yes" not in text and "(whether" not in text, line
+        if lang != "en":
+            rest = re.sub(r"X\d", "", text)
+            assert not re.search(r"[A-Za-z]{2,}", rest), line
+
+
+def test_a_use_choice_is_told_once() -> None:
+    """"Player 2 uses the Life Burst of k2", once: the burst event after the choice repeats
+    it and is not told again; nor is an ability declined after the player chose not to use
+    it."""
+    burst = AbilityRef.life_burst("k2")
+    choice = ev.Choice(seq=1, step=1, cause="game", player="p2", kind="use",
+                       options=("yes", "no"), picked=("yes",), about=burst)
+    used = ev.Burst(seq=2, step=1, cause="game", player="p2", card="k2", used=True)
+    n = Narrator("en", {})
+    assert n.events([choice, used]) == ["Player 2 uses the Life Burst of k2."]
+    assert n.events([used]) == ["Player 2 uses the Life Burst of k2."]
+    no = choice.replace(picked=("no",), about=AbilityRef("S1", 0))
+    declined = ev.TriggerDeclined(seq=2, step=1, cause="game", player="p2", card="S1",
+                                  ability=AbilityRef("S1", 0))
+    assert n.events([no, declined]) == ["Player 2 does not use the ability of S1."]
+    order = ev.Choice(seq=1, step=1, cause="game", player="p2", kind="burst_order",
+                      options=("k1", "k2"), picked=("k2",))
+    assert n.event(order) == "Player 2 resolves the Life Burst of k2 first."
+    assert Narrator("ja", {}).event(order) == "プレイヤー2はk2のライフバーストを先に解決する。"
+    assert Narrator("zh-Hans", {}).event(order) == "玩家2先处理k2的生命爆发。"

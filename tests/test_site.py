@@ -33,6 +33,7 @@ from judge.i18n import LANGS, NATIVE_NAMES, gettext_for
 from judge.narrate import RULE_KIND_NAMES
 from judge.paths import project_root
 from judge.site import build as build_module
+from judge.site.board import FRAME_ID
 from judge.site.build import BuildError, RulingsFailed, build_site
 from judge.site.serve import start_server, watch
 from judge.sources import load_sources, rests_on_official
@@ -348,13 +349,15 @@ def test_ruling_page_content(fixture_site: Path) -> None:
     assert 'data-pagefind-filter="出典:公式の文書"' in ja
     # the replay: narrated steps and a board after each
     assert "Step 1: Player 1 resolves an effect" in en
-    assert "The refresh puts l1 from Player 1&#39;s Life Cloth into Player 1&#39;s trash." in en
-    assert en.count('<svg class="board"') == 3
-    assert en.count('aria-labelledby="replay-') == 3  # named by their captions
+    assert "The refresh puts l1 from Player 1&#39;s Life Cloth into their trash." in en
+    boards = en.count('<svg class="board" ')
+    assert boards >= 3 and en.count('aria-labelledby="b') == boards  # named by their captions
     # what every board shares is drawn once, and each board shows it
-    assert en.count('<g id="board-frame">') == 1
-    assert en.count('<use href="#board-frame"/>') == 3
-    assert "Player 1's main deck" not in en.split("board-frame", 1)[1].split("</svg>")[0]
+    assert en.count(f'<g id="{FRAME_ID}" class="zn">') == 1
+    assert en.count(f'<use href="#{FRAME_ID}-p') == boards
+    assert "Player 1's main deck" not in en.split(f'id="{FRAME_ID}"', 1)[1].split("</svg>")[0]
+    # the refresh is drawn at its key moment, marked against the board before
+    assert "After the refresh of Player 1" in en and '<tspan class="nw">' in en
     assert "The same position as in the first replay above." in en
     # the glossary terms with their three names, and the search filters
     assert '<span lang="zh-Hans">重构</span>' in en and '<span lang="ja">リフレッシュ</span>' in en
@@ -510,7 +513,8 @@ def test_outcomes_are_shown(fixture_site: Path) -> None:
         assert f"<h3>{name} " in en, name
     outcomes = en[en.index('id="outcomes"'):]
     assert outcomes.count('<svg class="board"') == 4
-    assert "Player 1 chooses" in outcomes
+    assert "Player 1 resolves the ability of r2 first." in outcomes
+    assert "Player 1 does not use the ability of r2." in outcomes
     # outcome names in the page's language; a missing one falls back to Japanese, marked
     ja = read(fixture_site, "ja", "rulings/fixture-two-returners")
     ja_outcomes = ja[ja.index('id="outcomes"'):]

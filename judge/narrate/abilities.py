@@ -15,31 +15,37 @@ if TYPE_CHECKING:
 EVENTS: dict[str, str] = {
     "effect_begin": N_("%(ability)s begins to resolve."),
     "effect_end": N_("%(ability)s has resolved."),
-    "fizzle": N_("The operation does nothing to %(card)s (%(reason)s)."),
-    "trigger": N_("%(ability)s triggers (%(trigger)s) and waits to resolve."),
-    "trigger_lost": N_("%(ability)s can no longer be used (%(reason)s)."),
+    "fizzle": N_("Nothing happens to %(card)s: %(reason)s."),
+    "trigger": N_("%(ability)s (%(trigger)s) triggers and waits to resolve."),
+    "trigger_lost": N_("%(ability)s can no longer be used: %(reason)s."),
     "trigger_declined": N_("%(player)s does not use %(ability)s."),
-    "trigger_dropped": N_("%(ability)s is removed without resolving (%(reason)s)."),
+    "trigger_dropped": N_("%(ability)s never resolves: %(reason)s."),
 }
 
 VARIANTS: dict[str, str] = {
-    "fizzle:nocard": N_("The operation does nothing (%(reason)s)."),
+    "fizzle:nocard": N_("Nothing happens: %(reason)s."),
+    "trigger_dropped:second_refresh": N_("%(ability)s never resolves: the turn ends with the "
+                                         "turn player's second refresh."),
+    "trigger_dropped:end_phase": N_("%(ability)s never resolves: the turn is over."),
+    "trigger_dropped:game_over": N_("%(ability)s never resolves: the game is over."),
 }
 
-#: What each trigger (:data:`judge.engine.cards.TRIGGERS`) watches for, as a clause.
+#: When each trigger (:data:`judge.engine.cards.TRIGGERS`) fires, as a clause of the card it
+#: watches: the trigger's sentence says it after the ability, a card's short name after "that
+#: triggers" (:mod:`judge.narrate.cards`).
 TRIGGER_NAMES: dict[str, str] = {
-    "put_into_trash_from_deck": N_("put from the main deck into the trash"),
-    "put_into_trash": N_("put into the trash"),
-    "banished": N_("banished"),
-    "banished_by_effect": N_("banished by an effect"),
-    "leaves_field": N_("left the field"),
-    "leaves_field_by_effect": N_("left the field because of an effect"),
-    "on_play": N_("put onto the field"),
-    "crushed": N_("crushed"),
-    "owner_refreshes": N_("its owner refreshed"),
-    "attacks": N_("it attacks"),
-    "attack_phase_start": N_("the attack phase began"),
-    "banishes_in_battle": N_("it banished a SIGNI in battle"),
+    "put_into_trash_from_deck": N_("when it is put from the main deck into the trash"),
+    "put_into_trash": N_("when it is put into the trash"),
+    "banished": N_("when it is banished"),
+    "banished_by_effect": N_("when it is banished by an effect"),
+    "leaves_field": N_("when it leaves the field"),
+    "leaves_field_by_effect": N_("when it leaves the field because of an effect"),
+    "on_play": N_("when it is put onto the field"),
+    "crushed": N_("when it is crushed"),
+    "owner_refreshes": N_("when its owner refreshes"),
+    "attacks": N_("when it attacks"),
+    "attack_phase_start": N_("at the start of its player's attack phase"),
+    "banishes_in_battle": N_("when it banishes a SIGNI in battle"),
 }
 
 
@@ -54,6 +60,8 @@ def _ability(n: Narrator, e: ev.EffectBegin | ev.EffectEnd | ev.TriggerDeclined,
 def _gone(n: Narrator, e: ev.TriggerLost | ev.TriggerDropped, v: dict[str, Any],
           msg: str | None) -> str:
     v.update(ability=n.ability(e.ability), reason=n.reason(e.reason))
+    if isinstance(e, ev.TriggerDropped):
+        msg = VARIANTS.get(f"trigger_dropped:{e.reason}", msg)
     return n.say(msg, v, e)
 
 

@@ -52,5 +52,11 @@ def teller_for(event: Event) -> Teller | None:
 
 
 def fill(template: str, values: dict[str, Any]) -> str:
-    """A translated message with its placeholders filled (``?`` for a value not known)."""
-    return template % {k: values.get(k, "?") for k in PLACEHOLDER.findall(template)}
+    """A translated message with its placeholders filled (``?`` for a value not known). A
+    message that names both zones of a move names their player once, when it is the same
+    (``_to_same``: "from Player 1's trash into their main deck")."""
+    names = PLACEHOLDER.findall(template)
+    filled = {k: values.get(k, "?") for k in names}
+    if "from" in names and "to" in names and "_to_same" in values:
+        filled["to"] = values["_to_same"]
+    return template % filled

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from judge.narrate.narrator import Narrator
 
 EVENTS: dict[str, str] = {
-    "attack_step": N_("The %(step)s of the attack phase begins."),
+    "attack_step": N_("The %(step)s begins."),
     "arts_pass": N_("%(player)s passes in the ARTS step."),
     "attack": N_("%(card)s attacks from %(from)s."),
     "battle": N_("%(card)s (power %(attack_power)s) battles %(defender)s (power "

@@ -8,7 +8,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from judge.engine import mechanics
-from judge.narrate import abilities, battle, changes, choices, costs, flow, moves, rules
+from judge.narrate import (
+    abilities,
+    battle,
+    cards,
+    changes,
+    choices,
+    costs,
+    flow,
+    moves,
+    rules,
+)
 from judge.narrate.words import OTHER_MESSAGES, REASON_NAMES
 
 #: The event families, each a module declaring ``EVENTS`` and ``VARIANTS`` (and tellers).
@@ -62,8 +72,9 @@ def all_message_ids() -> list[str]:
         messages().events, VARIANTS, rules.RULE_KIND_NAMES, moves.VERB_NAMES,
         abilities.TRIGGER_NAMES, messages().choices, messages().cost_parts,
         flow.ACTION_MESSAGES, flow.ACTION_NAMES, flow.ILLEGAL_NAMES, REASON_NAMES,
-        OTHER_MESSAGES)
+        OTHER_MESSAGES, cards.OP_NAMES, cards.SHORT_MESSAGES)
     return [m for table in tables for m in table.values()] + \
+        [m for pair in choices.CHOICE_MESSAGES.values() for m in pair] + \
         [pair[0] for pair in messages().moves.values()]
 
 

@@ -15,10 +15,10 @@ if TYPE_CHECKING:
     from judge.narrate.narrator import Narrator
 
 EVENTS: dict[str, str] = {
-    "power": N_("The power of %(card)s changes by %(amount)s to %(power)s."),
+    "power": N_("%(card)s gets %(amount)s power: its power is now %(power)s."),
     "level": N_("The level of %(card)s changes by %(amount)s to %(level)s."),
     "limit": N_("The limit of %(player)s changes by %(amount)s to %(limit)s."),
-    "lasting": N_("An effect in force begins: %(kind)s, until %(until)s."),
+    "lasting": N_("An effect is in force until %(until)s."),
     "replaced": N_("%(card)s would be banished, but an effect in force sends it to "
                    "%(instead)s instead."),
     "down": N_("%(card)s is downed."),
@@ -58,7 +58,7 @@ def _limit(n: Narrator, e: ev.Limit, v: dict[str, Any], msg: str | None) -> str:
 @tells(ev.Lasting)
 def _lasting(n: Narrator, e: ev.Lasting, v: dict[str, Any], msg: str | None) -> str:
     what, until = e.kind, e.until
-    v.update(kind=str(what), until=n._(OTHER_MESSAGES[f"until:{until}"])
+    v.update(until=n._(OTHER_MESSAGES[f"until:{until}"])
              if f"until:{until}" in OTHER_MESSAGES else until)
     if f"lasting:{what.name}" in VARIANTS:
         msg = VARIANTS[f"lasting:{what.name}"]

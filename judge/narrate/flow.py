@@ -15,16 +15,21 @@ if TYPE_CHECKING:
 EVENTS: dict[str, str] = {
     "step": N_("Step %(index)s: %(action)s."),
     "phase": N_("The %(phase)s begins."),
-    "turn_begin": N_("Turn %(turn)s begins; %(player)s is the turn player."),
-    "turn_end": N_("Turn %(turn)s of %(player)s ends (%(reason)s)."),
-    "game_start": N_("Rock-paper-scissors: %(first)s goes first."),
+    "turn_begin": N_("Turn %(turn)s begins: it is %(player)s's turn."),
+    "turn_end": N_("%(player)s's turn (turn %(turn)s) ends: %(reason)s."),
+    "game_start": N_("%(first)s wins rock-paper-scissors and goes first."),
     "redraw": "%(player)s redraws %(num)d card.",  # singular of REDRAW
-    "game_over": N_("The game is over: %(winner)s wins (%(reason)s)."),
-    "illegal": N_("The step is refused: %(reason)s."),
+    "game_over": N_("%(winner)s wins the game: %(reason)s."),
+    "illegal": N_("This is not allowed: %(reason)s."),
 }
 
 VARIANTS: dict[str, str] = {
-    "game_over:nowinner": N_("The game is over (%(reason)s)."),
+    "turn_end:end_phase": N_("%(player)s's turn (turn %(turn)s) ends."),
+    "turn_end:second_refresh": N_("%(player)s's turn (turn %(turn)s) ends at once: it is "
+                                  "their second refresh this turn."),
+    "game_over:damage": N_("%(player)s takes damage with no life cloth left: %(winner)s wins "
+                           "the game."),
+    "game_over:nowinner": N_("The game is over: %(reason)s."),
 }
 
 #: The redraw sentence, with its plural form.
@@ -136,7 +141,7 @@ def _turn_begin(n: Narrator, e: ev.TurnBegin, v: dict[str, Any], msg: str | None
 @tells(ev.TurnEnd)
 def _turn_end(n: Narrator, e: ev.TurnEnd, v: dict[str, Any], msg: str | None) -> str:
     v.update(turn=e.turn, reason=n.reason(e.reason))
-    return n.say(msg, v, e)
+    return n.say(VARIANTS.get(f"turn_end:{e.reason}", msg), v, e)
 
 
 @tells(ev.GameStart)
@@ -156,6 +161,8 @@ def _game_over(n: Narrator, e: ev.GameOver, v: dict[str, Any], msg: str | None) 
     v.update(winner=n.player(e.winner), reason=n.reason(e.reason))
     if not e.winner:
         msg = VARIANTS["game_over:nowinner"]
+    elif e.player:
+        msg = VARIANTS.get(f"game_over:{e.reason}", msg)
     return n.say(msg, v, e)
 
 

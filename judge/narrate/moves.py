@@ -26,6 +26,12 @@ VARIANTS: dict[str, str] = {
     "banish:rule": N_("%(card)s is banished by rule processing and goes from %(from)s to "
                       "%(to)s."),
     "banish:battle": N_("%(card)s is banished in battle and goes from %(from)s to %(to)s."),
+    "skipped:draw": N_("The main deck of %(player)s is empty: %(player)s draws only %(done)s "
+                       "of the %(wanted)s cards."),
+    "skipped:mill": N_("The main deck of %(player)s is empty: only %(done)s of the %(wanted)s "
+                       "cards are put into the trash."),
+    "skipped:ener_charge": N_("The main deck of %(player)s is empty: only %(done)s of the "
+                              "%(wanted)s cards are put into the Ener Zone."),
 }
 
 #: Sentences for moves, by verb, with the verbs of the mechanics (:func:`messages`); other
@@ -63,8 +69,8 @@ MOVE_MESSAGES: dict[str, tuple[str, str]] = {
         "%(card)s are put into %(to)s as level 0 LRIGs."),
     "redraw": NP_("%(card)s is returned from %(from)s to %(to)s for the redraw.",
         "%(card)s are returned from %(from)s to %(to)s for the redraw."),
-    "life_cloth": NP_("%(card)s is put from the top of %(from)s into %(to)s as life cloth.",
-        "%(card)s are put from the top of %(from)s into %(to)s as life cloth."),
+    "life_cloth": NP_("%(card)s is put from the top of %(from)s into %(to)s.",
+        "%(card)s are put from the top of %(from)s into %(to)s."),
     "after_burst": NP_("After the Life Burst, %(card)s goes from %(from)s to %(to)s.",
         "After the Life Burst, %(card)s go from %(from)s to %(to)s."),
     "refresh": NP_("The refresh puts %(card)s from %(from)s into %(to)s.",
@@ -111,7 +117,7 @@ def _move(n: Narrator, e: ev.Move, v: dict[str, Any], msg: str | None) -> str:
 def _skipped(n: Narrator, e: ev.Skipped, v: dict[str, Any], msg: str | None) -> str:
     v.update(done=e.done, wanted=e.wanted,
              how=n._(VERB_NAMES[e.verb]) if e.verb in VERB_NAMES else e.verb)
-    return n.say(msg, v, e)
+    return n.say(VARIANTS.get(f"skipped:{e.verb}", msg), v, e)
 
 
 @tells(ev.Banish)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from judge.engine import events as ev
@@ -15,7 +15,9 @@ from judge.engine.events import AbilityRef, CardSet, Event, Option
 from judge.engine.state import ATTACK_STEP_TERMS, PHASE_TERMS, ZONE_TERMS, ZoneRef
 from judge.i18n import LANGS, gettext_for, ngettext_for
 from judge.narrate.base import fill, teller_for
+from judge.narrate.cards import short_name
 from judge.narrate.catalogue import Messages, messages
+from judge.narrate.choices import repeats
 from judge.narrate.flow import ACTION_MESSAGES, ILLEGAL_NAMES
 from judge.narrate.flow import EVENTS as FLOW_EVENTS
 from judge.narrate.moves import same_move
@@ -33,9 +35,6 @@ class Narrator:
     glossary: Mapping[str, Mapping[str, str]] | None = None
     #: the scenario's steps by index, for ``step`` events
     steps: Mapping[int, Step] | None = None
-    #: name a card in full ("name (label)") only the first time; clear to start again
-    brief: bool = True
-    seen: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         if self.lang not in LANGS:
@@ -62,22 +61,23 @@ class Narrator:
         return self._(OTHER_MESSAGES["list:sep"]).join(items)
 
     def card_name(self, label: str) -> str | None:
+        """The name the ruling gives the card labelled ``label`` (None when it has none)."""
         card = self.cards.get(label)
         if card is None:
             return None
         return card.names.get(self.lang) or None
 
+    def card_short(self, label: str) -> str | None:
+        """What the card labelled ``label`` is, in a few words (:mod:`judge.narrate.cards`);
+        None for a card without a name (the set-up's filler cards)."""
+        card = self.cards.get(label)
+        if card is None or not card.names:
+            return None
+        return short_name(self, card)
+
     def card(self, label: str | None) -> str:
-        if not label:
-            return "?"
-        name = self.card_name(label)
-        if self.brief:
-            if label in self.seen:
-                return label
-            self.seen.add(label)
-        if name:
-            return self._(OTHER_MESSAGES["card:named"], name=name, label=label)
-        return label
+        """A card in a sentence: its label, which the page's key to the cards explains."""
+        return label or "?"
 
     def zone_name(self, zone: str) -> str:
         """A zone without its player: ``trash``, ``signi2`` (numbered zones by their number)."""
@@ -90,10 +90,19 @@ class Narrator:
             return self._(OTHER_MESSAGES["zone:key"])
         return zone
 
+    def board_zone_name(self, zone: str) -> str:
+        """A zone's name on a board's box, where room is short (``assist LRIG 1``)."""
+        if zone.startswith("assist"):
+            return self._(OTHER_MESSAGES["zone:assist:board"], n=zone[-1])
+        return self.zone_name(zone)
+
     def zone(self, ref: ZoneRef | None) -> str:
         """``p1.trash`` -> "the trash of Player 1" in the page's language."""
         if ref is None:
             return "?"
+        if ref.zone.startswith("under"):
+            return self._(OTHER_MESSAGES["zone:player:under"], player=self.player(ref.player),
+                          n=ref.zone[-1])
         return self._(OTHER_MESSAGES["zone:player"], zone=self.zone_name(ref.zone),
                       player=self.player(ref.player))
 
@@ -178,7 +187,7 @@ class Narrator:
             return self.ability(value)
         if isinstance(value, CardSet):
             return " + ".join(self.card(label) for label in value.labels)
-        if value in ("yes", "no", "none"):
+        if value == "none":
             return self._(OTHER_MESSAGES[value])
         if kind == "zone":
             return self.zone_name(value)
@@ -243,11 +252,16 @@ class Narrator:
                 out.append(self._sentence(self._event(group[0], cards)))
                 group.clear()
 
+        choice: ev.Choice | None = None
         for e in events:
             if isinstance(e, ev.Move) and group and same_move(group[0], e):
                 group.append(e)
                 continue
             flush()
+            if choice is not None and repeats(choice, e):
+                choice = None
+                continue  # the choice's sentence said it already
+            choice = e if isinstance(e, ev.Choice) else None
             if isinstance(e, ev.Move):
                 group.append(e)
             else:
@@ -266,6 +280,12 @@ class Narrator:
             "card": self.join(self.card(c) for c in cards) if cards else "?",
             "from": self.zone(e.from_zone), "to": self.zone(e.to_zone), "_n": len(cards),
         }
+        if e.from_zone is not None and e.to_zone is not None and \
+                e.from_zone.player == e.to_zone.player:
+            # the player named once: "from Player 1's trash into their main deck"
+            v["_to_same"] = self.zone_name(e.to_zone.zone) if e.to_zone.zone.startswith(
+                "under") else self._(OTHER_MESSAGES["zone:same"],
+                                     zone=self.zone_name(e.to_zone.zone))
         msg = self.tables.events.get(e.type)
         teller = teller_for(e)
         if teller is not None:

@@ -14,14 +14,17 @@ if TYPE_CHECKING:
     from judge.narrate.narrator import Narrator
 
 EVENTS: dict[str, str] = {
-    "refresh": N_("%(player)s refreshes (refresh %(count)s this turn): the trash becomes a "
-                  "new main deck of %(deck_size)s cards."),
-    "refresh_waits": N_("The main deck of %(player)s is empty, but no refresh can happen yet "
-                        "(%(reason)s)."),
+    "refresh": N_("%(player)s refreshes: the trash becomes a new main deck of %(deck_size)s "
+                  "cards."),
+    "refresh_waits": N_("The main deck of %(player)s is empty, but %(player)s cannot refresh "
+                        "yet: %(reason)s."),
     "rule_check": N_("Rule processing applies: %(kinds)s."),
 }
 
-VARIANTS: dict[str, str] = {}
+VARIANTS: dict[str, str] = {
+    "refresh:again": N_("%(player)s refreshes again (%(count)s refreshes this turn): the "
+                        "trash becomes a new main deck of %(deck_size)s cards."),
+}
 
 #: The name of each kind of rule processing, as its declaration gives it; moves made by rule
 #: processing have the kind as their verb (``MOVE_MESSAGES["rule"]``).
@@ -31,7 +34,7 @@ RULE_KIND_NAMES: dict[str, str] = {kind.id: kind.name for kind in RULE_KIND_TABL
 @tells(ev.Refresh)
 def _refresh(n: Narrator, e: ev.Refresh, v: dict[str, Any], msg: str | None) -> str:
     v.update(count=e.count, deck_size=e.deck_size)
-    return n.say(msg, v, e)
+    return n.say(VARIANTS["refresh:again"] if e.count > 1 else msg, v, e)
 
 
 @tells(ev.RefreshWaits)

@@ -1,45 +1,69 @@
-"""Board diagrams: the position after a step, as a small inline SVG.
+"""Board diagrams: a position of a replay, as a small inline SVG, with what changed marked.
 
 :func:`board_of` draws a replay's :class:`~judge.engine.trace.Position` as a :class:`Board`
 (language-free): the part of the position a board shows, so that two boards are equal when
-they look the same. A ruling page
-draws all its boards on one :class:`Layout` (:func:`layout_for`): the zones that hold a card in
-any of them, in a fixed order, the same for both players (player 2 above, player 1 below), each
-row of boxes as tall as it needs to be in the fullest board. What does not change between the
-boards of a page (the boxes, the players' names and the zones' names) is drawn once, by
+they look the same. :func:`marked` marks on a board what changed since the previous board of
+the page (:data:`NEW`: a card that arrived in its zone, :data:`GONE`: a card that left it,
+shown struck through where it was, :data:`CHANGED`: a card whose power, down or frozen state
+changed), in text decorations that read without colour, in grey-scale print too.
+
+A ruling page draws all its boards on one :class:`Layout` (:func:`layout_for`): the zones
+that hold a card in any of them, in a fixed order, three to a row, the same for both players
+(player 2 above, player 1 below), each row of boxes as tall as it needs to be in the fullest
+board. What does not change between the boards of a page (the boxes, the players' and the
+zones' names, the ▲ that marks where the top of a pile is listed) is drawn once, by
 :func:`frame_svg`, as an SVG ``<g>`` in a hidden ``<svg>`` at the top of the replay; each board
 (:func:`render_svg`) shows it with ``<use>`` and adds only what is its own: the turn player's
-mark (●), the card counts, the card labels (a down card marked ↓, a frozen one ❄), a SIGNI's
-power and the cards under it. The card names are in the page's key to the cards and in the
-narration (a card's full name at its first mention), not in every board, so that a long
-replay stays within a phone page (docs/site.md, "The replay on a ruling page").
+mark (●), the count of a pile's cards (from two), the card labels (a down card marked ↓, a
+frozen one ❄) with their change marks, a SIGNI's power (``5000→8000`` when it changed) and the
+cards under it; :class:`Painter` draws once what several boards draw alike. The main
+deck and the life cloth are listed from the top card, an LRIG stack (the LRIG zone, an assist
+LRIG zone) from the LRIG on top, after a ▲. The card names are in the page's key to the cards,
+not in every board, so that a long replay stays within a phone page (docs/site.md, "The
+replay on a ruling page"). The text is 11.5 units high on a board 344 units wide: at least 11
+pixels on a phone 390 pixels wide.
+
 The styling lives in the site's stylesheet (classes only); the rules for what the frame draws
-(``path.bx``, ``text.zn``, ``text.ph``) name no ancestor, since Chromium matches the rules
-of the copies that ``<use>`` shows within the ``<use>`` alone.
+(``path.bx``, ``g.zn``, ``text.ph``) name no ancestor, since Chromium matches
+the rules of the copies that ``<use>`` shows within the ``<use>`` alone.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 
-from judge.engine.state import PLAYERS, SIGNI_ZONES
+from judge.engine.state import LRIG_STACK_ZONES, PLAYERS, SIGNI_ZONES
 from judge.engine.trace import Position
 from judge.narrate import Narrator
+from judge.narrate.cards import short_names
 
-#: The order zones are drawn in (four to a row), when they hold a card in some board.
+#: The order zones are drawn in (three to a row), when they hold a card in some board.
 ORDER = ("lrig", "assist1", "assist2", "key", "signi1", "signi2", "signi3", "deck", "life",
          "hand", "ener", "trash", "check", "lrig_deck", "lrig_trash")
 UNDER = {"signi1": "under1", "signi2": "under2", "signi3": "under3"}
-COLUMNS = 4
+#: Zones listed from their top card, after a ▲: piles (top first in the position) and LRIG
+#: stacks (the LRIG on top last in the position, first on the board).
+TOP_ZONES = ("deck", "life", *LRIG_STACK_ZONES)
+#: Zones whose count of cards a board shows (from two cards: one label is one card); the
+#: cards of an LRIG stack, a Key zone or a SIGNI zone are few enough to see.
+COUNTED = ("deck", "life", "hand", "ener", "trash", "check", "lrig_deck", "lrig_trash")
+COLUMNS = 3
 WIDTH = 344
-BOX_W = 82
 GAP = 4
-LINE = 11
+BOX_W = (WIDTH - 4 - GAP * (COLUMNS - 1)) // COLUMNS  # 110
+LINE = 14  # a line of text (11.5 units high)
+NAME = 12  # from a box's top to its name's baseline
 MAX_LINES = 3
-CHAR_W = 6.0
+CHAR_W = 6.7  # a Latin character of a label, at 11.5 units
+TOP_W = 11  # the ▲ before the top card
+
+#: The change marks (:func:`marked`).
+NEW = "nw"
+GONE = "gn"
+CHANGED = "cg"
 
 
 @dataclass(frozen=True)
@@ -48,6 +72,10 @@ class CardView:
     down: bool = False
     frozen: bool = False
     power: int | None = None
+    #: what changed since the previous board: "", NEW, GONE or CHANGED
+    mark: str = ""
+    #: the power on the previous board, when it changed
+    was: int | None = None
 
 
 @dataclass(frozen=True)
@@ -67,17 +95,70 @@ class Board:
 
 
 def board_of(position: Position) -> Board:
-    """What a board shows of a position: every zone's labels, down and frozen marks, the
-    power of a SIGNI on the field, the turn, the phase and the winner."""
+    """What a board shows of a position: every zone's labels (an LRIG stack from the LRIG on
+    top), down and frozen marks, the power of a SIGNI on the field, the turn, the phase and
+    the winner."""
     zones = []
     for player in PLAYERS:
         for zone in (*ORDER, "under1", "under2", "under3"):
             cards = tuple(
                 CardView(c.label, c.down, c.frozen, c.power if zone in SIGNI_ZONES else None)
                 for c in position.zone(player, zone))
+            if zone in LRIG_STACK_ZONES:
+                cards = cards[::-1]
             zones.append((player, zone, cards))
     return Board(position.turn, position.turn_player, position.phase, position.attack_step,
                  tuple(zones), position.winner)
+
+
+def marked(board: Board, previous: Board | None) -> Board:
+    """``board`` with what changed since ``previous`` marked: a card in a zone it was not in
+    (:data:`NEW`), a card still in its zone whose power, down or frozen state changed
+    (:data:`CHANGED`, with its power before), and, after the cards of each zone, the cards that
+    were there and are not any more (:data:`GONE`). Without a previous board, nothing is
+    marked."""
+    if previous is None:
+        return board
+    before = {c.label: (p, z, c) for p, z, cards in previous.zones for c in cards}
+    zones = []
+    for player, zone, cards in board.zones:
+        shown = []
+        here = set()
+        for card in cards:
+            here.add(card.label)
+            old = before.get(card.label)
+            if old is None or old[:2] != (player, zone):
+                shown.append(replace(card, mark=NEW))
+            elif (old[2].down, old[2].frozen, old[2].power) != \
+                    (card.down, card.frozen, card.power):
+                was = old[2].power if old[2].power != card.power else None
+                shown.append(replace(card, mark=CHANGED, was=was))
+            else:
+                shown.append(card)
+        zones.append((player, zone, _with_gone(shown, previous.cards(player, zone), here)))
+    return replace(board, zones=tuple(zones))
+
+
+def _with_gone(shown: list[CardView], before: Sequence[CardView],
+               here: set[str]) -> tuple[CardView, ...]:
+    """``shown`` with the cards of ``before`` that are not ``here`` any more put back, struck
+    (:data:`GONE`), where they were: before the first card that followed them and is still
+    there (the top of a pile stays the top), else at the end."""
+    out = list(shown)
+    for i, card in enumerate(before):
+        if card.label in here:
+            continue
+        after = next((c.label for c in before[i + 1:] if c.label in here), None)
+        at = next((j for j, c in enumerate(out) if c.label == after), len(out))
+        out.insert(at, CardView(card.label, mark=GONE))
+    return tuple(out)
+
+
+def unmarked(board: Board) -> Board:
+    """``board`` without its change marks (what two boards compare as)."""
+    return replace(board, zones=tuple(
+        (p, z, tuple(replace(c, mark="", was=None) for c in cards if c.mark != GONE))
+        for p, z, cards in board.zones))
 
 
 def zones_used(boards: Iterable[Board]) -> tuple[str, ...]:
@@ -91,15 +172,23 @@ def zones_used(boards: Iterable[Board]) -> tuple[str, ...]:
 #: The marks after a card's label, and what they stand for (the page's key explains them).
 DOWN_MARK = "\u2193"  # ↓
 FROZEN_MARK = "\u2744"  # ❄
+TOP_MARK = "\u25b2"  # ▲
 #: The id of the frame's ``<g>``: one frame per page.
-FRAME_ID = "board-frame"
-HEAD = 14  # a player's name line
+FRAME_ID = "bf"
+#: The id of one player's side of the frame (boxes, zones' names, ▲), drawn for both.
+SIDE_ID = "bs"
+HEAD = 16  # a player's name line
 PLAYER_GAP = 8  # below a player's last row
 
 
 def card_text(card: CardView) -> str:
     """A card's label with its marks: ``T1``, ``T1↓``, ``T1↓❄``."""
     return card.label + (DOWN_MARK if card.down else "") + (FROZEN_MARK if card.frozen else "")
+
+
+def _text_width(zone: str) -> float:
+    """The width a box of ``zone`` has for its cards' labels."""
+    return BOX_W - 6 - (TOP_W if zone in TOP_ZONES else 0)
 
 
 def _lines(cards: Sequence[CardView], width: float) -> list[list[CardView]]:
@@ -118,11 +207,17 @@ def _lines(cards: Sequence[CardView], width: float) -> list[list[CardView]]:
     return lines
 
 
+def _signi(cards: Sequence[CardView]) -> CardView | None:
+    """The SIGNI in a SIGNI zone (a card that left it aside), when it shows a power."""
+    here = [c for c in cards if c.mark != GONE and c.power is not None]
+    return here[0] if here else None
+
+
 def _box_lines(board: Board, player: str, zone: str) -> int:
     """How many text lines the box of ``zone`` needs below its name on ``board``."""
     cards = board.cards(player, zone)
-    count = max(1, min(len(_lines(cards, BOX_W - 6)), MAX_LINES))
-    if zone in SIGNI_ZONES and cards and cards[0].power is not None:
+    count = max(1, min(len(_lines(cards, _text_width(zone))), MAX_LINES))
+    if zone in SIGNI_ZONES and _signi(cards) is not None:
         count += 1
     if zone in UNDER and board.cards(player, UNDER[zone]):
         count += 1
@@ -130,7 +225,7 @@ def _box_lines(board: Board, player: str, zone: str) -> int:
 
 
 def _box_height(lines: int) -> int:
-    return 9 + LINE * lines + 4
+    return NAME + LINE * lines + 5
 
 
 @dataclass(frozen=True)
@@ -169,91 +264,170 @@ class Layout:
 
 
 def layout_for(boards: Iterable[Board]) -> Layout:
-    """The layout that fits every board in ``boards``."""
+    """The layout that fits every board in ``boards`` (with their change marks)."""
     boards = list(boards)
     zones = zones_used(boards)
     n_rows = (len(zones) + COLUMNS - 1) // COLUMNS
-    rows = tuple(
-        tuple(max((_box_lines(b, player, z) for b in boards
-                   for z in zones[r * COLUMNS:(r + 1) * COLUMNS]), default=1)
-              for r in range(n_rows))
-        for player in ("p2", "p1"))
-    return Layout(zones, (rows[0], rows[1]))
+    # both players' sides alike, so that the frame draws one side's boxes and names twice
+    rows = tuple(max((_box_lines(b, player, z) for b in boards for player in ("p2", "p1")
+                      for z in zones[r * COLUMNS:(r + 1) * COLUMNS]), default=1)
+                 for r in range(n_rows))
+    return Layout(zones, (rows, rows))
 
 
-def frame_svg(layout: Layout, n: Narrator) -> str:
+def frame_svg(layout: Layout, n: Narrator, shared: str = "") -> str:
     """The hidden ``<svg>`` holding what every board of the page shares: the boxes, the
-    players' names and the zones' names, in the page's language (markup; escaped here)."""
+    players' names, the zones' names and the ▲ of the piles and stacks listed from the top, in
+    the page's language, and the boxes several boards draw alike (``shared``:
+    :meth:`Painter.defs`) (markup; escaped here)."""
     paths: list[str] = []
     texts: list[str] = []
-    heads: set[str] = set()
-    for player, head_y, zone, x, y, h in layout.boxes:
-        if player not in heads:
-            heads.add(player)
-            texts.append(f'<text class="ph" x="12" y="{head_y + 10}">'
-                         f"{escape(n.player(player))}</text>")
+    heads = {player: head_y for player, head_y, *_ in layout.boxes}
+    for player, _, zone, x, y, h in layout.boxes:
+        if player != "p2":
+            continue  # player 1's side is the same, lower: drawn with <use> below
         paths.append(f"M{x} {y}h{BOX_W}v{h}h-{BOX_W}z")
-        texts.append(f'<text class="zn" x="{x + 3}" y="{y + 9}">{escape(n.zone_name(zone))}'
+        texts.append(f'<text x="{x + 3}" y="{y + NAME}">{escape(n.board_zone_name(zone))}'
                      "</text>")
+        if zone in TOP_ZONES:
+            texts.append(f'<text x="{x + 3}" y="{y + NAME + LINE}">{TOP_MARK}</text>')
+    names = "".join(f'<text class="ph" x="14" y="{y + 12}">{escape(n.player(p))}</text>'
+                    for p, y in heads.items())
+    lower = f'<use href="#{SIDE_ID}" y="{heads["p1"]}"/>' if "p1" in heads else ""
+    # the frame with the turn player's mark (●), for each player: what a board shows first
+    turns = "".join(f'<g id="{FRAME_ID}-{p}"><use href="#{FRAME_ID}"/><text class="ph" '
+                    f'x="2" y="{y + 12}">\u25cf</text></g>' for p, y in heads.items())
+    # the zones' names and the ▲ take the frame's muted colour (class "zn", inherited)
     return (f'<svg class="board frame" aria-hidden="true" focusable="false"><defs>'
-            f'<g id="{FRAME_ID}"><path class="bx" d="{"".join(paths)}"/>{"".join(texts)}</g>'
+            f'<g id="{FRAME_ID}" class="zn"><g id="{SIDE_ID}"><path class="bx" '
+            f'd="{"".join(paths)}"/>{"".join(texts)}</g>{lower}{names}</g>{turns}{shared}'
             "</defs></svg>")
 
 
 def render_svg(board: Board, layout: Layout, *, labelledby: str = "", label: str = "") -> str:
     """The board as an ``<svg>`` element on the page's frame (markup; escaped here), named
-    by the element with id ``labelledby`` (its caption) or else by ``label``."""
-    name = (f'aria-labelledby="{escape(labelledby, quote=True)}"' if labelledby
-            else f'aria-label="{escape(label, quote=True)}"')
-    parts = [f'<use href="#{FRAME_ID}"/>']
-    boxes = layout.boxes
-    heads = {player: head_y for player, head_y, *_ in boxes}
-    if board.turn_player in heads:
-        parts.append(f'<text class="ph" x="2" y="{heads[board.turn_player] + 10}">\u25cf</text>')
-    for player, _, zone, x, y, _ in boxes:
-        _box(parts, board, player, zone, x, y)
-    return (f'<svg class="board" viewBox="0 0 {WIDTH} {layout.height}" role="img" {name}>'
-            + "".join(parts) + "</svg>")
+    by the element with id ``labelledby`` (its caption) or else by ``label``; every box drawn
+    in full (:class:`Painter` shares the boxes boards have in common)."""
+    return Painter(layout, ()).svg(board, labelledby=labelledby, label=label)
 
 
-def _box(parts: list[str], board: Board, player: str, zone: str, x: int, y: int) -> None:
+class Painter:
+    """Draws the boards of one page on its layout, sharing what they draw alike. A board
+    drawn twice on the page (the same moment in the replays of two groups of rule sets) is
+    drawn once, in the page's frame, as ``<g id="wN">``, and each copy shows it with
+    ``<use href="#wN">``; a box that two different boards draw alike (the same cards, marks,
+    count and power: most boxes, from one moment of a replay to the next) likewise, as
+    ``<g id="zN">``. So a replay of a dozen boards stays within a phone page. ``boards`` are
+    all the boards the page will draw, in order."""
+
+    def __init__(self, layout: Layout, boards: Iterable[Board]) -> None:
+        self.layout = layout
+        self._drawn: dict[Board, str] = {}  # each board's inside, drawn once for every language
+        self._defs: str | None = None
+        uses: dict[Board, int] = {}
+        for board in boards:
+            uses[board] = uses.get(board, 0) + 1
+        counts: dict[str, int] = {}
+        for board in uses:
+            for box in self._boxes(board):
+                if box:
+                    counts[box] = counts.get(box, 0) + 1
+        self.shared = {box: f"z{i}" for i, box in
+                       enumerate(b for b, count in counts.items() if count > 1)}
+        self.whole = {board: f"w{i}" for i, board in
+                      enumerate(b for b, count in uses.items() if count > 1)}
+
+    def _boxes(self, board: Board) -> list[str]:
+        return [_box_svg(board, player, zone, x, y)
+                for player, _, zone, x, y, _ in self.layout.boxes]
+
+    def _inside(self, board: Board) -> str:
+        """What a board draws on the frame: its boxes."""
+        drawn = self._drawn.get(board)
+        if drawn is None:
+            drawn = self._drawn[board] = self._draw(board)
+        return drawn
+
+    def _draw(self, board: Board) -> str:
+        parts = []
+        for box in self._boxes(board):
+            shared = self.shared.get(box)
+            parts.append(f'<use href="#{shared}"/>' if shared else box)
+        return "".join(parts)
+
+    def defs(self) -> str:
+        """The shared boxes and boards, for the frame's ``<defs>``."""
+        if self._defs is None:
+            self._defs = "".join(f'<g id="{i}">{box}</g>' for box, i in self.shared.items()) + \
+                "".join(f'<g id="{i}">{self._inside(board)}</g>'
+                        for board, i in self.whole.items())
+        return self._defs
+
+    def svg(self, board: Board, *, labelledby: str = "", label: str = "") -> str:
+        """``board`` as an ``<svg>`` on the page's frame (see :func:`render_svg`)."""
+        name = (f'aria-labelledby="{escape(labelledby, quote=True)}"' if labelledby
+                else f'aria-label="{escape(label, quote=True)}"')
+        whole = self.whole.get(board)
+        inside = f'<use href="#{whole}"/>' if whole else self._inside(board)
+        players = {player for player, *_ in self.layout.boxes}
+        frame = f"{FRAME_ID}-{board.turn_player}" if board.turn_player in players else FRAME_ID
+        return (f'<svg class="board" viewBox="0 0 {WIDTH} {self.layout.height}" role="img" '
+                f'{name}><use href="#{frame}"/>{inside}</svg>')
+
+
+def _box_svg(board: Board, player: str, zone: str, x: int, y: int) -> str:
+    """What a board draws in the box of ``zone``: the count, the cards' labels with their
+    marks, a SIGNI's power, the cards under it (markup; empty for an empty box)."""
+    parts: list[str] = []
     cards = list(board.cards(player, zone))
     under = board.cards(player, UNDER[zone]) if zone in UNDER else ()
-    if cards and zone not in SIGNI_ZONES:
-        parts.append(f'<text class="zc" x="{x + BOX_W - 3}" y="{y + 9}">{len(cards)}</text>')
-    lines = _lines(cards, BOX_W - 6)
+    count = sum(1 for c in cards if c.mark != GONE)
+    if count > 1 and zone in COUNTED:
+        parts.append(f'<text class="zc" x="{x + BOX_W - 3}" y="{y + NAME}">{count}</text>')
+    lines = _lines(cards, _text_width(zone))
     shown = lines[:MAX_LINES]
     more = sum(len(line) for line in lines[MAX_LINES:])
-    ly = y + 9 + LINE
+    lx = x + 3 + (TOP_W if zone in TOP_ZONES else 0)
+    ly = y + NAME + LINE
     for j, line in enumerate(shown):
         items = [_card(card) for card in line]
         if more and j == len(shown) - 1:
             items.append(f"+{more}")
-        parts.append(f'<text x="{x + 3}" y="{ly}">{" ".join(items)}</text>')
+        parts.append(f'<text x="{lx}" y="{ly}">{" ".join(items)}</text>')
         ly += LINE
     if not shown:
         ly += LINE
-    if zone in SIGNI_ZONES and cards and cards[0].power is not None:
-        parts.append(f'<text class="pw" x="{x + 3}" y="{ly}">{cards[0].power}</text>')
+    signi = _signi(cards) if zone in SIGNI_ZONES else None
+    if signi is not None:
+        if signi.was is not None:
+            parts.append(f'<text class="pw {CHANGED}" x="{x + 3}" y="{ly}">'
+                         f"{signi.was}\u2192{signi.power}</text>")
+        else:
+            parts.append(f'<text class="pw" x="{x + 3}" y="{ly}">{signi.power}</text>')
         ly += LINE
     if under:
         labels = " ".join(_card(c) for c in under)
         parts.append(f'<text class="un" x="{x + 3}" y="{ly}">+ {labels}</text>')
+    return "".join(parts)
 
 
 def _card(card: CardView) -> str:
-    """A card's label and marks, in a ``<tspan>`` with a class when it is down or frozen."""
+    """A card's label and marks, in a ``<tspan>`` with a class when it is down or frozen or
+    changed since the previous board."""
     text = escape(card_text(card))
-    classes = [c for c, on in (("dn", card.down), ("fz", card.frozen)) if on]
+    classes = [c for c, on in (("dn", card.down), ("fz", card.frozen), (card.mark, card.mark))
+               if on]
     return f'<tspan class="{" ".join(classes)}">{text}</tspan>' if classes else text
 
 
 def card_key(boards: Iterable[Board], n: Narrator) -> list[tuple[str, str]]:
-    """(label, name in the page's language) of every named card on ``boards``, in label
-    order: the page's key to the labels the boards show."""
-    labels = {c.label for b in boards for _, _, cards in b.zones for c in cards}
-    return [(label, name) for label in sorted(labels, key=_label_order)
-            if (name := n.card_name(label))]
+    """(label, what the card is in a few words, in the page's language) of every named card
+    on ``boards``, in label order: the page's key to the labels the boards and the sentences
+    show (:func:`judge.narrate.cards.short_names`)."""
+    labels = sorted({c.label for b in boards for _, _, cards in b.zones for c in cards},
+                    key=_label_order)
+    names = short_names(n, labels)
+    return [(label, names[label]) for label in labels if label in names]
 
 
 def _label_order(label: str) -> tuple[str, int, str]:

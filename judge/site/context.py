@@ -39,7 +39,7 @@ from judge.scenario.model import Expectation, StatePattern, ZonePattern
 from judge.site import citations, timeline
 from judge.site.api import API_VERSION, DATABASE
 from judge.site.api import FOLDER as API_FOLDER
-from judge.site.board import card_key, frame_svg, render_svg
+from judge.site.board import card_key, frame_svg
 from judge.site.load import RulingData, SiteInput
 from judge.site.markup import TermLinker, render_markdown
 from judge.sources import Citation, has_interpretation, rests_on_official
@@ -560,7 +560,6 @@ class SiteModel:
                      {t.id: t.names for t in corpus.glossary.values()})
 
         def state_facts(exp: Expectation) -> list[tuple[str, str]]:
-            n.seen.clear()  # each side names its cards in full, so that the two compare
             return facts(exp.state, L, n)
 
         def outcome_names(exp: Expectation) -> str:
@@ -613,8 +612,8 @@ class SiteModel:
             "replays": self._replays(data, L, narrator),
             "outcomes": self._outcome_views(data, L, narrator),
             "filters": search_filters(L),
-            "frame": Markup(frame_svg(data.layout, narrator)),
-            "card_key": card_key([b for rv in data.replays for b in rv.boards], narrator),
+            "frame": Markup(frame_svg(data.layout, narrator, data.painter.defs())),
+            "card_key": card_key(data.boards, narrator),
             "sources": L.sources(sc.sources),
             "official": data.id in self.official,
             "basis": citations.basis(sc.sources, corpus.sources, L._),
@@ -651,49 +650,60 @@ class SiteModel:
         return out
 
     def _replays(self, data: RulingData, L: Lang, n: Narrator) -> list[dict[str, Any]]:
-        """The replay of each group of rule sets, the latest rules first (and open); the
-        set-up board is drawn once, since every group starts from the same position."""
+        """The replay of each group of rule sets, the latest rules first (and open): each step
+        cut at its key moments (:mod:`judge.site.replay`), each part told and followed by its
+        board; the set-up board is drawn once, since every group starts from the same
+        position."""
         out = []
         first_setup = None
         for gi, rv in enumerate(reversed(data.replays)):
-            n.seen.clear()
-            replay_id = "replay-" + "-".join(rv.rules)
-            by_step: dict[int, list[Event]] = {}
-            for e in rv.events:
-                by_step.setdefault(e.step, []).append(e)
             steps = []
-            previous = None
-            indexes = sorted({0, *by_step, *range(1, len(data.scenario.steps) + 1)})
-            for k in indexes:
-                events = [e for e in by_step.get(k, []) if e.type != "step"]
+            when: tuple[Any, ...] = ()  # the turn and phase the last caption gave
+            for view in rv.steps:
+                k = view.index
                 step = data.scenario.steps[k - 1] if 0 < k <= len(data.scenario.steps) \
                     else None
                 title = n.step_title(step)
-                board = rv.boards[k] if k < len(rv.boards) else None
-                same_setup = k == 0 and gi > 0 and board is not None and board == first_setup
-                unchanged = board is not None and board == previous
-                svg = None
-                caption_id = f"{replay_id}-s{k}"
-                if board is not None and not unchanged and not same_setup:
-                    svg = Markup(render_svg(board, data.layout, labelledby=caption_id))
-                if k == 0 and gi == 0:
-                    first_setup = board
-                previous = board if board is not None else previous
-                steps.append({"index": k, "title": title, "sentences": n.events(events),
-                              "svg": svg, "unchanged": unchanged, "same_setup": same_setup,
-                              "caption": board_caption(L, n, board, title) if board else "",
-                              "caption_id": caption_id})
-            out.append({"rules": rv.rules, "open": gi == 0, "steps": steps, "id": replay_id})
+                setup = view.boards[0] if k == 0 and view.boards else None
+                same_setup = gi > 0 and setup is not None and setup == first_setup
+                if gi == 0 and k == 0:
+                    first_setup = setup
+                same = view.same  # a folded replay tells only from where it differs
+                parts = []
+                number = 1
+                for j, moment in enumerate(view.moments):
+                    sentences = n.events(moment.events)
+                    part: dict[str, Any] = {"sentences": sentences, "start": number,
+                                            "svg": None}
+                    number += len(sentences)
+                    if j < same:
+                        continue
+                    if moment.board is not None and not same_setup:
+                        caption_id = f"b{gi}-{k}-{j}"
+                        board = moment.board
+                        now = (board.turn, board.turn_player, board.phase, board.attack_step)
+                        part.update(
+                            svg=Markup(data.painter.svg(board, labelledby=caption_id)),
+                            caption=moment_caption(L, n, moment.key, board, title,
+                                                   when=now != when),
+                            caption_id=caption_id)
+                        when = now
+                    parts.append(part)
+                steps.append({"index": k, "title": title, "parts": parts,
+                              "unchanged": view.unchanged, "same_setup": same_setup,
+                              "same": "all" if same and same == len(view.moments)
+                              else "start" if same else ""})
+            out.append({"rules": rv.rules, "open": gi == 0, "steps": steps,
+                        "id": "replay-" + "-".join(rv.rules)})
         return out
 
     def _outcome_views(self, data: RulingData, L: Lang, n: Narrator) -> list[dict[str, Any]]:
         out = []
         for ov in data.outcomes:
-            n.seen.clear()
             svg = None
             name, name_lang = ov.outcome.title(L.lang)
             if ov.board is not None:
-                svg = Markup(render_svg(ov.board, data.layout, label=name))
+                svg = Markup(data.painter.svg(ov.board, label=name))
             choices = [n.event(e) for e in ov.choices]
             out.append({"name": name, "name_lang": name_lang, "rules": ov.rules,
                         "choices": choices,
@@ -794,6 +804,33 @@ def search_filters(L: Lang) -> dict[str, str]:
     and term names in the page's language."""
     return {"ruleset": L._("Rule set"), "tag": L._("Tag"), "term": L._("Term"),
             "basis": L._(citations.BASIS)}
+
+
+#: What the board of a key moment inside a step (:mod:`judge.site.replay`) comes after: its
+#: caption (the step's heading above says which step, and the turn and phase do not change).
+MOMENT_NAMES: dict[str, str] = {
+    "crush": N_("After the crush"),
+    "check": N_("After %(card)s goes into the check zone"),
+    "burst": N_("After the Life Burst of %(card)s"),
+    "refresh": N_("After the refresh of %(player)s"),
+}
+
+
+def moment_caption(L: Lang, n: Narrator, key: Event | None, board: Any, title: str,
+                   when: bool = True) -> str:
+    """The caption of a board: after a step, the step's title, with the turn, the turn player
+    and the phase when they are not those of the previous board's caption (``when``); at a
+    key moment inside a step, what it comes after."""
+    if key is None:
+        return board_caption(L, n, board, title) if when else title
+    if isinstance(key, ev.Move):
+        which = "crush" if key.verb == "crush" else "check"
+    elif isinstance(key, ev.Refresh):
+        which = "refresh"
+    else:
+        which = "burst"
+    card = key.ability.card if isinstance(key, ev.EffectEnd) else key.card
+    return L._(MOMENT_NAMES[which], card=n.card(card), player=n.player(key.player))
 
 
 def board_caption(L: Lang, n: Narrator, board: Any, title: str) -> str:

@@ -5,12 +5,14 @@ The corpus (rulings, glossary, cards, rule sets and the traces of every replay) 
 :func:`read_corpus` only; it is the one place the site runs the engine (once per ruling, rule
 set and branch). On top of it this phase works out, from those traces and without replaying
 anything, what the pages need: the ``judge check`` result of each (ruling, rule set), the
-boards of the position after each step and, for rulings that list outcomes, a branch reaching
-each. Nothing here depends on the page language.
+boards of the position after each step and at the key moments inside it
+(:mod:`judge.site.replay`) and, for rulings that list outcomes, a branch reaching each.
+Nothing here depends on the page language.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -22,7 +24,8 @@ from judge.engine.events import Event
 from judge.engine.trace import Replay, Trace
 from judge.scenario.expect import state_diff
 from judge.scenario.model import Outcome, Scenario
-from judge.site.board import Board, Layout, board_of, layout_for
+from judge.site.board import Board, Layout, Painter, board_of, layout_for
+from judge.site.replay import StepView, fold, step_views
 
 
 def read_corpus(root: Path | None) -> Corpus:
@@ -39,6 +42,8 @@ class TraceGroup:
     rules: tuple[str, ...]
     trace: Trace | None  # None only when a rule set has no replay in the corpus
     boards: tuple[Board, ...]  # index k: after step k (0: the set-up)
+    #: the steps cut at their key moments, with the boards drawn (marked), in order
+    steps: tuple[StepView, ...] = ()
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -67,6 +72,27 @@ class RulingData:
     @property
     def id(self) -> str:
         return self.ruling.id
+
+    @functools.cached_property
+    def boards(self) -> tuple[Board, ...]:
+        """Every board the page draws: the replays' (after the steps and at their key
+        moments, marked) and the outcomes'."""
+        boards = []
+        setup = None
+        for rv in reversed(self.replays):  # as the page draws them: the latest rules first
+            for step in rv.steps:
+                for board in step.boards:
+                    if step.index == 0 and setup is not None and board == setup:
+                        continue  # the page shows the set-up once
+                    boards.append(board)
+                    if step.index == 0 and setup is None:
+                        setup = board
+        return (*boards, *(ov.board for ov in self.outcomes if ov.board is not None))
+
+    @functools.cached_property
+    def painter(self) -> Painter:
+        """Draws the page's boards, sharing the boxes several of them draw alike."""
+        return Painter(self.layout, self.boards)
 
     @property
     def scenario(self) -> Scenario:
@@ -106,9 +132,14 @@ def load_ruling(ruling: Ruling) -> RulingData:
         rep = ruling.replays.get(rules)
         results.append(result_of(scenario, rep, ruling.path) if rep is not None else
                        Result(ruling.path, scenario.id, rules, [f"no replay under {rules}"]))
-    replays = tuple(_groups(ruling))
+    groups = _groups(ruling)
+    if groups:  # the last group (the latest rules) is the page's first, the others fold
+        last = groups[-1]
+        groups = [dataclasses.replace(g, steps=fold(last.steps, g.steps))
+                  for g in groups[:-1]] + [last]
+    replays = tuple(groups)
     outcomes = tuple(_outcomes(scenario, ruling.replays))
-    boards = [b for rv in replays for b in rv.boards]
+    boards = [b for rv in replays for step in rv.steps for b in step.boards]
     boards += [ov.board for ov in outcomes if ov.board is not None]
     return RulingData(ruling, tuple(results), replays, outcomes, layout_for(boards))
 
@@ -123,7 +154,8 @@ def _groups(ruling: Ruling) -> list[TraceGroup]:
     for rules_list in groups.values():
         rep = ruling.replays.get(rules_list[-1])
         trace = rep.traces[0] if rep is not None and rep.traces else None
-        out.append(TraceGroup(tuple(rules_list), trace, step_boards(ruling.scenario, trace)))
+        after = step_boards(ruling.scenario, trace)
+        out.append(TraceGroup(tuple(rules_list), trace, after, step_views(trace, after)))
     return out
 
 
