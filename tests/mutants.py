@@ -416,6 +416,9 @@ def mutants(base: str, text: str, keep: Callable[[str], bool] = keep_all) -> lis
                     clean: dict[str, Any] = clean) -> None:
             new = copy.deepcopy(doc)
             new.setdefault("setup", {})[player] = {**copy.deepcopy(clean), **extra}
+            # effects already in force may name the cards just taken away: an error of its
+            # own, reported first; the variant is about the contradiction alone
+            new["setup"].pop("in_force", None)
             add(f"setup-{name}-{player}", new, fields, words=words)
 
         variant("signi-above-level", {"lrig": ["Qlrig:lrig-white-1"], "signi1": "Qs:signi-3"},

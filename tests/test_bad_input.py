@@ -327,3 +327,89 @@ phase = "main"
     outcome = scenario.expectations[0].outcomes[0]
     assert outcome.name == "draw"
     assert outcome.title("ja") == ("ドロー", None) and outcome.title("zh-Hans") == ("ドロー", "ja")
+
+
+#: A card defined inline (its ability table at line 14), for the card-text vocabulary.
+CARD_HEAD = HEAD.replace("[setup]", "[cards.x]\ntype = \"signi\"\nlevel = 1\npower = 1000\n"
+                         "[[cards.x.abilities]]\nBODY\n\n[setup]")
+
+
+@pytest.mark.parametrize("body,where,says", [
+    ('kind = "const"\neffect = [{ op = "draw" }]', "cards.x.abilities[0].effect[0].op",
+     "unknown value 'draw' (valid: power, level, set_power"),
+    ('kind = "const"\nwhile = { zone = "ener" }\neffect = [{ op = "power", target = "this" }]',
+     "cards.x.abilities[0].while.at_least", "missing (a count needs at_least or at_most)"),
+    ('kind = "const"\nwhile = { zone = "moon", at_least = 1 }\neffect = []',
+     "cards.x.abilities[0].while.zone", "unknown value 'moon' (valid: deck, hand, ener"),
+    ('kind = "const"\nwhile = { colour = "pink", zone = "ener", at_least = 1 }\neffect = []',
+     "cards.x.abilities[0].while.colour", "unknown value 'pink' (valid: white, red"),
+    ('kind = "const"\neffect = [{ op = "cannot", target = "this", what = "fly" }]',
+     "cards.x.abilities[0].effect[0].what", "unknown value 'fly' (valid: attack, be_banished"),
+    ('kind = "const"\neffect = [{ op = "power", target = "S1", amount = 1 }]',
+     "cards.x.abilities[0].effect[0].target", "acts on \"this\" or on every card"),
+    ('kind = "const"\nonce_per_turn = true\neffect = []', "cards.x.abilities[0].once_per_turn",
+     "a constant ability has no once_per_turn"),
+    ('kind = "action"\nwhile = { turn = "own" }\neffect = []', "cards.x.abilities[0].while",
+     "only a constant ability has while"),
+    ('kind = "auto"\ntrigger = "attacks"\nby = "own"\neffect = []', "cards.x.abilities[0].by",
+     "only these triggers watch whose effect or use it is (valid: banished_by_effect"),
+    ('kind = "auto"\ntrigger = "uses_spell"\nby = "me"\neffect = []',
+     "cards.x.abilities[0].by", "unknown value 'me' (valid: any, own, opponent)"),
+    ('kind = "action"\nmodes = [[{ op = "draw" }]]', "cards.x.abilities[0].modes",
+     "expected a list of 2 to 9 modes"),
+    ('kind = "action"\nmodes = [[{ op = "draw" }], [{ op = "mill" }]]\nchoose = 2',
+     "cards.x.abilities[0].choose", "must be less than the 2 modes"),
+    ('kind = "action"\neffect = [{ op = "draw", if_done = true }]',
+     "cards.x.abilities[0].effect[0].if_done", "the first operation has no operation before"),
+    ('kind = "action"\neffect = [{ op = "power", target = "this", until = "forever" }]',
+     "cards.x.abilities[0].effect[0].until", "unknown value 'forever' (valid: end_of_turn, "
+     "end_of_next_turn)"),
+    ('kind = "action"\neffect = [{ op = "power", target = "this", until = "end_of_turn", '
+     'while = { turn = "own" } }]', "cards.x.abilities[0].effect[0].until",
+     "either until a time or while a condition holds"),
+    ('kind = "action"\neffect = [{ op = "replace", target = "this", event = "banish" }]',
+     "cards.x.abilities[0].effect[0].ops", "give exactly one of zone"),
+    ('kind = "action"\neffect = [{ op = "replace", who = "self", event = "refresh", '
+     'zone = "trash" }]', "cards.x.abilities[0].effect[0].zone",
+     "a refresh is replaced by operations (ops), not by a zone"),
+    ('kind = "action"\neffect = [{ op = "upper_limit", zone = "deck", amount = 3 }]',
+     "cards.x.abilities[0].effect[0].zone", "unknown value 'deck' (valid: ener, hand)"),
+    ('kind = "action"\neffect = [{ op = "draw_limit", amount = -1 }]',
+     "cards.x.abilities[0].effect[0].amount", "must be 0 or more"),
+    ('kind = "action"\neffect = [{ op = "cannot", what = "refresh", target = "this" }]',
+     "cards.x.abilities[0].effect[0].target", "cannot for a player takes who, not a target"),
+    ('kind = "action"\neffect = [{ op = "power", target = { all = true, count = 2 } }]',
+     "cards.x.abilities[0].effect[0].target.count", "all = true takes every matching card"),
+    ('kind = "action"\ncost = { red_or_pink = 1 }\neffect = []',
+     "cards.x.abilities[0].cost.red_or_pink", "unknown cost part (valid: white, red"),
+    ('kind = "action"\ncost = { discard = { count = 1, kind = "x" } }\neffect = []',
+     "cards.x.abilities[0].cost.discard.kind", "unknown field (valid: count, class)"),
+])
+def test_card_text_vocabulary_errors_name_the_field(body: str, where: str, says: str) -> None:
+    """Every field of the card-text vocabulary (constant abilities, conditions, durations,
+    "can't", replacements, limits, modes, once per turn, "if you do", costs) refused on one
+    line that names the field and, where they form a closed set, the valid choices."""
+    text = CARD_HEAD.replace("BODY", body) + 'deck = ["d1"]\n\n[[expect]]\nphase = "main"\n'
+    err = error_of(text)
+    assert f": {where}: " in str(err), str(err)
+    assert says in str(err), str(err)
+
+
+def test_a_cross_condition_names_its_partner_and_side() -> None:
+    base = CARD_HEAD.replace("[[cards.x.abilities]]\nBODY\n", "cross = CROSS\n") + \
+        'deck = ["d1"]\n\n[[expect]]\nphase = "main"\n'
+    err = error_of(base.replace("CROSS", '{ partner = "y", side = "up" }'))
+    assert ": cards.x.cross.side: unknown value 'up' (valid: left, right)" in str(err)
+    err = error_of(base.replace("CROSS", '{ side = "left" }'))
+    assert ": cards.x.cross.partner: missing" in str(err)
+    err = error_of(base.replace('type = "signi"', 'type = "spell"').replace(
+        "level = 1\npower = 1000\n", "").replace("CROSS", '{ partner = "y", side = "left" }'))
+    assert ": cards.x.cross: only a SIGNI has a cross condition" in str(err)
+
+
+def test_a_mode_choice_names_a_mode() -> None:
+    text = HEAD + 'deck = ["d1"]\n\n[[choices]]\nkind = "mode"\npick = "mode10"\n\n' \
+        '[[expect]]\nphase = "main"\n'
+    err = error_of(text)
+    assert ": choices[0].pick: 'mode10' is neither a card label" in str(err)
+    assert "mode1" in str(err)

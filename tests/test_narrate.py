@@ -109,6 +109,11 @@ SAMPLES: dict[str, Event] = {e.type: e for e in (
     ev.Freeze(seq=1, step=1, cause="effect", player="p2", card="X1"),
     ev.GameOver(seq=1, step=1, cause="game", player="p2", winner="p1", reason="damage"),
     ev.Illegal(seq=1, step=1, cause="game", reason="not-main-phase", message="x"),
+    ev.Instead(seq=1, step=1, cause="effect", player="p2", card="X1",
+               source=AbilityRef("X1", 0), kind="banish"),
+    ev.Prevented(seq=1, step=1, cause="effect", player="p1", what="draw", count=1),
+    ev.OpSkipped(seq=1, step=1, cause="effect", player="p1", card="X1",
+                 source=AbilityRef("X1", 0), op="draw", reason="not-done"),
 )}
 LABELS = ("X1", "X2", "X3")
 

@@ -31,11 +31,18 @@ from judge.data import load_rulesets
 from judge.engine import actions
 from judge.engine import events as ev
 from judge.engine.cards import (
+    CARD_CANNOT,
+    CARD_EVENTS,
     CARD_TYPES,
     FILLER,
+    INSTEAD_ZONES,
+    LIMITED_ZONES,
     OPS,
+    PLAYER_CANNOT,
+    PLAYER_EVENTS,
     POSITIONS,
     TARGET_WHO,
+    UNTIL,
     WHO,
     ZONE_WORDS,
     CardDef,
@@ -231,12 +238,61 @@ def targets(draw: st.DrawFn, labels: list[str], on_field: list[str]) -> Any:
     return table
 
 
+#: Conditions an operation may be drawn with (``if``, ``while``).
+CONDITIONS: list[dict[str, Any]] = [
+    {"zone": "ener", "at_least": 2}, {"zone": "hand", "at_most": 3}, {"turn": "own"},
+    {"this_in": "signi"}, {"zone": "signi", "who": "both", "colours": True, "at_least": 1},
+    {"zone": "trash", "type": "signi", "at_least": 1},
+]
+
+
 @st.composite
-def ops(draw: st.DrawFn, labels: list[str], on_field: list[str]) -> Op:
-    name = draw(st.sampled_from(OP_NAMES))
+def ops(draw: st.DrawFn, labels: list[str], on_field: list[str], depth: int = 0) -> Op:
+    name = draw(st.sampled_from(OP_NAMES if depth == 0 else [n for n in OP_NAMES
+                                                             if n != "replace"]))
     raw: dict[str, Any] = {"op": name}
-    for key in OPS[name][0]:
-        if key == "who":
+    fields = OPS[name][0]
+    player_level = False
+    if name == "cannot":
+        raw["what"] = draw(st.sampled_from((*CARD_CANNOT, *PLAYER_CANNOT)))
+        player_level = raw["what"] in PLAYER_CANNOT
+        if raw["what"] in ("be_chosen", "be_affected"):
+            raw["by"] = draw(st.sampled_from(("opponent", "any")))
+    if name == "replace":
+        raw["event"] = draw(st.sampled_from((*CARD_EVENTS, *PLAYER_EVENTS)))
+        player_level = raw["event"] in PLAYER_EVENTS
+        if not player_level and draw(st.booleans()):
+            raw["zone"] = draw(st.sampled_from(INSTEAD_ZONES))
+        else:
+            raw["ops"] = [{"op": "mill", "count": draw(st.integers(0, 2))}] \
+                if draw(st.booleans()) else \
+                [{"op": "discard", "target": {"zone": "hand", "count": 1}}]
+        raw["optional"] = draw(st.booleans())
+    if "until" in fields and draw(st.integers(0, 3)) == 0:
+        if draw(st.booleans()):
+            raw["until"] = draw(st.sampled_from(UNTIL))
+        else:
+            raw["while"] = draw(st.sampled_from(CONDITIONS))
+    if depth == 0 and draw(st.integers(0, 5)) == 0:
+        raw["if"] = draw(st.sampled_from(CONDITIONS))
+    if depth == 0 and draw(st.integers(0, 5)) == 0:
+        raw["if_done"] = True
+    for key in fields:
+        if key in ("what", "event", "ops", "optional", "until", "while", "by"):
+            continue
+        if key == "target" and player_level:
+            continue
+        if key == "zone" and name == "replace":
+            continue
+        if key == "zone" and name == "upper_limit":
+            raw["zone"] = draw(st.sampled_from(LIMITED_ZONES))
+        elif key == "amount" and name in ("upper_limit", "draw_limit"):
+            raw["amount"] = draw(st.integers(0, 4))
+        elif key == "amount" and name == "set_power":
+            raw["amount"] = draw(st.integers(0, 12)) * 1000
+        elif key in ("free", "ignore_limiting"):
+            raw[key] = draw(st.booleans())
+        elif key == "who":
             raw["who"] = draw(st.sampled_from(WHO))
         elif key == "count":
             raw["count"] = draw(st.integers(0, 4))
@@ -402,7 +458,7 @@ def rule_processing_problems(game: Game) -> list[str]:
         lrig_level = game.lrig_level(p)
         signi = state.signi(p)
         for s in signi:
-            if game.power(s) <= 0:
+            if game.power(s) <= 0 and not game.cannot(s, "be_banished"):
                 out.append(f"1: {s.label} has power {game.power(s)}")
             if game.level(s) > lrig_level:
                 out.append(f"2: {s.label} level {game.level(s)} > LRIG level {lrig_level}")
@@ -421,7 +477,8 @@ def rule_processing_problems(game: Game) -> list[str]:
             if card.crushed:
                 out.append(f"4: crushed {card.label} left in the check zone "
                            f"(burst {card.burst or 'none'})")
-        if not state.zone(p, "deck"):
+        if not state.zone(p, "deck") and not game.player_cannot(p, "refresh") and \
+                p not in game.refresh_replaced:
             if state.zone(p, "trash"):
                 out.append(f"5: {p} has an empty deck and {len(state.zone(p, 'trash'))} "
                            "card(s) in the trash")
@@ -434,7 +491,9 @@ def rule_processing_problems(game: Game) -> list[str]:
                     out.append(f"6: resona {card.label} in {p}.{z}")
                 if card.card.type == "key" and z not in KEY_ZONES:
                     out.append(f"7: key {card.label} in {p}.{z}")
-        for z, cap in UPPER_LIMITS.items():
+        layer = game.layer()
+        lowered = {z: n for (q, z), n in layer.upper.items() if q == p} if layer else {}
+        for z, cap in (*UPPER_LIMITS.items(), *lowered.items()):
             if len(state.zone(p, z)) > cap:
                 out.append(f"8: {p}.{z} holds {len(state.zone(p, z))} cards")
         lrig_type = game.lrig_type(p)

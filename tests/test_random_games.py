@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from test_properties import conservation_problems, engine_check_applies, rule_processing_problems
 
 from judge.data import load_rulesets
+from judge.engine import events as ev
 from judge.engine.driver import Action, play_random_game
 from judge.engine.game import Game
 from judge.engine.rulesets import RuleSet
@@ -98,3 +99,28 @@ def test_games_reach_the_interesting_parts() -> None:
         winners += rg.game.state.winner is not None
     assert {"battle", "banish", "burst", "refresh", "pay", "attack_step", "game_over"} <= seen
     assert winners >= 6
+
+
+def test_games_use_the_card_text_vocabulary() -> None:
+    """The generated cards exercise the card-text vocabulary: over a few games there are modes
+    chosen, "can't" effects, lost abilities, lowered upper limits, draw limits, replacements
+    that do something instead, use-watching triggers and a Spell used through an effect."""
+    wanted = {"choice:mode", "lasting:cannot", "lasting:lose_abilities", "lasting:upper_limit",
+              "lasting:draw_limit", "lasting:replace", "instead", "trigger:uses_spell",
+              "use-through-an-effect", "op_skipped"}
+    seen: set[str] = set()
+    for seed in range(30):  # until every one has been seen
+        if wanted <= seen:
+            break
+        for e in play_random_game(RULES[-1], seed, turns=20).game.log:
+            if isinstance(e, ev.Lasting):
+                seen.add(f"lasting:{e.kind.name}")
+            elif isinstance(e, ev.Choice):
+                seen.add(f"choice:{e.kind}")
+            elif isinstance(e, ev.Trigger):
+                seen.add(f"trigger:{e.trigger}")
+            elif isinstance(e, ev.Move) and e.verb == "use" and e.source is not None:
+                seen.add("use-through-an-effect")
+            else:
+                seen.add(e.type)
+    assert wanted <= seen, sorted(wanted - seen)

@@ -7,9 +7,13 @@ WIXOSS TCG Wiki "間違えやすいルール" (シグニ, 限定条件, レベ�
 アーツ・スペルの使用, 起動能力, メインフェイズ, アタックフェイズ).
 
 Using an ARTS or a Spell follows 003's order: declare the use (the card goes to the check
-zone), pay the cost, choose the targets on the field; for a Spell the opponent may then use an
-ARTS with Spell Cut-In timing, which resolves first; then the card's effect resolves as one
-effect and the card goes to the LRIG trash or the trash.
+zone), choose its modes, pay the cost, choose the targets on the field; for a Spell the
+opponent may then use an ARTS with Spell Cut-In timing, which resolves first; then the card's
+effect resolves as one effect and the card goes to the LRIG trash or the trash. The procedure
+is :mod:`judge.engine.using`, which a use through an effect shares. An action ability
+follows the same order (choose modes, pay, choose targets); one limited to once per turn is
+refused the second time (``once-per-turn``). A SIGNI that an effect in force says cannot
+attack is refused (``cannot-attack``).
 
 :func:`dispatch` is the one way in for the scenario runner (a ruling's steps) and the random
 driver (:mod:`judge.engine.driver`): an action's name and its fields, checked against
@@ -22,15 +26,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from judge.engine import battle, bursts, setup, turn
+from judge.engine import battle, bursts, modes, setup, turn, using
 from judge.engine.cards import Op
 from judge.engine.events import REASONS, AbilityRef
-from judge.engine.mechanics import bet, cheer, recollect, resona, rise, token_arts
+from judge.engine.mechanics import cheer, resona, rise
 from judge.engine.ops import deal_damage, field_problem
-from judge.engine.payment import effective_cost, pay, problem
-from judge.engine.placement import destinations
-from judge.engine.state import CHEER, SEED_ZONES, SIGNI_ZONES, CardInstance, other
-from judge.engine.targets import resolve_targets
+from judge.engine.payment import pay, problem
+from judge.engine.state import CHEER, SEED_ZONES, SIGNI_ZONES, CardInstance
 from judge.errors import EngineError, IllegalAction
 
 if TYPE_CHECKING:
@@ -63,11 +65,8 @@ ILLEGAL_REASONS = (
     "grow-same-name", "grow-name", "not-ener-phase", "ener-done", "not-arts-step",
     "not-your-priority", "not-attack-step", "already-down", "not-setup", "redraw-twice",
     "illegal-deck", "cannot-remove", "remove-done", "summon-condition", "no-rise-material",
-    "cheer-target",
+    "cheer-target", "cannot-use", "once-per-turn", "cannot-attack",
 )
-
-#: Zones whose cards are targets chosen when a card is used (not when it resolves).
-TARGET_ZONES = ("signi", "field", *SIGNI_ZONES)
 
 
 def _playing(game: Game) -> None:
@@ -82,14 +81,6 @@ def _own_main_phase(game: Game, player: str, what: str) -> None:
                             f"{what} only in its player's own main phase (now turn "
                             f"{game.state.turn} of {game.state.turn_player}, "
                             f"{game.state.phase} phase)")
-
-
-def _limiting(game: Game, inst: CardInstance) -> None:
-    """A card whose limiting condition does not match cannot be used from the hand or put
-    onto the field (its Life Burst still can be used)."""
-    if inst.card.limiting and inst.card.limiting != game.lrig_type(inst.owner):
-        raise IllegalAction("limiting", f"{inst.label} is limited to {inst.card.limiting}, "
-                            f"the centre LRIG is {game.lrig_type(inst.owner)}")
 
 
 # ------------------------------------------------------------------ phases
@@ -171,105 +162,19 @@ def grow(game: Game, label: str) -> None:
 # ------------------------------------------------------------------ using cards and abilities
 
 
-def _use_problem(game: Game, inst: CardInstance, cut_in: bool = False) -> None:
-    player, kind, state = inst.owner, inst.card.type, game.state
-    if kind == "spell":
-        if inst.zone.zone != "hand":
-            raise IllegalAction("not-in-hand", f"{inst.label} is not in {player}'s hand")
-        _own_main_phase(game, player, "a Spell is used")
-    elif kind == "arts":
-        if inst.zone.zone != "lrig_deck":
-            raise IllegalAction("not-in-lrig-deck",
-                                f"{inst.label} is not in {player}'s LRIG deck")
-        timing = inst.card.timing
-        ok = (cut_in and "spell_cut_in" in timing) or (
-            not cut_in and state.phase == "main" and state.turn_player == player
-            and "main" in timing) or (
-            not cut_in and state.phase == "attack" and state.attack_step == "arts"
-            and state.arts_priority == player and "attack" in timing)
-        if not ok:
-            where = state.phase + (f" ({state.attack_step} step)" if state.attack_step else "")
-            raise IllegalAction("arts-timing", f"{inst.label} (timing "
-                                f"{', '.join(timing)}) cannot be used now: {where}")
-    else:
-        raise IllegalAction("not-usable", f"{inst.label} is a {kind}, not an ARTS or a Spell")
-    _limiting(game, inst)
-    why = problem(game, player, effective_cost(game, player, inst.card.cost), None)
-    if why:
-        raise IllegalAction("cannot-pay", f"{inst.label}: {why}")
-
-
-def choose_targets(game: Game, ops: tuple[Op, ...], controller: str,
-                   source: CardInstance | None) -> dict[int, list[tuple[CardInstance, int]]]:
-    """Targets on the field, chosen when the card is used (003: after paying the cost)."""
-    out: dict[int, list[tuple[CardInstance, int]]] = {}
-    for i, op in enumerate(ops):
-        target = op.target
-        if target and not target.this and not target.labels and target.zone in TARGET_ZONES:
-            out[i] = [(c, c.epoch) for c in resolve_targets(game, target, controller, source,
-                                                            destinations(op))]
-    return out
-
-
-def use(game: Game, label: str, cut_in: bool = False) -> None:
-    """Use an ARTS or a Spell (see the module docstring for the order of things)."""
+def use(game: Game, label: str) -> None:
+    """Use an ARTS or a Spell (:func:`judge.engine.using.use`)."""
     _playing(game)
     inst = game.card(label)
-    player = inst.owner
-    _use_problem(game, inst, cut_in)
-    game.move(inst, "check", "game", "use")
-    name = AbilityRef.of_card(label)  # the effect of an ARTS or Spell: the card's own
-    pay(game, player, effective_cost(game, player, inst.card.cost), None, name)
-    # an ARTS's extra payments, decided as it is used: BET coins, a recollect cost
-    effect = inst.card.bet_effect if inst.card.bet and bet.offer(game, inst) \
-        else inst.card.effect
-    recollected = inst.card.recollect is not None and recollect.offer(game, inst)
-    preset = choose_targets(game, effect, player, inst)
-    if inst.card.type == "spell":
-        turn = game.state.turn
-        _cut_in_window(game, other(player))
-        if game.state.turn != turn:
-            # the cut-in ARTS led to the turn player's second refresh and the turn ended:
-            # the rest of the use does not happen (interpretation, docs/game-flow.md)
-            if inst.zone.zone == "check":
-                game.move(inst, game.home_trash(inst.card), "game", "used")
-            game.settle()
-            return
-    game.resolve_effect(effect, player, inst, name, preset=preset)
-    if inst.zone.zone == "check":
-        if recollected:
-            game.move(inst, "lrig_deck", "game", "recollect")
-        elif inst.token:
-            token_arts.vanish(game, inst)
-        else:
-            game.move(inst, game.home_trash(inst.card), "game", "used")
-    if not cut_in:
-        game.settle()
-
-
-def _cut_in_window(game: Game, player: str) -> None:
-    """After a Spell's cost and targets, its user's opponent may use a Spell Cut-In ARTS."""
-    candidates = []
-    for inst in game.state.zone(player, "lrig_deck"):
-        if inst.card.type != "arts" or "spell_cut_in" not in inst.card.timing:
-            continue
-        try:
-            _use_problem(game, inst, cut_in=True)
-        except IllegalAction:
-            continue
-        candidates.append(inst.label)
-    if not candidates:
-        return
-    picked = game.choose(player, "cut_in", [*candidates, "none"],
-                         prompt="use an ARTS with Spell Cut-In?")[0]
-    if picked != "none":
-        use(game, picked, cut_in=True)
-        game.settle()
+    using.use_problem(game, inst)
+    using.use(game, inst)
 
 
 def activate(game: Game, label: str, index: int) -> None:
     """An action ability: in its player's own main phase, as often as its cost can be paid
-    (WIXOSS TCG Wiki, 起動能力)."""
+    (WIXOSS TCG Wiki, 起動能力), or once a turn when it says so (Chinese wiki, 效果文的格式:
+    回合1); not once its card has lost its abilities. Its modes are chosen, its cost paid and
+    its targets on the field chosen in that order (003, コスト)."""
     _playing(game)
     inst = game.card(label)
     abilities = [a for a in inst.card.abilities if a.kind == "action"]
@@ -280,9 +185,22 @@ def activate(game: Game, label: str, index: int) -> None:
                             "the centre LRIG")
     _own_main_phase(game, inst.owner, "an action ability is used")
     ability = abilities[index]
+    if not game.abilities(inst):
+        raise IllegalAction("no-such-ability", f"{label} has lost its abilities")
+    once = (label, inst.epoch, ability.index)
+    if ability.once_per_turn and once in game.state.used_once:
+        raise IllegalAction("once-per-turn", f"{label}'s ability {index} is used once a turn "
+                            "and was used this turn")
     name = AbilityRef.printed(label, ability.index)
+    why = problem(game, inst.owner, ability.cost, inst)
+    if why:
+        raise IllegalAction("cannot-pay", f"{name}: {why}")
+    if ability.once_per_turn:
+        game.state.used_once.add(once)
+    ops = modes.ability_ops(game, inst.owner, ability, name)
     pay(game, inst.owner, ability.cost, inst, name)
-    game.resolve_effect(ability.effect, inst.owner, inst, name)
+    preset = using.choose_targets(game, ops, inst.owner, inst)
+    game.resolve_effect(ops, inst.owner, inst, name, preset=preset)
     game.settle()
 
 
@@ -386,6 +304,9 @@ def attack(game: Game, label: str, zone: str | None = None) -> None:
                                 f"(now: {state.attack_step} step)")
         if inst.down:
             raise IllegalAction("already-down", f"{label} is down")
+        if game.cannot(inst, "attack"):
+            raise IllegalAction("cannot-attack", f"an effect in force says {label} cannot "
+                                "attack")
         if inst.zone.zone == CHEER:
             why = cheer.attack_problem(game, inst, zone)
             if why:

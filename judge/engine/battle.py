@@ -83,7 +83,8 @@ def signi_attack(game: Game, attacker: CardInstance) -> None:
         game.settle()
         return
     attack_power, defend_power = game.power(attacker), game.power(defender)
-    banished = defend_power <= attack_power
+    # a SIGNI that cannot be banished is not, whatever the powers (card text over the rules)
+    banished = defend_power <= attack_power and not game.cannot(defender, "be_banished")
     game.emit(ev.Battle, cause="battle", player=attacker.owner, card=attacker.label,
               source=label, defender=defender.label, attack_power=attack_power,
               defend_power=defend_power, banished=banished)

@@ -1,9 +1,13 @@
 """Card definitions, with abilities as data.
 
 A card's abilities are lists of operations from a small vocabulary (:data:`OPS`), triggers
-(:data:`TRIGGERS`) and effects in force (replacements). No card has Python code of its own.
-Card types and attributes follow the Chinese wiki's "WIXOSS/游戏规则" (card types) and the
-WIXOSS glossary.
+(:data:`TRIGGERS`), conditions (:mod:`judge.engine.conditions`) and effects in force
+(constant abilities, lasting effects, replacements: :mod:`judge.engine.continuous`). No card
+has Python code of its own. Card types and attributes follow the Chinese wiki's
+"WIXOSS/游戏规则" (card types, effect types: 常 constant, 自 triggered, 出 on-play, 起 action;
+the format of an effect text: timing, once per turn, cost) and the WIXOSS glossary; modes and
+the order of using a card follow WIXOSS TCG Wiki "間違えやすいルール" (2014, コスト: declare,
+choose modes, pay costs, choose targets).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.engine import mechanics
+from judge.engine.conditions import Condition, Filter, parse_condition, parse_filter
 from judge.engine.costs import ENER_COLOURS, Cost, parse_cost
 from judge.engine.placement import op_problem
 from judge.errors import FieldError
@@ -40,7 +45,16 @@ TRIGGERS: dict[str, str] = {
     "attacks": "this SIGNI or LRIG attacks (on the declaration, before the battle)",
     "attack_phase_start": "its player's attack phase begins (the ability works from the field)",
     "banishes_in_battle": "this SIGNI banishes the SIGNI it battles (the trigger of Lancer)",
+    "uses_spell": "a player uses a Spell (from the hand or through an effect; the ability "
+                  "works from the field)",
+    "uses_arts": "a player uses an ARTS (from the LRIG deck or through an effect; the ability "
+                 "works from the field)",
 }
+
+#: Triggers whose ability may say whose effect (or use) it watches: ``by`` = ``own`` (its
+#: player's), ``opponent`` (the other player's) or ``any``.
+BY_TRIGGERS = ("banished_by_effect", "leaves_field_by_effect", "uses_spell", "uses_arts")
+BY = ("any", "own", "opponent")
 
 #: Where an ``auto`` ability works from, by default, given its trigger.
 TRIGGER_ZONES: dict[str, str] = {
@@ -56,6 +70,8 @@ TRIGGER_ZONES: dict[str, str] = {
     "attacks": "",
     "attack_phase_start": "field",
     "banishes_in_battle": "",
+    "uses_spell": "field",
+    "uses_arts": "field",
 }
 
 #: The operation vocabulary: name -> (fields it accepts, what it does).
@@ -73,13 +89,18 @@ OPS: dict[str, tuple[tuple[str, ...], str]] = {
     "put_onto_field": (("target", "ignore_conditions"),
                        "put a SIGNI onto an empty SIGNI zone (level, limit and limiting "
                        "condition checked unless ignore_conditions)"),
-    "power": (("target", "amount"), "change SIGNI power until end of turn"),
-    "level": (("target", "amount"), "change SIGNI level until end of turn"),
-    "limit": (("who", "amount"), "change the centre LRIG's limit until end of turn"),
+    "power": (("target", "amount", "until", "while"), "change SIGNI power (until end of turn)"),
+    "level": (("target", "amount", "until", "while"), "change SIGNI level (until end of turn)"),
+    "set_power": (("target", "amount", "until", "while"),
+                  "make SIGNI power this value, before any change is added (until end of turn)"),
+    "set_level": (("target", "amount", "until", "while"),
+                  "make SIGNI level this value, before any change is added (until end of turn)"),
+    "limit": (("who", "amount", "until", "while"),
+              "change the centre LRIG's limit (until end of turn)"),
     "crush": (("who", "count"), "crush life cloth into the check zone"),
     "damage": (("who",), "damage a player: crush one life cloth, or win with none left"),
     "shuffle": (("who",), "shuffle the main deck"),
-    "banish_to_trash": (("who",),
+    "banish_to_trash": (("who", "until", "while"),
                         "this turn, that player's SIGNI that would be banished go to the trash "
                         "instead (an effect in force)"),
     "charm": (("target",), "put the top card of the main deck face down under a SIGNI as Charm"),
@@ -87,11 +108,32 @@ OPS: dict[str, tuple[tuple[str, ...], str]] = {
     "freeze": (("target",), "freeze SIGNI: they are not upped in their player's next up phase"),
     "down": (("target",), "down SIGNI or a LRIG"),
     "up": (("target",), "up SIGNI or a LRIG"),
-    "keyword": (("target", "keyword"), "give SIGNI a keyword (Lancer, Assassin, ...) this turn"),
-    "cost_change": (("who", "cost"), "this turn, that player's ARTS and Spells cost this much "
-                    "instead (applied before modifications)"),
-    "cost_modify": (("who", "cost"), "this turn, add to (or, with negative counts, take from) "
-                    "that player's ARTS and Spell costs"),
+    "keyword": (("target", "keyword", "until", "while"),
+                "give SIGNI a keyword (Lancer, Assassin, ...) this turn"),
+    "cost_change": (("who", "cost", "until", "while"),
+                    "this turn, that player's ARTS and Spells cost this much instead (applied "
+                    "before modifications)"),
+    "cost_modify": (("who", "cost", "until", "while"),
+                    "this turn, add to (or, with negative counts, take from) that player's ARTS "
+                    "and Spell costs"),
+    "cannot": (("target", "who", "what", "by", "until", "while"),
+               "SIGNI cannot attack, be banished, be chosen or affected by the opponent's "
+               "effects, be put into the trash by effects; or a player cannot refresh, pay "
+               "with colourless ener, use Spells or ARTS (an effect in force)"),
+    "lose_abilities": (("target", "until", "while"),
+                       "SIGNI lose all their abilities, printed keywords and cross conditions "
+                       "included (an effect in force)"),
+    "replace": (("target", "who", "event", "zone", "ops", "optional", "until", "while"),
+                "if a card would be banished or put into the ener zone, or a player would "
+                "refresh or draw in the draw phase, something else happens instead"),
+    "upper_limit": (("who", "zone", "amount", "until", "while"),
+                    "the player's ener zone or hand holds at most this many cards (rule "
+                    "processing kind 8 puts the rest into the trash)"),
+    "draw_limit": (("who", "amount", "until", "while"),
+                   "the player cannot draw more than this many cards this turn"),
+    "use": (("target", "free", "ignore_limiting"),
+            "use an ARTS or a Spell through this effect: a use like any other, without paying "
+            "its cost or ignoring its limiting condition only if the operation says so"),
     # the later mechanics of the Chinese rules page (judge/engine/mechanics/: seed.py,
     # trap.py, token_arts.py, bet.py)
     "set_seed": (("target", "zone"), "set a SIGNI face down on a SIGNI zone as its Seed"),
@@ -100,6 +142,29 @@ OPS: dict[str, tuple[tuple[str, ...], str]] = {
     "make_token": (("card",), "make a token ARTS (card = \"LABEL:card-id\") in the LRIG deck"),
     "coins": (("who", "amount"), "a player gains (or, negative, loses) coins"),
 }
+
+#: Fields every operation accepts: ``if`` (the operation happens only while this condition
+#: holds) and ``if_done`` ("if you do": only if the operation before it did what it said).
+COMMON_OP_FIELDS = ("if", "if_done")
+#: What the ``cannot`` operation forbids: card-level (needs a target) and player-level (who).
+CARD_CANNOT = ("attack", "be_banished", "be_chosen", "be_affected", "be_trashed")
+PLAYER_CANNOT = ("refresh", "pay_with_colourless", "use_spells", "use_arts")
+#: What a replacement (``replace``) watches: card-level events and player-level ones.
+CARD_EVENTS = ("banish", "ener")
+PLAYER_EVENTS = ("refresh", "draw_phase")
+#: Where a replaced card goes instead (``zone`` of ``replace``).
+INSTEAD_ZONES = ("trash", "hand", "deck", "ener")
+#: How long an effect of an operation lasts; ``while`` (a condition table) lasts as long as
+#: the condition holds, across turns.
+UNTIL = ("end_of_turn", "end_of_next_turn")
+#: Operations that put an effect in force: they accept ``until`` and ``while``.
+LASTING_OPS = tuple(name for name, (fields, _) in OPS.items() if "until" in fields)
+#: Operations a constant ability (``const``) may have: effects that hold while it works.
+CONST_OPS = ("power", "level", "set_power", "set_level", "limit", "keyword", "cannot",
+             "replace", "upper_limit", "draw_limit", "cost_change", "cost_modify")
+#: Zones whose upper limit an effect may set (``upper_limit``).
+LIMITED_ZONES = ("ener", "hand")
+MAX_MODES = 9
 
 WHO = ("self", "opponent", "both", "p1", "p2")
 TARGET_WHO = ("self", "opponent", "any", "p1", "p2")
@@ -110,9 +175,12 @@ POSITIONS = ("top", "bottom")
 class Target:
     """Which cards an operation acts on.
 
-    ``this``: the card whose ability it is. ``labels``: named cards (scenario steps).
-    Otherwise the controller of ``chooser`` chooses ``count`` cards (``up_to`` allows fewer)
-    among the cards in ``zone`` of ``who``, optionally only of ``card_type``.
+    ``this``: the card whose ability it is. ``labels``: named cards (scenario steps; they
+    stand for cards the effect chooses). Otherwise the controller of ``chooser`` chooses
+    ``count`` cards (``up_to`` allows fewer) among the cards in ``zone`` of ``who``,
+    optionally only of ``card_type`` and those ``filter`` matches (class, colour), leaving out
+    the effect's own card with ``other``; with ``all`` nobody chooses: every such card is
+    acted on (an effect that does not choose, which Shadow does not stop).
     """
 
     this: bool = False
@@ -123,6 +191,9 @@ class Target:
     up_to: bool = False
     card_type: str | None = None
     chooser: str = "self"
+    all: bool = False
+    other: bool = False
+    filter: Filter = Filter()
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,23 +211,55 @@ class Op:
     ignore_conditions: bool = False
     keyword: str = ""
     cost: tuple[tuple[str, int], ...] = ()
+    #: how long an effect it puts in force lasts (``end_of_turn``, ``end_of_next_turn``);
+    #: ``while`` (``cond``) instead: as long as the condition holds
+    until: str = "end_of_turn"
+    cond: Condition | None = None
+    #: ``if``: the operation happens only if this holds when it would
+    only_if: Condition | None = None
+    #: "if you do": only if the operation before it did what it said
+    if_done: bool = False
+    what: str = ""  # cannot: what is forbidden
+    by: str = "opponent"  # cannot be_chosen / be_affected: whose effects
+    event: str = ""  # replace: what is replaced
+    ops: tuple[Op, ...] = ()  # replace: what happens instead
+    optional: bool = False  # replace: "you may"
+    free: bool = False  # use: without paying its cost
+    ignore_limiting: bool = False  # use: ignoring its limiting condition
+
+    @property
+    def duration(self) -> str:
+        """``end_of_turn``, ``end_of_next_turn`` or ``while``."""
+        return "while" if self.cond is not None else self.until
 
 
 @dataclass(frozen=True, slots=True)
 class Ability:
-    """An ability: ``auto`` (triggered), ``on_play``, ``action`` or ``const``."""
+    """An ability: ``auto`` (triggered), ``on_play``, ``action`` or ``const``.
+
+    A constant ability's ``effect`` holds while it works (its card on the field, ``cond``
+    true, its abilities not lost): each operation is one of :data:`CONST_OPS` and acts on
+    every card its target matches, without choosing. ``modes``/``choose``: the ability's
+    effect is the ``choose`` modes its controller picks, chosen before its cost is paid.
+    ``once_per_turn``: an action ability is used, a triggered one triggers, at most once a
+    turn. ``by``: whose effect (or use) a ``*_by_effect`` or ``uses_*`` trigger watches."""
 
     kind: str
     effect: tuple[Op, ...] = ()
     trigger: str | None = None
     zone: str = ""
     optional: bool = False
-    stat: str = ""  # const: "power" or "level"
-    amount: int = 0  # const: the change to stat
-    applies_to: str = "this"  # const: "this" or "own_signi"
+    stat: str = ""  # const shorthand: "power" or "level" (read into effect)
+    amount: int = 0  # const shorthand: the change to stat
+    applies_to: str = "this"  # const shorthand: "this" or "own_signi"
     index: int = 0
     cost: Cost = Cost()  # action abilities; an auto ability with a cost is optional
     keyword: str = ""  # the keyword whose ability this is (judge.engine.mechanics), if any
+    cond: Condition | None = None  # const: while this holds
+    once_per_turn: bool = False
+    by: str = "any"
+    modes: tuple[tuple[Op, ...], ...] = ()
+    choose: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +304,24 @@ class CardDef:
     rise: tuple[str, ...] = ()  # SIGNI: the names of the SIGNI it must be put onto
     summon: Summon | None = None  # Resona: its summoning condition
     grants: tuple[str, ...] = ()  # Accessory: the keywords the SIGNI it is attached to has
+    #: an ARTS's or Spell's modes ("choose one"): ``choose`` of them, picked when it is used
+    modes: tuple[tuple[Op, ...], ...] = ()
+    choose: int = 1
+    #: Cross: (the partner's card name, ``left`` or ``right``: the SIGNI zone next to this
+    #: one, seen from its player, where the partner must be)
+    cross: tuple[str, str] | None = None
+    #: whether one of its abilities is a constant ability, and the triggers its abilities
+    #: wait for (both set from ``abilities``)
+    has_const: bool = field(init=False, default=False, compare=False, hash=False)
+    triggers: frozenset[str] = field(init=False, default=frozenset(), compare=False,
+                                     hash=False)
+
+    def __post_init__(self) -> None:
+        if self.abilities:
+            object.__setattr__(self, "has_const",
+                               any(a.kind == "const" for a in self.abilities))
+            object.__setattr__(self, "triggers", frozenset(
+                a.trigger for a in self.abilities if a.trigger))
 
     @property
     def has_burst(self) -> bool:
@@ -284,9 +405,14 @@ def parse_target(raw: Any, where: str) -> Target:
         return Target(labels=tuple(_str(v, f"{where}[{i}]") for i, v in enumerate(raw)))
     if not isinstance(raw, dict):
         raise FieldError(where, f"expected \"this\", a card label or a table, got {quote(raw)}")
-    _check_keys(raw, ("who", "zone", "count", "up_to", "type", "chooser"), where)
+    _check_keys(raw, TARGET_KEYS, where)
     count = _count(raw.get("count", 1), f"{where}.count", 1)
     ctype = raw.get("type")
+    every = _bool(raw.get("all", False), f"{where}.all")
+    if every and ("count" in raw or "up_to" in raw or "chooser" in raw):
+        key = next(k for k in ("count", "up_to", "chooser") if k in raw)
+        raise FieldError(f"{where}.{key}", "a target with all = true takes every matching "
+                                           "card: nobody chooses how many")
     return Target(
         who=_choice(raw.get("who", "self"), TARGET_WHO, f"{where}.who"),
         zone=_choice(raw.get("zone", "signi"), ZONE_WORDS, f"{where}.zone"),
@@ -294,30 +420,93 @@ def parse_target(raw: Any, where: str) -> Target:
         up_to=_bool(raw.get("up_to", False), f"{where}.up_to"),
         card_type=None if ctype is None else _choice(ctype, CARD_TYPES, f"{where}.type"),
         chooser=_choice(raw.get("chooser", "self"), ("self", "opponent"), f"{where}.chooser"),
+        all=every,
+        other=_bool(raw.get("other", False), f"{where}.other"),
+        filter=parse_filter({k: v for k, v in raw.items() if k != "type"}, where, CARD_TYPES),
     )
 
 
-def parse_op(raw: Any, where: str) -> Op:
+#: The keys of a target table.
+TARGET_KEYS = ("who", "zone", "count", "up_to", "type", "chooser", "all", "other", "class",
+               "colour", "crossed")
+
+
+def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
+    """One operation; with ``const``, one of a constant ability's (:data:`CONST_OPS`: its
+    targets take every matching card, and it has no duration of its own)."""
     if not isinstance(raw, dict):
         raise FieldError(where, f"expected a table such as {{op = \"draw\"}}, got {quote(raw)}")
-    name = _choice(_req(raw, "op", where, tuple(OPS)), tuple(OPS), f"{where}.op")
+    valid = CONST_OPS if const else tuple(OPS)
+    name = _choice(_req(raw, "op", where, valid), valid, f"{where}.op")
     fields = OPS[name][0]
-    _check_keys(raw, ("op", *fields), where)
+    if const:
+        fields = tuple(f for f in fields if f not in ("until", "while"))
+        _check_keys(raw, ("op", *fields), where)
+    else:
+        _check_keys(raw, ("op", *fields, *COMMON_OP_FIELDS), where)
+    what = event = ""
+    if name == "cannot":
+        what = _choice(_req(raw, "what", where, (*CARD_CANNOT, *PLAYER_CANNOT)),
+                       (*CARD_CANNOT, *PLAYER_CANNOT), f"{where}.what")
+    if name == "replace":
+        event = _choice(_req(raw, "event", where, (*CARD_EVENTS, *PLAYER_EVENTS)),
+                        (*CARD_EVENTS, *PLAYER_EVENTS), f"{where}.event")
     target = None
-    if "target" in fields:
-        if "target" not in raw:
-            raise FieldError(f"{where}.target", f"missing (the {name} operation needs a target)")
+    if "target" in fields and "target" in raw:
         target = parse_target(raw["target"], f"{where}.target")
+        if const:
+            if target.labels:
+                raise FieldError(f"{where}.target", "a constant ability acts on \"this\" or on "
+                                                    "every card a table matches, not on labels")
+            if not target.this:
+                target = Target(who=target.who, zone=target.zone, card_type=target.card_type,
+                                all=True, other=target.other, filter=target.filter)
+    needs_target = "target" in fields and (
+        "who" not in fields or what in CARD_CANNOT or event in CARD_EVENTS)
+    if needs_target and target is None:
+        raise FieldError(f"{where}.target", f"missing (the {name} operation needs a target)")
+    if target is not None and not needs_target and name in ("cannot", "replace"):
+        raise FieldError(f"{where}.target", f"{name} for a player takes who, not a target")
     count = _count(raw.get("count", 1), f"{where}.count", 0)
     if name == "place" and "zone" not in raw:
         raise FieldError(f"{where}.zone", "missing (place needs the zone to put cards into)")
+    zone = ""
+    if "zone" in raw:
+        zones = LIMITED_ZONES if name == "upper_limit" else INSTEAD_ZONES \
+            if name == "replace" else ZONE_WORDS
+        zone = _choice(raw["zone"], zones, f"{where}.zone")
+    if name == "upper_limit" and not zone:
+        raise FieldError(f"{where}.zone", "missing (the zone whose upper limit is set)",
+                         LIMITED_ZONES)
+    if name in ("upper_limit", "draw_limit", "set_power", "set_level") and "amount" not in raw:
+        raise FieldError(f"{where}.amount", f"missing (the value {name} sets)")
+    amount = _int(raw.get("amount", 0), f"{where}.amount")
+    if name in ("upper_limit", "draw_limit") and amount < 0:
+        raise FieldError(f"{where}.amount", f"must be 0 or more, got {amount}")
+    instead: tuple[Op, ...] = ()
+    if "ops" in raw:
+        instead = parse_effect(raw["ops"], f"{where}.ops")
+    if name == "replace":
+        if event in PLAYER_EVENTS and zone:
+            raise FieldError(f"{where}.zone", f"a {event} is replaced by operations (ops), not "
+                                              "by a zone")
+        if bool(zone) == bool(instead):
+            raise FieldError(f"{where}.ops" if not zone else f"{where}.zone",
+                             "give exactly one of zone (where the card goes instead) and ops "
+                             "(what happens instead)")
+    cond = None
+    if "while" in raw:
+        cond = parse_condition(raw["while"], f"{where}.while", CARD_TYPES)
+        if "until" in raw:
+            raise FieldError(f"{where}.until", "an effect lasts either until a time or while a "
+                                               "condition holds, not both")
     return Op(
         name=name,
         who=_choice(raw.get("who", "self"), WHO, f"{where}.who"),
         count=count,
-        amount=_int(raw.get("amount", 0), f"{where}.amount"),
+        amount=amount,
         target=target,
-        zone=_choice(raw["zone"], ZONE_WORDS, f"{where}.zone") if "zone" in raw else "",
+        zone=zone,
         position=_choice(raw.get("position", "top"), POSITIONS, f"{where}.position"),
         card=_str(raw.get("card", ""), f"{where}.card"),
         ignore_conditions=_bool(raw.get("ignore_conditions", False),
@@ -326,6 +515,17 @@ def parse_op(raw: Any, where: str) -> Op:
         if "keyword" in raw
         else "",
         cost=_cost_amounts(raw["cost"], f"{where}.cost") if "cost" in raw else (),
+        until=_choice(raw.get("until", "end_of_turn"), UNTIL, f"{where}.until"),
+        cond=cond,
+        only_if=parse_condition(raw["if"], f"{where}.if", CARD_TYPES) if "if" in raw else None,
+        if_done=_bool(raw.get("if_done", False), f"{where}.if_done"),
+        what=what,
+        by=_choice(raw.get("by", "opponent"), ("opponent", "any"), f"{where}.by"),
+        event=event,
+        ops=instead,
+        optional=_bool(raw.get("optional", False), f"{where}.optional"),
+        free=_bool(raw.get("free", False), f"{where}.free"),
+        ignore_limiting=_bool(raw.get("ignore_limiting", False), f"{where}.ignore_limiting"),
     )
 
 
@@ -340,18 +540,62 @@ def _cost_amounts(raw: Any, where: str) -> tuple[tuple[str, int], ...]:
     return tuple((c, out[c]) for c in COLOURS if c in out)
 
 
-def parse_effect(raw: Any, where: str) -> tuple[Op, ...]:
+def parse_effect(raw: Any, where: str, *, const: bool = False) -> tuple[Op, ...]:
     if not isinstance(raw, list):
         raise FieldError(where, "expected a list of operations")
-    return tuple(parse_op(op, f"{where}[{i}]") for i, op in enumerate(raw))
+    ops = tuple(parse_op(op, f"{where}[{i}]", const=const) for i, op in enumerate(raw))
+    if ops and ops[0].if_done:
+        raise FieldError(f"{where}[0].if_done", "the first operation has no operation before "
+                                                "it to have been done")
+    return ops
+
+
+def parse_modes(raw: Mapping[str, Any], where: str) -> tuple[tuple[tuple[Op, ...], ...], int]:
+    """``modes`` (a list of operation lists, in printed order) and ``choose`` (how many the
+    player picks, default 1) of a card or an ability."""
+    if "modes" not in raw:
+        if "choose" in raw:
+            raise FieldError(f"{where}.choose", "only something with modes chooses them")
+        return (), 1
+    modes_raw = raw["modes"]
+    if not isinstance(modes_raw, list) or not 2 <= len(modes_raw) <= MAX_MODES:
+        raise FieldError(f"{where}.modes", f"expected a list of 2 to {MAX_MODES} modes, each a "
+                                           "list of operations")
+    modes = tuple(parse_effect(m, f"{where}.modes[{i}]") for i, m in enumerate(modes_raw))
+    choose = _count(raw.get("choose", 1), f"{where}.choose", 1)
+    if choose >= len(modes):
+        raise FieldError(f"{where}.choose", f"must be less than the {len(modes)} modes, got "
+                                            f"{choose}")
+    return modes, choose
+
+
+def _const_effect(raw: Mapping[str, Any], where: str) -> tuple[Op, ...]:
+    """A constant ability's operations: ``effect``, or the shorthand ``stat``/``amount``/
+    ``applies_to`` (a change of power or level of this SIGNI or of each of its player's)."""
+    if "effect" in raw:
+        for key in ("stat", "amount", "applies_to"):
+            if key in raw:
+                raise FieldError(f"{where}.{key}", "give either the effect or the shorthand "
+                                                   "stat/amount/applies_to")
+        return parse_effect(raw["effect"], f"{where}.effect", const=True)
+    stat = _choice(_req(raw, "stat", where, ("power", "level")), ("power", "level"),
+                   f"{where}.stat")
+    amount = _int(_req(raw, "amount", where), f"{where}.amount")
+    applies = _choice(raw.get("applies_to", "this"), ("this", "own_signi"),
+                      f"{where}.applies_to")
+    target = Target(this=True) if applies == "this" else Target(all=True)
+    return (Op(stat, amount=amount, target=target),)
+
+
+ABILITY_KEYS = ("kind", "effect", "trigger", "zone", "optional", "stat", "amount",
+                "applies_to", "cost", "while", "once_per_turn", "by", "modes", "choose")
 
 
 def parse_ability(raw: Any, where: str, index: int) -> Ability:
     if not isinstance(raw, dict):
         raise FieldError(where, "expected a table")
     kind = _choice(_req(raw, "kind", where, ABILITY_KINDS), ABILITY_KINDS, f"{where}.kind")
-    _check_keys(raw, ("kind", "effect", "trigger", "zone", "optional", "stat", "amount",
-                      "applies_to", "cost"), where)
+    _check_keys(raw, ABILITY_KEYS, where)
     trigger = None
     zone = ""
     if kind == "auto":
@@ -364,25 +608,37 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
         trigger, zone = "on_play", "field"
     if "zone" in raw:
         zone = _choice(raw["zone"], ("", "field", "trash", "hand", "ener"), f"{where}.zone")
-    stat, amount, applies = "", 0, "this"
+    by = _choice(raw.get("by", "any"), BY, f"{where}.by")
+    if "by" in raw and trigger not in BY_TRIGGERS:
+        raise FieldError(f"{where}.by", "only these triggers watch whose effect or use it is",
+                         BY_TRIGGERS)
+    cond = None
+    modes: tuple[tuple[Op, ...], ...] = ()
+    choose = 1
     if kind == "const":
-        stat = _choice(_req(raw, "stat", where, ("power", "level")), ("power", "level"),
-                       f"{where}.stat")
-        amount = _int(_req(raw, "amount", where), f"{where}.amount")
-        applies = _choice(raw.get("applies_to", "this"), ("this", "own_signi"),
-                          f"{where}.applies_to")
-        effect: tuple[Op, ...] = ()
+        for key in ("cost", "once_per_turn", "modes", "optional"):
+            if key in raw:
+                raise FieldError(f"{where}.{key}", f"a constant ability has no {key}")
+        effect = _const_effect(raw, where)
+        if "while" in raw:
+            cond = parse_condition(raw["while"], f"{where}.while", CARD_TYPES)
     else:
-        effect = parse_effect(_req(raw, "effect", where), f"{where}.effect")
+        for key in ("stat", "amount", "applies_to", "while"):
+            if key in raw:
+                raise FieldError(f"{where}.{key}", f"only a constant ability has {key}")
+        modes, choose = parse_modes(raw, where)
+        effect = parse_effect(raw["effect"], f"{where}.effect") if "effect" in raw or \
+            not modes else ()
     cost = parse_cost(raw["cost"], f"{where}.cost") if "cost" in raw else Cost()
-    if kind == "const" and "cost" in raw:
-        raise FieldError(f"{where}.cost", "a constant ability has no cost")
     return Ability(kind=kind, effect=effect, trigger=trigger, zone=zone,
                    optional=_bool(raw.get("optional", False), f"{where}.optional")
                    # a triggered (or on-play) ability with a cost may be left unused (WIXOSS
                    # TCG Wiki, 間違えやすいルール, 出現時能力)
                    or (kind in ("auto", "on_play") and not cost.free),
-                   stat=stat, amount=amount, applies_to=applies, index=index, cost=cost)
+                   index=index, cost=cost, cond=cond,
+                   once_per_turn=_bool(raw.get("once_per_turn", False),
+                                       f"{where}.once_per_turn"),
+                   by=by, modes=modes, choose=choose)
 
 
 #: The card fields of the later mechanics and the card types that may have each.
@@ -394,7 +650,8 @@ LATER_FIELDS: dict[str, tuple[str, ...]] = {
 
 CARD_FIELDS = ("name", "type", "colour", "level", "power", "limit", "lrig_type", "class",
                "limiting", "guard", "life_burst", "effect", "abilities", "keywords", "cost",
-               "timing", "grow_from", *LATER_FIELDS)
+               "timing", "grow_from", "modes", "choose", "cross", *LATER_FIELDS)
+CROSS_SIDES = ("left", "right")
 
 
 def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
@@ -436,6 +693,10 @@ def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
     keywords_raw = raw.get("keywords", [])
     if not isinstance(keywords_raw, list):
         raise FieldError(f"{where}.keywords", "expected a list")
+    modes, choose = parse_modes(raw, where)
+    if modes and ctype not in ("arts", "spell"):
+        raise FieldError(f"{where}.modes", f"a {ctype} has no modes of its own (give them to "
+                                           "one of its abilities)")
     card = CardDef(
         id=card_id, name=name, type=ctype, colour=colour, level=level, power=power,
         limit=_opt_int(raw, "limit", where),
@@ -454,6 +715,8 @@ def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
         cost=parse_cost(raw["cost"], f"{where}.cost") if "cost" in raw else Cost(),
         timing=_timing(raw, ctype, where),
         grow_from=_grow_from(raw, ctype, where),
+        modes=modes, choose=choose,
+        cross=_cross(raw, ctype, where),
         **_later_fields(raw, ctype, where),
     )
     _check_own_moves(card, where)
@@ -511,12 +774,33 @@ def _check_own_moves(card: CardDef, where: str) -> None:
     """Refuse an effect of the card that puts the card itself (``"this"``) into a zone its
     type cannot be in, such as an ARTS returning itself to the hand (judge.engine.placement)."""
     effects = [("effect", card.effect), ("life_burst", card.life_burst)]
+    effects += [(f"modes[{i}]", m) for i, m in enumerate(card.modes)]
     effects += [(f"abilities[{a.index}].effect", a.effect) for a in card.abilities]
+    effects += [(f"abilities[{a.index}].modes[{i}]", m) for a in card.abilities
+                for i, m in enumerate(a.modes)]
     for path, ops in effects:
         for i, op in enumerate(ops):
             problem = op_problem(op, {}, source=card)
             if problem:
                 raise FieldError(f"{where}.{path}[{i}]", problem)
+
+
+def _cross(raw: Mapping[str, Any], ctype: str, where: str) -> tuple[str, str] | None:
+    """Cross (003, クロス): ``cross = { partner = "NAME", side = "left" }``: the SIGNI is in a
+    cross state while a SIGNI of that name is in the SIGNI zone on that side of it."""
+    if "cross" not in raw:
+        return None
+    if ctype != "signi":
+        raise FieldError(f"{where}.cross", f"only a SIGNI has a cross condition, not a {ctype}")
+    body = raw["cross"]
+    if not isinstance(body, dict):
+        raise FieldError(f"{where}.cross", "expected a table { partner = \"NAME\", side = "
+                                           "\"left\" }")
+    _check_keys(body, ("partner", "side"), f"{where}.cross")
+    partner = _str(_req(body, "partner", f"{where}.cross"), f"{where}.cross.partner")
+    side = _choice(_req(body, "side", f"{where}.cross", CROSS_SIDES), CROSS_SIDES,
+                   f"{where}.cross.side")
+    return partner, side
 
 
 def _grow_from(raw: Mapping[str, Any], ctype: str, where: str) -> str | None:

@@ -29,6 +29,8 @@ CHOICE_KINDS: dict[str, str] = {
     "exceed": "which cards under the centre LRIG pay Exceed",
     "guard": "which Guard card to put into the trash against a LRIG attack, or none",
     "cut_in": "which ARTS to use with Spell Cut-In, or none",
+    "mode": "which modes of a card or an ability to use (mode1 is the first printed)",
+    "replace": "which of several replacement effects applies (by its ability)",
 }
 
 MAX_ANSWERS = 256

@@ -12,6 +12,11 @@ Sources: WIXOSS TCG Wiki "間違えやすいルール" (コスト; コストを�
   into the LRIG trash.
 - An effect that *changes* a cost (makes it X) applies before effects that *modify* it (add or
   take away), whatever their order in time.
+- A requirement may name two or more colours (``red_or_green``: "red or green"): one ener of
+  any of them pays it (a multi ener card too); colourless does not.
+- A discard part (``discard``: cards from the hand into the trash, optionally only SIGNI of a
+  class) is paid with the rest of the cost, before any target is chosen (003, コスト: declare,
+  choose modes, pay costs, choose targets; the cards paid may be chosen as targets).
 """
 
 from __future__ import annotations
@@ -31,15 +36,40 @@ if TYPE_CHECKING:
 
 ENER_COLOURS = ("white", "red", "blue", "green", "black", "colourless")  # colourless last
 MAX_PAYMENTS = 512
+_COLOURED = ENER_COLOURS[:-1]
+_OR = "_or_"
+COST_PARTS = (*ENER_COLOURS, "COLOUR_or_COLOUR", "down", "exceed", "discard")
+
+
+def alternatives(requirement: str) -> tuple[str, ...]:
+    """The colours a requirement accepts: ``red_or_green`` -> (red, green); ``white`` ->
+    (white,)."""
+    return tuple(requirement.split(_OR)) if _OR in requirement else (requirement,)
+
+
+def requirement(name: str) -> str | None:
+    """``name`` as a requirement of a cost (a colour, colourless, or two or more colours
+    joined by ``_or_``, written in the fixed colour order), or None if it is none."""
+    if name in ENER_COLOURS:
+        return name
+    parts = name.split(_OR)
+    if len(parts) < 2 or len(set(parts)) != len(parts) or \
+            not all(p in _COLOURED for p in parts):
+        return None
+    return _OR.join(sorted(parts, key=_COLOURED.index))
 
 
 @dataclass(frozen=True)
 class Cost:
-    """A cost; the text form ``white:1,colourless:2,down,exceed:1`` round-trips."""
+    """A cost; the text form ``white:1,red_or_green:1,colourless:2,down,exceed:1,discard:1``
+    round-trips (``discard:1:CLASS``: a SIGNI of that class)."""
 
     ener: tuple[tuple[str, int], ...] = ()
     down: bool = False
     exceed: int = 0
+    #: cards from the hand into the trash; with ``discard_class``, SIGNI of that class only
+    discard: int = 0
+    discard_class: str = ""
 
     @property
     def ener_total(self) -> int:
@@ -47,7 +77,7 @@ class Cost:
 
     @property
     def free(self) -> bool:
-        return not self.ener and not self.down and not self.exceed
+        return not self.ener and not self.down and not self.exceed and not self.discard
 
     def __str__(self) -> str:
         parts = [f"{c}:{n}" for c, n in self.ener]
@@ -55,6 +85,9 @@ class Cost:
             parts.append("down")
         if self.exceed:
             parts.append(f"exceed:{self.exceed}")
+        if self.discard:
+            parts.append(f"discard:{self.discard}" +
+                         (f":{self.discard_class}" if self.discard_class else ""))
         return ",".join(parts) or "free"
 
     @classmethod
@@ -62,54 +95,88 @@ class Cost:
         if text in ("", "free"):
             return cls()
         ener: dict[str, int] = {}
-        down, exceed = False, 0
+        down, exceed, discard, discard_class = False, 0, 0, ""
         for part in text.split(","):
             name, _, count = part.strip().partition(":")
             if name == "down" and not count:
                 down = True
                 continue
+            if name == "discard":
+                count, _, discard_class = count.partition(":")
             if not count.isdigit():
                 raise FieldError("", f"cost part {quote(part)} needs a count, e.g. white:1")
+            colour = requirement(name)
             if name == "exceed":
                 exceed = int(count)
-            elif name in ENER_COLOURS:
-                ener[name] = ener.get(name, 0) + int(count)
+            elif name == "discard":
+                discard = int(count)
+            elif colour is not None:
+                ener[colour] = ener.get(colour, 0) + int(count)
             else:
-                raise FieldError("", f"unknown cost part {quote(name)}",
-                                 (*ENER_COLOURS, "down", "exceed"))
-        return cls(normalise(ener), down, exceed)
+                raise FieldError("", f"unknown cost part {quote(name)}", COST_PARTS)
+        return cls(normalise(ener), down, exceed, discard, discard_class)
 
 
 def parse_cost(raw: Any, where: str) -> Cost:
-    """A cost from TOML: ``{ white = 1, colourless = 2, down = true, exceed = 1 }``."""
+    """A cost from TOML: ``{ white = 1, red_or_green = 1, colourless = 2, down = true,
+    exceed = 1, discard = 1 }``; ``discard = { count = 1, class = "Weapon" }`` discards SIGNI
+    of that class only."""
     if not isinstance(raw, Mapping):
         raise FieldError(where, f"expected a table such as {{ white = 1 }}, got {quote(raw)}")
     ener: dict[str, int] = {}
-    down, exceed = False, 0
+    down, exceed, discard, discard_class = False, 0, 0, ""
     for key, value in raw.items():
         if key == "down":
             if not isinstance(value, bool):
                 raise FieldError(f"{where}.down", f"expected true or false, got {quote(value)}")
             down = value
             continue
-        if key not in (*ENER_COLOURS, "exceed"):
-            raise FieldError(f"{where}.{key}", "unknown cost part",
-                             (*ENER_COLOURS, "down", "exceed"))
+        if key == "discard" and isinstance(value, Mapping):
+            for sub in value:
+                if sub not in ("count", "class"):
+                    raise FieldError(f"{where}.discard.{sub}", "unknown field", ("count", "class"))
+            discard_class = value.get("class", "")
+            if not isinstance(discard_class, str) or not discard_class or \
+                    not all(ch.isalnum() or ch in "-_ " for ch in discard_class) or \
+                    len(discard_class) > 100:
+                raise FieldError(f"{where}.discard.class", "expected a class name of letters, "
+                                 f"digits, spaces, - and _, got {quote(discard_class)}")
+            value = value.get("count", 1)
+            key_where = f"{where}.discard.count"
+        else:
+            key_where = f"{where}.{key}"
+        colour = requirement(key)
+        if key not in ("exceed", "discard") and colour is None:
+            raise FieldError(f"{where}.{key}", "unknown cost part", COST_PARTS)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise FieldError(f"{where}.{key}", f"expected a count of 0 or more, got {quote(value)}")
+            raise FieldError(key_where, f"expected a count of 0 or more, got {quote(value)}")
         if value > MAX_COUNT:
-            raise FieldError(f"{where}.{key}", f"must be at most {MAX_COUNT} (docs/limits.md), "
-                                               f"got {value}")
+            raise FieldError(key_where, f"must be at most {MAX_COUNT} (docs/limits.md), "
+                                        f"got {value}")
         if key == "exceed":
             exceed = value
+        elif key == "discard":
+            discard = value
         else:
-            ener[key] = value
-    return Cost(normalise(ener), down, exceed)
+            assert colour is not None
+            ener[colour] = ener.get(colour, 0) + value
+    return Cost(normalise(ener), down, exceed, discard, discard_class if discard else "")
 
 
 def normalise(ener: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
-    """Colours in a fixed order, colourless last, zero counts dropped."""
-    return tuple((c, ener[c]) for c in ENER_COLOURS if ener.get(c, 0) > 0)
+    """Colours in a fixed order (either-colour requirements after the single colours),
+    colourless last, zero counts dropped."""
+    singles = [(c, ener[c]) for c in _COLOURED if ener.get(c, 0) > 0]
+    either = sorted((c, n) for c, n in ener.items() if _OR in c and n > 0)
+    tail = [("colourless", ener["colourless"])] if ener.get("colourless", 0) > 0 else []
+    return tuple(singles + either + tail)
+
+
+def _pays(requirement: str, colours: tuple[str, ...]) -> bool:
+    """Whether a card that can pay as ``colours`` pays ``requirement``."""
+    if requirement in colours:
+        return True
+    return _OR in requirement and any(c in colours for c in requirement.split(_OR))
 
 
 def change_cost(cost: Cost, changes: Sequence[Mapping[str, int]],
@@ -121,7 +188,7 @@ def change_cost(cost: Cost, changes: Sequence[Mapping[str, int]],
     for mod in modifiers:
         for colour, amount in mod.items():
             ener[colour] = max(0, ener.get(colour, 0) + amount)
-    return Cost(normalise(ener), cost.down, cost.exceed)
+    return Cost(normalise(ener), cost.down, cost.exceed, cost.discard, cost.discard_class)
 
 
 def can_pay_as(card: CardInstance) -> tuple[str, ...]:
@@ -142,7 +209,8 @@ def assign(cards: Sequence[CardInstance], cost: Cost) -> dict[str, str] | None:
     slots = [c for c, n in cost.ener if c != "colourless" for _ in range(n)]
     if not slots:
         return {card.label: "colourless" for card in cards}
-    if all(len(can_pay_as(card)) == 1 for card in cards):
+    if all(len(can_pay_as(card)) == 1 for card in cards) and \
+            not any(_OR in c for c, _ in cost.ener):
         # one colour per card: counting is enough, and the first cards of a colour pay it
         need = dict(cost.ener)
         paid: dict[str, str] = {}
@@ -164,16 +232,25 @@ def assign(cards: Sequence[CardInstance], cost: Cost) -> dict[str, str] | None:
         if colour != "colourless":
             start = blocks[-1][2] if blocks else 0
             blocks.append((colour, start, start + n))
-    card_blocks = [[b for b, (colour, _, _) in enumerate(blocks) if colour in can_pay_as(card)]
-                   for card in cards]
+    card_blocks = [[b for b, (colour, _, _) in enumerate(blocks)
+                    if _pays(colour, can_pay_as(card))] for card in cards]
     for root in range(len(cards)):
         _augment(root, card_blocks, [b[1] for b in blocks], [b[2] for b in blocks], owner)
     if len(owner) < len(slots):
         return None
-    matched = {cards[ci].label: slots[si] for si, ci in owner.items()}
+    matched = {cards[ci].label: _as(slots[si], cards[ci]) for si, ci in owner.items()}
     for card in cards:
         matched.setdefault(card.label, "colourless")
     return matched
+
+
+def _as(requirement: str, card: CardInstance) -> str:
+    """The colour ``card`` pays ``requirement`` as (for an either-colour requirement, the
+    first of its colours the card can pay as)."""
+    if _OR not in requirement:
+        return requirement
+    colours = can_pay_as(card)
+    return next(c for c in requirement.split(_OR) if c in colours)
 
 
 def _augment(root: int, card_blocks: list[list[int]], seen_to: list[int], ends: list[int],
@@ -232,7 +309,7 @@ class _Coverage:
 
     def mask(self, card: CardInstance) -> int:
         paid = can_pay_as(card)
-        return sum(1 << i for i, c in enumerate(self.colours) if c in paid)
+        return sum(1 << i for i, c in enumerate(self.colours) if _pays(c, paid))
 
     def feasible(self, chosen: Sequence[int], rest: Sequence[int], k: int) -> bool:
         for demand, masks in self.sets:

@@ -20,6 +20,7 @@ from typing import NamedTuple
 from judge.engine import actions
 from judge.engine.cards import Ability, CardDef, Op, Target
 from judge.engine.choices import Choice
+from judge.engine.conditions import Condition, Filter
 from judge.engine.costs import Cost
 from judge.engine.game import Game
 from judge.engine.rulesets import RuleSet
@@ -182,10 +183,11 @@ def play_random_game(rules: RuleSet, seed: int, turns: int = 10,
 
 def _signi(cid: str, level: int, power: int, *, guard: bool = False,
            life_burst: tuple[Op, ...] = (), keywords: tuple[str, ...] = (),
-           abilities: tuple[Ability, ...] = ()) -> CardDef:
-    return CardDef(id=cid, name=cid, type="signi", colour=("white",), level=level,
+           abilities: tuple[Ability, ...] = (), colour: str = "white",
+           card_class: str | None = None, cross: tuple[str, str] | None = None) -> CardDef:
+    return CardDef(id=cid, name=cid, type="signi", colour=(colour,), level=level,
                    power=power, guard=guard, life_burst=life_burst, keywords=keywords,
-                   abilities=abilities)
+                   abilities=abilities, card_class=card_class, cross=cross)
 
 
 _op = Op
@@ -193,10 +195,105 @@ _op = Op
 
 OPPONENT_SIGNI = Target(who="opponent", zone="signi", count=1)
 OWN_SIGNI = Target(who="self", zone="signi", count=1)
+THIS = Target(this=True)
+#: The number of ARTS each generated LRIG deck holds (with the five LRIGs: ten cards).
+ARTS_PER_DECK = 5
+
+
+def _const(*ops: Op, cond: Condition | None = None) -> Ability:
+    return Ability("const", ops, cond=cond)
+
+
+def _vocabulary() -> list[CardDef]:
+    """Cards that use the card-text vocabulary (judge.engine.continuous, modes, limits,
+    "can't", resistance, replacement, Shadow, Cross, uses, conditions, "if you do")."""
+    ener3 = Condition(zone="ener", at_least=3)
+    every_own = Target(who="self", zone="signi", all=True, other=True)
+    every_opponent = Target(who="opponent", zone="signi", all=True)
+    draw1 = (Op("draw", count=1),)
+    return [
+        _signi("s3o", 3, 7000, card_class="Weapon", abilities=(
+            _const(Op("power", target=every_own, amount=1000), cond=ener3),)),
+        _signi("s2d", 2, 5000, abilities=(
+            _const(Op("power", target=every_opponent, amount=-1000),
+                   cond=Condition(this_in=("signi2",))),)),
+        _signi("s2r", 2, 4000, card_class="Weapon", abilities=(
+            _const(Op("cannot", target=THIS, what="be_affected")),)),
+        _signi("s1s", 1, 2000, keywords=("shadow",), life_burst=(Op("draw", count=1),)),
+        _signi("s3n", 3, 6000, abilities=(_const(Op("cannot", target=THIS,
+                                                     what="be_banished")),
+                                          _const(Op("cannot", target=THIS, what="attack")))),
+        _signi("s2x", 2, 5000, abilities=(
+            Ability("action", (), once_per_turn=True, cost=Cost(down=True), modes=(
+                draw1, (Op("power", target=OPPONENT_SIGNI, amount=-2000),))),)),
+        _signi("s2w", 2, 4000, abilities=(
+            Ability("auto", draw1, trigger="uses_spell", zone="field", by="opponent",
+                    once_per_turn=True),)),
+        _signi("s3v", 3, 7000, abilities=(
+            _const(Op("replace", target=THIS, event="banish", optional=True,
+                      ops=(Op("discard", target=Target(zone="hand")),))),)),
+        _signi("s2ca", 2, 5000, cross=("s2cb", "right"), abilities=(
+            _const(Op("power", target=THIS, amount=3000), cond=Condition(cross=True)),)),
+        _signi("s2cb", 2, 5000, cross=("s2ca", "left"), life_burst=draw1),
+        _signi("s1i", 1, 2000, life_burst=(Op("ener_charge", count=1),), abilities=(
+            Ability("on_play", (Op("discard", target=Target(zone="hand")),
+                                Op("draw", count=2, if_done=True),
+                                Op("ener_charge", count=1,
+                                   only_if=Condition(zone="ener", at_most=3))),
+                    trigger="on_play", zone="field"),)),
+        _signi("s3u", 3, 7000, abilities=(
+            Ability("on_play", (Op("use", target=Target(zone="hand", card_type="spell"),
+                                   free=True),),
+                    trigger="on_play", zone="field"),)),
+        _signi("s3l", 3, 8000, colour="red", abilities=(
+            _const(Op("keyword", target=THIS, keyword="lancer"),
+                   cond=Condition(zone="signi", filter=Filter(card_class="Weapon"),
+                                  at_least=1)),)),
+        _signi("s2e2", 2, 5000, colour="green", abilities=(
+            Ability("auto", draw1, trigger="banished_by_effect", by="opponent"),)),
+        CardDef(id="sp-mode", name="sp-mode", type="spell", colour=("white",),
+                cost=Cost((("colourless", 1),)), life_burst=draw1,
+                modes=(draw1, (Op("banish", target=OPPONENT_SIGNI),),
+                       (Op("ener_charge", count=2),)), choose=2),
+    ]
+
+
+def _vocabulary_arts() -> list[CardDef]:
+    """ARTS of the vocabulary: a lasting "can't", losing abilities, a set power, limits, an
+    either-colour cost, a draw-phase replacement, a refresh limit."""
+    return [
+        CardDef(id="a-cant", name="a-cant", type="arts", colour=("white",),
+                effect=(Op("cannot", target=OPPONENT_SIGNI, what="attack",
+                           until="end_of_next_turn"),), timing=("main",),
+                cost=Cost((("colourless", 1),))),
+        CardDef(id="a-lose", name="a-lose", type="arts", colour=("white",),
+                effect=(Op("lose_abilities", target=OPPONENT_SIGNI),
+                        Op("set_power", target=OPPONENT_SIGNI, amount=3000)),
+                timing=("main", "attack"), cost=Cost((("white_or_red", 1),))),
+        CardDef(id="a-limit", name="a-limit", type="arts", colour=("white",),
+                effect=(Op("upper_limit", who="opponent", zone="ener", amount=4),
+                        Op("cannot", who="opponent", what="pay_with_colourless")),
+                timing=("main",), cost=Cost()),
+        CardDef(id="a-draw", name="a-draw", type="arts", colour=("white",),
+                effect=(Op("replace", who="self", event="draw_phase",
+                           ops=(Op("ener_charge", count=1), Op("draw", count=1)),
+                           until="end_of_next_turn"),
+                        Op("draw_limit", who="opponent", amount=1),
+                        Op("cannot", who="opponent", what="refresh")),
+                timing=("main",), cost=Cost((("colourless", 1),))),
+    ]
 
 
 def card_pool() -> dict[str, CardDef]:
-    """A fixed pool of generated cards exercising most of the vocabulary."""
+    """A fixed pool of generated cards exercising most of the vocabulary (made once: the
+    cards are frozen values, and no game changes the table)."""
+    return dict(_POOL) if _POOL else _make_pool()
+
+
+_POOL: dict[str, CardDef] = {}
+
+
+def _make_pool() -> dict[str, CardDef]:
     burst_draw = (_op("draw", count=1),)
     burst_banish = (_op("banish", target=OPPONENT_SIGNI),)
     burst_charge = (_op("ener_charge", count=1),)
@@ -234,6 +331,7 @@ def card_pool() -> dict[str, CardDef]:
         CardDef(id="sp-banish", name="sp-banish", type="spell", colour=("white",),
                 effect=(_op("banish", target=OPPONENT_SIGNI),),
                 cost=Cost((("white", 1), ("colourless", 1)))),
+        *_vocabulary(),
     ]
     lrigs = [CardDef(id=f"l{n}", name=f"l{n}", type="lrig", colour=("white",), level=n,
                      limit=(0, 2, 5, 7, 11)[n], lrig_type="Tama",
@@ -259,22 +357,24 @@ def card_pool() -> dict[str, CardDef]:
                 effect=(_op("cost_modify", who="opponent", cost=(("colourless", 1),)),
                         _op("keyword", target=OWN_SIGNI, keyword="double-crush")),
                 timing=("main",), cost=Cost()),
+        *_vocabulary_arts(),
     ]
-    return {c.id: c for c in [*pool, *lrigs, *arts]}
+    _POOL.update({c.id: c for c in [*pool, *lrigs, *arts]})
+    return dict(_POOL)
 
 
 def random_decks(rng: random.Random, pool: dict[str, CardDef], player: str) -> \
         tuple[list[CardInstance], list[CardInstance]]:
     """A legal main deck (40 cards, exactly 20 with a Life Burst) and LRIG deck (levels 0-4
-    and five ARTS), labelled ``p1-1``... and ``p1-L0``..."""
+    and five ARTS drawn from the pool's), labelled ``p1-1``... and ``p1-L0``..."""
     bursts = [c for c in pool.values() if c.type in ("signi", "spell") and c.has_burst]
     plain = [c for c in pool.values() if c.type in ("signi", "spell") and not c.has_burst]
     cards = [rng.choice(bursts) for _ in range(20)] + [rng.choice(plain) for _ in range(20)]
     rng.shuffle(cards)
     main = [CardInstance(f"{player}-{i + 1}", c, player, ZoneRef(player, "deck"))
             for i, c in enumerate(cards)]
-    lrig_defs = [pool[f"l{n}"] for n in range(5)] + \
-        [c for c in pool.values() if c.type == "arts"]
+    arts = [c for c in pool.values() if c.type == "arts"]
+    lrig_defs = [pool[f"l{n}"] for n in range(5)] + rng.sample(arts, ARTS_PER_DECK)
     lrig = [CardInstance(f"{player}-{c.id}", c, player, ZoneRef(player, "lrig_deck"))
             for c in lrig_defs]
     return main, lrig

@@ -206,7 +206,13 @@ class LastingKind(NamedTuple):
     """What an effect in force does: ``banish_to_trash``; ``keyword:double-crush`` (a
     keyword given to a card: ``keyword``); ``cost_change:colourless:1`` and
     ``cost_modify:white:1,colourless:2`` (what ARTS and Spells cost instead, or the change
-    to their costs: ``amounts``, colour and count)."""
+    to their costs: ``amounts``, colour and count); ``cannot:attack`` (what a "can't"
+    forbids, in ``keyword``); ``replace:banish`` (what a replacement replaces);
+    ``lose_abilities``; ``upper_limit:ener:3`` (a zone and its upper limit);
+    ``draw_limit:draw:1`` (the most cards its player may draw this turn); ``power``,
+    ``level``, ``set_power``, ``set_level``, ``limit`` (a change whose ``power``, ``level``
+    or ``limit`` event gives the amount, logged as in force when it lasts beyond the end of
+    the turn or while a condition holds)."""
 
     name: str
     keyword: str = ""
@@ -241,7 +247,7 @@ Option = str | AbilityRef | CardSet
 
 #: Choice kinds whose options are not labels or words, with the type of their options.
 CHOICE_OPTIONS: dict[str, type[AbilityRef] | type[CardSet]] = {
-    "trigger_order": AbilityRef, "pay": CardSet,
+    "trigger_order": AbilityRef, "pay": CardSet, "replace": AbilityRef,
 }
 
 
@@ -964,9 +970,13 @@ class Limit(Event):
 
 @event_kind("lasting")
 class Lasting(Event):
-    """An effect in force begins, ``until`` ``end_of_turn``; ``kind`` is
-    ``banish_to_trash``, ``keyword:KEYWORD`` (``keyword:assassin``), ``cost_change:COSTS`` or
-    ``cost_modify:COSTS`` (``cost_modify:colourless:1``)."""
+    """An effect in force begins, on ``card`` or on ``player``, ``until`` ``end_of_turn``,
+    ``end_of_next_turn`` (the end of its controller's next turn) or ``while`` (as long as its
+    condition holds); ``kind`` is ``banish_to_trash``, ``keyword:KEYWORD``
+    (``keyword:assassin``), ``cost_change:COSTS``, ``cost_modify:COSTS``
+    (``cost_modify:colourless:1``), ``cannot:WHAT``, ``replace:EVENT``, ``lose_abilities``,
+    ``upper_limit:ZONE:N``, ``draw_limit:draw:N``, or a change of ``power``, ``level``,
+    ``set_power``, ``set_level``, ``limit`` that lasts beyond the end of the turn."""
 
     kind: LastingKind
     until: str
@@ -974,8 +984,8 @@ class Lasting(Event):
 
 @event_kind("replaced")
 class Replaced(Event):
-    """A ``kind`` (``banish``) of ``card`` is replaced by an effect in force: the card
-    goes to its owner's zone ``instead``."""
+    """A ``kind`` (``banish``, or ``ener``: a move into the ener zone) of ``card`` is
+    replaced by an effect in force: the card goes to its owner's zone ``instead``."""
 
     kind: str
     instead: str
@@ -1127,9 +1137,37 @@ class Illegal(Event):
     message: str
 
 
+@event_kind("instead")
+class Instead(Event):
+    """A replacement in force (``source``) does its own operations instead of ``kind``:
+    ``banish`` (of ``card``), ``refresh`` or ``draw_phase`` (of ``player``), which does not
+    happen."""
+
+    kind: str
+
+
+@event_kind("prevented")
+class Prevented(Event):
+    """An effect in force stops ``player`` from doing ``what`` (``draw``: ``count`` cards
+    over a draw limit are not drawn)."""
+
+    what: str
+    count: int
+
+
+@event_kind("op_skipped")
+class OpSkipped(Event):
+    """The operation ``op`` of the effect now resolving is not done (``reason``:
+    ``not-done``, the operation before it did not do what it said, "if you do";
+    ``condition``, its condition does not hold)."""
+
+    op: str
+    reason: str
+
+
 #: The codes an event's ``reason`` holds (fizzle, refresh_waits, trigger_lost,
-#: trigger_dropped, turn_end, game_over), each with its meaning. Narration has a sentence for
-#: every code; a test checks that the engine uses no other.
+#: trigger_dropped, turn_end, game_over, op_skipped), each with its meaning. Narration has a
+#: sentence for every code; a test checks that the engine uses no other.
 REASONS: dict[str, str] = {
     "target-gone": "the target has left its zone since it was chosen",
     "not-on-field": "the card is not on the field",
@@ -1150,6 +1188,17 @@ REASONS: dict[str, str] = {
     "second_refresh": "the turn player's second refresh of the turn",
     "game_over": "the game is over",
     "damage": "damage with no life cloth left",
+    "resisted": "the card is not affected by this player's effects",
+    "cannot-be-chosen": "the card cannot be chosen by this player's effects",
+    "cannot-be-banished": "the card cannot be banished",
+    "cannot-be-trashed": "the card cannot be put into the trash by effects",
+    "cannot-pay": "its cost cannot be paid",
+    "cannot-use": "its player cannot use it now",
+    "not-usable": "the card is not an ARTS or a Spell",
+    "cannot-refresh": "an effect in force says the player cannot refresh",
+    "refresh-replaced": "the refresh was replaced and the main deck is still empty",
+    "not-done": "the operation before it did not do what it said",
+    "condition": "its condition does not hold",
     "not-accessory": "the card has no Accessory keyword",
     "not-a-seed": "the card is not a Seed",
     "signi-in-zone": "a SIGNI is in that SIGNI zone",

@@ -24,9 +24,9 @@ from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar, cast
 
-from judge.engine import bursts, refresh, rule_processing, triggers, turn
+from judge.engine import bursts, continuous, refresh, rule_processing, triggers, turn
 from judge.engine import events as ev
-from judge.engine.cards import CardDef, Op
+from judge.engine.cards import Ability, CardDef, Op
 from judge.engine.choices import Choice, ChoiceSource
 from judge.engine.events import EVENT_KINDS, OWN_FIELDS, AbilityRef, Event, Option
 from judge.engine.mechanics import accessory
@@ -88,6 +88,10 @@ WATCHED_ZONES = frozenset({"signi1", "signi2", "signi3", "under1", "under2", "un
                            "seed2", "seed3", "trap1", "trap2", "trap3"})
 
 
+#: Where a card's constant abilities may work: the SIGNI zones and the LRIG zone.
+_CONST_ZONES = frozenset({*ON_FIELD, "lrig"})
+
+
 class Game:
     """A replayable game. Randomness comes only from ``rng``, seeded by the caller, and every
     shuffle is logged with its result, so the same seed gives the same log."""
@@ -108,14 +112,14 @@ class Game:
         self.shuffled: set[ZoneRef] = set()
         self.attached_to: dict[str, tuple[str, int]] = {}
         self.refresh_waiting: set[str] = set()
+        #: players whose refresh a replacement did instead, while their deck stays empty
+        self.refresh_replaced: set[str] = set()
         #: cards whose level changed since the previous rule-processing check
         self.level_changed: list[CardInstance] = []
         self._special: list[CardInstance] | None = None
         self._special_count = 0
-        self._const: bool | None = None
         #: something rule processing looks at may have changed since its last check
         self.dirty = True
-        self._const_count = 0
         #: the token ARTS the game may make, by card id (mechanics/token_arts.py; the engine
         #: reads no files: the loader's cards are given by the runner)
         self.token_defs: dict[str, CardDef] = {}
@@ -123,6 +127,13 @@ class Game:
         self.gone: dict[str, CardInstance] = {}
         #: targets chosen when a card was used, for the operation now resolving
         self.preset_targets: list[tuple[CardInstance, int]] | None = None
+        #: the controllers of the effects now resolving, innermost last
+        self.controllers: list[str] = []
+        self._layer: continuous.Layer | None = None
+        self._layer_at = -1
+        #: how many cards with a constant ability are in a SIGNI zone or a LRIG zone (None:
+        #: not counted yet; Game.move keeps it up to date)
+        self._consts: int | None = None
         #: the game stops (LimitReached) rather than log more events than this; events taken
         #: back from the log (:meth:`rollback`) still count
         self.max_events = max_events
@@ -250,10 +261,46 @@ class Game:
         """Whether ``inst`` is a SIGNI on the field: in a SIGNI zone or the cheer zone."""
         return inst.zone.zone in ON_FIELD
 
+    @property
+    def plain(self) -> bool:
+        """Nothing is in force beyond plain modifiers and no constant ability is on the field:
+        :meth:`layer` is None (a cheap test for the hot paths)."""
+        return not self.state.layered and self._consts == 0
+
+    def layer(self) -> continuous.Layer | None:
+        """The continuous effects in force (:mod:`judge.engine.continuous`), computed again
+        only after something they read has changed; None when no constant ability is on the
+        field and no effect in force needs more than the summed tables of the state (then
+        those give the same values, faster)."""
+        state = self.state
+        if not state.layered and self._consts == 0:
+            return None  # nothing in force but plain modifiers: the summed tables
+        changes = state.changes
+        if changes != self._layer_at:
+            self._layer_at = changes
+            consts = self._consts
+            if consts is None:
+                consts = self._consts = sum(
+                    1 for c in self.state.cards.values()
+                    if c.zone.zone in _CONST_ZONES and c.card.has_const)
+            self._layer = continuous.compute(self) if (
+                self.state.layered or (consts and continuous.const_on_field(self))) else None
+        return self._layer
+
     def field_stats(self, signi: list[CardInstance]) -> tuple[list[int], list[int]]:
         """Powers and levels of one player's SIGNI on the field, computed in one pass: printed
-        values, then modifiers in force for each card (lost when it moves), then constant
-        abilities. The one place these are computed; :meth:`power` and :meth:`level` read it."""
+        values, then the effects that set them, then those that change them, constant
+        abilities and lasting effects alike (:mod:`judge.engine.continuous`). The one place
+        these are computed; :meth:`power` and :meth:`level` read it."""
+        layer = None if self.plain else self.layer()
+        if layer is not None:
+            if signi:
+                known = layer.by_player.get(signi[0].zone.player)
+                if known is not None and known[0] == signi:
+                    return known[1], known[2]
+            stats = layer.stats
+            pairs = [stats.get(c.label, (c.card.power or 0, c.card.level or 0)) for c in signi]
+            return [p for p, _ in pairs], [lv for _, lv in pairs]
         powers = [c.card.power or 0 for c in signi]
         levels = [c.card.level or 0 for c in signi]
         mods = self.state.mods
@@ -265,24 +312,7 @@ class Game:
                 mod = mods.get(("level", c.label))
                 if mod is not None and mod[0] == c.epoch:
                     levels[i] += mod[1]
-        if self.has_const():
-            for holder in signi:
-                for ability in holder.card.abilities:
-                    if ability.kind != "const":
-                        continue
-                    target = powers if ability.stat == "power" else levels
-                    for i, c in enumerate(signi):
-                        if ability.applies_to == "own_signi" or c is holder:
-                            target[i] += ability.amount
         return powers, levels
-
-    def has_const(self) -> bool:
-        """Whether any card in the game has a constant ability (most positions have none)."""
-        if self._const is None or self._const_count != len(self.state.cards):
-            self._const_count = len(self.state.cards)
-            self._const = any(a.kind == "const" for c in self.state.cards.values()
-                              for a in c.card.abilities)
-        return self._const
 
     def special_cards(self) -> list[CardInstance]:
         """The Resona and Keys in the game (rule processing kinds 6 and 7 watch them)."""
@@ -293,8 +323,17 @@ class Game:
         return self._special
 
     def keywords(self, inst: CardInstance) -> set[str]:
-        """Printed keywords plus those given this turn by effects and those its Accessories
-        grant (:func:`judge.engine.mechanics.accessory.granted`)."""
+        """Printed keywords (unless its abilities are lost) plus those given by effects,
+        constant abilities and its Accessories
+        (:func:`judge.engine.mechanics.accessory.granted`)."""
+        layer = None if self.plain else self.layer()
+        if layer is not None:
+            words = layer.keywords.get(inst.label)
+            if words is not None:
+                found = set(words)
+                if self.attached_to:
+                    found |= accessory.granted(self, inst)
+                return found
         out = set(inst.card.keywords)
         given = self.state.given.get(inst.label)
         if given is not None and given[0] == inst.epoch:
@@ -302,6 +341,29 @@ class Game:
         if self.attached_to:
             out |= accessory.granted(self, inst)
         return out
+
+    def abilities(self, inst: CardInstance) -> tuple[Ability, ...]:
+        """The card's printed abilities, or none once it has lost its abilities."""
+        return () if self.lost(inst) else inst.card.abilities
+
+    def lost(self, inst: CardInstance) -> bool:
+        """Whether ``inst`` has lost its abilities (an effect in force; only on the field)."""
+        if not self.state.layered:
+            return False
+        layer = self.layer()
+        return layer is not None and inst.label in layer.lost
+
+    def cannot(self, inst: CardInstance, what: str) -> bool:
+        """Whether an effect in force says ``inst`` cannot ``what``."""
+        return not self.plain and continuous.cannot(self, inst, what)
+
+    def player_cannot(self, player: str, what: str) -> bool:
+        return not self.plain and continuous.player_cannot(self, player, what)
+
+    @property
+    def effect_controller(self) -> str | None:
+        """The controller of the effect now resolving (the innermost), if any."""
+        return self.controllers[-1] if self.controllers else None
 
     def power(self, inst: CardInstance) -> int:
         if inst.zone.zone not in ON_FIELD:
@@ -326,10 +388,20 @@ class Game:
     def limit(self, player: str) -> int:
         centre = self.state.centre(player)
         value = centre.card.limit or 0 if centre else 0
+        layer = None if self.plain else self.layer()
+        if layer is not None:
+            return value + layer.limit.get(player, 0)
         return value + self.state.limit_mods.get(player, 0)
 
     def banish_destination(self, inst: CardInstance) -> str:
-        return "trash" if inst.owner in self.state.to_trash else "ener"
+        """Where ``inst`` goes when banished, as far as the first replacement in force that
+        sends it to a zone says (ener unless replaced)."""
+        for item in continuous.replacements(self, "banish", inst):
+            if item.op.name == "banish_to_trash":
+                return "trash"
+            if item.op.zone:
+                return item.op.zone
+        return "ener"
 
     @staticmethod
     def home_trash(card: CardDef) -> str:
@@ -343,6 +415,9 @@ class Game:
              etype: str = "move") -> None:
         """Move one card; the single place where a card changes zone. A card goes only where
         its type may be (judge.engine.placement): anything else is an EngineError."""
+        if zone == "ener":
+            zone = self._ener_replaced(inst, cause, source)
+        lost = self.state.layered > 0 and inst.zone.zone in ON_FIELD and self.lost(inst)
         old = inst.zone
         new = ZoneRef.of(to_player or inst.owner, zone)
         if inst.card.type not in MOVABLE[zone]:
@@ -358,6 +433,14 @@ class Game:
             cards.append(inst)
         inst.zone = new
         inst.epoch += 1
+        inst.since = len(self.log)
+        layer = self._layer
+        if layer is None or old.zone in _CONST_ZONES or zone in _CONST_ZONES or \
+                old.zone in layer.counted or zone in layer.counted:
+            self.state.changes += 1  # the layer reads this move
+        if self._consts is not None and (old.zone in _CONST_ZONES) != (zone in _CONST_ZONES) \
+                and inst.card.has_const:
+            self._consts += 1 if zone in _CONST_ZONES else -1
         if new.zone not in FIELD_ZONES:
             inst.down = inst.frozen = False
             inst.attach = ""
@@ -374,14 +457,32 @@ class Game:
                       to_zone=new, source=source, verb=verb)
             # Only some moves can make rule processing apply: to or from a watched zone, a
             # Resona or Key moving, a main deck emptied, a card reaching an empty deck's trash.
+            # With conditions that count cards, or upper limits of the ener zone or hand, in
+            # force, any move may matter too.
             if old.zone in WATCHED_ZONES or new.zone in WATCHED_ZONES or \
+                    (layer is not None and (old.zone in layer.counted or
+                                            new.zone in layer.counted)) or \
                     inst.card.type in ("resona", "key") or \
                     (old.zone == "deck" and not players[old.player].zones["deck"]) or \
                     (new.zone == "trash" and not players[new.player].zones["deck"]):
                 self.dirty = True
-        triggers.observe_move(self, inst, old, new, cause, etype, was_on_field)
+        triggers.observe_move(self, inst, old, new, cause, etype, was_on_field, lost)
         if self._refresh_interrupts:  # 2014-04: the refresh happens the moment it can
             refresh.after_move(self, old, new, verb)
+
+    def _ener_replaced(self, inst: CardInstance, cause: str,
+                       source: AbilityRef | None) -> str:
+        """Where ``inst``, about to be put into the ener zone, goes: the zone of a
+        replacement in force (``replace`` with event ``ener``), logged as ``replaced``."""
+        layer = None if self.plain else self.layer()
+        if layer is None or not layer.replacements:
+            return "ener"
+        for item in continuous.replacements(self, "ener", inst):
+            if item.op.zone and item.op.zone != "ener":
+                self.emit(ev.Replaced, cause=cause, player=inst.owner, card=inst.label,
+                          source=source, kind="ener", instead=item.op.zone)
+                return item.op.zone
+        return "ener"
 
     def put_into_deck(self, inst: CardInstance, cause: str, verb: str, bottom: bool,
                       source: AbilityRef | None = None) -> None:
@@ -413,19 +514,37 @@ class Game:
                        preset: dict[int, list[tuple[CardInstance, int]]] | None = None) -> None:
         """Resolve one effect whole. Rule processing is not checked inside it (WIXOSS glossary,
         "rule processing", property 1, 2020); under the 2014-04 rules only a refresh may
-        interrupt it."""
+        interrupt it. An operation with ``if`` is done only if its condition holds then; one
+        with ``if_done`` ("if you do") only if the operation before it did what it said
+        (skipped: ``op_skipped``)."""
         label = source.label if source is not None else None
         self.emit(ev.EffectBegin, cause="effect", player=controller, card=label, ability=name)
         self.effect_depth += 1
+        self.controllers.append(controller)
         try:
+            done = True
             for i, op in enumerate(ops):
                 if self.state.winner:
                     break
+                skip = None
+                if op.if_done and not done:
+                    skip = "not-done"
+                elif op.only_if is not None:
+                    layer = self.layer()
+                    if not op.only_if.holds(self, controller, source,
+                                            layer.crossed if layer else frozenset()):
+                        skip = "condition"
+                if skip is not None:
+                    self.emit(ev.OpSkipped, cause="effect", player=controller, card=label,
+                              source=name, op=op.name, reason=skip)
+                    done = False
+                    continue
                 self.preset_targets = preset.get(i) if preset else None
-                apply_op(self, op, controller, source, name)
+                done = apply_op(self, op, controller, source, name)
         finally:
             self.preset_targets = None
             self.effect_depth -= 1
+            self.controllers.pop()
         self.emit(ev.EffectEnd, cause="effect", player=controller, card=label, ability=name)
 
     # ------------------------------------------------------------------ settling

@@ -8,6 +8,20 @@ Each operation does as much as it can: a draw from an empty main deck is simply 
 is logged as ``skipped`` (2014-06-20 refresh revision, quoted by wixoss.81.la
 "リフレッシュ"). Under the 2014-04 rules the refresh interrupts from inside
 :meth:`Game.move` instead, so the draw goes on from the new deck.
+
+Each operation returns whether it did what it said (:func:`apply_op`): all the cards it asked
+for, or at least one where it asked for "up to" or "all". An operation with ``if_done`` ("if
+you do") happens only if the one before it did; one with ``if`` only if its condition holds
+(:meth:`judge.engine.game.Game.resolve_effect`).
+
+Effects in force: the lasting operations (``power``, ``keyword``, ``cannot``, ``replace``,
+...) put a :class:`~judge.engine.state.Lasting` in force for the cards chosen now (or a
+player), until the end of this turn, of the controller's next turn, or while a condition
+holds; :mod:`judge.engine.continuous` applies them. A card that is not affected by the
+controller's effects (resistance, ``cannot`` ``be_affected``) is left out of every operation
+(``fizzle``, ``resisted``); "can't" effects stop what they forbid (``fizzle``:
+``cannot-be-banished``, ``cannot-be-trashed``); a replacement in force does something else
+instead of a banish (:func:`banish_card`).
 """
 
 from __future__ import annotations
@@ -15,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from judge.engine import bursts
+from judge.engine import bursts, continuous, using
 from judge.engine import events as ev
 from judge.engine.cards import Op
 from judge.engine.events import AbilityRef, LastingKind
@@ -27,7 +41,7 @@ from judge.engine.mechanics.seed import bloom, set_seed
 from judge.engine.mechanics.token_arts import make as make_token
 from judge.engine.mechanics.trap import set_trap
 from judge.engine.state import CHEER, SIGNI_ZONES, CardInstance, Lasting, other
-from judge.engine.targets import op_targets, players_for, zone_names
+from judge.engine.targets import feasible, op_targets, players_for, zone_names
 
 if TYPE_CHECKING:
     from judge.engine.game import Game
@@ -36,91 +50,200 @@ CAUSE = "effect"
 
 
 def _from_deck(game: Game, op: Op, controller: str, zone: str, verb: str,
-               source: AbilityRef) -> None:
+               source: AbilityRef) -> bool:
+    done = True
     for player in players_for(op.who, controller):
+        wanted = op.count
+        if verb == "draw":
+            wanted = allowed_draws(game, player, op.count, source)
         made = 0
-        for _ in range(op.count):
+        for _ in range(wanted):
             deck = game.state.zone(player, "deck")
             if not deck:
                 break
             game.move(deck[0], zone, CAUSE, verb, source=source)
             made += 1
-        if made < op.count:
+        if verb == "draw":
+            game.state.players[player].draws += made
+        if made < wanted:
             game.emit(ev.Skipped, cause=CAUSE, player=player, source=source, verb=verb,
-                      wanted=op.count, done=made)
+                      wanted=wanted, done=made)
+        done = done and made == op.count
+    return done
+
+
+def allowed_draws(game: Game, player: str, count: int, source: AbilityRef | None,
+                  cause: str = CAUSE) -> int:
+    """How many of ``count`` draws ``player`` may make under a draw limit in force ("you
+    cannot draw more than N cards this turn": the draws of this turn count, the draw phase's
+    included); the rest are prevented (``prevented``, what ``draw``)."""
+    layer = game.layer()
+    if layer is None or player not in layer.draw_limit:
+        return count
+    room = max(0, layer.draw_limit[player] - game.state.players[player].draws)
+    if room < count:
+        game.emit(ev.Prevented, cause=cause, player=player, source=source, what="draw",
+                  count=count - room)
+    return min(count, room)
 
 
 def draw(game: Game, op: Op, controller: str, source: CardInstance | None,
-         name: AbilityRef) -> None:
-    _from_deck(game, op, controller, "hand", "draw", name)
+         name: AbilityRef) -> bool:
+    return _from_deck(game, op, controller, "hand", "draw", name)
 
 
 def mill(game: Game, op: Op, controller: str, source: CardInstance | None,
-         name: AbilityRef) -> None:
-    _from_deck(game, op, controller, "trash", "mill", name)
+         name: AbilityRef) -> bool:
+    return _from_deck(game, op, controller, "trash", "mill", name)
 
 
 def ener_charge(game: Game, op: Op, controller: str, source: CardInstance | None,
-                name: AbilityRef) -> None:
-    _from_deck(game, op, controller, "ener", "ener_charge", name)
+                name: AbilityRef) -> bool:
+    return _from_deck(game, op, controller, "ener", "ener_charge", name)
+
+
+def _done(op: Op, acted: int) -> bool:
+    """Whether an operation that acted on ``acted`` cards did what it said: every card it
+    named or asked for, or at least one where it asked for "up to" or "all"."""
+    target = op.target
+    if target is None or target.this:
+        return acted >= 1
+    if target.labels:
+        return acted >= len(target.labels)
+    return acted >= (1 if target.all or target.up_to else target.count)
 
 
 def discard(game: Game, op: Op, controller: str, source: CardInstance | None,
-            name: AbilityRef) -> None:
+            name: AbilityRef) -> bool:
+    acted = 0
     for inst in op_targets(game, op, controller, source):
         if inst.zone.zone == "hand":
             game.move(inst, "trash", CAUSE, "discard", source=name)
+            acted += 1
+    return _done(op, acted)
 
 
 def banish(game: Game, op: Op, controller: str, source: CardInstance | None,
-           name: AbilityRef) -> None:
+           name: AbilityRef) -> bool:
+    acted = 0
     for inst in op_targets(game, op, controller, source):
-        banish_card(game, inst, CAUSE, name)
+        acted += banish_card(game, inst, CAUSE, name)
+    return _done(op, acted)
 
 
-def banish_card(game: Game, inst: CardInstance, cause: str, name: AbilityRef | None) -> None:
-    """Banish a SIGNI: to the ener zone, or where an effect in force puts it instead."""
+def banish_card(game: Game, inst: CardInstance, cause: str, name: AbilityRef | None) -> bool:
+    """Banish a SIGNI: to the ener zone, or where a replacement in force puts it instead, or
+    not at all when a replacement does something else instead or it cannot be banished (card
+    text comes before the rules: Chinese wiki, 卡牌的效果处理及其他规则). Whether it was."""
     if not game.on_field(inst):
         game.emit(ev.Fizzle, cause=cause, player=inst.owner, card=inst.label, source=name,
                   reason="not-on-field")
-        return
-    dest = game.banish_destination(inst)
-    if dest != "ener":
+        return False
+    if game.cannot(inst, "be_banished"):
+        game.emit(ev.Fizzle, cause=cause, player=inst.owner, card=inst.label, source=name,
+                  reason="cannot-be-banished")
+        return False
+    repl = replacement(game, "banish", inst.owner, inst)
+    dest = "ener"
+    if repl is not None:
+        if repl.op.ops:
+            instead(game, repl, "banish", inst.owner, inst, cause)
+            return False
+        dest = "trash" if repl.op.name == "banish_to_trash" else repl.op.zone
         game.emit(ev.Replaced, cause=cause, player=inst.owner, card=inst.label, source=name,
                   kind="banish", instead=dest)
     game.move(inst, dest, cause, "banish", source=name, etype="banish")
+    return True
+
+
+def replacement(game: Game, event: str, player: str,
+                card: CardInstance | None = None) -> continuous.Applied | None:
+    """The replacement effect that applies to ``event`` (of ``card``, or of ``player``), if
+    any: among those in force whose "instead" can be done, the one the affected player
+    chooses (choice ``replace``; one alone is taken without asking), and with "you may"
+    (``optional``) only if its controller chooses to (choice ``use``)."""
+    found = continuous.replacements(game, event, card, None if card else player)
+    options = [r for r in found if not r.op.ops or
+               feasible(game, r.op.ops, r.controller, _holder(game, r, card))]
+    if not options:
+        return None
+    chosen = options[0]
+    if len(options) > 1:
+        names = [r.source or ev.IN_FORCE for r in options]
+        picked = game.choose(player, "replace", names, prompt=f"which replacement of the "
+                             f"{event} applies")[0]
+        chosen = options[names.index(picked)]
+    if chosen.op.optional and not game.yes_no(chosen.controller, "use",
+                                              f"replace the {event}?", about=chosen.source):
+        return None
+    return chosen
+
+
+def _holder(game: Game, repl: continuous.Applied, card: CardInstance | None
+            ) -> CardInstance | None:
+    """The card "this" stands for in a replacement's operations: its own card."""
+    if repl.holder is not None:
+        return repl.holder
+    return card
+
+
+def instead(game: Game, repl: continuous.Applied, kind: str, player: str,
+            card: CardInstance | None, cause: str) -> None:
+    """A replacement does its own operations instead of ``kind`` (one effect of its
+    controller); the replaced thing does not happen."""
+    source = repl.source or ev.IN_FORCE
+    game.emit(ev.Instead, cause=cause, player=player, card=card.label if card else None,
+              source=source, kind=kind)
+    game.resolve_effect(repl.op.ops, repl.controller, _holder(game, repl, card), source)
 
 
 def trash(game: Game, op: Op, controller: str, source: CardInstance | None,
-          name: AbilityRef) -> None:
+          name: AbilityRef) -> bool:
+    acted = 0
     for inst in op_targets(game, op, controller, source):
+        if game.on_field(inst) and game.cannot(inst, "be_trashed"):
+            game.emit(ev.Fizzle, cause=CAUSE, player=inst.owner, card=inst.label, source=name,
+                      reason="cannot-be-trashed")
+            continue
         game.move(inst, game.home_trash(inst.card), CAUSE, "trash", source=name)
+        acted += 1
+    return _done(op, acted)
 
 
 def to_ener(game: Game, op: Op, controller: str, source: CardInstance | None,
-            name: AbilityRef) -> None:
+            name: AbilityRef) -> bool:
+    acted = 0
     for inst in op_targets(game, op, controller, source):
         game.move(inst, "ener", CAUSE, "to_ener", source=name)
+        acted += 1
+    return _done(op, acted)
 
 
 def to_hand(game: Game, op: Op, controller: str, source: CardInstance | None,
-            name: AbilityRef) -> None:
+            name: AbilityRef) -> bool:
+    acted = 0
     for inst in op_targets(game, op, controller, source):
         if source is inst and op.target is not None and op.target.this and \
                 inst.zone.zone == "hand":
             continue
         game.move(inst, "hand", CAUSE, "to_hand", source=name)
+        acted += 1
+    return _done(op, acted)
 
 
 def to_deck(game: Game, op: Op, controller: str, source: CardInstance | None,
-            name: AbilityRef) -> None:
+            name: AbilityRef) -> bool:
+    acted = 0
     for inst in op_targets(game, op, controller, source):
         game.put_into_deck(inst, CAUSE, "to_deck", bottom=op.position == "bottom", source=name)
+        acted += 1
+    return _done(op, acted)
 
 
 def place(game: Game, op: Op, controller: str, source: CardInstance | None,
-          name: AbilityRef) -> None:
+          name: AbilityRef) -> bool:
     zones = zone_names(op.zone)
+    acted = 0
     for inst in op_targets(game, op, controller, source):
         zone = zones[0]
         if len(zones) > 1:
@@ -133,13 +256,16 @@ def place(game: Game, op: Op, controller: str, source: CardInstance | None,
                 game.choose(inst.owner, "zone", empty, prompt="which SIGNI zone")[0]
         game.move(inst, zone, CAUSE, "place", source=name, top=op.position == "top"
                   and zone in ("deck", "life"))
+        acted += 1
+    return _done(op, acted)
 
 
 def put_onto_field(game: Game, op: Op, controller: str, source: CardInstance | None,
-                   name: AbilityRef) -> None:
+                   name: AbilityRef) -> bool:
     """Put a SIGNI onto an empty SIGNI zone. The level, limit and limiting-condition checks of
     playing a SIGNI apply to this too (WIXOSS TCG Wiki, "間違えやすいルール", level and limit);
     with no empty zone, the operation does nothing."""
+    acted = 0
     for inst in op_targets(game, op, controller, source):
         owner = inst.owner
         # ignore_conditions waives level, limit and limiting condition, never the card type
@@ -163,6 +289,8 @@ def put_onto_field(game: Game, op: Op, controller: str, source: CardInstance | N
             rise.enter(game, inst, zone, CAUSE, "put_onto_field", name)
         else:
             game.move(inst, zone, CAUSE, "put_onto_field", source=name)
+        acted += 1
+    return _done(op, acted)
 
 
 def _rise_problem(game: Game, inst: CardInstance, owner: str,
@@ -199,49 +327,110 @@ def field_problem(game: Game, inst: CardInstance, owner: str, zone: str = "",
     return None
 
 
-def _modify(game: Game, op: Op, controller: str, source: CardInstance | None, name: AbilityRef,
-            stat: str) -> None:
+def _expires(game: Game, op: Op, controller: str) -> int:
+    """The turn at whose end an effect of ``op`` ends: 0 for this turn (the default),
+    the controller's next turn for ``until = "end_of_next_turn"``."""
+    if op.until != "end_of_next_turn":
+        return 0
+    turn = game.state.turn
+    return turn + 2 if game.state.turn_player == controller else turn + 1
+
+
+def put_in_force(game: Game, op: Op, controller: str, source: CardInstance | None,
+                 name: AbilityRef, player: str, card: CardInstance | None = None,
+                 kind: str | None = None, text: str = "") -> Lasting:
+    """Put the effect of ``op`` in force, on ``card`` (as the object it is now) or on
+    ``player``: how long it lasts, its condition and its controller go with it."""
+    expires = _expires(game, op, controller)
+    item = Lasting(kind or op.name, player, card.label if card else None, op.amount, name,
+                   card.epoch if card else 0, text, op.cost, controller, len(game.log),
+                   expires,
+                   op,
+                   (source.label, source.epoch) if source is not None else None)
+    game.state.add_lasting(item)
+    return item
+
+
+def _lasting_event(game: Game, op: Op, player: str, card: CardInstance | None,
+                   name: AbilityRef, kind: LastingKind) -> None:
+    game.emit(ev.Lasting, cause=CAUSE, player=player, card=card.label if card else None,
+              source=name, kind=kind, until=op.duration)
+
+
+def _on_field_targets(game: Game, op: Op, controller: str, source: CardInstance | None,
+                      name: AbilityRef) -> list[CardInstance]:
+    """The targets of an operation that acts on SIGNI on the field; the others fizzle."""
+    out = []
     for inst in op_targets(game, op, controller, source):
         if not game.on_field(inst):
             game.emit(ev.Fizzle, cause=CAUSE, player=inst.owner, card=inst.label, source=name,
                       reason="not-on-field")
             continue
-        game.state.add_lasting(Lasting(stat, inst.owner, inst.label, op.amount, name,
-                                          inst.epoch))
+        out.append(inst)
+    return out
+
+
+def _modify(game: Game, op: Op, controller: str, source: CardInstance | None, name: AbilityRef,
+            stat: str) -> bool:
+    targets = _on_field_targets(game, op, controller, source, name)
+    for inst in targets:
+        before = 0 if op.name == stat else game.power(inst) if stat == "power" \
+            else game.level(inst)
+        put_in_force(game, op, controller, source, name, inst.owner, inst, kind=op.name)
+        after = game.power(inst) if stat == "power" else game.level(inst)
+        amount = op.amount if op.name == stat else after - before
         if stat == "level":
             inst.level_changed = True
             game.level_changed.append(inst)
             game.emit(ev.Level, cause=CAUSE, player=inst.owner, card=inst.label, source=name,
-                      amount=op.amount, level=game.level(inst))
+                      amount=amount, level=after)
         else:
             game.emit(ev.Power, cause=CAUSE, player=inst.owner, card=inst.label, source=name,
-                      amount=op.amount, power=game.power(inst))
+                      amount=amount, power=after)
+        if op.duration != "end_of_turn":
+            _lasting_event(game, op, inst.owner, inst, name, LastingKind(op.name))
+    return _done(op, len(targets))
 
 
 def power(game: Game, op: Op, controller: str, source: CardInstance | None,
-          name: AbilityRef) -> None:
-    _modify(game, op, controller, source, name, "power")
+          name: AbilityRef) -> bool:
+    return _modify(game, op, controller, source, name, "power")
 
 
 def level(game: Game, op: Op, controller: str, source: CardInstance | None,
-          name: AbilityRef) -> None:
-    _modify(game, op, controller, source, name, "level")
+          name: AbilityRef) -> bool:
+    return _modify(game, op, controller, source, name, "level")
+
+
+def set_power(game: Game, op: Op, controller: str, source: CardInstance | None,
+              name: AbilityRef) -> bool:
+    return _modify(game, op, controller, source, name, "power")
+
+
+def set_level(game: Game, op: Op, controller: str, source: CardInstance | None,
+              name: AbilityRef) -> bool:
+    return _modify(game, op, controller, source, name, "level")
 
 
 def limit(game: Game, op: Op, controller: str, source: CardInstance | None,
           name: AbilityRef) -> None:
     for player in players_for(op.who, controller):
-        game.state.add_lasting(Lasting("limit", player, None, op.amount, name))
+        put_in_force(game, op, controller, source, name, player)
         game.emit(ev.Limit, cause=CAUSE, player=player, source=name, amount=op.amount,
                   limit=game.limit(player))
+        if op.duration != "end_of_turn":
+            _lasting_event(game, op, player, None, name, LastingKind("limit"))
 
 
 def crush(game: Game, op: Op, controller: str, source: CardInstance | None,
-          name: AbilityRef) -> None:
+          name: AbilityRef) -> bool:
+    done = True
     for player in players_for(op.who, controller):
         for _ in range(op.count):
             if not bursts.crush(game, player, CAUSE, name):
+                done = False
                 break
+    return done
 
 
 def damage(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -269,9 +458,9 @@ def shuffle(game: Game, op: Op, controller: str, source: CardInstance | None,
 def banish_to_trash(game: Game, op: Op, controller: str, source: CardInstance | None,
                     name: AbilityRef) -> None:
     for player in players_for(op.who, controller):
-        game.state.add_lasting(Lasting("banish_to_trash", player, None, 0, name))
+        put_in_force(game, op, controller, source, name, player)
         game.emit(ev.Lasting, cause=CAUSE, player=player, source=name,
-                  kind=LastingKind("banish_to_trash"), until="end_of_turn")
+                  kind=LastingKind("banish_to_trash"), until=op.duration)
 
 
 #: The event of each flag an operation sets.
@@ -280,7 +469,8 @@ _FLAGS: dict[str, type[ev.Down] | type[ev.Up] | type[ev.Freeze]] = {
 
 
 def _flag(game: Game, op: Op, controller: str, source: CardInstance | None, name: AbilityRef,
-          what: str) -> None:
+          what: str) -> bool:
+    acted = 0
     for inst in op_targets(game, op, controller, source):
         if not (game.on_field(inst) or inst.zone.zone == "lrig"):
             game.emit(ev.Fizzle, cause=CAUSE, player=inst.owner, card=inst.label, source=name,
@@ -291,54 +481,121 @@ def _flag(game: Game, op: Op, controller: str, source: CardInstance | None, name
         else:
             inst.down = what == "down"
         game.emit(_FLAGS[what], cause=CAUSE, player=inst.owner, card=inst.label, source=name)
+        acted += 1
+    return _done(op, acted)
 
 
 def freeze(game: Game, op: Op, controller: str, source: CardInstance | None,
-           name: AbilityRef) -> None:
-    _flag(game, op, controller, source, name, "freeze")
+           name: AbilityRef) -> bool:
+    return _flag(game, op, controller, source, name, "freeze")
 
 
 def down(game: Game, op: Op, controller: str, source: CardInstance | None,
-         name: AbilityRef) -> None:
-    _flag(game, op, controller, source, name, "down")
+         name: AbilityRef) -> bool:
+    return _flag(game, op, controller, source, name, "down")
 
 
-def up(game: Game, op: Op, controller: str, source: CardInstance | None, name: AbilityRef) -> None:
-    _flag(game, op, controller, source, name, "up")
+def up(game: Game, op: Op, controller: str, source: CardInstance | None, name: AbilityRef) -> bool:
+    return _flag(game, op, controller, source, name, "up")
 
 
 def keyword(game: Game, op: Op, controller: str, source: CardInstance | None,
-            name: AbilityRef) -> None:
-    for inst in op_targets(game, op, controller, source):
-        if not game.on_field(inst):
-            game.emit(ev.Fizzle, cause=CAUSE, player=inst.owner, card=inst.label, source=name,
-                      reason="not-on-field")
-            continue
-        game.state.add_lasting(Lasting("keyword", inst.owner, inst.label, 0, name,
-                                          inst.epoch, text=op.keyword))
-        game.emit(ev.Lasting, cause=CAUSE, player=inst.owner, card=inst.label, source=name,
-                  kind=LastingKind("keyword", keyword=op.keyword),
-                  until="end_of_turn")
+            name: AbilityRef) -> bool:
+    targets = _on_field_targets(game, op, controller, source, name)
+    for inst in targets:
+        put_in_force(game, op, controller, source, name, inst.owner, inst, text=op.keyword)
+        _lasting_event(game, op, inst.owner, inst, name,
+                       LastingKind("keyword", keyword=op.keyword))
+    return _done(op, len(targets))
 
 
-def _cost_lasting(game: Game, op: Op, controller: str, name: AbilityRef, kind: str) -> None:
+def _cost_lasting(game: Game, op: Op, controller: str, source: CardInstance | None,
+                  name: AbilityRef, kind: str) -> None:
     for player in players_for(op.who, controller):
-        game.state.add_lasting(Lasting(kind, player, None, 0, name, amounts=op.cost))
-        game.emit(ev.Lasting, cause=CAUSE, player=player, source=name,
-                  kind=LastingKind(kind, amounts=op.cost), until="end_of_turn")
+        put_in_force(game, op, controller, source, name, player)
+        _lasting_event(game, op, player, None, name, LastingKind(kind, amounts=op.cost))
 
 
 def cost_change(game: Game, op: Op, controller: str, source: CardInstance | None,
                 name: AbilityRef) -> None:
-    _cost_lasting(game, op, controller, name, "cost_change")
+    _cost_lasting(game, op, controller, source, name, "cost_change")
 
 
 def cost_modify(game: Game, op: Op, controller: str, source: CardInstance | None,
                 name: AbilityRef) -> None:
-    _cost_lasting(game, op, controller, name, "cost_modify")
+    _cost_lasting(game, op, controller, source, name, "cost_modify")
 
 
-OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, AbilityRef], None]] = {
+def cannot(game: Game, op: Op, controller: str, source: CardInstance | None,
+           name: AbilityRef) -> bool:
+    """A "can't" in force: on SIGNI chosen now, or on a player."""
+    kind = LastingKind("cannot", keyword=op.what)
+    if continuous.player_level(op):
+        for player in players_for(op.who, controller):
+            put_in_force(game, op, controller, source, name, player, text=op.what)
+            _lasting_event(game, op, player, None, name, kind)
+        return True
+    targets = _on_field_targets(game, op, controller, source, name)
+    for inst in targets:
+        put_in_force(game, op, controller, source, name, inst.owner, inst, text=op.what)
+        _lasting_event(game, op, inst.owner, inst, name, kind)
+    return _done(op, len(targets))
+
+
+def lose_abilities(game: Game, op: Op, controller: str, source: CardInstance | None,
+                   name: AbilityRef) -> bool:
+    targets = _on_field_targets(game, op, controller, source, name)
+    for inst in targets:
+        put_in_force(game, op, controller, source, name, inst.owner, inst)
+        _lasting_event(game, op, inst.owner, inst, name, LastingKind("lose_abilities"))
+    return _done(op, len(targets))
+
+
+def replace(game: Game, op: Op, controller: str, source: CardInstance | None,
+            name: AbilityRef) -> bool:
+    """A replacement in force: for SIGNI chosen now (a banish, a move into the ener zone) or
+    for a player (a refresh, the draw of the draw phase)."""
+    kind = LastingKind("replace", keyword=op.event)
+    if continuous.player_level(op):
+        for player in players_for(op.who, controller):
+            put_in_force(game, op, controller, source, name, player, text=op.event)
+            _lasting_event(game, op, player, None, name, kind)
+        return True
+    targets = _on_field_targets(game, op, controller, source, name)
+    for inst in targets:
+        put_in_force(game, op, controller, source, name, inst.owner, inst, text=op.event)
+        _lasting_event(game, op, inst.owner, inst, name, kind)
+    return _done(op, len(targets))
+
+
+def upper_limit(game: Game, op: Op, controller: str, source: CardInstance | None,
+                name: AbilityRef) -> None:
+    for player in players_for(op.who, controller):
+        put_in_force(game, op, controller, source, name, player, text=op.zone)
+        _lasting_event(game, op, player, None, name,
+                       LastingKind("upper_limit", amounts=((op.zone, op.amount),)))
+
+
+def draw_limit(game: Game, op: Op, controller: str, source: CardInstance | None,
+               name: AbilityRef) -> None:
+    for player in players_for(op.who, controller):
+        put_in_force(game, op, controller, source, name, player)
+        _lasting_event(game, op, player, None, name,
+                       LastingKind("draw_limit", amounts=(("draw", op.amount),)))
+
+
+def use(game: Game, op: Op, controller: str, source: CardInstance | None,
+        name: AbilityRef) -> bool:
+    """Use ARTS or Spells through this effect (:func:`judge.engine.using.use_through`)."""
+    acted = 0
+    for inst in op_targets(game, op, controller, source):
+        acted += using.use_through(game, inst, controller, name, free=op.free,
+                                   ignore_limiting=op.ignore_limiting)
+    return _done(op, acted)
+
+
+OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, AbilityRef],
+                               bool | None]] = {
     "freeze": freeze, "down": down, "up": up, "keyword": keyword,
     "cost_change": cost_change, "cost_modify": cost_modify,
     "draw": draw, "mill": mill, "ener_charge": ener_charge, "discard": discard,
@@ -346,11 +603,15 @@ OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, AbilityRef],
     "to_deck": to_deck, "place": place, "put_onto_field": put_onto_field, "power": power,
     "level": level, "limit": limit, "crush": crush, "damage": damage, "shuffle": shuffle,
     "banish_to_trash": banish_to_trash, "charm": charm, "attach": attach,
+    "set_power": set_power, "set_level": set_level, "cannot": cannot,
+    "lose_abilities": lose_abilities, "replace": replace, "upper_limit": upper_limit,
+    "draw_limit": draw_limit, "use": use,
     "set_seed": set_seed, "bloom": bloom, "set_trap": set_trap, "make_token": make_token,
     "coins": coins,
 }
 
 
 def apply_op(game: Game, op: Op, controller: str, source: CardInstance | None,
-             name: AbilityRef) -> None:
-    OPERATIONS[op.name](game, op, controller, source, name)
+             name: AbilityRef) -> bool:
+    """Do one operation; whether it did what it said (None from an operation: it did)."""
+    return OPERATIONS[op.name](game, op, controller, source, name) is not False

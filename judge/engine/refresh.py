@@ -20,6 +20,14 @@ Each rule-set flag about the refresh is read here, once:
 - ``second_refresh_ends_turn`` (read in :func:`refresh`): the turn player's second refresh in
   a turn ends that turn (notice of 2014-08-27), once the round of rule processing that made it
   is over (:meth:`judge.engine.game.Game.settle`).
+
+Effects in force may say a player cannot refresh (``cannot`` ``refresh``): the main deck stays
+empty (``refresh_waits``, ``cannot-refresh``) until the effect ends, and the refresh happens
+at the first check after that; no player loses for an empty main deck. A replacement of the
+refresh (``replace`` with event ``refresh``) does its operations instead: the refresh does not
+happen and is not counted (the second refresh that ends a turn is a refresh that happened:
+**interpretation**), and while the main deck stays empty it is not made again
+(``refresh-replaced``) until a card has been in the deck.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from judge.engine import events as ev
 from judge.engine import triggers
+from judge.engine.ops import instead, replacement
 from judge.engine.state import CardInstance, ZoneRef
 
 if TYPE_CHECKING:
@@ -38,6 +47,8 @@ def can_refresh(game: Game, player: str) -> bool:
     """Whether ``player`` refreshes now: an empty main deck and something to refresh with."""
     state = game.state
     if state.zone(player, "deck"):
+        return False
+    if player in game.refresh_replaced or game.player_cannot(player, "refresh"):
         return False
     if state.zone(player, "trash"):
         return True
@@ -63,7 +74,12 @@ def refresh(game: Game, player: str, snapshot: list[CardInstance] | None = None)
     """Refresh ``player``: the trash (``snapshot``, the trash as it was at a rule-processing
     check, if given) becomes the new main deck, shuffled; then one life cloth goes to the
     trash. With an empty trash under the launch-era rules, the life cloth goes to the trash
-    first and the deck is made from it."""
+    first and the deck is made from it. A replacement in force does its operations instead."""
+    repl = replacement(game, "refresh", player)
+    if repl is not None:
+        game.refresh_replaced.add(player)
+        instead(game, repl, "refresh", player, None, "rule")
+        return
     life_moved = False
     trash = list(snapshot if snapshot is not None else game.state.zone(player, "trash"))
     if not trash:

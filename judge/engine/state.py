@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from judge.engine.cards import CardDef
 from judge.errors import FieldError
 
-if TYPE_CHECKING:  # events.py names zones with ZoneRef, so only the type is imported here
+if TYPE_CHECKING:  # events.py names zones with ZoneRef, and cards.py reads conditions, which
+    # read states: only the types are imported here
+    from judge.engine.cards import CardDef, Op
     from judge.engine.events import AbilityRef
 
 PLAYERS = ("p1", "p2")
@@ -122,6 +123,8 @@ class CardInstance:
     burst: str = ""  # "pending" while its Life Burst waits, "done" after
     level_changed: bool = False  # since the previous rule-processing check
     epoch: int = 0  # bumped at every zone change: a new object for the rules
+    since: int = 0  # the log's length when it came into its zone (the timestamp of its
+    # constant abilities' effects)
     token: bool = False  # a token ARTS made by an effect (mechanics/token_arts.py)
 
     def __repr__(self) -> str:
@@ -130,7 +133,9 @@ class CardInstance:
 
 @dataclass(slots=True)
 class Lasting:
-    """An effect in force: a modifier or a replacement, until the end of the turn."""
+    """An effect in force from an operation: a modifier, a "can't", a replacement, ... until
+    the end of turn ``expires`` (or, with ``op.cond``, while that condition holds).
+    :mod:`judge.engine.continuous` reads these with the constant abilities in force."""
 
     kind: str  # "power", "level", "limit", "banish_to_trash", "keyword", "cost_change", ...
     player: str  # whose cards it affects
@@ -138,8 +143,23 @@ class Lasting:
     amount: int = 0
     source: AbilityRef | None = None
     epoch: int = 0  # the card's epoch when it was applied: a card that moves loses it
-    text: str = ""  # a keyword
+    text: str = ""  # a keyword, what a "can't" forbids, a replaced event, a limited zone
     amounts: tuple[tuple[str, int], ...] = ()  # colour counts of a cost change
+    controller: str = ""  # whose effect it is ("" as the affected player's)
+    seq: int = 0  # the log's length when it began: its timestamp
+    expires: int = 0  # the turn at whose end it ends (0: this turn, as before durations)
+    op: Op | None = None  # the operation, when more than the fields above is needed
+    src: tuple[str, int] | None = None  # the card it comes from, as the object it was then
+
+    @property
+    def plain(self) -> bool:
+        """An effect the summed tables of GameState keep (a modifier, a keyword or a
+        banish-to-trash until end of turn, with no condition)."""
+        return self.kind in _PLAIN and (self.op is None or self.op.cond is None)
+
+
+_PLAIN = frozenset({"power", "level", "limit", "keyword", "banish_to_trash", "cost_change",
+                    "cost_modify"})
 
 
 @dataclass
@@ -148,6 +168,7 @@ class PlayerState:
     zones: dict[str, list[CardInstance]] = field(
         default_factory=lambda: {z: [] for z in ZONES})
     refreshes: int = 0  # refreshes made in the current turn
+    draws: int = 0  # cards drawn in the current turn (draw limits count them)
     coins: int = 0  # BET coins (mechanics/bet.py)
 
 
@@ -177,6 +198,15 @@ class GameState:
     given: dict[str, tuple[int, frozenset[str]]] = field(default_factory=dict, repr=False)
     limit_mods: dict[str, int] = field(default_factory=dict, repr=False)
     to_trash: set[str] = field(default_factory=set, repr=False)
+    #: effects in force that only judge.engine.continuous reads (a "can't", a condition, a
+    #: set value, a replacement, ...): how many there are
+    layered: int = 0
+    #: abilities used (or triggered) this turn that are limited to once per turn:
+    #: (label, epoch, ability index)
+    used_once: set[tuple[str, int, int]] = field(default_factory=set, repr=False)
+    #: counts every change that continuous effects may read (a move, an effect beginning or
+    #: ending, a turn beginning): the game computes its layer again when it has changed
+    changes: int = 0
 
     @classmethod
     def empty(cls) -> GameState:
@@ -196,8 +226,15 @@ class GameState:
         cards.insert(len(cards) if index is None else index, inst)
 
     def add_lasting(self, item: Lasting) -> None:
-        """Put an effect in force (until :meth:`clear_lasting`)."""
+        """Put an effect in force (until :meth:`expire_lasting` ends it)."""
         self.lasting.append(item)
+        self.changes += 1
+        if not item.plain or item.expires:
+            self.layered += 1
+            return
+        self._sum(item)
+
+    def _sum(self, item: Lasting) -> None:
         kind, label = item.kind, item.card
         if kind in ("power", "level") and label is not None:
             old = self.mods.get((kind, label))
@@ -218,6 +255,18 @@ class GameState:
         self.given.clear()
         self.limit_mods.clear()
         self.to_trash.clear()
+        self.layered = 0
+        self.changes += 1
+
+    def expire_lasting(self, turn: int) -> None:
+        """The end of turn ``turn``: effects that last until then end (those until the end of
+        a later turn, and those that last while a condition holds, stay)."""
+        kept = [x for x in self.lasting if x.expires > turn or
+                (x.op is not None and x.op.cond is not None)]
+        self.clear_lasting()
+        for item in kept:
+            self.lasting.append(item)
+            self.layered += 1
 
     def centre(self, player: str) -> CardInstance | None:
         stack = self.zone(player, "lrig")

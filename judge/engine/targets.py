@@ -1,16 +1,25 @@
 """Which cards an operation acts on: players, zones, and targets chosen or named.
 
 A chosen target is a recorded choice (kind ``target``); targets chosen when a card was used
-(:func:`judge.engine.actions.choose_targets`) are kept by the game for the operation that
+(:func:`judge.engine.using.choose_targets`) are kept by the game for the operation that
 resolves with them, and one that has moved since is gone (``fizzle``, ``target-gone``). An
 operation that puts cards into given zones chooses only among cards that may go there
 (:mod:`judge.engine.placement`).
+
+An effect that chooses (a target table, or the cards a ruling names for it) cannot choose a
+card its controller's effects may not choose (Shadow, ``cannot`` ``be_chosen``:
+:func:`judge.engine.continuous.unchoosable`); one with ``all = true`` does not choose, and
+acts on every matching card (Chinese wiki "WIXOSS/游戏规则", 暗影). A card that is not
+affected by the controller's effects (resistance) is left out of what the operation does
+(``fizzle``, ``resisted``), whether it was chosen or not: resistance comes before the
+effects it resists (Chinese wiki, 卡牌的效果处理及其他规则).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from judge.engine import continuous
 from judge.engine import events as ev
 from judge.engine.cards import Op, Target
 from judge.engine.placement import ZONE_GROUPS, destinations, movable_into
@@ -46,7 +55,15 @@ def resolve_targets(game: Game, target: Target, controller: str,
     if target.this:
         return [source] if source is not None else []
     if target.labels:
-        return [game.card(label) for label in target.labels]
+        named = [game.card(label) for label in target.labels]
+        out = []
+        for inst in named:
+            if continuous.unchoosable(game, inst, controller):
+                game.emit(ev.Fizzle, cause="effect", player=inst.owner, card=inst.label,
+                          reason="cannot-be-chosen")
+            else:
+                out.append(inst)
+        return out
     if game.preset_targets is not None:
         # chosen when the card was used; a target that has moved since is gone
         chosen, game.preset_targets = game.preset_targets, None
@@ -55,12 +72,11 @@ def resolve_targets(game: Game, target: Target, controller: str,
                 game.emit(ev.Fizzle, cause="effect", player=inst.owner, card=inst.label,
                           reason="target-gone")
         return [inst for inst, epoch in chosen if inst.epoch == epoch]
-    owners = list(PLAYERS) if target.who == "any" else players_for(target.who, controller)
-    fits = movable_into(into)
-    candidates = [c for p in owners for z in zone_names(target.zone)
-                  for c in game.state.zone(p, z)
-                  if (target.card_type is None or c.card.type == target.card_type)
-                  and c.card.type in fits]
+    candidates = candidates_of(game, target, controller, source, into)
+    if target.all:
+        return candidates
+    candidates = [c for c in candidates if c.owner == controller or
+                  not continuous.unchoosable(game, c, controller)]
     chooser = controller if target.chooser == "self" else other(controller)
     count = min(target.count, len(candidates))
     picked = game.choose(chooser, "target", [c.label for c in candidates],
@@ -69,9 +85,53 @@ def resolve_targets(game: Game, target: Target, controller: str,
     return [game.card(label) for label in picked]
 
 
+def candidates_of(game: Game, target: Target, controller: str, source: CardInstance | None,
+                  into: tuple[str, ...] = ()) -> list[CardInstance]:
+    """The cards a target table matches now (before anyone chooses)."""
+    owners = list(PLAYERS) if target.who == "any" else players_for(target.who, controller)
+    fits = movable_into(into)
+    out = [c for p in owners for z in zone_names(target.zone)
+           for c in game.state.zone(p, z)
+           if (target.card_type is None or c.card.type == target.card_type)
+           and c.card.type in fits]
+    if target.other:
+        out = [c for c in out if c is not source]
+    if not target.filter.empty:
+        layer = game.layer()
+        crossed = layer.crossed if layer is not None else frozenset()
+        out = [c for c in out if target.filter.matches(c, crossed)]
+    return out
+
+
 def op_targets(game: Game, op: Op, controller: str, source: CardInstance | None) -> \
         list[CardInstance]:
-    """The targets of an operation that has one."""
+    """The targets of an operation that has one, less the cards that are not affected by
+    ``controller``'s effects."""
     if op.target is None:
         raise EngineError(f"operation {op.name} has no target")
-    return resolve_targets(game, op.target, controller, source, destinations(op))
+    targets = resolve_targets(game, op.target, controller, source, destinations(op))
+    if not game.plain and game.layer() is not None:
+        kept = []
+        for inst in targets:
+            if continuous.resists(game, inst, controller):
+                game.emit(ev.Fizzle, cause="effect", player=inst.owner, card=inst.label,
+                          reason="resisted")
+            else:
+                kept.append(inst)
+        return kept
+    return targets
+
+
+def feasible(game: Game, ops: tuple[Op, ...], controller: str,
+             source: CardInstance | None) -> bool:
+    """Whether ``ops`` can be done whole: every target table that does not say "up to" or
+    "all" has as many cards to choose from as it asks for (what a replacement's "instead"
+    needs: no replacement whose cost cannot be paid applies)."""
+    for op in ops:
+        target = op.target
+        if target is None or target.this or target.labels or target.all or target.up_to:
+            continue
+        if len(candidates_of(game, target, controller, source,
+                             destinations(op))) < target.count:
+            return False
+    return True

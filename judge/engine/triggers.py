@@ -21,6 +21,12 @@
   when its card is no longer there as the same object.
 - When the turn ends early or the game is over, waiting abilities are removed unresolved
   (:func:`drop`, ``trigger_dropped``).
+- A card that has lost its abilities (:mod:`judge.engine.continuous`) triggers nothing; one
+  that leaves the field having lost them does not trigger on leaving either. A triggered
+  ability limited to once per turn (回合1) triggers at most once a turn for its card. An
+  ability whose trigger watches an effect or a use (``*_by_effect``, ``uses_*``) may watch
+  only its own player's (``by = "own"``) or only the opponent's (``by = "opponent"``). The
+  modes of a triggered ability are chosen when it begins to resolve, before its cost.
 
 Sources: Chinese wiki "WIXOSS/游戏规则" (undated), effect types (the turn player's first, each
 player ordering their own); WIXOSS TCG Wiki "間違えやすいルール" (2014), the refresh example (a
@@ -37,8 +43,9 @@ from typing import TYPE_CHECKING
 
 from judge.engine import events as ev
 from judge.engine import mechanics
-from judge.engine.cards import Ability
+from judge.engine.cards import BY_TRIGGERS, Ability
 from judge.engine.events import AbilityRef
+from judge.engine.modes import ability_ops
 from judge.engine.payment import pay, problem
 from judge.engine.state import ON_FIELD, CardInstance, ZoneRef, other
 
@@ -63,8 +70,9 @@ class Pending:
 
 
 def observe_move(game: Game, inst: CardInstance, old: ZoneRef, new: ZoneRef, cause: str,
-                 etype: str, was_on_field: bool) -> None:
-    """Queue what one move triggers."""
+                 etype: str, was_on_field: bool, lost: bool = False) -> None:
+    """Queue what one move triggers; ``lost``: the card had lost its abilities where it
+    was."""
     fired: list[str] = []
     if new.zone == "trash":
         fired.append("put_into_trash")
@@ -83,23 +91,44 @@ def observe_move(game: Game, inst: CardInstance, old: ZoneRef, new: ZoneRef, cau
     if new.zone == "check" and inst.crushed:
         fired.append("crushed")
     if fired:
-        queue(game, inst, fired)
+        controller = game.effect_controller if cause == "effect" else None
+        by = None if controller is None else "own" if controller == inst.owner else "opponent"
+        queue(game, inst, fired, by=by, lost=lost if was_on_field else False)
 
 
-def queue(game: Game, inst: CardInstance, fired: list[str]) -> None:
+def queue(game: Game, inst: CardInstance, fired: list[str], by: str | None = None,
+          lost: bool | None = None) -> None:
     """Queue the abilities of ``inst`` whose trigger is in ``fired``: printed ones first, then
-    keyword abilities of its keywords (printed or given), in keyword order."""
+    keyword abilities of its keywords (printed or given), in keyword order. ``by``: whose
+    effect or use fired it (``own`` or ``opponent``, from the card's player's side);
+    ``lost``: whether the card has lost its abilities (asked of the game when None)."""
     abilities = inst.card.abilities
-    if not mechanics.keyword_triggers().isdisjoint(fired):
+    keyworded = not mechanics.keyword_triggers().isdisjoint(fired)
+    if not keyworded and inst.card.triggers.isdisjoint(fired):
+        return
+    if lost is None:
+        lost = game.lost(inst)
+    if lost:
+        abilities = ()
+    if keyworded:
         keyword_abilities = mechanics.keyword_abilities()
-        abilities = (*abilities, *(keyword_abilities[k] for k in sorted(game.keywords(inst))
+        words = game.keywords(inst) if not lost or game.on_field(inst) else set()
+        abilities = (*abilities, *(keyword_abilities[k] for k in sorted(words)
                                    if k in keyword_abilities))
     for ability in abilities:
-        if ability.trigger in fired:
-            pending = Pending(ability, inst, inst.epoch, inst.owner, len(game.log) - 1)
-            game.pending.append(pending)
-            game.emit(ev.Trigger, cause="game", player=inst.owner, card=inst.label,
-                      ability=pending.name, trigger=ability.trigger)
+        if ability.trigger not in fired:
+            continue
+        if ability.by != "any" and ability.trigger in BY_TRIGGERS and ability.by != by:
+            continue
+        if ability.once_per_turn:
+            once = (inst.label, inst.epoch, ability.index)
+            if once in game.state.used_once:
+                continue
+            game.state.used_once.add(once)
+        pending = Pending(ability, inst, inst.epoch, inst.owner, len(game.log) - 1)
+        game.pending.append(pending)
+        game.emit(ev.Trigger, cause="game", player=inst.owner, card=inst.label,
+                  ability=pending.name, trigger=ability.trigger)
 
 
 def notify_refresh(game: Game, player: str) -> None:
@@ -136,9 +165,10 @@ def next_trigger(game: Game) -> bool:
         game.emit(ev.TriggerDeclined, cause="game", player=chosen.controller, card=inst.label,
                   ability=chosen.name)
         return True
+    ops = ability_ops(game, chosen.controller, ability, chosen.name)
     if not ability.cost.free:
         pay(game, chosen.controller, ability.cost, inst, chosen.name)
-    game.resolve_effect(ability.effect, chosen.controller, inst, chosen.name)
+    game.resolve_effect(ops, chosen.controller, inst, chosen.name)
     return True
 
 

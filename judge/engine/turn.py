@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from judge.engine import events as ev
 from judge.engine import setup, triggers
+from judge.engine.ops import allowed_draws, instead, replacement
 from judge.engine.state import (
     ATTACK_STEPS,
     CHEER,
@@ -86,10 +87,17 @@ def enter_attack_step(game: Game, step: str) -> None:
 def draw_phase(game: Game) -> None:
     """Draw two cards (one on the first player's first turn). From 2014-07 on, if the first
     draw empties the deck the second is not drawn, and the refresh follows the drawing
-    (wixoss.81.la "リフレッシュ", 2014-06-20 revision); under 2014-04 it interrupts."""
+    (wixoss.81.la "リフレッシュ", 2014-06-20 revision); under 2014-04 it interrupts. A draw limit
+    in force counts these draws; a replacement of the draw phase's draw does its operations
+    instead (one effect of its controller), and nothing is drawn."""
     state = game.state
     tp = state.turn_player
+    repl = replacement(game, "draw_phase", tp)
+    if repl is not None:
+        instead(game, repl, "draw_phase", tp, None, "game")
+        return
     wanted = 1 if state.turn == 1 and tp == state.first_player else 2
+    wanted = allowed_draws(game, tp, wanted, None, "game")
     made = 0
     for _ in range(wanted):
         deck = state.zone(tp, "deck")
@@ -97,6 +105,7 @@ def draw_phase(game: Game) -> None:
             break
         game.move(deck[0], "hand", "game", "draw")
         made += 1
+    state.players[tp].draws += made
     if made < wanted:
         game.emit(ev.Skipped, cause="game", player=tp, verb="draw", wanted=wanted, done=made)
 
@@ -150,7 +159,7 @@ def end_turn(game: Game, reason: str) -> None:
     state = game.state
     game.emit(ev.TurnEnd, cause="game", player=state.turn_player, turn=state.turn,
               reason=reason)
-    state.clear_lasting()
+    state.expire_lasting(state.turn)
     begin_turn(game, other(state.turn_player))
 
 
@@ -161,7 +170,10 @@ def begin_turn(game: Game, player: str) -> None:
     state.turn += 1
     state.turn_player = player
     state.ener_done = state.grown = False
+    state.used_once.clear()
+    state.changes += 1
     for ps in state.players.values():
         ps.refreshes = 0
+        ps.draws = 0
     game.emit(ev.TurnBegin, cause="game", player=player, turn=state.turn)
     enter_phase(game, "up")

@@ -46,6 +46,8 @@ TRIGGER_NAMES: dict[str, str] = {
     "attacks": N_("when it attacks"),
     "attack_phase_start": N_("at the start of its player's attack phase"),
     "banishes_in_battle": N_("when it banishes a SIGNI in battle"),
+    "uses_spell": N_("when a Spell is used"),
+    "uses_arts": N_("when an ARTS is used"),
 }
 
 

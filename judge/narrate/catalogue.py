@@ -18,11 +18,12 @@ from judge.narrate import (
     flow,
     moves,
     rules,
+    texts,
 )
 from judge.narrate.words import OTHER_MESSAGES, REASON_NAMES
 
 #: The event families, each a module declaring ``EVENTS`` and ``VARIANTS`` (and tellers).
-FAMILIES = (flow, moves, battle, abilities, changes, rules, choices, costs)
+FAMILIES = (flow, moves, battle, abilities, changes, rules, choices, costs, texts)
 
 #: One message per event type, from the families; the event types a mechanic logs take the
 #: mechanic's message (:func:`messages`).
@@ -72,7 +73,7 @@ def all_message_ids() -> list[str]:
         messages().events, VARIANTS, rules.RULE_KIND_NAMES, moves.VERB_NAMES,
         abilities.TRIGGER_NAMES, messages().choices, messages().cost_parts,
         flow.ACTION_MESSAGES, flow.ACTION_NAMES, flow.ILLEGAL_NAMES, REASON_NAMES,
-        OTHER_MESSAGES, cards.OP_NAMES, cards.SHORT_MESSAGES)
+        OTHER_MESSAGES, cards.OP_NAMES, cards.SHORT_MESSAGES, texts.LASTING)
     return [m for table in tables for m in table.values()] + \
         [m for pair in choices.CHOICE_MESSAGES.values() for m in pair] + \
         [pair[0] for pair in messages().moves.values()]

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from judge.engine import events as ev
 from judge.engine.state import ZoneRef
 from judge.langs import N_
+from judge.narrate import texts
 from judge.narrate.base import tells
 from judge.narrate.words import OTHER_MESSAGES, signed
 
@@ -58,6 +59,9 @@ def _limit(n: Narrator, e: ev.Limit, v: dict[str, Any], msg: str | None) -> str:
 @tells(ev.Lasting)
 def _lasting(n: Narrator, e: ev.Lasting, v: dict[str, Any], msg: str | None) -> str:
     what, until = e.kind, e.until
+    own = texts.lasting_message(what, until)
+    if own is not None:  # the card-text vocabulary, or a duration beyond the turn
+        return texts.tell_lasting(n, e, v, own)
     v.update(until=n._(OTHER_MESSAGES[f"until:{until}"])
              if f"until:{until}" in OTHER_MESSAGES else until)
     if f"lasting:{what.name}" in VARIANTS:

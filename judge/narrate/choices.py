@@ -75,6 +75,8 @@ CHOICE_NAMES: dict[str, str] = {
     "discard": N_("cards to discard"),
     "pay": N_("ener to pay with"),
     "cut_in": N_("ARTS to use with Spell Cut-In"),
+    "mode": N_("modes"),
+    "replace": N_("which replacement applies"),
 }
 
 BURST_NOT_USED = BATTLE_VARIANTS["burst:no"]

@@ -129,6 +129,12 @@ class Narrator:
         return self._(ILLEGAL_NAMES[text]) if text in ILLEGAL_NAMES else text
 
     def colour(self, colour: str) -> str:
+        if "_or_" in colour:  # an either-colour requirement: "red or green"
+            parts = [self.colour(c) for c in colour.split("_or_")]
+            text = parts[0]
+            for part in parts[1:]:
+                text = self._(OTHER_MESSAGES["colour:or"], a=text, b=part)
+            return text
         if colour in COLOUR_TERMS:
             return self.term(COLOUR_TERMS[colour], colour)
         key = f"colour:{colour}"
@@ -153,6 +159,10 @@ class Narrator:
             parts.append(self._(OTHER_MESSAGES["cost:down"]))
         if cost.exceed:
             parts.append(self._cost_part("exceed", cost.exceed))
+        if cost.discard:
+            parts.append(self._(OTHER_MESSAGES["cost:discard:class"], count=cost.discard,
+                                **{"class": cost.discard_class}) if cost.discard_class
+                         else self._(OTHER_MESSAGES["cost:discard"], count=cost.discard))
         return self.join(parts)
 
     def ability(self, ref: AbilityRef | None) -> str:
@@ -193,6 +203,8 @@ class Narrator:
             return self.zone_name(value)
         if kind == "rule_order":
             return self.rule_kind(value)
+        if kind == "mode" and value.startswith("mode"):
+            return self._(OTHER_MESSAGES["mode"], n=value[4:])
         return self.card(value)
 
     def step_title(self, step: Step | None) -> str:

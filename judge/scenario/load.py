@@ -15,11 +15,12 @@ from typing import Any
 from judge.data import load_rulesets
 from judge.engine import eras
 from judge.engine.actions import ACTIONS, ILLEGAL_REASONS
-from judge.engine.cards import CardDef, Op, parse_card, parse_effect, parse_op
+from judge.engine.cards import LASTING_OPS, CardDef, Op, parse_card, parse_effect, parse_op
 from judge.engine.choices import CHOICE_KINDS, Scripted
 from judge.engine.events import CAUSES, EVENT_TYPES
 from judge.engine.formats import DEFAULT as DEFAULT_FORMAT
 from judge.engine.formats import FORMATS
+from judge.engine.modes import MODE_WORDS
 from judge.engine.placement import op_problem, placement_problem
 from judge.engine.rule_processing import KINDS as RULE_KINDS
 from judge.engine.rulesets import RuleSet
@@ -67,8 +68,8 @@ SETUP_FIELDS = ("turn", "turn_player", "first_player", "phase", "attack_step",
                 "arts_priority", "ener_done", "grown", "removed", "redrawn", "seed", "refreshes",
                 "in_force", "format", "coins", *PLAYERS)
 WIN_REASONS = ("damage",)
-IN_FORCE_OPS = ("banish_to_trash", "power", "level", "limit", "keyword", "cost_change",
-                "cost_modify")
+#: The operations a set-up may put in force (those that put an effect in force).
+IN_FORCE_OPS = LASTING_OPS
 STEP_FIELDS: dict[str, tuple[str, ...]] = {
     "effect": ("player", "ops", "source"),
     "use": ("card",),
@@ -642,6 +643,8 @@ class _Loader:
                 self._token(op.card, f"{at}.card")
             elif op.card:
                 self.label(op.card, f"{at}.card")
+            if op.ops:
+                self._op_labels(op.ops, f"{at}.ops")
 
     def _token(self, text: str, where: str) -> None:
         """A token ARTS an operation makes (``LABEL:card-id``): its label is the ruling's from
@@ -695,7 +698,7 @@ class _Loader:
         if "pick" not in raw:
             raise FieldError(f"{where}.pick", "missing (the labels or yes/no chosen)")
         pick = _str_list(raw["pick"], f"{where}.pick")
-        words = ("yes", "no", "none", *SIGNI_ZONES, *RULE_KINDS)
+        words = ("yes", "no", "none", *SIGNI_ZONES, *RULE_KINDS, *MODE_WORDS)
         for j, value in enumerate(pick):
             card = value.split("#", 1)[0] if _ABILITY_PICK_RE.match(value) else value
             # a payment names its ener cards joined by "+" (choice kind pay)

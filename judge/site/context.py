@@ -48,6 +48,7 @@ NEWEST = 10
 
 TOPIC_NAMES: dict[str, str] = {
     "battle": N_("Attacks and battles"),
+    "cards": N_("Card texts: limits, modes, \"can't\" and resistance"),
     "effects": N_("Effects and abilities"),
     "game-flow": N_("Game flow"),
     "keywords": N_("Keywords"),

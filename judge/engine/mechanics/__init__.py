@@ -29,7 +29,11 @@ What a declaration says, and who reads it:
       (:func:`judge.engine.battle.signi_attack`);
   ``pays_any_colour``
       in the ener zone, a card with the printed keyword pays as any one colour
-      (:func:`judge.engine.costs.can_pay_as`).
+      (:func:`judge.engine.costs.can_pay_as`);
+  ``unchoosable``
+      a card with the keyword cannot be chosen by its opponent's effects; effects that do not
+      choose still act on it (:func:`judge.engine.continuous.unchoosable`, read when targets
+      are chosen: Shadow).
 
   Mechanics that are steps of their own call their module's functions from one place:
   Guard (:func:`judge.engine.mechanics.guard.offer`, from a LRIG attack), Exceed (the cost
@@ -79,6 +83,7 @@ class Mechanic:
     crushes: int = 0
     unblocked: bool = False
     pays_any_colour: bool = False
+    unchoosable: bool = False
     events: Mapping[str, str] = field(default_factory=dict)
     verbs: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     choices: Mapping[str, str] = field(default_factory=dict)
@@ -103,6 +108,7 @@ class _Index:
     crushes: Mapping[str, int]
     unblocked: frozenset[str]
     any_colour: frozenset[str]
+    unchoosable: frozenset[str]
 
 
 _registered: dict[str, Mechanic] = {}
@@ -121,6 +127,7 @@ def _build() -> _Index:
         crushes=MappingProxyType({m.id: m.crushes for m in mechanics if m.crushes}),
         unblocked=frozenset(m.id for m in mechanics if m.unblocked),
         any_colour=frozenset(m.id for m in mechanics if m.pays_any_colour),
+        unchoosable=frozenset(m.id for m in mechanics if m.unchoosable),
     )
 
 
@@ -199,6 +206,11 @@ def crush_count(keywords: set[str] | frozenset[str] | tuple[str, ...]) -> int:
 def unblocked(keywords: set[str] | frozenset[str] | tuple[str, ...]) -> bool:
     """Whether a SIGNI with ``keywords`` attacks as if no SIGNI were in front of it."""
     return not _index.unblocked.isdisjoint(keywords)
+
+
+def unchoosable(keywords: set[str] | frozenset[str] | tuple[str, ...]) -> bool:
+    """Whether a card with ``keywords`` cannot be chosen by its opponent's effects."""
+    return bool(keywords) and not _index.unchoosable.isdisjoint(keywords)
 
 
 def pays_any_colour(keywords: tuple[str, ...]) -> bool:

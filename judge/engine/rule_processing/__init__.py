@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from judge.engine import events as ev
 from judge.engine import refresh as refreshing
+from judge.engine.ops import banish_card
 from judge.engine.rule_processing import (
     attachments,
     check_zone,
@@ -125,12 +126,11 @@ def check(game: Game) -> bool:
         card = prop.card
         if card.epoch != prop.epoch:
             continue  # it already moved (say, with the stack it belonged to)
-        if prop.banish and prop.zone != "ener":
-            # logged as for an effect's banish (ops.banish_card): an effect in force moved it
-            game.emit(ev.Replaced, cause="rule", player=card.owner, card=card.label,
-                      kind="banish", instead=prop.zone)
-        game.move(card, prop.zone, "rule", prop.kind, to_player=prop.player,
-                  etype="banish" if prop.banish else "move")
+        if prop.banish:
+            # as an effect's banish is: replacements in force apply (ops.banish_card)
+            banish_card(game, card, "rule", None)
+            continue
+        game.move(card, prop.zone, "rule", prop.kind, to_player=prop.player)
     return True
 
 

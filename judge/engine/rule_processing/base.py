@@ -47,14 +47,22 @@ class Side(NamedTuple):
     lrig_type: str | None
     #: the Resona and Keys of the whole game (kinds 6 and 7 look at those of ``player``)
     special: list[CardInstance]
+    #: the upper limits effects in force give this player's zones (kind 8)
+    upper: dict[str, int]
+
+
+_NONE: dict[str, int] = {}
 
 
 def side(game: Game, player: str) -> Side:
     zones = game.state.players[player].zones
     signi = zones["signi1"] + zones["signi2"] + zones["signi3"] + zones["cheer"]
     powers, levels = game.field_stats(signi)
+    layer = game.layer()
+    upper = {zone: n for (p, zone), n in layer.upper.items() if p == player} \
+        if layer is not None and layer.upper else _NONE
     return Side(player, zones, signi, powers, levels, game.lrig_type(player),
-                game.special_cards())
+                game.special_cards(), upper)
 
 
 #: What a kind that finds nothing returns.

@@ -4,8 +4,9 @@ Rule: when a player's main deck is empty and a refresh can happen
 (:func:`judge.engine.refresh.can_refresh`), that player refreshes
 (:func:`judge.engine.refresh.refresh`), as rule processing: so after the one effect that
 emptied the deck has resolved, and before any waiting triggered ability. When it cannot happen
-yet (an empty trash), a ``refresh_waits`` event is logged once per wait, and the refresh comes
-at the first check after a card reaches the trash. Both players are looked at, the turn
+yet (an empty trash; an effect in force that says the player cannot refresh; a refresh
+replaced while the deck stays empty), a ``refresh_waits`` event is logged once per wait, and
+the refresh comes at the first check after that changes. Both players are looked at, the turn
 player first; the refreshes of one check are made before its other moves, each from the trash
 as it was at the check (see :func:`judge.engine.rule_processing.check`). Under the 2014-04
 rules the refresh also interrupts anything (:func:`judge.engine.refresh.after_move`), so this
@@ -40,13 +41,17 @@ def refreshers(game: Game) -> list[str]:
     for p in (state.turn_player, other(state.turn_player)):
         if state.zone(p, "deck"):
             game.refresh_waiting.discard(p)
+            if game.refresh_replaced:
+                game.refresh_replaced.discard(p)
         elif can_refresh(game, p):
             out.append(p)
         elif p not in game.refresh_waiting:
             game.refresh_waiting.add(p)
-            game.emit(ev.RefreshWaits, cause="rule", player=p,
-                      reason="empty-trash" if state.zone(p, "life") or
-                      game.rules.refresh_needs_trash else "empty-trash-no-life")
+            reason = "refresh-replaced" if p in game.refresh_replaced else \
+                "cannot-refresh" if game.player_cannot(p, "refresh") else \
+                "empty-trash" if state.zone(p, "life") or game.rules.refresh_needs_trash \
+                else "empty-trash-no-life"
+            game.emit(ev.RefreshWaits, cause="rule", player=p, reason=reason)
     return out
 
 

@@ -3,6 +3,10 @@
 Rule: a SIGNI zone holds one SIGNI, the Key zone one Key, and a SIGNI has at most one Accessory
 (:mod:`judge.engine.mechanics.accessory`); with more, their player chooses the cards to put
 into the trash until one is left (choice ``over_limit``; LRIG-deck cards go to the LRIG trash).
+An effect in force may give a player's ener zone or hand an upper limit (``upper_limit``): with
+more cards there, the player chooses the extra ones and puts them into the trash. Like every
+kind, this is not checked in the middle of an effect: the zone may hold more until the effect
+is over.
 
 Sources: WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), kind 8 and property 2
 (kinds 2 and 8 involve a player's choice). **Interpretation**: one Accessory per SIGNI is the
@@ -35,20 +39,28 @@ _WATCHED = (*UPPER_LIMITS, "under1", "under2", "under3")
 
 def look(game: Game, side: Side) -> Sequence[Proposal]:
     zones = side.zones
-    if all(len(zones[z]) < 2 for z in _WATCHED):
+    if all(len(zones[z]) < 2 for z in _WATCHED) and not side.upper:
         return NOTHING
     return [proposal("upper_limit", card, home_trash(card.card))
             for card in over_limit(game, side.player)]
 
 
+def lowered(game: Game, player: str) -> dict[str, int]:
+    """The upper limits effects in force give ``player``'s zones (ener zone, hand)."""
+    layer = game.layer()
+    if layer is None or not layer.upper:
+        return {}
+    return {zone: n for (p, zone), n in layer.upper.items() if p == player}
+
+
 def over_limit(game: Game, player: str) -> list[CardInstance]:
     """The cards over a zone's or an attachment's upper limit, as their player chooses."""
     out: list[CardInstance] = []
-    groups: list[list[CardInstance]] = []
-    for zone, cap in UPPER_LIMITS.items():
+    groups: list[tuple[list[CardInstance], int]] = []
+    for zone, cap in (*UPPER_LIMITS.items(), *lowered(game, player).items()):
         cards = game.state.zone(player, zone)
         if len(cards) > cap:
-            groups.append(cards)
+            groups.append((cards, cap))
     for signi_zone, under_zone in UNDER_ZONES.items():
         holder = game.state.zone(player, signi_zone)
         if not holder or len(game.state.zone(player, under_zone)) < 2:
@@ -57,9 +69,8 @@ def over_limit(game: Game, player: str) -> list[CardInstance]:
                     if c.attach == "accessory"
                     and game.attached_to.get(c.label) == (holder[0].label, holder[0].epoch)]
         if len(attached) > 1:
-            groups.append(attached)
-    for cards in groups:
-        cap = 1
+            groups.append((attached, 1))
+    for cards, cap in groups:
         labels = [c.label for c in cards]
         picked = game.choose(player, "over_limit", labels, min_count=len(cards) - cap,
                              max_count=len(cards) - cap,

@@ -1,0 +1,454 @@
+"""Continuous effects: constant abilities and the lasting effects of operations, in one layer.
+
+Two kinds of effect hold over time rather than happen once:
+
+- **constant abilities** (【常】, 常时效果; ``kind = "const"``) of the cards on the field: the
+  SIGNI in the SIGNI zones and the centre LRIG. One works while its card is there, its
+  ``while`` condition holds and the card has not lost its abilities (WIXOSS TCG Wiki
+  "間違えやすいルール", 2014, 常時能力: a constant ability works while its card is on the field
+  and its condition is met; Chinese wiki "WIXOSS/游戏规则", undated, 效果类型: 常). Each of its
+  operations acts on every card its target matches, now: a SIGNI that comes later gets it,
+  one that leaves loses it.
+- **lasting effects** of operations (``power``, ``keyword``, ``cannot``, ``replace``, ...):
+  put in force when the operation resolves, on the cards it chose then (a card that moves is
+  a new object and loses them), or on a player; they last until the end of the turn, until
+  the end of their controller's next turn (``until = "end_of_next_turn"``) or while a
+  condition holds (``while``).
+
+:func:`compute` reads both into one :class:`Layer`, in this order (the documented order of
+application, docs/rules-model.md):
+
+1. **resistance** ("is not affected by the opponent's effects", ``cannot`` ``be_affected``):
+   resistance comes before the effects it resists (Chinese wiki, 卡牌的效果处理及其他规则), so
+   no effect of the resisted player applies to that card afterwards, however old it is;
+2. **lost abilities** (``lose_abilities``): a card that lost its abilities has no constant
+   abilities, printed keywords or cross condition, and none of its triggered or action
+   abilities work (003, クロス: cross icons and cross conditions are abilities of the text);
+   keywords given to it by effects that began later are kept;
+3. **cross states** (003, クロス): a SIGNI whose cross condition holds (its partner, by name,
+   in the SIGNI zone on the named side) is in a cross state with that partner, both of them,
+   even when the partner has lost its own abilities;
+4. the constant abilities that work now (their conditions are read here), and every lasting
+   effect whose card is still the object it chose;
+5. values: for each SIGNI, the printed power and level, then the effects that **set** a value
+   (``set_power``, ``set_level``) in timestamp order, the last one winning, then the effects
+   that **modify** it (``power``, ``level``), in timestamp order; costs the same way (changes,
+   then modifications: 003, コストを変更する、あるいは修正する効果の優先順位). A constant
+   ability's timestamp is when its card came into its zone; a lasting effect's, when it began.
+
+Card text comes before the rules (Chinese wiki, 卡牌的效果处理及其他规则): a SIGNI that cannot
+be banished is not banished by rule processing kind 1 either.
+
+The layer is computed again only when something it reads may have changed (a card moved, an
+effect began or ended, a turn began: :attr:`GameState.changes`), and only when there is
+something to compute: with no constant ability on the field and no effect in force beyond
+plain modifiers, the game reads its summed tables (:meth:`judge.engine.game.Game.layer` is
+None), which give the same values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
+
+from judge.engine import mechanics
+from judge.engine.cards import PLAYER_CANNOT, PLAYER_EVENTS, Op, Target
+from judge.engine.events import AbilityRef
+from judge.engine.state import PLAYERS, SIGNI_ZONES, CardInstance, Lasting, other
+
+if TYPE_CHECKING:
+    from judge.engine.game import Game
+
+
+class Applied(NamedTuple):
+    """One continuous effect that applies now: the operation, whose effect it is, its
+    timestamp, what it comes from, and what it acts on: fixed cards ``(label, epoch)`` (a
+    lasting effect's), a player (``who`` of a player-level effect), or a selector evaluated
+    now against ``holder`` (a constant ability's)."""
+
+    op: Op
+    controller: str
+    seq: int
+    source: AbilityRef | None
+    cards: tuple[tuple[str, int], ...] = ()
+    players: tuple[str, ...] = ()
+    holder: CardInstance | None = None
+
+
+@dataclass(slots=True)
+class Layer:
+    """The continuous effects in force, read once per change of the game (see the module
+    docstring); the game's derived values (power, level, keywords, "can't", replacements,
+    limits, costs) are read from here."""
+
+    stats: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: player -> (their SIGNI on the field in zone order, powers, levels): what
+    #: Game.field_stats returns for them (its callers do not change the lists)
+    by_player: dict[str, tuple[list[CardInstance], list[int], list[int]]] = \
+        field(default_factory=dict)
+    keywords: dict[str, frozenset[str]] = field(default_factory=dict)
+    lost: dict[str, int] = field(default_factory=dict)
+    crossed: frozenset[str] = frozenset()
+    #: label -> whose effects it is not affected by (``opponent`` or ``any``)
+    resist: dict[str, str] = field(default_factory=dict)
+    #: label -> the set of (what, by) it cannot; ``by`` is ``opponent`` or ``any``
+    cannot: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+    player_cannot: dict[str, set[str]] = field(default_factory=dict)
+    upper: dict[tuple[str, str], int] = field(default_factory=dict)
+    draw_limit: dict[str, int] = field(default_factory=dict)
+    replacements: list[Applied] = field(default_factory=list)
+    #: the zones whose cards a condition read here counts, and those an upper limit in force
+    #: watches: a move into or out of them may change the layer (or need rule processing);
+    #: otherwise only moves on or off the field, effects and turns do
+    counted: frozenset[str] = frozenset()
+    #: player -> (seq, kind, amounts) of cost changes and modifications in force
+    costs: dict[str, list[tuple[int, str, tuple[tuple[str, int], ...]]]] = \
+        field(default_factory=dict)
+    limit: dict[str, int] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- what works now
+
+
+def holders(game: Game) -> list[CardInstance]:
+    """The cards whose constant abilities may work: each player's centre LRIG and SIGNI on
+    the field, p1's first."""
+    state = game.state
+    out: list[CardInstance] = []
+    for p in PLAYERS:
+        centre = state.centre(p)
+        if centre is not None:
+            out.append(centre)
+        out += state.signi(p)
+    return out
+
+
+def const_on_field(game: Game) -> bool:
+    """Whether any card on the field has a constant ability."""
+    return any(c.card.has_const for c in holders(game))
+
+
+def select(game: Game, target: Target | None, holder: CardInstance | None,
+           controller: str) -> list[CardInstance]:
+    """The cards a constant ability's target matches now (no choice is made)."""
+    if target is None:
+        return []
+    if target.this:
+        return [holder] if holder is not None else []
+    owners = PLAYERS if target.who == "any" else (controller,) if target.who == "self" \
+        else (other(controller),) if target.who == "opponent" else (target.who,)
+    zones = SIGNI_ZONES if target.zone in ("signi", "field") else (target.zone,)
+    state = game.state
+    out = []
+    for p in owners:
+        for z in zones:
+            for c in state.zone(p, z):
+                if target.card_type is not None and c.card.type != target.card_type:
+                    continue
+                if target.other and c is holder:
+                    continue
+                if not target.filter.empty and not target.filter.matches(c):
+                    continue
+                out.append(c)
+    return out
+
+
+def _affected(game: Game, item: Applied, crossed: frozenset[str]) -> list[CardInstance]:
+    """The cards an applied card-level effect acts on now."""
+    if item.holder is not None:
+        target = item.op.target
+        cards = select(game, target, item.holder, item.controller)
+        if target is not None and target.filter.crossed is not None:
+            cards = [c for c in cards if (c.label in crossed) == target.filter.crossed]
+        return cards
+    out = []
+    for label, epoch in item.cards:
+        inst = game.state.cards.get(label)
+        if inst is not None and inst.epoch == epoch:
+            out.append(inst)
+    return out
+
+
+def _source_card(game: Game, item: Lasting) -> CardInstance | None:
+    if item.src is None:
+        return None
+    inst = game.state.cards.get(item.src[0])
+    return inst if inst is not None and inst.epoch == item.src[1] else None
+
+
+def _lasting(game: Game, crossed: frozenset[str]) -> list[Applied]:
+    """The lasting effects in force now (those with a ``while`` condition: while it holds)."""
+    out = []
+    for item in game.state.lasting:
+        op = item.op
+        if op is None:  # made by an older caller with the fields alone
+            op = item.op = Op(item.kind, amount=item.amount, keyword=item.text,
+                              cost=item.amounts)
+        controller = item.controller or item.player
+        if op.cond is not None and not op.cond.holds(game, controller,
+                                                      _source_card(game, item), crossed):
+            continue
+        if item.card is not None:
+            out.append(Applied(op, controller, item.seq, item.source,
+                               cards=((item.card, item.epoch),)))
+        else:
+            out.append(Applied(op, controller, item.seq, item.source, players=(item.player,)))
+    return out
+
+
+def _cross(game: Game, lost: dict[str, int]) -> frozenset[str]:
+    """The SIGNI in a cross state (003, クロス): for each SIGNI with a cross condition that has
+    not lost its abilities, it and its partner, when the partner (by name) is in the SIGNI
+    zone on the named side."""
+    state = game.state
+    out: set[str] = set()
+    for p in PLAYERS:
+        zones = [state.zone(p, z) for z in SIGNI_ZONES]
+        for i, cards in enumerate(zones):
+            if not cards:
+                continue
+            card = cards[0]
+            cross = card.card.cross
+            if cross is None or card.label in lost:
+                continue
+            name, side = cross
+            j = i - 1 if side == "left" else i + 1
+            if 0 <= j < len(zones) and zones[j]:
+                partner = zones[j][0]
+                if name in (partner.card.name, partner.card.id, *partner.card.names.values()):
+                    out.add(card.label)
+                    out.add(partner.label)
+    return frozenset(out)
+
+
+# ---------------------------------------------------------------- the layer
+
+
+def _resisted(resist: dict[str, str], card: CardInstance, controller: str) -> bool:
+    """Whether ``card`` is not affected by an effect of ``controller``."""
+    by = resist.get(card.label)
+    return by is not None and (by == "any" or (by == "opponent" and controller != card.owner))
+
+
+def compute(game: Game) -> Layer:
+    """Every continuous effect in force, applied in the order of the module docstring."""
+    layer = Layer()
+    cards_on_field = holders(game)
+    consts = [(h, a) for h in cards_on_field if h.card.has_const
+              for a in h.card.abilities if a.kind == "const"]
+    conds = [a.cond for _, a in consts if a.cond is not None] + \
+        [x.op.cond for x in game.state.lasting if x.op is not None and x.op.cond is not None]
+    counted = {z for c in conds for zone in ((c.zone,) if c.zone else ()) + c.this_in
+               for z in (SIGNI_ZONES if zone == "signi" else (zone,))}
+    crossed_before = _cross(game, {}) if any(c.card.cross for c in cards_on_field) else \
+        frozenset()
+
+    # 1. resistance, from constant abilities and lasting effects
+    resist = layer.resist
+
+    def resists(items: Iterable[Applied], crossed: frozenset[str]) -> None:
+        for item in items:
+            if item.op.name == "cannot" and item.op.what == "be_affected":
+                for card in _affected(game, item, crossed):
+                    if resist.get(card.label) != "any":
+                        resist[card.label] = item.op.by
+
+    const_items = [Applied(op, h.owner, h.since, AbilityRef.printed(h.label, a.index),
+                           holder=h)
+                   for h, a in consts
+                   if a.cond is None or a.cond.holds(game, h.owner, h, crossed_before)
+                   for op in a.effect]
+    lasting_now = _lasting(game, crossed_before)
+    resists(const_items, crossed_before)
+    resists(lasting_now, crossed_before)
+
+    # 2. lost abilities (lasting effects only)
+    lost = layer.lost
+    for item in lasting_now:
+        if item.op.name == "lose_abilities":
+            for card in _affected(game, item, crossed_before):
+                if not _resisted(resist, card, item.controller):
+                    lost[card.label] = max(lost.get(card.label, -1), item.seq)
+
+    # 3. cross states, with the lost abilities
+    crossed = _cross(game, lost) if crossed_before or lost else crossed_before
+    layer.crossed = crossed
+
+    # 4. what works now
+    if lost or crossed != crossed_before:
+        const_items = [Applied(op, h.owner, h.since, AbilityRef.printed(h.label, a.index),
+                               holder=h)
+                       for h, a in consts if h.label not in lost
+                       and (a.cond is None or a.cond.holds(game, h.owner, h, crossed))
+                       for op in a.effect]
+        lasting_now = _lasting(game, crossed) if crossed != crossed_before else lasting_now
+    items = sorted([*const_items, *lasting_now], key=lambda it: it.seq)
+
+    # 5. values
+    sets: dict[tuple[str, str], int] = {}
+    mods: dict[tuple[str, str], int] = {}
+    granted: dict[str, list[tuple[int, str]]] = {}
+    for item in items:
+        op = item.op
+        name = op.name
+        if item.players:
+            _player_effect(layer, item)
+            continue
+        if name == "lose_abilities" or (name == "cannot" and op.what == "be_affected"):
+            continue  # read in steps 1 and 2
+        if item.holder is not None and player_level(op):
+            _player_effect(layer, item._replace(players=_players(op.who, item.controller)))
+            continue
+        for card in _affected(game, item, crossed):
+            if _resisted(resist, card, item.controller):
+                continue
+            label = card.label
+            if name in ("power", "level"):
+                mods[(name, label)] = mods.get((name, label), 0) + op.amount
+            elif name in ("set_power", "set_level"):
+                sets[(name[4:], label)] = op.amount  # in timestamp order: the last wins
+            elif name == "keyword":
+                granted.setdefault(label, []).append((item.seq, op.keyword))
+            elif name == "cannot":
+                layer.cannot.setdefault(label, set()).add((op.what, op.by))
+            elif name == "replace":
+                layer.replacements.append(item._replace(cards=((label, card.epoch),)))
+    for player in PLAYERS:
+        signi = game.state.signi(player)
+        powers, levels = [], []
+        for card in signi:
+            label = card.label
+            power = sets.get(("power", label), card.card.power or 0) + \
+                mods.get(("power", label), 0)
+            level = sets.get(("level", label), card.card.level or 0) + \
+                mods.get(("level", label), 0)
+            layer.stats[label] = (power, level)
+            powers.append(power)
+            levels.append(level)
+        layer.by_player[player] = (signi, powers, levels)
+    layer.counted = frozenset(counted | {zone for _, zone in layer.upper})
+    for card in cards_on_field:
+        label = card.label
+        since = lost.get(label)
+        words = set() if since is not None else set(card.card.keywords)
+        for seq, word in granted.get(label, ()):
+            if since is None or seq > since:
+                words.add(word)
+        layer.keywords[label] = frozenset(words)
+    return layer
+
+
+#: Operations that act on a player rather than on cards.
+_PLAYER_OPS = frozenset({"limit", "upper_limit", "draw_limit", "cost_change", "cost_modify",
+                         "banish_to_trash"})
+
+
+def player_level(op: Op) -> bool:
+    """Whether ``op`` puts an effect on a player (``who``) rather than on cards."""
+    return op.name in _PLAYER_OPS or (op.name == "cannot" and op.what in PLAYER_CANNOT) or \
+        (op.name == "replace" and op.event in PLAYER_EVENTS)
+
+
+def _players(who: str, controller: str) -> tuple[str, ...]:
+    if who == "self":
+        return (controller,)
+    if who == "opponent":
+        return (other(controller),)
+    if who == "both":
+        return (controller, other(controller))
+    return (who,)
+
+
+def _player_effect(layer: Layer, item: Applied) -> None:
+    op = item.op
+    name = op.name
+    for player in item.players:
+        if name == "limit":
+            layer.limit[player] = layer.limit.get(player, 0) + op.amount
+        elif name == "cannot":
+            layer.player_cannot.setdefault(player, set()).add(op.what)
+        elif name == "upper_limit":
+            key = (player, op.zone)
+            layer.upper[key] = min(layer.upper.get(key, op.amount), op.amount)
+        elif name == "draw_limit":
+            layer.draw_limit[player] = min(layer.draw_limit.get(player, op.amount), op.amount)
+        elif name in ("cost_change", "cost_modify"):
+            layer.costs.setdefault(player, []).append((item.seq, name, op.cost))
+        elif name in ("replace", "banish_to_trash"):
+            layer.replacements.append(item._replace(players=(player,)))
+
+
+# ---------------------------------------------------------------- replacements
+
+
+def replacement_applies(game: Game, item: Applied, event: str,
+                        card: CardInstance | None, player: str | None) -> bool:
+    """Whether the replacement ``item`` watches ``event`` for ``card`` (card-level) or
+    ``player`` (player-level)."""
+    op = item.op
+    if op.name == "banish_to_trash":
+        return event == "banish" and card is not None and card.owner in item.players
+    if op.event != event:
+        return False
+    if card is not None:
+        return any(label == card.label and epoch == card.epoch for label, epoch in item.cards)
+    return player is not None and player in item.players
+
+
+def unchoosable(game: Game, card: CardInstance, controller: str) -> bool:
+    """Whether an effect of ``controller`` cannot choose ``card``: Shadow (the keyword's
+    ``unchoosable`` hook: not by the opponent's effects; Chinese wiki, 暗影) or a
+    ``cannot`` ``be_chosen`` in force."""
+    if card.owner != controller and mechanics.unchoosable(game.keywords(card)):
+        return True
+    layer = game.layer()
+    if layer is None:
+        return False
+    what = layer.cannot.get(card.label)
+    if not what:
+        return False
+    return ("be_chosen", "any") in what or \
+        (("be_chosen", "opponent") in what and card.owner != controller)
+
+
+def resists(game: Game, card: CardInstance, controller: str) -> bool:
+    """Whether ``card`` is not affected by an effect of ``controller`` (resistance)."""
+    layer = game.layer()
+    return layer is not None and _resisted(layer.resist, card, controller)
+
+
+def cannot(game: Game, card: CardInstance, what: str) -> bool:
+    """Whether ``card`` cannot ``what`` (``attack``, ``be_banished``, ``be_trashed``)."""
+    layer = game.layer()
+    if layer is None:
+        return False
+    forbidden = layer.cannot.get(card.label)
+    return forbidden is not None and any(w == what for w, _ in forbidden)
+
+
+def player_cannot(game: Game, player: str, what: str) -> bool:
+    """Whether ``player`` cannot ``what`` (``refresh``, ``pay_with_colourless``,
+    ``use_spells``, ``use_arts``)."""
+    layer = game.layer()
+    return layer is not None and what in layer.player_cannot.get(player, ())
+
+
+def replacements(game: Game, event: str, card: CardInstance | None = None,
+                 player: str | None = None) -> list[Applied]:
+    """The replacement effects in force that watch ``event`` for ``card`` or ``player``, in
+    timestamp order (``banish_to_trash`` among them)."""
+    layer = game.layer()
+    if layer is None:
+        if event == "banish" and card is not None and card.owner in game.state.to_trash:
+            return [_to_trash(game, card.owner)]
+        return []
+    return [r for r in layer.replacements if replacement_applies(game, r, event, card, player)]
+
+
+def _to_trash(game: Game, player: str) -> Applied:
+    """The first ``banish_to_trash`` in force for ``player`` (the fast path)."""
+    item = next(x for x in game.state.lasting if x.kind == "banish_to_trash"
+                and x.player == player)
+    return Applied(Op("banish_to_trash"), item.controller or player, item.seq, item.source,
+                   players=(player,))
