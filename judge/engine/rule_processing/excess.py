@@ -43,11 +43,14 @@ def over_level_or_limit(game: Game, player: str, signi: list[CardInstance],
                         levels: list[int]) -> list[CardInstance]:
     """The SIGNI to put into the trash, chosen one at a time, group by group."""
     lrig_level = game.lrig_level(player)
-    level = {s.label: lv for s, lv in zip(signi, levels, strict=True)}
     # a SIGNI in the cheer zone counts for the level, not for the limit (Chinese wiki, 主要阶段)
+    # (``signi`` lists the cheer zone last: the levels of the others are the first ones)
+    cheer = game.state.players[player].zones[CHEER]
+    if max(levels) <= lrig_level and \
+            sum(levels[:len(levels) - len(cheer)] if cheer else levels) <= game.limit(player):
+        return []  # the usual case, decided without building anything
+    level = {s.label: lv for s, lv in zip(signi, levels, strict=True)}
     counted = [s for s in signi if s.zone.zone != CHEER]
-    if max(levels) <= lrig_level and sum(level[s.label] for s in counted) <= game.limit(player):
-        return []
     limit = game.limit(player)
     removed = [s for s in signi if level[s.label] > lrig_level]
     remaining = [s for s in counted if s not in removed]
