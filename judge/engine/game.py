@@ -76,6 +76,9 @@ QUIET_EVENTS = frozenset({
     "effect_end", "rule_check", "refresh_waits", "game_start", "down", "up", "freeze",
     "attack", "battle", "skipped", "fizzle", "trigger_declined", "trigger_lost", "illegal",
     "pay", "shuffle", "redraw", "move",  # a move marks the game itself: see Game.move
+    # a turn's end and beginning mark the game themselves (judge.engine.turn) when effects
+    # end or when something in force may read the turn; otherwise they change nothing it reads
+    "turn_end", "turn_begin",
 })
 
 #: The kinds of QUIET_EVENTS (Game.emit looks the kind up).
