@@ -87,7 +87,7 @@ _LABEL = attrgetter("label")
 
 #: Zones whose contents rule processing looks at directly.
 WATCHED_ZONES = frozenset({"signi1", "signi2", "signi3", "under1", "under2", "under3",
-                           "check", "lrig", "key", "assist1", "assist2", "cheer", "seed1",
+                           "lrig", "key", "assist1", "assist2", "cheer", "seed1",
                            "seed2", "seed3", "trap1", "trap2", "trap3"})
 
 
@@ -459,10 +459,13 @@ class Game:
             self.emit(ev.Move, cause=cause, player=inst.owner, card=inst.label, from_zone=old,
                       to_zone=new, source=source, verb=verb)
             # Only some moves can make rule processing apply: to or from a watched zone, a
-            # Resona or Key moving, a main deck emptied, a card reaching an empty deck's trash.
-            # With conditions that count cards, or upper limits of the ener zone or hand, in
-            # force, any move may matter too.
+            # Resona or Key moving, a main deck emptied, a card reaching an empty deck's trash,
+            # a crushed card put into the check zone (kind 4 looks at crushed cards only; a
+            # card used from or leaving the check zone makes nothing apply there). With
+            # conditions that count cards, or upper limits of the ener zone or hand, in force,
+            # any move may matter too.
             if old.zone in WATCHED_ZONES or new.zone in WATCHED_ZONES or \
+                    (new.zone == "check" and inst.crushed) or \
                     (layer is not None and (old.zone in layer.counted or
                                             new.zone in layer.counted)) or \
                     inst.card.type in ("resona", "key") or \
