@@ -381,16 +381,16 @@ class Game:
         return self.field_stats(signi)[1][signi.index(inst)]
 
     def lrig_level(self, player: str) -> int:
-        centre = self.state.centre(player)
-        return centre.card.level or 0 if centre else 0
+        stack = self.state.players[player].zones["lrig"]
+        return stack[-1].card.level or 0 if stack else 0
 
     def lrig_type(self, player: str) -> str | None:
-        centre = self.state.centre(player)
-        return centre.card.lrig_type if centre else None
+        stack = self.state.players[player].zones["lrig"]
+        return stack[-1].card.lrig_type if stack else None
 
     def limit(self, player: str) -> int:
-        centre = self.state.centre(player)
-        value = centre.card.limit or 0 if centre else 0
+        stack = self.state.players[player].zones["lrig"]
+        value = stack[-1].card.limit or 0 if stack else 0
         layer = None if self.plain else self.layer()
         if layer is not None:
             return value + layer.limit.get(player, 0)

@@ -35,6 +35,13 @@ if TYPE_CHECKING:
 def look(game: Game, side: Side) -> Sequence[Proposal]:
     if not side.signi:
         return NOTHING
+    levels, zones = side.levels, side.zones
+    stack = zones["lrig"]
+    if max(levels) <= (stack[-1].card.level or 0 if stack else 0):
+        cheer = zones[CHEER]  # counts for the level, not for the limit (listed last)
+        if sum(levels[:len(levels) - len(cheer)] if cheer else levels) <= \
+                game.limit(side.player):
+            return NOTHING  # the usual case, decided here
     return [proposal("excess", card, "trash")
             for card in over_level_or_limit(game, side.player, side.signi, side.levels)]
 
