@@ -27,13 +27,13 @@ timed twice: with every module compiled at each start (``PYTHONDONTWRITEBYTECODE
 developer's tree has). The target is read with bytecode caches.
 
 Then, so that the next person sees what costs what, the CPU time ``judge check --jobs 1``
-spends in each part inside one fresh process (bytecode caches; the best of ``--repeat`` for each part):
-interpreter start (``python -c pass``), importing ``judge.cli`` and ``judge.check`` (what the
-command imports), the data files (``check_data``), loading the rulings split into ``tomllib``
-parsing and the rest (reading, the nesting check, validation, line numbers where needed), the
-replays with their expectation checks, and the report with everything else (discovery, the
-``related`` checks, output); per ruling and per replay too; and the modules whose import costs
-most (``-X importtime``, self time).
+spends in each part inside one fresh process (bytecode caches; the best of ``--repeat`` for
+each part): interpreter start (``python -c pass``), importing ``judge.cli`` and ``judge.check``
+(what the command imports), the data files (``check_data``), loading the rulings split into
+``tomllib`` parsing and the rest (reading, the nesting check, validation, line numbers where
+needed), the replays with their expectation checks, and the report with everything else
+(discovery, the ``related`` checks, output); per ruling and per replay too; and the modules
+whose import costs most (``-X importtime``, self time).
 
 ``--generated N`` repeats all of it on a corpus of N rulings written by
 ``benchmarks/site.py``'s generator (texts in three languages, four scenario templates), to

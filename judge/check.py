@@ -143,8 +143,11 @@ def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | 
         return scenario, Head(index, scenario.id, scenario.path, scenario.rulesets,
                               scenario.related, str(files[index]))
 
+    def wanted(head: Head) -> list[str]:
+        return _wanted(head, rules, keyword, known)
+
     if jobs > 1 and len(files) > 1:
-        with Pool(len(files), jobs, load, check_scenario) as pool:
+        with Pool(len(files), jobs, load, wanted, check_scenario) as pool:
             tasks = yield from _sorted(pool.heads(), None, paths, rules, keyword, summary,
                                        known)
             yield from pool.results(tasks)
@@ -192,17 +195,25 @@ def _sorted(heads: list[Head | Failed], rulings: dict[int, Scenario] | None,
         good.append(head)
     tasks: list[tuple[int, str]] = []
     for head in good:
-        for rs in head.rulesets:
-            if rules and rs != rules:
-                if summary is not None:
-                    summary.skipped += 1
-                continue
-            if keyword and keyword.lower() not in f"{head.id} {rs} {head.path}".lower():
-                continue
-            if rs not in known:  # pragma: no cover - the loader checks this
-                continue
-            tasks.append((head.at, rs))
+        if rules and summary is not None:
+            summary.skipped += sum(rs != rules for rs in head.rulesets)
+        tasks.extend((head.at, rs) for rs in _wanted(head, rules, keyword, known))
     return tasks
+
+
+def _wanted(head: Head, rules: str | None, keyword: str | None,
+            known: Mapping[str, object]) -> list[str]:
+    """The rule sets to replay ``head``'s ruling under: those ``--rules`` and ``-k`` select."""
+    out = []
+    for rs in head.rulesets:
+        if rules and rs != rules:
+            continue
+        if keyword and keyword.lower() not in f"{head.id} {rs} {head.path}".lower():
+            continue
+        if rs not in known:  # pragma: no cover - the loader checks this
+            continue
+        out.append(rs)
+    return out
 
 
 def _about(head: Head, rulings: dict[int, Scenario] | None) -> Scenario | Head:

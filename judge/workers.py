@@ -3,17 +3,19 @@
 A ruling costs about as much to load (parse, validate) as its replays do, so both are shared
 out: worker ``k`` of ``n`` loads the files ``k, k + n, k + 2n, ...`` of the run (in the order
 :func:`judge.scenario.load.discover` gives), sends the parent what it needs of each (a
-:class:`Head`, or the file's error), and waits. The parent then does what needs every file at
+:class:`Head`, or the file's error), then replays the rulings it loaded under the rule sets
+the options select, and sends the results. Meanwhile the parent does what needs every file at
 once (the ruling ids used twice, the ``related`` ids that name no ruling) exactly as a run in
-one process does, sends each worker the (ruling, rule set) pairs of its own files, and
-collects their results. Results and errors come out in the order a run in one process gives
-them, so the output is the same byte for byte whatever ``N`` is; only the JUnit times differ,
-as they do between any two runs.
+one process does; it reports the results of the rulings that pass those checks and drops
+the others' (rare: a worker does not wait for the parent, so no worker waits for another).
+Results and errors come out in the order a run in one process gives them, so the output is
+the same byte for byte whatever ``N`` is; only the JUnit times differ, as they do between
+any two runs.
 
 The workers are made with ``os.fork`` after the engine and the loader are imported, so a
 worker starts with nothing to import; where there is no ``fork`` (Windows), the run stays in
-one process. Messages go through pipes, pickled: :class:`Head` tuples, errors as their fields,
-:class:`~judge.check.Result` values.
+one process. Messages go one way, from each worker to the parent, through a pipe, pickled:
+:class:`Head` tuples, errors as their fields, :class:`~judge.check.Result` values.
 """
 
 from __future__ import annotations
@@ -98,7 +100,6 @@ def unpack_error(failed: Failed) -> tuple[ScenarioError, set[str]]:
 class _Worker:
     pid: int
     inbox: IO[bytes]  # the parent reads this
-    outbox: IO[bytes]  # the parent writes this
 
 
 def _send(fh: IO[bytes], value: object) -> None:
@@ -109,51 +110,52 @@ def _send(fh: IO[bytes], value: object) -> None:
 class Pool:
     """``jobs`` forked workers sharing out the files of one ``judge check`` run.
 
-    ``load(index)`` runs in a worker: it returns the loaded ruling (kept there for its replays)
-    with its :class:`Head`, or a :data:`Failed` record. ``replay(ruling, rules)`` runs in a
-    worker on a ruling it loaded. Use as a context manager: leaving it ends the workers."""
+    In a worker, ``load(index)`` returns the loaded ruling with its :class:`Head` (or None
+    with a :data:`Failed` record); the worker sends the heads of its files, then replays each
+    ruling it loaded under each rule set ``wanted(head)`` names and sends the results. It
+    does not wait for the parent's checks across files: a ruling those refuse (an id used
+    twice, an unknown ``related`` id) is rare, and its results are dropped. Use as a context
+    manager: leaving it ends the workers."""
 
     def __init__(self, count: int, jobs: int, load: Callable[[int], tuple[Any, Head | Failed]],
-                 replay: Callable[[Any, str], Any]) -> None:
+                 wanted: Callable[[Head], list[str]], replay: Callable[[Any, str], Any]) -> None:
         self.count = count
         self.workers: list[_Worker] = []
         self._load = load
+        self._wanted = wanted
         self._replay = replay
-        for k in range(min(jobs, count)):
-            self.workers.append(self._fork(k, min(jobs, count)))
+        n = min(jobs, count)
+        for k in range(n):
+            self.workers.append(self._fork(range(k, count, n)))
 
-    def _fork(self, k: int, n: int) -> _Worker:
-        down_r, down_w = os.pipe()  # parent -> worker
+    def _fork(self, mine: range) -> _Worker:
         up_r, up_w = os.pipe()  # worker -> parent
         pid = os.fork()
         if pid == 0:  # the worker: never returns
             code = 1
             try:
-                os.close(down_w)
                 os.close(up_r)
                 for other in self.workers:  # the pipes of the workers forked before
                     other.inbox.close()
-                    other.outbox.close()
-                with os.fdopen(down_r, "rb") as inbox, os.fdopen(up_w, "wb") as outbox:
-                    self._serve(range(k, self.count, n), inbox, outbox)
+                with os.fdopen(up_w, "wb") as outbox:
+                    self._serve(mine, outbox)
                 code = 0
             finally:
                 os._exit(code)
-        os.close(down_r)
         os.close(up_w)
-        return _Worker(pid, os.fdopen(up_r, "rb"), os.fdopen(down_w, "wb"))
+        return _Worker(pid, os.fdopen(up_r, "rb"))
 
-    def _serve(self, mine: range, inbox: IO[bytes], outbox: IO[bytes]) -> None:
-        loaded: dict[int, Any] = {}
+    def _serve(self, mine: range, outbox: IO[bytes]) -> None:
+        loaded: list[tuple[Any, Head]] = []
         heads: list[Head | Failed] = []
         for index in mine:
             ruling, head = self._load(index)
-            if ruling is not None:
-                loaded[index] = ruling
+            if ruling is not None and isinstance(head, Head):
+                loaded.append((ruling, head))
             heads.append(head)
         _send(outbox, heads)
-        tasks: list[tuple[int, str]] = pickle.load(inbox)
-        _send(outbox, [self._replay(loaded[index], rules) for index, rules in tasks])
+        _send(outbox, {(head.at, rules): self._replay(ruling, rules)
+                       for ruling, head in loaded for rules in self._wanted(head)})
 
     def heads(self) -> list[Head | Failed]:
         """What every worker loaded, in the order of the files."""
@@ -166,25 +168,15 @@ class Pool:
 
     def results(self, tasks: Sequence[tuple[int, str]]) -> Iterator[Any]:
         """The results of ``tasks`` (file index, rule set), in their order."""
-        n = len(self.workers)
-        shares: list[list[tuple[int, str]]] = [[] for _ in range(n)]
-        for task in tasks:
-            shares[task[0] % n].append(task)
-        for worker, share in zip(self.workers, shares, strict=True):
-            _send(worker.outbox, share)
-        done: list[list[Any]] = []
+        done: dict[tuple[int, str], Any] = {}
         for worker in self.workers:
-            done.append(pickle.load(worker.inbox))
-        taken = [0] * n
-        for index, _ in tasks:
-            k = index % n
-            yield done[k][taken[k]]
-            taken[k] += 1
+            done.update(pickle.load(worker.inbox))
+        for task in tasks:
+            yield done[task]
 
     def close(self) -> None:
         for worker in self.workers:
             worker.inbox.close()
-            worker.outbox.close()
         for worker in self.workers:
             os.waitpid(worker.pid, 0)
         self.workers = []
@@ -194,4 +186,3 @@ class Pool:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
