@@ -30,8 +30,12 @@ def event_matches(pattern: EventPattern, event: Event) -> bool:
     """Whether ``event`` has every value ``pattern`` names: a ruling's ``{type = "move",
     from = "p1.deck", verb = "mill"}`` names the fields by their keys in the event's JSON
     form and compares their JSON values (zones and abilities as text, lists as lists)."""
+    fields = pattern.fields
+    kind = fields.get("type")
+    if kind is not None and kind != event.type:
+        return False  # most events of a log are of another type: no value is made for them
     value = event.pattern_value
-    return all(value(key) == want for key, want in pattern.fields.items())
+    return all(value(key) == want for key, want in fields.items())
 
 
 def _zone_diff(pos: Position, zone: str, pattern: ZonePattern,
