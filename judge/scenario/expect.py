@@ -64,7 +64,7 @@ def _zone_diff(pos: Position, zone: str, pattern: ZonePattern,
         if got == want:
             return None
         return f"{zone}: expected [{', '.join(want)}] in this order, got {shown}"
-    if Counter(got) == Counter(want):
+    if sorted(got) == sorted(want):  # the same cards, in any order (labels are texts)
         return None
     missing = sorted((Counter(want) - Counter(got)).elements())
     extra = sorted((Counter(got) - Counter(want)).elements())
