@@ -316,8 +316,6 @@ class CardDef:
     has_const: bool = field(init=False, default=False, compare=False, hash=False)
     triggers: frozenset[str] = field(init=False, default=frozenset(), compare=False,
                                      hash=False)
-    #: how many of its abilities are action abilities (set from ``abilities``)
-    action_count: int = field(init=False, default=0, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.abilities:
@@ -325,8 +323,6 @@ class CardDef:
                                any(a.kind == "const" for a in self.abilities))
             object.__setattr__(self, "triggers", frozenset(
                 a.trigger for a in self.abilities if a.trigger))
-            object.__setattr__(self, "action_count",
-                               sum(1 for a in self.abilities if a.kind == "action"))
 
     @property
     def has_burst(self) -> bool:

@@ -109,8 +109,9 @@ def candidates(game: Game) -> list[Action]:
         out += [_new(Action, ("use", p, c.label, None, 0, ())) for c in zones["lrig_deck"]
                 if c.card.type == "arts"]
         for c in (*signi, *zones["lrig"][-1:]):
-            n = c.card.action_count
-            if n:
+            abilities = c.card.abilities
+            if abilities:
+                n = sum(1 for a in abilities if a.kind == "action")
                 out += [_new(Action, ("activate", p, c.label, None, i, ())) for i in range(n)]
         if len(signi) == 3:
             out += [_new(Action, ("remove", p, c.label, None, 0, ())) for c in signi]
