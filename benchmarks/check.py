@@ -104,7 +104,8 @@ spent["data"] = clock() - begin
 tomllib.loads = timed("parse", tomllib.loads)
 check.load_one = timed("load", check.load_one, "rulings")
 check.check_scenario = timed("replay", check.check_scenario, "replays")
-sys.argv = ["judge", "check", "--jobs", "1", *sys.argv[1:]]  # the work, in one process
+one = ["--jobs", "1"] if any(o.name == "jobs" for o in judge.cli.check.params) else []
+sys.argv = ["judge", "check", *one, *sys.argv[1:]]  # the work, in one process
 out = io.StringIO()
 profile = None
 if PROFILE:
