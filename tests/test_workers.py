@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from judge.check import run_checks
 from judge.cli import cli
+from judge.paths import project_root
 from judge.skeleton import skeleton
 from judge.workers import FILES_PER_JOB, default_jobs, usable_cpus
 
@@ -97,3 +98,10 @@ def test_the_default_is_one_process_for_a_few_files_and_at_most_one_per_cpu() ->
 def test_jobs_must_be_positive(mixed: Path) -> None:
     code, out = _check("rulings", "--jobs", "0")
     assert code == 2 and "--jobs" in out
+
+
+def test_the_option_and_the_workers_are_documented() -> None:
+    root = project_root()
+    cli_doc = (root / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert "[-j N]" in cli_doc and "`-j N`, `--jobs N`" in cli_doc
+    assert "judge/workers.py" in (root / "docs" / "architecture.md").read_text(encoding="utf-8")
