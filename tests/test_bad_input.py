@@ -413,3 +413,15 @@ def test_a_mode_choice_names_a_mode() -> None:
     err = error_of(text)
     assert ": choices[0].pick: 'mode10' is neither a card label" in str(err)
     assert "mode1" in str(err)
+
+
+def test_unknown_keyword_in_an_expectation() -> None:
+    text = HEAD + '''deck = ["d1", "d2"]
+
+[[expect]]
+keywords = { d1 = ["lancer", "lancr"] }
+'''
+    err = error_of(text)
+    assert str(err).startswith("x.toml:15: expect[0].keywords.d1[1]: unknown value 'lancr' "
+                               "(valid: ")
+    assert "lancer" in str(err)
