@@ -343,6 +343,8 @@ CARD_HEAD = HEAD.replace("[setup]", "[cards.x]\ntype = \"signi\"\nlevel = 1\npow
      "cards.x.abilities[0].while.zone", "unknown value 'moon' (valid: deck, hand, ener"),
     ('kind = "const"\nwhile = { colour = "pink", zone = "ener", at_least = 1 }\neffect = []',
      "cards.x.abilities[0].while.colour", "unknown value 'pink' (valid: white, red"),
+    ('kind = "const"\nwhile = { charm = "yes" }\neffect = []',
+     "cards.x.abilities[0].while.charm", "expected true or false, got 'yes'"),
     ('kind = "const"\neffect = [{ op = "cannot", target = "this", what = "fly" }]',
      "cards.x.abilities[0].effect[0].what", "unknown value 'fly' (valid: attack, be_banished"),
     ('kind = "const"\neffect = [{ op = "power", target = "S1", amount = 1 }]',
