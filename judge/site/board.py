@@ -38,6 +38,7 @@ from html import escape
 from judge.engine.state import FIELD_ZONES, LRIG_STACK_ZONES, ON_FIELD, PLAYERS, SIGNI_ZONES
 from judge.engine.trace import Position
 from judge.engine.visibility import sees
+from judge.langs import N_
 from judge.narrate import Narrator
 from judge.narrate.cards import short_names
 
@@ -210,6 +211,8 @@ NOBODY_MARK = "\u25a0"  # ■
 GIVEN_MARK = "\u2605"  # ★ has a keyword from an effect
 LOST_MARK = "\u2298"  # ⊘ has lost its abilities
 _HIDDEN_MARKS = {"": "", OWNER: OWNER_MARK, NOBODY: NOBODY_MARK}
+#: A card in the page's key with the keywords effects give it on its boards.
+GIVEN_KEY = N_("%(name)s (%(mark)s %(keywords)s)")
 #: The id of the frame's ``<g>``: one frame per page.
 FRAME_ID = "bf"
 #: The id of one player's side of the frame (boxes, zones' names, ▲), drawn for both.
@@ -482,8 +485,8 @@ def card_key(boards: Iterable[Board], n: Narrator) -> list[tuple[str, str]]:
         words = given.get(label)
         if not words:
             return names[label]
-        return f"{names[label]} ({GIVEN_MARK} " + \
-            n.join(n.term(terms.get(w, ""), w) for w in sorted(words)) + ")"
+        return n._(GIVEN_KEY, name=names[label], mark=GIVEN_MARK,
+                   keywords=n.join(n.term(terms.get(w, ""), w) for w in sorted(words)))
 
     return [(label, named(label)) for label in labels if label in names]
 
