@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from judge.engine.classes import parse_class
 from judge.engine.costs import ENER_COLOURS
 from judge.engine.state import SIGNI_ZONES, UNDER_ZONES, other
 from judge.errors import FieldError
@@ -197,7 +198,7 @@ def parse_filter(raw: Mapping[str, Any], where: str, card_types: tuple[str, ...]
         raise FieldError(f"{where}.crossed", f"expected true or false, got {quote(crossed)}")
     return Filter(
         card_type=_choice(raw["type"], card_types, f"{where}.type") if "type" in raw else None,
-        card_class=_text(raw["class"], f"{where}.class") if "class" in raw else None,
+        card_class=parse_class(raw["class"], f"{where}.class") if "class" in raw else None,
         colour=_choice(raw["colour"], (*COLOURS, "colourless"), f"{where}.colour")
         if "colour" in raw else None,
         crossed=crossed)

@@ -70,6 +70,7 @@ OTHER_MESSAGES: dict[str, str] = {
     "ability:keyword": N_("the %(keyword)s of %(card)s"),
     "ability:card": N_("the effect of %(card)s"),
     "ability:player": N_("an effect of %(player)s"),
+    "ability:in_force": N_("the effect in force"),
     "list:sep": N_(", "),
     "none": N_("none"),
     "until:end_of_turn": N_("the end of the turn"),
