@@ -93,8 +93,9 @@ class Narrator:
 
     def board_zone_name(self, zone: str) -> str:
         """A zone's name on a board's box, where room is short (``assist LRIG 1``)."""
-        if zone.startswith("assist"):
-            return self._(OTHER_MESSAGES["zone:assist:board"], n=zone[-1])
+        for kind in ("assist", "seed", "trap"):
+            if zone.startswith(kind):
+                return self._(OTHER_MESSAGES[f"zone:{kind}:board"], n=zone[-1])
         return self.zone_name(zone)
 
     def zone(self, ref: ZoneRef | None) -> str:

@@ -57,6 +57,8 @@ OTHER_MESSAGES: dict[str, str] = {
     "zone:key": N_("Key zone"),
     "zone:assist": N_("assist LRIG zone %(n)s"),
     "zone:assist:board": N_("assist LRIG %(n)s"),
+    "zone:seed:board": N_("Seed %(n)s"),
+    "zone:trap:board": N_("Trap %(n)s"),
     "zone:signi": N_("SIGNI zone %(n)s"),
     "zone:under": N_("under the SIGNI of SIGNI zone %(n)s"),
     "zone:seed": N_("Seed place on SIGNI zone %(n)s"),

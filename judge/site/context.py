@@ -39,7 +39,7 @@ from judge.scenario.model import Expectation, StatePattern, ZonePattern
 from judge.site import citations, timeline
 from judge.site.api import API_VERSION, DATABASE
 from judge.site.api import FOLDER as API_FOLDER
-from judge.site.board import card_key, frame_svg
+from judge.site.board import card_key, frame_svg, marks_used
 from judge.site.load import RulingData, SiteInput
 from judge.site.markup import TermLinker, render_markdown
 from judge.sources import Citation, has_interpretation, rests_on_official
@@ -615,6 +615,7 @@ class SiteModel:
             "filters": search_filters(L),
             "frame": Markup(frame_svg(data.layout, narrator, data.painter.defs())),
             "card_key": card_key(data.boards, narrator),
+            "board_marks": marks_used(data.boards),
             "sources": L.sources(sc.sources),
             "official": data.id in self.official,
             "basis": citations.basis(sc.sources, corpus.sources, L._),
