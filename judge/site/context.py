@@ -320,7 +320,7 @@ class SiteModel:
                  PageSpec("sources/", "sources.html"),
                  PageSpec("search/", "search.html"), PageSpec("rulings/", "rulings.html"),
                  PageSpec("maintainers/", "maintainers.html"),
-                 PageSpec("offline/", "offline.html")]
+                 PageSpec("offline/", "offline.html"), PageSpec("sandbox/", "sandbox.html")]
         specs += [PageSpec(f"topics/{t or 'other'}/", "list.html", f"topic:{t}")
                   for t in self.topics]
         specs += [PageSpec(f"tags/{t}/", "list.html", f"tag:{t}") for t in self.tags]
@@ -345,6 +345,7 @@ class SiteModel:
             "sources.html": self._sources,
             "rulings.html": self._rulings,
             "maintainers.html": self._maintainers, "offline.html": self._offline,
+            "sandbox.html": self._sandbox,
             "list.html": self._list, "ruling.html": self._ruling,
         }[spec.template]
         ctx.update(builder(L, links, spec))
@@ -434,6 +435,11 @@ class SiteModel:
     def _offline(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         """What the service worker shows for a page it did not keep, without a network."""
         return {"title": L._("Offline")}
+
+    def _sandbox(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        """The blank sandbox: write a ruling from ``judge new``'s skeleton, replay it in the
+        browser, download it (judge/site/sandbox.py)."""
+        return {"title": L._("Write a ruling in your browser")}
 
     def _list(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         kind, _, subject = spec.subject.partition(":")
