@@ -492,7 +492,38 @@
     });
   };
 
+  /** After a first replay, have the service worker keep the sandbox's files (the list the
+   * build wrote, and this ruling's file) so that it works offline; once per page. */
+  var keeping = false;
+  function keepOffline(path) {
+    var container = navigator.serviceWorker;
+    if (keeping || !container || !/^https?:$/.test(window.location.protocol)) {
+      return;
+    }
+    keeping = true;
+    var root = new URL("../", BASE).href;
+    Promise.all([fetch(BASE + "files.json").then(function (r) {
+      return r.json();
+    }), container.ready]).then(function (got) {
+      var urls = got[0].files.map(function (file) {
+        return root + file;
+      });
+      if (path) {
+        urls.push(BASE + path);
+      }
+      container.addEventListener("message", function (event) {
+        if ((event.data || {}).type === "kept-sandbox") {
+          document.documentElement.setAttribute("data-sandbox-offline", "kept");
+        }
+      });
+      got[1].active.postMessage({ type: "keep", urls: urls });
+    }).catch(function () {
+      // no worker: the sandbox works online only
+    });
+  }
+
   Sandbox.prototype.show = function (result, ms) {
+    keepOffline(this.trigger.getAttribute("data-sandbox"));
     this.panel.removeAttribute("aria-busy");
     this.panel.setAttribute("data-ms", String(Math.round(ms)));
     this.status.textContent = "";
@@ -521,6 +552,13 @@
                                this.output.firstChild);
     }
     this.panel.setAttribute("data-state", result.line ? "error" : result.ok ? "ok" : "fail");
+    this.answered();
+  };
+
+  /** Count the answers shown (data-replays: for the tests and the benchmark). */
+  Sandbox.prototype.answered = function () {
+    this.replays = (this.replays || 0) + 1;
+    this.panel.setAttribute("data-replays", String(this.replays));
   };
 
   Sandbox.prototype.goTo = function (line) {
@@ -542,6 +580,7 @@
     this.report.className = "sb-report sb-fail";
     this.report.textContent = text;
     this.output.textContent = "";
+    this.answered();
   };
 
   Sandbox.prototype.download = function () {

@@ -213,8 +213,34 @@ function visited(url) {
   });
 }
 
+/** Keep files of the site by their rules (the sandbox's, sent by sandbox/sandbox.js after
+ * its first replay: the sandbox was perhaps loaded before this worker was in control). */
+function keep(urls) {
+  return Promise.all(urls.map(function (url) {
+    var path = sitePath(url);
+    var rule = path === null ? null : ruleFor(path, { mode: "no-cors" });
+    if (!rule) {
+      return undefined;
+    }
+    return stored(url).then(function (found) {
+      return found || fetch(key(url)).then(function (response) {
+        return store(cacheName(rule), url, response);
+      });
+    }).catch(function () {});
+  }));
+}
+
 self.addEventListener("message", function (event) {
   var data = event.data || {};
+  if (data.type === "keep" && Array.isArray(data.urls)) {
+    event.waitUntil(keep(data.urls.filter(function (url) {
+      return typeof url === "string";
+    })).then(function () {
+      if (event.source && event.source.postMessage) {
+        event.source.postMessage({ type: "kept-sandbox" });
+      }
+    }));
+  }
   if (data.type === "visit" && typeof data.url === "string") {
     var done = visited(data.url).then(function () {
       return true;

@@ -439,7 +439,8 @@ class SiteModel:
     def _sandbox(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         """The blank sandbox: write a ruling from ``judge new``'s skeleton, replay it in the
         browser, download it (judge/site/sandbox.py)."""
-        return {"title": L._("Write a ruling in your browser")}
+        return {"title": L._("Write a ruling in your browser"),
+                "check": Markup("<code>judge check</code>")}
 
     def _list(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         kind, _, subject = spec.subject.partition(":")

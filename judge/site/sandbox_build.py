@@ -15,6 +15,8 @@
   zip's entries are sorted and dated 1980-01-01: the same sources, the same bytes;
 - ``sandbox/sandbox.js``, ``sandbox.css``, ``sandbox-worker.js``: the editor and the worker
   (from ``site_templates/``), loaded only when a reader clicks "Try it";
+- ``sandbox/files.json``: the list of those files, which the editor hands to the service
+  worker to keep after its first replay;
 - ``sandbox/rulings/...``: each ruling's own file, at its path in the corpus, which the
   editor opens.
 
@@ -54,6 +56,9 @@ TEMPLATES = ("replay.html",)
 #: Pure-Python packages the sandbox imports besides ``judge`` (jinja2 renders the template).
 PACKAGES = ("jinja2", "markupsafe")
 ARCHIVE = "judge.zip"
+#: The list of the files above (from the site root), which the editor asks the service
+#: worker to keep after a first replay, so that the sandbox works offline.
+FILES = "files.json"
 #: Every zip entry's date: the earliest a zip can hold, so the archive does not depend on
 #: when or from what checkout it was built.
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -124,6 +129,9 @@ def write_sandbox(site: SiteInput, root: Path) -> SandboxReport:
     ids = sorted(d.id for d in site.rulings)
     write_archive(folder / ARCHIVE, ids)
     report.files[f"{SANDBOX_FOLDER}/{ARCHIVE}"] = (folder / ARCHIVE).stat().st_size
+    listed = sorted(report.files)
+    (folder / FILES).write_bytes(
+        (json.dumps({"files": listed}, separators=(",", ":")) + "\n").encode("utf-8"))
     for data in site.rulings:
         source = site.corpus.root / data.ruling.path
         copy = folder / data.ruling.path
