@@ -88,10 +88,13 @@ function stored(url) {
     }
   });
   var address = key(url);
+  // a rule's own cache is looked in only when it exists (opening it would create it empty)
   return names.reduce(function (found, name) {
     return found.then(function (response) {
-      return response || caches.open(name).then(function (cache) {
-        return cache.match(address);
+      return response || caches.has(name).then(function (exists) {
+        return exists ? caches.open(name).then(function (cache) {
+          return cache.match(address);
+        }) : undefined;
       });
     });
   }, Promise.resolve(undefined));
