@@ -54,10 +54,13 @@ REASON_KINDS: dict[str, tuple[str, ...]] = {
     "fizzle": ("target-gone", "not-on-field", "no-empty-zone", "not-signi",
                "level-above-lrig", "over-limit", "limiting-mismatch", "no-signi-or-deck",
                "not-in-hand", "not-accessory", "not-a-seed", "signi-in-zone",
-               "no-rise-material", "token-label-taken"),
+               "no-rise-material", "token-label-taken", "resisted", "cannot-be-chosen",
+               "cannot-be-banished", "cannot-be-trashed", "cannot-pay", "cannot-use",
+               "not-usable"),
+    "op_skipped": ("not-done", "condition"),
     "trigger_lost": ("left-trash", "left-hand", "left-ener", "left-field"),
     "trigger_dropped": ("second_refresh", "end_phase", "game_over"),
-    "refresh_waits": ("empty-trash", "empty-trash-no-life"),
+    "refresh_waits": ("empty-trash", "empty-trash-no-life", "cannot-refresh", "refresh-replaced"),
     "turn_end": ("end_phase", "second_refresh"),
     "game_over": ("damage",),
 }
@@ -100,6 +103,7 @@ def samples() -> Iterator[tuple[str, list[Event]]]:
     yield "burst:no", [s["burst"].replace(used=False)]
     yield "battle:not-banished", [s["battle"].replace(banished=False)]
     yield "fizzle:nocard", [s["fizzle"].replace(card=None)]
+    yield "effect_begin:in_force", [s["effect_begin"].replace(ability=AbilityRef())]
     yield "pay:nosource", [s["pay"].replace(source=None)]
     yield "pay:free", [s["pay"].replace(cost=Cost.parse("free"), paid=())]
     yield "pay:exceed", [s["pay"].replace(cost=Cost.parse("exceed:2"), paid=(),

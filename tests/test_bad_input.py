@@ -343,6 +343,8 @@ CARD_HEAD = HEAD.replace("[setup]", "[cards.x]\ntype = \"signi\"\nlevel = 1\npow
      "cards.x.abilities[0].while.zone", "unknown value 'moon' (valid: deck, hand, ener"),
     ('kind = "const"\nwhile = { colour = "pink", zone = "ener", at_least = 1 }\neffect = []',
      "cards.x.abilities[0].while.colour", "unknown value 'pink' (valid: white, red"),
+    ('kind = "const"\nwhile = { charm = "yes" }\neffect = []',
+     "cards.x.abilities[0].while.charm", "expected true or false, got 'yes'"),
     ('kind = "const"\neffect = [{ op = "cannot", target = "this", what = "fly" }]',
      "cards.x.abilities[0].effect[0].what", "unknown value 'fly' (valid: attack, be_banished"),
     ('kind = "const"\neffect = [{ op = "power", target = "S1", amount = 1 }]',
@@ -413,3 +415,15 @@ def test_a_mode_choice_names_a_mode() -> None:
     err = error_of(text)
     assert ": choices[0].pick: 'mode10' is neither a card label" in str(err)
     assert "mode1" in str(err)
+
+
+def test_unknown_keyword_in_an_expectation() -> None:
+    text = HEAD + '''deck = ["d1", "d2"]
+
+[[expect]]
+keywords = { d1 = ["lancer", "lancr"] }
+'''
+    err = error_of(text)
+    assert str(err).startswith("x.toml:15: expect[0].keywords.d1[1]: unknown value 'lancr' "
+                               "(valid: ")
+    assert "lancer" in str(err)

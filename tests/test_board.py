@@ -25,11 +25,18 @@ from judge.site.board import (
     DOWN_MARK,
     FRAME_ID,
     FROZEN_MARK,
+    GIVEN_MARK,
     GONE,
     LINE,
+    LOST_MARK,
     NAME,
     NEW,
+    NOBODY,
+    NOBODY_MARK,
     ORDER,
+    OWNER,
+    OWNER_MARK,
+    POWER_ZONES,
     SIDE_ID,
     TOP_MARK,
     TOP_W,
@@ -44,17 +51,20 @@ from judge.site.board import (
     frame_svg,
     layout_for,
     marked,
+    marks_used,
     render_svg,
     unmarked,
 )
 
 _TEXT = re.compile(r'<text(?: class="([\w ]+)")? x="(\d+)" y="(\d+)">')
-SIGNI = ("signi1", "signi2", "signi3")
 
 labels = st.sampled_from(["a", "d1", "d12", "e7", "M", "SP", "T1", "ABC9", "x99", "L"])
-cards = st.builds(CardView, labels, st.booleans(), st.booleans(), st.none())
+hidden = st.sampled_from(["", OWNER, NOBODY])
+given_words = st.sampled_from([(), ("lancer",), ("assassin", "lancer")])
+cards = st.builds(CardView, labels, st.booleans(), st.booleans(), st.none(), hidden)
 signi = st.builds(CardView, labels, st.booleans(), st.booleans(),
-                  st.sampled_from([0, 1000, 8000, 12000, 30000]))
+                  st.sampled_from([0, 1000, 8000, 12000, 30000]), st.just(""), given_words,
+                  st.booleans())
 piles = st.dictionaries(st.sampled_from([*ORDER, *UNDER.values()]),
                         st.lists(cards, min_size=1, max_size=13, unique_by=lambda c: c.label),
                         max_size=5)
@@ -67,7 +77,7 @@ def boards(draw: st.DrawFn) -> Board:
     seen: set[str] = set()
     for player in ("p1", "p2"):
         for zone, pile in draw(piles).items():
-            if zone in SIGNI:
+            if zone in POWER_ZONES:
                 pile = [draw(signi)]
             pile = [c for c in pile if c.label not in seen]
             seen |= {c.label for c in pile}
@@ -135,8 +145,9 @@ def test_marks_say_what_arrived_left_and_changed(before: Board, after: Board) ->
             old = where.get(card.label)
             if old is None or old[:2] != (player, zone):
                 assert card.mark == NEW
-            elif (old[2].down, old[2].frozen, old[2].power) != \
-                    (card.down, card.frozen, card.power):
+            elif (old[2].down, old[2].frozen, old[2].power, old[2].hidden, old[2].given,
+                  old[2].lost) != (card.down, card.frozen, card.power, card.hidden,
+                                   card.given, card.lost):
                 assert card.mark == CHANGED
                 assert card.was == (old[2].power if old[2].power != card.power else None)
             else:
@@ -280,3 +291,58 @@ def test_card_key_lists_named_cards_in_label_order_by_short_name() -> None:
         ("p2", "lrig", (CardView("M"),)),
     ))
     assert card_key([board, board], n) == [("M", "centre"), ("d2", "two"), ("d10", "ten")]
+
+
+def _state(label: str, card: str = "x", **kw: object) -> CardState:
+    return CardState(label, card, 1, **kw)  # type: ignore[arg-type]
+
+
+def test_seeds_traps_charms_and_the_cheer_zone_are_drawn_with_who_may_look() -> None:
+    """A Seed and a Trap are drawn face down in their own boxes, marked as seen by their
+    owner only; a Charm under a SIGNI as seen by nobody; a SIGNI in the cheer zone with its
+    power (visibility.py; 001, 种子, 陷阱; 003, チャーム)."""
+    zones = {"signi1": (_state("S", power=5000),), "under1": (_state("C", face_down=True),),
+             "seed2": (_state("X", face_down=True),), "trap3": (_state("T", face_down=True),),
+             "cheer": (_state("Y", power=3000),), "deck": (_state("d", face_down=True),)}
+    p1 = PlayerPosition("p1", tuple(zones.get(z, ()) for z in ZONES))
+    p2 = PlayerPosition("p2", tuple(() for _ in ZONES))
+    board = board_of(Position(1, "p1", "main", "", (p1, p2)))
+    assert [c.hidden for c in board.cards("p1", "under1")] == [NOBODY]
+    assert [c.hidden for c in board.cards("p1", "seed2")] == [OWNER]
+    assert [c.hidden for c in board.cards("p1", "trap3")] == [OWNER]
+    assert [c.hidden for c in board.cards("p1", "deck")] == [""]  # a pile: not marked
+    assert [c.power for c in board.cards("p1", "cheer")] == [3000]
+    layout = layout_for([board])
+    assert {"seed2", "trap3", "cheer"} <= set(layout.zones)
+    svg = render_svg(board, layout, label="x")
+    assert f"X{OWNER_MARK}" in svg and f"T{OWNER_MARK}" in svg and f"C{NOBODY_MARK}" in svg
+    assert ">3000</text>" in svg
+    assert marks_used([board]) == {OWNER, NOBODY}
+    for lang, seed in (("en", "Seed 2"), ("ja", "シード2"), ("zh-Hans", "种子2")):
+        frame = frame_svg(layout, Narrator(lang, {}))
+        assert f">{seed}</text>" in frame
+
+
+def test_given_keywords_and_lost_abilities_are_marked_and_named_in_the_key() -> None:
+    """A keyword the card does not print is marked ★ and named in the card key; a printed
+    one is not; a SIGNI that lost its abilities is marked ⊘, and a keyword it has after that
+    counts as given even when printed."""
+    from judge.engine.cards import CardDef
+
+    zones = {"signi1": (_state("A", "plain", power=5000, keywords=("lancer",)),),
+             "signi2": (_state("B", "printed", power=5000, keywords=("lancer",)),),
+             "signi3": (_state("C", "printed", power=5000, keywords=("lancer",), lost=True),)}
+    p1 = PlayerPosition("p1", tuple(zones.get(z, ()) for z in ZONES))
+    p2 = PlayerPosition("p2", tuple(() for _ in ZONES))
+    board = board_of(Position(1, "p1", "main", "", (p1, p2)), {"printed": ("lancer",)})
+    assert [board.cards("p1", z)[0].given for z in ("signi1", "signi2", "signi3")] == \
+        [("lancer",), (), ("lancer",)]
+    assert card_text(board.cards("p1", "signi3")[0]) == f"C{GIVEN_MARK}{LOST_MARK}"
+    assert marks_used([board]) == {"given", "lost"}
+    card = CardDef(id="plain", name="plain", type="signi", names={"en": "Plain", "ja": "P"})
+    key = dict(card_key([board], Narrator("en", {"A": card})))
+    assert key["A"].endswith(f"({GIVEN_MARK} Lancer)"), key
+    before = board_of(Position(1, "p1", "main", "", (p1._replace(zones=tuple(
+        tuple(c._replace(keywords=(), lost=False) for c in cards) for cards in p1.zones)),
+        p2)), {"printed": ("lancer",)})
+    assert marked(board, before).cards("p1", "signi1")[0].mark == CHANGED

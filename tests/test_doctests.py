@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["judge.ids", "judge.errors", "judge.data", "judge.limits", "judge.tomlfile"]
+MODULES = ["judge.ids", "judge.errors", "judge.data", "judge.limits", "judge.tomlfile",
+           "judge.engine.classes"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -373,3 +373,22 @@ def test_a_use_choice_is_told_once() -> None:
     assert n.event(order) == "Player 2 resolves the Life Burst of k2 first."
     assert Narrator("ja", {}).event(order) == "プレイヤー2はk2のライフバーストを先に解決する。"
     assert Narrator("zh-Hans", {}).event(order) == "玩家2先处理k2的生命爆发。"
+
+
+def test_every_operation_and_class_has_a_name_in_each_language() -> None:
+    """The card key names an ARTS or Spell by its first operation, and a cost by the class it
+    discards: each operation and class has a name, translated in every catalogue (an
+    untranslated one would show the engine's id, "cannot", on a Japanese page)."""
+    from judge.engine.cards import OPS
+    from judge.engine.classes import CLASSES
+    from judge.i18n import translations
+    from judge.langs import LANGS
+    from judge.narrate.cards import OP_NAMES, OP_TERMS
+
+    assert not set(OPS) - set(OP_TERMS) - set(OP_NAMES)
+    for lang in LANGS:
+        if lang == "en":
+            continue
+        catalogue = translations(lang)
+        for message in [OP_NAMES[op] for op in OPS if op in OP_NAMES] + list(CLASSES.values()):
+            assert catalogue.gettext(message) != message, (lang, message)

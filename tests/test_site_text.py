@@ -120,8 +120,12 @@ def problems(html: str, codes: set[str], hyphenated: re.Pattern[str]) -> Iterato
             yield f"'seeds' in {text.strip()[:80]!r}"
 
 
+#: Codes that are also ordinary English compounds ("a once-per-turn ability").
+ENGLISH_COMPOUNDS = frozenset({"once-per-turn"})
+
+
 def code_pattern(codes: set[str]) -> re.Pattern[str]:
-    words = sorted(compound(codes), key=len, reverse=True)
+    words = sorted(compound(codes) - ENGLISH_COMPOUNDS, key=len, reverse=True)
     return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, words)) + r")(?![\w-])")
 
 

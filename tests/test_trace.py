@@ -81,7 +81,9 @@ labels = st.from_regex(r"[A-Za-z][A-Za-z0-9_\-]{0,6}", fullmatch=True) | st.text
 card_states = st.builds(
     CardState, labels, st.from_regex(r"[a-z0-9]{1,5}(-[a-z0-9]{1,4})?", fullmatch=True),
     st.integers(-3, 12), st.none() | st.integers(-10_000, 30_000), st.booleans(),
-    st.booleans(), st.booleans(), st.none() | labels, st.booleans())
+    st.booleans(), st.booleans(), st.none() | labels, st.booleans(),
+    st.lists(st.sampled_from(["lancer", "shadow", "s_lancer", "a+b", "x y"]), unique=True,
+             max_size=3).map(lambda k: tuple(sorted(k))), st.booleans(), st.booleans())
 
 
 @st.composite
@@ -247,3 +249,21 @@ def test_who_may_look_at_each_card() -> None:
     assert [pos.sees("p2", x) for x in "HADCXSTR"] == [0, 0, 0, 0, 0, 1, 0, 1]
     assert pos.hidden_from("p2") == {"H", "A", "D", "C", "X", "T"}
     assert pos.hidden_from("p1") == {"D", "C"}
+
+
+def test_positions_carry_what_continuous_effects_make_of_a_signi(project: Corpus) -> None:
+    """A SIGNI's keywords now, lost abilities and cross state are in the position, so that
+    boards, ``expect`` and the JSON API read them without a game (003, クロス: the partner of
+    a SIGNI that lost its abilities is still crossed with it)."""
+    cross = project.ruling("cross-state-when-only-one-lost-its-abilities")
+    final = next(iter(cross.replays.values())).first.final
+    a, b = final.find("A")[1], final.find("B")[1]
+    assert (a.lost, a.crossed, b.lost, b.crossed) == (True, True, False, True)
+    assert "A (cross-a, level 2, power 5000, lost abilities, crossed)" in final.to_text()
+    data = a.to_dict()
+    assert data["lost"] is True and data["crossed"] is True and "keywords" not in data
+    lancer = project.ruling("lancer-while-in-the-centre-zone")
+    s = next(iter(lancer.replays.values())).first.final.find("S")[1]
+    assert s.keywords == ("lancer",) and s.to_dict()["keywords"] == ["lancer"]
+    outside = project.ruling("lancer-not-outside-the-centre-zone")
+    assert next(iter(outside.replays.values())).first.final.find("S")[1].keywords == ()

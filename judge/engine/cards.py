@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.engine import mechanics
+from judge.engine.classes import parse_class
 from judge.engine.conditions import Condition, Filter, parse_condition, parse_filter
 from judge.engine.costs import ENER_COLOURS, Cost, parse_cost
 from judge.engine.placement import op_problem
@@ -701,7 +702,7 @@ def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
         id=card_id, name=name, type=ctype, colour=colour, level=level, power=power,
         limit=_opt_int(raw, "limit", where),
         lrig_type=_str(raw["lrig_type"], f"{where}.lrig_type") if "lrig_type" in raw else None,
-        card_class=_str(raw["class"], f"{where}.class") if "class" in raw else None,
+        card_class=parse_class(raw["class"], f"{where}.class") if "class" in raw else None,
         limiting=_str(raw["limiting"], f"{where}.limiting") if "limiting" in raw else None,
         guard=_bool(raw.get("guard", False), f"{where}.guard"),
         life_burst=parse_effect(raw["life_burst"], f"{where}.life_burst")

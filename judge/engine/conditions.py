@@ -24,8 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from judge.engine.classes import parse_class
 from judge.engine.costs import ENER_COLOURS
-from judge.engine.state import SIGNI_ZONES, other
+from judge.engine.state import SIGNI_ZONES, UNDER_ZONES, other
 from judge.errors import FieldError
 from judge.ids import quote
 from judge.limits import MAX_COUNT
@@ -44,7 +45,7 @@ COND_ZONES = ("deck", "hand", "ener", "trash", "life", "lrig_trash", "lrig_deck"
 THIS_ZONES = (*SIGNI_ZONES, "signi", "lrig", "ener", "trash", "hand")
 TURNS = ("own", "opponent")
 COND_KEYS = ("this_in", "who", "zone", "type", "class", "colour", "crossed", "at_least",
-             "at_most", "colours", "turn", "cross")
+             "at_most", "colours", "turn", "cross", "charm")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,21 @@ class Filter:
         return self.crossed is None or (inst.label in crossed) == self.crossed
 
 
+def has_charm(game: Game, signi: CardInstance) -> bool:
+    """Whether the SIGNI ``signi`` is in a SIGNI zone with a Charm under it that belongs to it
+    as the object it is now (Chinese wiki "WIXOSS/游戏规则", 魅饰: a card set face down under a
+    SIGNI by an effect is its Charm).
+
+    A Charm is the card the ``charm`` operation (or a set-up's ``charm =``) put there; what is
+    under a SIGNI face up is not one."""
+    under = UNDER_ZONES.get(signi.zone.zone)
+    if under is None:
+        return False
+    held = (signi.label, signi.epoch)
+    return any(c.attach == "charm" and game.attached_to.get(c.label) == held
+               for c in game.state.zone(signi.zone.player, under))
+
+
 def printed_colours(inst: CardInstance) -> tuple[str, ...]:
     """A card's colours when an effect names or counts them: its printed colours, without
     ``colourless`` (not a colour); multi ener adds none (Chinese wiki, 万花色)."""
@@ -94,7 +110,11 @@ class Condition:
       zone of ``who`` (``self``, ``opponent`` or ``both``; ``signi``: on the field); with
       ``colours``, how many different colours those cards have instead;
     - ``turn``: it is the controller's own turn, or the opponent's;
-    - ``cross``: the source card is in a cross state.
+    - ``cross``: the source card is in a cross state;
+    - ``charm``: the source card is a SIGNI on the field with a Charm (【チャーム】の付いたシグニ,
+      附着魅饰的精灵): a card put face down under it as its Charm by an effect and still
+      belonging to it (:func:`has_charm`); a card under it face up (an Accessory, Rise
+      material) is not one.
     """
 
     this_in: tuple[str, ...] = ()
@@ -106,6 +126,7 @@ class Condition:
     colours: bool = False
     turn: str = ""
     cross: bool = False
+    charm: bool = False
 
     def holds(self, game: Game, controller: str, source: CardInstance | None,
               crossed: frozenset[str] = frozenset()) -> bool:
@@ -123,6 +144,8 @@ class Condition:
             if own != (self.turn == "own"):
                 return False
         if self.cross and (source is None or source.label not in crossed):
+            return False
+        if self.charm and (source is None or not has_charm(game, source)):
             return False
         if self.zone:
             value = self.measure(game, controller, crossed)
@@ -175,7 +198,7 @@ def parse_filter(raw: Mapping[str, Any], where: str, card_types: tuple[str, ...]
         raise FieldError(f"{where}.crossed", f"expected true or false, got {quote(crossed)}")
     return Filter(
         card_type=_choice(raw["type"], card_types, f"{where}.type") if "type" in raw else None,
-        card_class=_text(raw["class"], f"{where}.class") if "class" in raw else None,
+        card_class=parse_class(raw["class"], f"{where}.class") if "class" in raw else None,
         colour=_choice(raw["colour"], (*COLOURS, "colourless"), f"{where}.colour")
         if "colour" in raw else None,
         crossed=crossed)
@@ -206,6 +229,9 @@ def parse_condition(raw: Any, where: str, card_types: tuple[str, ...]) -> Condit
     cross = raw.get("cross", False)
     if not isinstance(cross, bool):
         raise FieldError(f"{where}.cross", f"expected true or false, got {quote(cross)}")
+    charm = raw.get("charm", False)
+    if not isinstance(charm, bool):
+        raise FieldError(f"{where}.charm", f"expected true or false, got {quote(charm)}")
     counting = ("who", "type", "class", "colour", "crossed", "at_least", "at_most", "colours")
     if not zone:
         for key in counting:
@@ -220,4 +246,4 @@ def parse_condition(raw: Any, where: str, card_types: tuple[str, ...]) -> Condit
         zone=zone, filter=parse_filter(raw, where, card_types), at_least=at_least,
         at_most=at_most, colours=colours,
         turn=_choice(raw["turn"], TURNS, f"{where}.turn") if "turn" in raw else "",
-        cross=cross)
+        cross=cross, charm=charm)

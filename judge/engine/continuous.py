@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from judge.engine import mechanics
 from judge.engine.cards import PLAYER_CANNOT, PLAYER_EVENTS, Op, Target
 from judge.engine.events import AbilityRef
-from judge.engine.state import PLAYERS, SIGNI_ZONES, CardInstance, Lasting, other
+from judge.engine.state import PLAYERS, SIGNI_ZONES, UNDER_ZONES, CardInstance, Lasting, other
 
 if TYPE_CHECKING:
     from judge.engine.game import Game
@@ -241,6 +241,8 @@ def compute(game: Game) -> Layer:
         [x.op.cond for x in game.state.lasting if x.op is not None and x.op.cond is not None]
     counted = {z for c in conds for zone in ((c.zone,) if c.zone else ()) + c.this_in
                for z in (SIGNI_ZONES if zone == "signi" else (zone,))}
+    if any(c.charm for c in conds):  # a Charm comes and goes in the under zones
+        counted.update(UNDER_ZONES.values())
     crossed_before = _cross(game, {}) if any(c.card.cross for c in cards_on_field) else \
         frozenset()
 

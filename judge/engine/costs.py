@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from judge.engine import mechanics
+from judge.engine.classes import parse_class
 from judge.errors import FieldError
 from judge.ids import quote
 from judge.limits import MAX_COUNT
@@ -135,12 +136,8 @@ def parse_cost(raw: Any, where: str) -> Cost:
             for sub in value:
                 if sub not in ("count", "class"):
                     raise FieldError(f"{where}.discard.{sub}", "unknown field", ("count", "class"))
-            discard_class = value.get("class", "")
-            if not isinstance(discard_class, str) or not discard_class or \
-                    not all(ch.isalnum() or ch in "-_ " for ch in discard_class) or \
-                    len(discard_class) > 100:
-                raise FieldError(f"{where}.discard.class", "expected a class name of letters, "
-                                 f"digits, spaces, - and _, got {quote(discard_class)}")
+            discard_class = parse_class(value.get("class"), f"{where}.discard.class") \
+                if "class" in value else ""
             value = value.get("count", 1)
             key_where = f"{where}.discard.count"
         else:

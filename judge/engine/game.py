@@ -498,6 +498,7 @@ class Game:
         card.attach = how
         card.face_down = how == "charm"
         self.attached_to[card.label] = (signi.label, signi.epoch)
+        self.state.changes += 1  # conditions read what is attached (a Charm)
 
     def shuffle(self, player: str, cause: str) -> None:
         deck = self.state.zone(player, "deck")

@@ -50,9 +50,14 @@ class CardState(NamedTuple):
     modifiers and constant abilities in force), its power on the field (``None`` elsewhere),
     whether it is down, frozen or face down, the label of the SIGNI it is attached to (a
     card in an under zone; ``None`` otherwise) and whether it is a token ARTS (made by an
-    effect). Who may look at it follows from its zone and whether it is face down
-    (:func:`judge.engine.visibility.sees`; :meth:`Position.sees`). A named tuple: a position
-    is taken after every step, and a set-up may hold a thousand cards."""
+    effect). A SIGNI on the field (a SIGNI zone, the cheer zone) also carries what continuous
+    effects make of it (:mod:`judge.engine.continuous`): ``keywords``, the keywords it has now
+    (printed ones unless it lost its abilities, with those given by effects, constant
+    abilities and Accessories; sorted), ``lost``, whether it has lost its abilities, and
+    ``crossed``, whether it is in a cross state. Who may look at it follows from its zone and
+    whether it is face down (:func:`judge.engine.visibility.sees`; :meth:`Position.sees`). A
+    named tuple: a position is taken after every step, and a set-up may hold a thousand
+    cards."""
 
     label: str
     card: str
@@ -63,6 +68,9 @@ class CardState(NamedTuple):
     face_down: bool = False
     attached_to: str | None = None
     token: bool = False
+    keywords: tuple[str, ...] = ()
+    lost: bool = False
+    crossed: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"label": self.label, "card": self.card, "level": self.level}
@@ -75,6 +83,11 @@ class CardState(NamedTuple):
             out["attached_to"] = self.attached_to
         if self.token:
             out["token"] = True
+        if self.keywords:
+            out["keywords"] = list(self.keywords)
+        for key in ("lost", "crossed"):
+            if getattr(self, key):
+                out[key] = True
         return out
 
     @classmethod
@@ -84,11 +97,14 @@ class CardState(NamedTuple):
         return cls(str(data["label"]), str(data["card"]), int(data["level"]),
                    None if power is None else int(power), bool(data.get("down", False)),
                    bool(data.get("frozen", False)), bool(data.get("face_down", False)),
-                   None if attached is None else str(attached), bool(data.get("token", False)))
+                   None if attached is None else str(attached), bool(data.get("token", False)),
+                   tuple(str(k) for k in data.get("keywords", ())),
+                   bool(data.get("lost", False)), bool(data.get("crossed", False)))
 
     def to_text(self) -> str:
         """``S1 (signi-2, level 2, power 8000, down, under S0)``; a token ARTS ends with
-        ``, token``."""
+        ``, token``, then a SIGNI's keywords (``, keywords lancer+shadow``), ``, lost
+        abilities`` and ``, crossed``."""
         parts = [_token(self.card), f"level {self.level}"]
         if self.power is not None:
             parts.append(f"power {self.power}")
@@ -98,6 +114,12 @@ class CardState(NamedTuple):
             parts.append(f"under {_token(self.attached_to)}")
         if self.token:
             parts.append("token")
+        if self.keywords:
+            parts.append("keywords " + "+".join(map(_token, self.keywords)))
+        if self.lost:
+            parts.append("lost abilities")
+        if self.crossed:
+            parts.append("crossed")
         return f"{_token(self.label)} ({', '.join(parts)})"
 
 
@@ -208,7 +230,7 @@ class Position(NamedTuple):
     def to_text(self) -> str:
         """Lines: the turn, then per player a line and one indented line per zone that holds a
         card, each card as ``LABEL (CARD, level N[, power N][, down][, frozen][, face-down]
-        [, under HOLDER])``::
+        [, under HOLDER][, token][, keywords K1+K2][, lost abilities][, crossed])``::
 
             turn 3, turn player p1, phase main, attack step -, winner -, win reason -, shuffled -
             p1: lrig level 3, limit 7, refreshes 0
@@ -272,7 +294,12 @@ _ZONE = re.compile(r"  (?P<zone>[a-z0-9_]+): (?P<cards>.+)")
 _CARD = re.compile(
     rf"(?P<label>{_TOKEN}) \((?P<card>{_TOKEN}), level (?P<level>-?\d+)"
     r"(?:, power (?P<power>-?\d+))?(?P<down>, down)?(?P<frozen>, frozen)?"
-    rf"(?P<face>, face-down)?(?:, under (?P<under>{_TOKEN}))?(?P<tokenart>, token)?\)")
+    rf"(?P<face>, face-down)?(?:, under (?P<under>{_TOKEN}))?(?P<tokenart>, token)?"
+    rf"(?:, keywords (?P<keywords>{_TOKEN}(?:\+{_TOKEN})*))?(?P<lost>, lost abilities)?"
+    r"(?P<crossed>, crossed)?\)")
+
+
+_KEYWORD = re.compile(_TOKEN)
 
 
 def _token(text: str) -> str:
@@ -297,7 +324,10 @@ def _card(m: re.Match[str]) -> CardState:
                      None if m["power"] is None else int(m["power"]), m["down"] is not None,
                      m["frozen"] is not None, m["face"] is not None,
                      None if m["under"] is None else _untoken(m["under"]),
-                     m["tokenart"] is not None)
+                     m["tokenart"] is not None,
+                     () if m["keywords"] is None else
+                     tuple(_untoken(k) for k in _KEYWORD.findall(m["keywords"])),
+                     m["lost"] is not None, m["crossed"] is not None)
 
 
 # ---------------------------------------------------------------------- snapshots
@@ -311,8 +341,8 @@ _SIGNI = ON_FIELD  # the zones whose SIGNI have a power: the SIGNI zones and the
 _NOT_ATTACHED = ("", 0)
 _new = tuple.__new__
 #: the end of a card state off the field and out of the under zones: attached to no SIGNI,
-#: a token ARTS or not
-_TAILS = {False: (None, False), True: (None, True)}
+#: a token ARTS or not, no keywords read, abilities not lost, not crossed
+_TAILS = {False: (None, False, (), False, False), True: (None, True, (), False, False)}
 _TOKEN_OF = attrgetter("token")
 
 
@@ -333,6 +363,30 @@ class _Zone:
         self.states: tuple[CardState, ...] | None = None
 
 
+#: What continuous effects make of a SIGNI on the field: its keywords now (sorted), whether it
+#: lost its abilities, whether it is in a cross state.
+_Effects = tuple[tuple[str, ...], bool, bool]
+_NO_EFFECTS: _Effects = ((), False, False)
+
+
+def _effects(game: Game, signi: list[CardInstance]) -> tuple[_Effects, ...]:
+    """Keywords, lost abilities and cross state of each of ``signi``, as the engine reads
+    them (:meth:`~judge.engine.game.Game.keywords`, :attr:`continuous.Layer.lost` and
+    ``crossed``)."""
+    layer = None if game.plain else game.layer()
+    lost = layer.lost if layer is not None else {}
+    crossed = layer.crossed if layer is not None else frozenset()
+    out = []
+    for card in signi:
+        words = game.keywords(card)
+        label = card.label
+        if not words and label not in lost and label not in crossed:
+            out.append(_NO_EFFECTS)
+        else:
+            out.append((tuple(sorted(words)), label in lost, label in crossed))
+    return tuple(out)
+
+
 class _Side(NamedTuple):
     """One player's side as a snapshot found it: its zones (aligned with ZONES; None: empty),
     the LRIG's level, the limit and the refreshes; and what the next snapshot compares to
@@ -346,7 +400,7 @@ class _Side(NamedTuple):
     coins: int
     field: tuple[list[CardInstance], ...]
     field_marks: list[tuple[bool, bool, bool]]
-    stats: tuple[tuple[int, ...], tuple[int, ...]] | None
+    stats: tuple[tuple[int, ...], tuple[int, ...], tuple[_Effects, ...]] | None
     held: tuple[str, ...]
 
 
@@ -457,7 +511,7 @@ def _capture(game: Game, memo: _Memo, every: bool = False) -> _Raw:
         stats = None
         if signi:
             powers, levels = game.field_stats(signi)
-            stats = (tuple(powers), tuple(levels))
+            stats = (tuple(powers), tuple(levels), _effects(game, signi))
         under = list(chain.from_iterable(_UNDER_LISTS(zones)))
         held = tuple(attached.get(c.label, _NOT_ATTACHED)[0] for c in under) if under else ()
         if old is not None and old.field == field and old.field_marks == field_marks and \
@@ -473,7 +527,8 @@ def _capture(game: Game, memo: _Memo, every: bool = False) -> _Raw:
                 if kind == 1 and n:
                     assert stats is not None
                     extra: tuple[Any, ...] = (stats[0][at_signi:at_signi + n],
-                                              stats[1][at_signi:at_signi + n])
+                                              stats[1][at_signi:at_signi + n],
+                                              stats[2][at_signi:at_signi + n])
                     at_signi += n
                 elif kind == 2 and n:
                     extra = held[at_under:at_under + n]
@@ -513,10 +568,11 @@ def _states(zone: _Zone, i: int, memo: _Memo) -> tuple[CardState, ...]:
         return zone.states
     kind = _KIND[i]
     if kind == 1:
-        powers, levels = zone.extra
-        states = tuple(CardState(c.label, c.card.id, lv, pw, m[0], m[1], m[2])
-                       for c, m, pw, lv in zip(zone.cards, zone.marks, powers, levels,
-                                               strict=True))
+        powers, levels, effects = zone.extra
+        states = tuple(CardState(c.label, c.card.id, lv, pw, m[0], m[1], m[2], None, False,
+                                 *fx)
+                       for c, m, pw, lv, fx in zip(zone.cards, zone.marks, powers, levels,
+                                                   effects, strict=True))
     elif kind == 2:
         states = tuple(CardState(c.label, c.card.id, c.card.level or 0, None, m[0], m[1],
                                  m[2], h or None)

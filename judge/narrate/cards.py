@@ -60,6 +60,14 @@ OP_NAMES: dict[str, str] = {
     "bloom": N_("bloom"),
     "make_token": N_("make a craft ARTS"),
     "coins": N_("coins"),
+    "set_power": N_("set power"),
+    "set_level": N_("set level"),
+    "cannot": N_("a \"cannot\" effect"),
+    "lose_abilities": N_("lose all abilities"),
+    "replace": N_("a replacement effect"),
+    "upper_limit": N_("an upper limit"),
+    "draw_limit": N_("a draw limit"),
+    "use": N_("use a card through an effect"),
 }
 
 #: The forms of a short name, by the feature that sets the card apart.

@@ -10,6 +10,7 @@ from typing import Any
 
 from judge.engine import events as ev
 from judge.engine.cards import CardDef
+from judge.engine.classes import CLASSES
 from judge.engine.costs import Cost
 from judge.engine.events import AbilityRef, CardSet, Event, Option
 from judge.engine.state import ATTACK_STEP_TERMS, PHASE_TERMS, ZONE_TERMS, ZoneRef
@@ -92,8 +93,9 @@ class Narrator:
 
     def board_zone_name(self, zone: str) -> str:
         """A zone's name on a board's box, where room is short (``assist LRIG 1``)."""
-        if zone.startswith("assist"):
-            return self._(OTHER_MESSAGES["zone:assist:board"], n=zone[-1])
+        for kind in ("assist", "seed", "trap"):
+            if zone.startswith(kind):
+                return self._(OTHER_MESSAGES[f"zone:{kind}:board"], n=zone[-1])
         return self.zone_name(zone)
 
     def zone(self, ref: ZoneRef | None) -> str:
@@ -160,9 +162,9 @@ class Narrator:
         if cost.exceed:
             parts.append(self._cost_part("exceed", cost.exceed))
         if cost.discard:
-            parts.append(self._(OTHER_MESSAGES["cost:discard:class"], count=cost.discard,
-                                **{"class": cost.discard_class}) if cost.discard_class
-                         else self._(OTHER_MESSAGES["cost:discard"], count=cost.discard))
+            named = {"class": self._(CLASSES[cost.discard_class])} if cost.discard_class else {}
+            parts.append(self._(OTHER_MESSAGES["cost:discard:class"], count=cost.discard, **named)
+                         if named else self._(OTHER_MESSAGES["cost:discard"], count=cost.discard))
         return self.join(parts)
 
     def ability(self, ref: AbilityRef | None) -> str:
@@ -172,8 +174,8 @@ class Narrator:
         if not ref.card:
             if ref.player:
                 return self._(OTHER_MESSAGES["ability:player"], player=self.player(ref.player))
-            # the effects in force from the set-up (never the subject of a sentence)
-            return self._(OTHER_MESSAGES["ability:card"], card=self.card(str(ref)))
+            # the effects a ruling's set-up puts in force, from no card
+            return self._(OTHER_MESSAGES["ability:in_force"])
         label = ref.card
         if ref.which is None:
             return self._(OTHER_MESSAGES["ability:card"], card=self.card(label))

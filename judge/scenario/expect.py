@@ -8,7 +8,7 @@ events. Nothing here runs the engine.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from judge.engine.events import Event
@@ -123,6 +123,20 @@ def state_diff(pos: Position, pattern: StatePattern, seed_fixed: bool) -> list[s
         got_coins = pos.player(player).coins
         if got_coins != want:
             out.append(f"coins of {player}: expected {want}, got {got_coins}")
+    for label, words in pattern.keywords.items():
+        where, card = pos.find(label)
+        if where.zone not in ON_FIELD:
+            out.append(f"keywords of {label}: expected {_words(words)}, but it is in {where}")
+        elif frozenset(card.keywords) != words:
+            out.append(f"keywords of {label}: expected {_words(words)}, got "
+                       f"{_words(card.keywords)}")
+    for name, table in (("lost", pattern.lost), ("crossed", pattern.crossed)):
+        for label, want in table.items():
+            got_flag = getattr(pos.find(label)[1], name)
+            if got_flag != want:
+                what = "lost its abilities" if name == "lost" else "in a cross state"
+                out.append(f"{label}: expected {'' if want else 'not '}{what}, got "
+                           f"{'' if got_flag else 'not '}{what}")
     for player, (seen, unseen) in pattern.visible.items():
         for label in seen:
             if not _sees(pos, player, label):
@@ -133,6 +147,10 @@ def state_diff(pos: Position, pattern: StatePattern, seed_fixed: bool) -> list[s
                 out.append(f"{player} should not be able to look at {label}, but may "
                            f"({_where(pos, label)})")
     return out
+
+
+def _words(words: Iterable[str]) -> str:
+    return f"[{', '.join(sorted(words))}]"
 
 
 def _sees(pos: Position, player: str, label: str) -> bool:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.data import load_rulesets
-from judge.engine import eras
+from judge.engine import eras, mechanics
 from judge.engine.actions import ACTIONS, ILLEGAL_REASONS
 from judge.engine.cards import LASTING_OPS, CardDef, Op, parse_card, parse_effect, parse_op
 from judge.engine.choices import CHOICE_KINDS, Scripted
@@ -89,10 +89,10 @@ STEP_FIELDS: dict[str, tuple[str, ...]] = {
 }
 EXPECT_FIELDS = ("rules", "zones", "phase", "attack_step", "turn", "turn_player", "winner",
                  "win_reason", "power", "level", "limit", "down", "frozen", "refreshes",
-                 "coins", "visible", "events", "outcomes")
+                 "coins", "visible", "keywords", "lost", "crossed", "events", "outcomes")
 STATE_FIELDS = ("zones", "phase", "attack_step", "turn", "turn_player", "winner", "win_reason",
                 "power", "level", "limit", "down", "frozen",
-                "refreshes", "coins", "visible")
+                "refreshes", "coins", "visible", "keywords", "lost", "crossed")
 #: What ``expect.visible.PLAYER`` may say: the cards that player may look at, and may not.
 VISIBLE_KEYS = ("sees", "cannot_see")
 #: Where a step's ``zone`` may point: a SIGNI zone (``play``, ``summon``, the SIGNI a cheer
@@ -791,7 +791,20 @@ class _Loader:
             winner=winner, power=numbers("power"), level=numbers("level"),
             limit=numbers("limit", PLAYERS), refreshes=numbers("refreshes", PLAYERS),
             down=flags("down"), frozen=flags("frozen"), coins=numbers("coins", PLAYERS),
-            visible=self._visible(raw, where))
+            visible=self._visible(raw, where), keywords=self._keywords(raw, where),
+            lost=flags("lost"), crossed=flags("crossed"))
+
+    def _keywords(self, raw: dict[str, Any], where: str) -> dict[str, frozenset[str]]:
+        """``keywords = { S1 = ["lancer"] }``: the keywords a SIGNI on the field has, all of
+        them (``[]``: none)."""
+        table = _table(raw, "keywords", f"{where}.keywords")
+        out = {}
+        for name, value in table.items():
+            at = f"{where}.keywords.{name}"
+            words = _str_list(value, at)
+            out[self.label(name, at)] = frozenset(
+                _one_of(w, mechanics.keyword_ids(), f"{at}[{i}]") for i, w in enumerate(words))
+        return out
 
     def _visible(self, raw: dict[str, Any], where: str
                  ) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:

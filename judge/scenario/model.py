@@ -119,6 +119,10 @@ class StatePattern:
     coins: dict[str, int] = field(default_factory=dict)  # player -> BET coins
     #: player -> (labels that player may look at, labels that player may not look at)
     visible: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
+    #: label -> every keyword that SIGNI on the field has (printed and given)
+    keywords: dict[str, frozenset[str]] = field(default_factory=dict)
+    lost: dict[str, bool] = field(default_factory=dict)  # label -> lost its abilities
+    crossed: dict[str, bool] = field(default_factory=dict)  # label -> in a cross state
 
 
 @dataclass(frozen=True)

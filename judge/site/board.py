@@ -31,18 +31,23 @@ the rules of the copies that ``<use>`` shows within the ``<use>`` alone.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from html import escape
 
-from judge.engine.state import LRIG_STACK_ZONES, PLAYERS, SIGNI_ZONES
+from judge.engine.state import FIELD_ZONES, LRIG_STACK_ZONES, ON_FIELD, PLAYERS, SIGNI_ZONES
 from judge.engine.trace import Position
+from judge.engine.visibility import sees
+from judge.langs import N_
 from judge.narrate import Narrator
 from judge.narrate.cards import short_names
 
 #: The order zones are drawn in (three to a row), when they hold a card in some board.
-ORDER = ("lrig", "assist1", "assist2", "key", "signi1", "signi2", "signi3", "deck", "life",
-         "hand", "ener", "trash", "check", "lrig_deck", "lrig_trash")
+ORDER = ("lrig", "assist1", "assist2", "key", "signi1", "signi2", "signi3", "seed1", "seed2",
+         "seed3", "trap1", "trap2", "trap3", "cheer", "deck", "life", "hand", "ener", "trash",
+         "check", "lrig_deck", "lrig_trash")
+#: Zones whose SIGNI show a power: the SIGNI zones and the cheer zone.
+POWER_ZONES = (*SIGNI_ZONES, "cheer")
 UNDER = {"signi1": "under1", "signi2": "under2", "signi3": "under3"}
 #: Zones listed from their top card, after a ▲: piles (top first in the position) and LRIG
 #: stacks (the LRIG on top last in the position, first on the board).
@@ -66,12 +71,24 @@ GONE = "gn"
 CHANGED = "cg"
 
 
+#: Who may look at a face-down card on the field (:data:`CardView.hidden`): its owner only
+#: (a Seed, a Trap), or nobody (a Charm).
+OWNER = "owner"
+NOBODY = "nobody"
+
+
 @dataclass(frozen=True)
 class CardView:
     label: str
     down: bool = False
     frozen: bool = False
     power: int | None = None
+    #: a face-down card on the field: who may look at it (:data:`OWNER`, :data:`NOBODY`)
+    hidden: str = ""
+    #: the keywords a SIGNI on the field has from effects, not printed (or printed but lost)
+    given: tuple[str, ...] = ()
+    #: a SIGNI on the field that has lost its abilities
+    lost: bool = False
     #: what changed since the previous board: "", NEW, GONE or CHANGED
     mark: str = ""
     #: the power on the previous board, when it changed
@@ -94,15 +111,26 @@ class Board:
         return ()
 
 
-def board_of(position: Position) -> Board:
+def board_of(position: Position, printed: Mapping[str, Iterable[str]] | None = None) -> Board:
     """What a board shows of a position: every zone's labels (an LRIG stack from the LRIG on
-    top), down and frozen marks, the power of a SIGNI on the field, the turn, the phase and
-    the winner."""
+    top), down and frozen marks, the power of a SIGNI on the field, a face-down card on the
+    field with who may look at it (:func:`judge.engine.visibility.sees`), the keywords a
+    SIGNI has that ``printed`` (card id -> its printed keywords) does not give it, or all of
+    them once it lost its abilities, whether it lost them, the turn, the phase and the
+    winner."""
+    printed = printed or {}
     zones = []
     for player in PLAYERS:
         for zone in (*ORDER, "under1", "under2", "under3"):
+            field = zone in FIELD_ZONES
+            on = zone in ON_FIELD
             cards = tuple(
-                CardView(c.label, c.down, c.frozen, c.power if zone in SIGNI_ZONES else None)
+                CardView(c.label, c.down, c.frozen, c.power if on else None,
+                         (OWNER if sees(player, player, zone, True) else NOBODY)
+                         if c.face_down and field else "",
+                         tuple(k for k in c.keywords
+                               if c.lost or k not in printed.get(c.card, ())) if on else (),
+                         c.lost)
                 for c in position.zone(player, zone))
             if zone in LRIG_STACK_ZONES:
                 cards = cards[::-1]
@@ -129,14 +157,18 @@ def marked(board: Board, previous: Board | None) -> Board:
             old = before.get(card.label)
             if old is None or old[:2] != (player, zone):
                 shown.append(replace(card, mark=NEW))
-            elif (old[2].down, old[2].frozen, old[2].power) != \
-                    (card.down, card.frozen, card.power):
+            elif _looks(old[2]) != _looks(card):
                 was = old[2].power if old[2].power != card.power else None
                 shown.append(replace(card, mark=CHANGED, was=was))
             else:
                 shown.append(card)
         zones.append((player, zone, _with_gone(shown, previous.cards(player, zone), here)))
     return replace(board, zones=tuple(zones))
+
+
+def _looks(card: CardView) -> tuple[object, ...]:
+    """What a change of marks :data:`CHANGED` on a card that stayed in its zone."""
+    return (card.down, card.frozen, card.power, card.hidden, card.given, card.lost)
 
 
 def _with_gone(shown: list[CardView], before: Sequence[CardView],
@@ -173,6 +205,14 @@ def zones_used(boards: Iterable[Board]) -> tuple[str, ...]:
 DOWN_MARK = "\u2193"  # ↓
 FROZEN_MARK = "\u2744"  # ❄
 TOP_MARK = "\u25b2"  # ▲
+#: face down, only its owner may look at it (a Seed, a Trap); face down, nobody may (a Charm)
+OWNER_MARK = "\u25a1"  # □
+NOBODY_MARK = "\u25a0"  # ■
+GIVEN_MARK = "\u2605"  # ★ has a keyword from an effect
+LOST_MARK = "\u2298"  # ⊘ has lost its abilities
+_HIDDEN_MARKS = {"": "", OWNER: OWNER_MARK, NOBODY: NOBODY_MARK}
+#: A card in the page's key with the keywords effects give it on its boards.
+GIVEN_KEY = N_("%(name)s (%(mark)s %(keywords)s)")
 #: The id of the frame's ``<g>``: one frame per page.
 FRAME_ID = "bf"
 #: The id of one player's side of the frame (boxes, zones' names, ▲), drawn for both.
@@ -182,8 +222,12 @@ PLAYER_GAP = 8  # below a player's last row
 
 
 def card_text(card: CardView) -> str:
-    """A card's label with its marks: ``T1``, ``T1↓``, ``T1↓❄``."""
-    return card.label + (DOWN_MARK if card.down else "") + (FROZEN_MARK if card.frozen else "")
+    """A card's label with its marks: ``T1``, ``T1↓``, ``T1↓❄``, ``X□`` (face down, seen by
+    its owner), ``C■`` (seen by nobody), ``S★`` (a keyword from an effect), ``S⊘`` (lost its
+    abilities)."""
+    return card.label + (DOWN_MARK if card.down else "") + \
+        (FROZEN_MARK if card.frozen else "") + _HIDDEN_MARKS[card.hidden] + \
+        (GIVEN_MARK if card.given else "") + (LOST_MARK if card.lost else "")
 
 
 def _text_width(zone: str) -> float:
@@ -217,7 +261,7 @@ def _box_lines(board: Board, player: str, zone: str) -> int:
     """How many text lines the box of ``zone`` needs below its name on ``board``."""
     cards = board.cards(player, zone)
     count = max(1, min(len(_lines(cards, _text_width(zone))), MAX_LINES))
-    if zone in SIGNI_ZONES and _signi(cards) is not None:
+    if zone in POWER_ZONES and _signi(cards) is not None:
         count += 1
     if zone in UNDER and board.cards(player, UNDER[zone]):
         count += 1
@@ -397,7 +441,7 @@ def _box_svg(board: Board, player: str, zone: str, x: int, y: int) -> str:
         ly += LINE
     if not shown:
         ly += LINE
-    signi = _signi(cards) if zone in SIGNI_ZONES else None
+    signi = _signi(cards) if zone in POWER_ZONES else None
     if signi is not None:
         if signi.was is not None:
             parts.append(f'<text class="pw {CHANGED}" x="{x + 3}" y="{ly}">'
@@ -424,10 +468,44 @@ def card_key(boards: Iterable[Board], n: Narrator) -> list[tuple[str, str]]:
     """(label, what the card is in a few words, in the page's language) of every named card
     on ``boards``, in label order: the page's key to the labels the boards and the sentences
     show (:func:`judge.narrate.cards.short_names`)."""
+    boards = list(boards)
     labels = sorted({c.label for b in boards for _, _, cards in b.zones for c in cards},
                     key=_label_order)
     names = short_names(n, labels)
-    return [(label, names[label]) for label in labels if label in names]
+    given: dict[str, list[str]] = {}
+    for b in boards:
+        for _, _, cards in b.zones:
+            for c in cards:
+                for word in c.given:
+                    if word not in given.setdefault(c.label, []):
+                        given[c.label].append(word)
+    terms = n.tables.keyword_terms
+
+    def named(label: str) -> str:
+        words = given.get(label)
+        if not words:
+            return names[label]
+        return n._(GIVEN_KEY, name=names[label], mark=GIVEN_MARK,
+                   keywords=n.join(n.term(terms.get(w, ""), w) for w in sorted(words)))
+
+    return [(label, named(label)) for label in labels if label in names]
+
+
+def marks_used(boards: Iterable[Board]) -> frozenset[str]:
+    """Which of the marks the page's legend explains only when a board shows them appear on
+    ``boards``: :data:`OWNER`, :data:`NOBODY` (face-down cards), ``given`` (a keyword from an
+    effect), ``lost`` (lost abilities)."""
+    out: set[str] = set()
+    for b in boards:
+        for _, _, cards in b.zones:
+            for c in cards:
+                if c.hidden:
+                    out.add(c.hidden)
+                if c.given:
+                    out.add("given")
+                if c.lost:
+                    out.add("lost")
+    return frozenset(out)
 
 
 def _label_order(label: str) -> tuple[str, int, str]:

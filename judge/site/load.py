@@ -155,8 +155,14 @@ def _groups(ruling: Ruling) -> list[TraceGroup]:
         rep = ruling.replays.get(rules_list[-1])
         trace = rep.traces[0] if rep is not None and rep.traces else None
         after = step_boards(ruling.scenario, trace)
-        out.append(TraceGroup(tuple(rules_list), trace, after, step_views(trace, after)))
+        out.append(TraceGroup(tuple(rules_list), trace, after,
+                              step_views(trace, after, printed_keywords(ruling.scenario))))
     return out
+
+
+def printed_keywords(scenario: Scenario) -> dict[str, tuple[str, ...]]:
+    """Card id -> its printed keywords, for the boards to tell the keywords effects give."""
+    return {card_id: card.keywords for card_id, card in scenario.cards.items() if card.keywords}
 
 
 def step_boards(scenario: Scenario, trace: Trace | None) -> tuple[Board, ...]:
@@ -164,7 +170,8 @@ def step_boards(scenario: Scenario, trace: Trace | None) -> tuple[Board, ...]:
     stopped at a step shows the position where it stopped for the steps after it too."""
     if trace is None or not trace.positions:
         return ()
-    boards = tuple(board_of(p) for p in trace.positions)
+    printed = printed_keywords(scenario)
+    boards = tuple(board_of(p, printed) for p in trace.positions)
     missing = len(scenario.steps) + 1 - len(boards)
     return boards + (boards[-1],) * missing if missing > 0 else boards
 
@@ -184,6 +191,7 @@ def _outcomes(scenario: Scenario, replays: Mapping[str, Replay]) -> list[Outcome
                                if not state_diff(t.final, outcome.state, seed_fixed)), None)
             trace = rep.traces[branch] if rep is not None and branch is not None else None
             out.append(OutcomeView(
-                i, outcome, rules, board_of(trace.final) if trace else None,
+                i, outcome, rules,
+                board_of(trace.final, printed_keywords(scenario)) if trace else None,
                 trace.choices if trace else (), branch))
     return out

@@ -13,7 +13,7 @@ Language-free: the context phase tells the events and draws the boards.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from judge.engine import events as ev
@@ -81,9 +81,11 @@ def cut(events: Sequence[Event], keys: frozenset[int]) -> list[tuple[list[Event]
     return parts
 
 
-def step_views(trace: Trace | None, after: Sequence[Board]) -> tuple[StepView, ...]:
+def step_views(trace: Trace | None, after: Sequence[Board],
+               printed: Mapping[str, Iterable[str]] | None = None) -> tuple[StepView, ...]:
     """The steps of ``trace`` (``after[k]``: the board after step k, 0 the set-up), cut at
-    their key moments, with their boards marked."""
+    their key moments, with their boards marked (``printed``: card id -> printed keywords,
+    as :func:`judge.site.board.board_of` takes it)."""
     if trace is None:
         return ()
     keys = frozenset(i for i in trace.key_events if is_key_moment(trace.events[i]))
@@ -102,7 +104,7 @@ def step_views(trace: Trace | None, after: Sequence[Board]) -> tuple[StepView, .
         waiting: list[Event] = []  # told with the next part: no board between them
         for events, key in parts:
             waiting += events
-            board = board_of(trace.position_at(key.seq)) if key is not None else \
+            board = board_of(trace.position_at(key.seq), printed) if key is not None else \
                 after[k] if k < len(after) else None
             if board is None or board == previous:
                 continue

@@ -22,7 +22,7 @@ from judge.i18n import N_, gettext_for, ngettext_for
 from judge.narrate import Narrator
 from judge.scenario.expect import ORDERED_ZONES
 from judge.scenario.model import StatePattern, ZonePattern
-from judge.site.board import card_key, frame_svg
+from judge.site.board import card_key, frame_svg, marks_used
 from judge.site.load import RulingData
 from judge.site.timeline import expectation_keys
 
@@ -50,6 +50,7 @@ def replay_sections(data: RulingData, L: Words, n: Narrator) -> dict[str, Any]:
         "outcomes": outcome_views(data, L, n),
         "frame": Markup(frame_svg(data.layout, n, data.painter.defs())),
         "card_key": card_key(data.boards, n),
+        "board_marks": marks_used(data.boards),
     }
 
 

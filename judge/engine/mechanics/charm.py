@@ -3,8 +3,11 @@
 Rule: the ``charm`` operation puts the top card of the controller's main deck face down under
 a SIGNI on the field as its Charm; with no such SIGNI or an empty main deck it does nothing
 (``fizzle``, reason ``no-signi-or-deck``). When the SIGNI leaves the field, its Charm goes to the
-trash by rule processing (kind 3, :mod:`judge.engine.rule_processing.attachments`). A card may
-list ``charm`` as a keyword; as a printed keyword it is recorded only.
+trash by rule processing (kind 3, :mod:`judge.engine.rule_processing.attachments`). Nobody may
+look at a Charm, not even its owner (:mod:`judge.engine.visibility`). Card texts that say
+【Charm】 are written with this operation and with the condition ``charm`` ("while this SIGNI
+has a Charm": :func:`judge.engine.conditions.has_charm`); a card may also list ``charm`` as a
+keyword, which is recorded only (the sources give a Charm no ability of its own).
 
 Hook: :func:`charm`, the ``charm`` operation (:data:`judge.engine.ops.OPERATIONS`).
 
