@@ -5,7 +5,9 @@ The catalogues live in ``judge/locale/<locale>/LC_MESSAGES/messages.po`` (``ja``
 ``N_`` marks a message id where it is defined, ``pybabel extract`` finds it (see ``babel.cfg``
 and docs/site.md). No compiled ``.mo`` file needs to be committed: :func:`translations` compiles
 a catalogue in memory the first time it is asked for, and :func:`compile_catalogues` writes
-the ``.mo`` files (what ``pybabel compile`` does) for tools that want them.
+the ``.mo`` files (what ``pybabel compile`` does) for tools that want them. Where a language has
+only its compiled ``.mo`` file (the copy of the package the browser sandbox runs, see
+:mod:`judge.site.sandbox`), :func:`translations` reads it, and Babel is not imported at all.
 """
 
 from __future__ import annotations
@@ -14,14 +16,14 @@ import gettext
 import io
 from functools import cache
 from pathlib import Path
-
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
+from typing import TYPE_CHECKING
 
 from judge.langs import LANGS as LANGS  # the site's languages, defined once
 from judge.langs import N_ as N_
 from judge.langs import NP_ as NP_
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 #: The gettext locale folder of each language.
 LOCALES: dict[str, str] = {"ja": "ja", "en": "en", "zh-Hans": "zh_Hans"}
@@ -41,12 +43,16 @@ def po_path(lang: str) -> Path:
 @cache
 def catalog(lang: str) -> Catalog:
     """The parsed ``.po`` catalogue of ``lang``."""
+    from babel.messages.pofile import read_po  # here: the sandbox's copy runs without Babel
+
     with po_path(lang).open("rb") as fh:
         return read_po(fh, locale=LOCALES[lang], domain=DOMAIN)
 
 
 def mo_bytes(lang: str) -> bytes:
     """The compiled (``.mo``) form of ``lang``'s catalogue; fuzzy entries are left out."""
+    from babel.messages.mofile import write_mo
+
     buffer = io.BytesIO()
     write_mo(buffer, catalog(lang), use_fuzzy=False)
     return buffer.getvalue()
@@ -54,7 +60,11 @@ def mo_bytes(lang: str) -> bytes:
 
 @cache
 def translations(lang: str) -> gettext.GNUTranslations:
-    """gettext translations for ``lang``, compiled in memory from its ``.po`` file."""
+    """gettext translations for ``lang``, compiled in memory from its ``.po`` file (or read
+    from its ``.mo`` file where there is no ``.po``: the sandbox's copy of the package)."""
+    po = po_path(lang)
+    if not po.is_file() and po.with_suffix(".mo").is_file():
+        return gettext.GNUTranslations(io.BytesIO(po.with_suffix(".mo").read_bytes()))
     return gettext.GNUTranslations(io.BytesIO(mo_bytes(lang)))
 
 

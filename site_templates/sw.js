@@ -10,6 +10,8 @@
 var VERSION = "__JUDGE_BUILD_VERSION__";
 //: The languages of the site; each has a list of the files kept for it, offline/<lang>.json.
 var LANGS = __JUDGE_LANGS__;
+//: The Pyodide version the sandbox runs (judge/site/sandbox_build.py), or "none".
+var PYODIDE = "__JUDGE_PYODIDE__";
 //: The site's root folder (this file's folder): nothing outside it is ever touched.
 var SCOPE = self.registration.scope;
 //: Caches are named after the site's folder, so that two copies of the site on one host
@@ -27,9 +29,7 @@ var CACHE = PREFIX + VERSION;
 // names it (for large files that do not change with the build); without it the file goes in
 // this build's cache. The first rule that matches decides; a request no rule matches is left
 // to the browser. To keep more of the site offline, add a rule here (and a line in
-// docs/site.md), for example:
-//   { name: "pyodide", match: function (path) { return path.indexOf("assets/pyodide/") === 0; },
-//     strategy: "cache", cache: "pyodide-0.27" },
+// docs/site.md).
 var RULES = [
   // the downloads (api/: the database, the JSON) are for other tools: never kept
   { name: "pages", strategy: "network", match: function (path, request) {
@@ -38,6 +38,15 @@ var RULES = [
   } },
   { name: "assets", strategy: "cache", match: function (path) {
     return path.indexOf("assets/") === 0;
+  } },
+  // the sandbox ("Try it"), kept after its first use so that it works offline: Pyodide in a
+  // cache of its own, kept across builds while the pinned version (package-lock.json) stays;
+  // the editor, the worker, this build's package zip and the rulings' files in this build's
+  { name: "pyodide", strategy: "cache", cache: "pyodide-" + PYODIDE, match: function (path) {
+    return path.indexOf("pyodide/") === 0;
+  } },
+  { name: "sandbox", strategy: "cache", match: function (path) {
+    return path.indexOf("sandbox/") === 0;
   } },
   { name: "search", strategy: "cache", match: function (path) {
     return LANGS.some(function (lang) {
@@ -79,10 +88,13 @@ function stored(url) {
     }
   });
   var address = key(url);
+  // a rule's own cache is looked in only when it exists (opening it would create it empty)
   return names.reduce(function (found, name) {
     return found.then(function (response) {
-      return response || caches.open(name).then(function (cache) {
-        return cache.match(address);
+      return response || caches.has(name).then(function (exists) {
+        return exists ? caches.open(name).then(function (cache) {
+          return cache.match(address);
+        }) : undefined;
       });
     });
   }, Promise.resolve(undefined));
@@ -204,8 +216,34 @@ function visited(url) {
   });
 }
 
+/** Keep files of the site by their rules (the sandbox's, sent by sandbox/sandbox.js after
+ * its first replay: the sandbox was perhaps loaded before this worker was in control). */
+function keep(urls) {
+  return Promise.all(urls.map(function (url) {
+    var path = sitePath(url);
+    var rule = path === null ? null : ruleFor(path, { mode: "no-cors" });
+    if (!rule) {
+      return undefined;
+    }
+    return stored(url).then(function (found) {
+      return found || fetch(key(url)).then(function (response) {
+        return store(cacheName(rule), url, response);
+      });
+    }).catch(function () {});
+  }));
+}
+
 self.addEventListener("message", function (event) {
   var data = event.data || {};
+  if (data.type === "keep" && Array.isArray(data.urls)) {
+    event.waitUntil(keep(data.urls.filter(function (url) {
+      return typeof url === "string";
+    })).then(function () {
+      if (event.source && event.source.postMessage) {
+        event.source.postMessage({ type: "kept-sandbox" });
+      }
+    }));
+  }
   if (data.type === "visit" && typeof data.url === "string") {
     var done = visited(data.url).then(function () {
       return true;

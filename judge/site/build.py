@@ -40,6 +40,7 @@ from judge.site.context import Links, PageInfo, PageSpec, SiteModel, page_file
 from judge.site.load import SiteInput, load
 from judge.site.offline import OfflineReport, write_offline
 from judge.site.render import assets_dir, fresh_environments, render
+from judge.site.sandbox_build import SandboxReport, write_sandbox
 
 
 class BuildError(JudgeError):
@@ -66,6 +67,7 @@ class BuildReport:
     processes: int = 1  # that rendered the pages
     api: ApiReport | None = None  # the downloads (api/)
     offline: OfflineReport | None = None  # the service worker and what it keeps
+    sandbox: SandboxReport | None = None  # Pyodide and the package, for "Try it"
 
     def summary(self) -> str:
         times = ", ".join(f"{k} {v:.2f} s" for k, v in self.seconds.items())
@@ -77,6 +79,10 @@ class BuildReport:
                      f"{self.api.database_bytes / 1024:.0f} KiB database")
         if self.failing:
             text += f"; {len(self.failing)} failing ruling(s) marked: {', '.join(self.failing)}"
+        if self.sandbox is not None:
+            text += f"\nnote: {self.sandbox.missing}" if self.sandbox.missing else \
+                (f"; sandbox: Pyodide {self.sandbox.pyodide_version}, "
+                 f"{self.sandbox.bytes / 1024:.0f} KiB loaded on a first use")
         return text
 
 
@@ -176,6 +182,9 @@ def write_site(site: SiteInput, out: Path, report: BuildReport, tick: Progress,
         start = time.perf_counter()
         report.api = write_api(site, tmp)
         report.seconds["api"] = time.perf_counter() - start
+        start = time.perf_counter()
+        report.sandbox = write_sandbox(site, tmp)
+        report.seconds["sandbox"] = time.perf_counter() - start
         if finish is not None:
             start = time.perf_counter()
             finish(tmp)

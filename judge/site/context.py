@@ -22,26 +22,31 @@ from judge.corpus import Corpus, Term
 from judge.coverage import Coverage, Row
 from judge.coverage import compute as compute_coverage
 from judge.engine import events as ev
-from judge.engine.events import Event
 from judge.engine.rule_processing import BY_ID as RULE_KIND_BY_ID
 from judge.engine.rule_processing import KINDS as RULE_KINDS
 from judge.engine.rule_processing import TABLE as RULE_KIND_TABLE
 from judge.engine.rulesets import RuleSet
-from judge.engine.state import ATTACK_STEP_TERMS, ATTACK_STEPS, PHASE_TERMS, PHASES, ZoneRef
-from judge.i18n import LANGS, N_, NATIVE_NAMES, gettext_for, ngettext_for
+from judge.engine.state import ATTACK_STEP_TERMS, ATTACK_STEPS, PHASE_TERMS, PHASES
+from judge.i18n import LANGS, N_, NATIVE_NAMES, gettext_for
 from judge.langs import TEXT_FIELDS
 from judge.narrate import (
     Narrator,
     scenario_cards,
 )
-from judge.scenario.expect import ORDERED_ZONES
-from judge.scenario.model import Expectation, StatePattern, ZonePattern
+from judge.scenario.model import Expectation
 from judge.site import citations, timeline
 from judge.site.api import API_VERSION, DATABASE
 from judge.site.api import FOLDER as API_FOLDER
-from judge.site.board import card_key, frame_svg, marks_used
 from judge.site.load import RulingData, SiteInput
 from judge.site.markup import TermLinker, render_markdown
+from judge.site.sections import (  # noqa: F401 - board_caption, facts, moment_caption: re-exported
+    MOMENT_NAMES,
+    Words,
+    board_caption,
+    facts,
+    moment_caption,
+    replay_sections,
+)
 from judge.sources import Citation, has_interpretation, rests_on_official
 
 NEWEST = 10
@@ -198,18 +203,10 @@ class PageSpec:
 
 
 @dataclass
-class Lang:
+class Lang(Words):
     """Texts in one language: catalogue messages and the corpus's names, with fallbacks."""
 
-    lang: str
     corpus: Corpus
-
-    def _(self, message: str, **values: Any) -> str:
-        text = gettext_for(self.lang, message)
-        return text % values if values else text
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return ngettext_for(self.lang, singular, plural, n) % {"num": n}
 
     def term(self, term_id: str) -> str:
         term = self.corpus.glossary.get(term_id)
@@ -323,7 +320,7 @@ class SiteModel:
                  PageSpec("sources/", "sources.html"),
                  PageSpec("search/", "search.html"), PageSpec("rulings/", "rulings.html"),
                  PageSpec("maintainers/", "maintainers.html"),
-                 PageSpec("offline/", "offline.html")]
+                 PageSpec("offline/", "offline.html"), PageSpec("sandbox/", "sandbox.html")]
         specs += [PageSpec(f"topics/{t or 'other'}/", "list.html", f"topic:{t}")
                   for t in self.topics]
         specs += [PageSpec(f"tags/{t}/", "list.html", f"tag:{t}") for t in self.tags]
@@ -348,6 +345,7 @@ class SiteModel:
             "sources.html": self._sources,
             "rulings.html": self._rulings,
             "maintainers.html": self._maintainers, "offline.html": self._offline,
+            "sandbox.html": self._sandbox,
             "list.html": self._list, "ruling.html": self._ruling,
         }[spec.template]
         ctx.update(builder(L, links, spec))
@@ -437,6 +435,12 @@ class SiteModel:
     def _offline(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         """What the service worker shows for a page it did not keep, without a network."""
         return {"title": L._("Offline")}
+
+    def _sandbox(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        """The blank sandbox: write a ruling from ``judge new``'s skeleton, replay it in the
+        browser, download it (judge/site/sandbox.py)."""
+        return {"title": L._("Write a ruling in your browser"),
+                "check": Markup("<code>judge check</code>")}
 
     def _list(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         kind, _, subject = spec.subject.partition(":")
@@ -609,13 +613,8 @@ class SiteModel:
             "tags": [{"id": t, "name": L.tag(t), "href": links.to(f"{lang}/tags/{t}/")}
                      for t in sc.tags],
             "failing": [{"rules": r.rules, "lines": r.failures} for r in data.failing],
-            "answers": self._answers(data, L, narrator),
-            "replays": self._replays(data, L, narrator),
-            "outcomes": self._outcome_views(data, L, narrator),
+            **replay_sections(data, L, narrator),
             "filters": search_filters(L),
-            "frame": Markup(frame_svg(data.layout, narrator, data.painter.defs())),
-            "card_key": card_key(data.boards, narrator),
-            "board_marks": marks_used(data.boards),
             "sources": L.sources(sc.sources),
             "official": data.id in self.official,
             "basis": citations.basis(sc.sources, corpus.sources, L._),
@@ -632,86 +631,6 @@ class SiteModel:
             "related": [self.entry(r, L, links) for r in sc.related if r in self.by_id],
             "related_missing": [r for r in sc.related if r not in self.by_id],
         }
-
-    def _answers(self, data: RulingData, L: Lang, n: Narrator) -> list[dict[str, Any]]:
-        """One table per group of rule sets that share their expectations."""
-        sc = data.scenario
-        groups: dict[tuple[int, ...], list[str]] = {}
-        for rs in sc.rulesets:
-            groups.setdefault(_expectation_keys(sc.expectations, rs), []).append(rs)
-        out = []
-        for keys, rules in groups.items():
-            rows: list[tuple[str, str]] = []
-            for i in keys:
-                rows.extend(facts(sc.expectations[i].state, L, n))
-                if sc.expectations[i].outcomes:
-                    rows.append((L._("Legal outcomes"),
-                                 n.join(o.title(L.lang)[0]
-                                        for o in sc.expectations[i].outcomes)))
-            out.append({"rules": rules, "rows": rows})
-        return out
-
-    def _replays(self, data: RulingData, L: Lang, n: Narrator) -> list[dict[str, Any]]:
-        """The replay of each group of rule sets, the latest rules first (and open): each step
-        cut at its key moments (:mod:`judge.site.replay`), each part told and followed by its
-        board; the set-up board is drawn once, since every group starts from the same
-        position."""
-        out = []
-        first_setup = None
-        for gi, rv in enumerate(reversed(data.replays)):
-            steps = []
-            when: tuple[Any, ...] = ()  # the turn and phase the last caption gave
-            for view in rv.steps:
-                k = view.index
-                step = data.scenario.steps[k - 1] if 0 < k <= len(data.scenario.steps) \
-                    else None
-                title = n.step_title(step)
-                setup = view.boards[0] if k == 0 and view.boards else None
-                same_setup = gi > 0 and setup is not None and setup == first_setup
-                if gi == 0 and k == 0:
-                    first_setup = setup
-                same = view.same  # a folded replay tells only from where it differs
-                parts = []
-                number = 1
-                for j, moment in enumerate(view.moments):
-                    sentences = n.events(moment.events)
-                    part: dict[str, Any] = {"sentences": sentences, "start": number,
-                                            "svg": None}
-                    number += len(sentences)
-                    if j < same:
-                        continue
-                    if moment.board is not None and not same_setup:
-                        caption_id = f"b{gi}-{k}-{j}"
-                        board = moment.board
-                        now = (board.turn, board.turn_player, board.phase, board.attack_step)
-                        part.update(
-                            svg=Markup(data.painter.svg(board, labelledby=caption_id)),
-                            caption=moment_caption(L, n, moment.key, board, title,
-                                                   when=now != when),
-                            caption_id=caption_id)
-                        when = now
-                    parts.append(part)
-                steps.append({"index": k, "title": title, "parts": parts,
-                              "unchanged": view.unchanged, "same_setup": same_setup,
-                              "same": "all" if same and same == len(view.moments)
-                              else "start" if same else ""})
-            out.append({"rules": rv.rules, "open": gi == 0, "steps": steps,
-                        "id": "replay-" + "-".join(rv.rules)})
-        return out
-
-    def _outcome_views(self, data: RulingData, L: Lang, n: Narrator) -> list[dict[str, Any]]:
-        out = []
-        for ov in data.outcomes:
-            svg = None
-            name, name_lang = ov.outcome.title(L.lang)
-            if ov.board is not None:
-                svg = Markup(data.painter.svg(ov.board, label=name))
-            choices = [n.event(e) for e in ov.choices]
-            out.append({"name": name, "name_lang": name_lang, "rules": ov.rules,
-                        "choices": choices,
-                        "rows": facts(ov.outcome.state, L, n), "svg": svg})
-        return out
-
 
 @dataclass(frozen=True)
 class PageInfo:
@@ -806,86 +725,3 @@ def search_filters(L: Lang) -> dict[str, str]:
     and term names in the page's language."""
     return {"ruleset": L._("Rule set"), "tag": L._("Tag"), "term": L._("Term"),
             "basis": L._(citations.BASIS)}
-
-
-#: What the board of a key moment inside a step (:mod:`judge.site.replay`) comes after: its
-#: caption (the step's heading above says which step, and the turn and phase do not change).
-MOMENT_NAMES: dict[str, str] = {
-    "crush": N_("After the crush"),
-    "check": N_("After %(card)s goes into the check zone"),
-    "burst": N_("After the Life Burst of %(card)s"),
-    "refresh": N_("After the refresh of %(player)s"),
-}
-
-
-def moment_caption(L: Lang, n: Narrator, key: Event | None, board: Any, title: str,
-                   when: bool = True) -> str:
-    """The caption of a board: after a step, the step's title, with the turn, the turn player
-    and the phase when they are not those of the previous board's caption (``when``); at a
-    key moment inside a step, what it comes after."""
-    if key is None:
-        return board_caption(L, n, board, title) if when else title
-    if isinstance(key, ev.Move):
-        which = "crush" if key.verb == "crush" else "check"
-    elif isinstance(key, ev.Refresh):
-        which = "refresh"
-    else:
-        which = "burst"
-    card = key.ability.card if isinstance(key, ev.EffectEnd) else key.card
-    return L._(MOMENT_NAMES[which], card=n.card(card), player=n.player(key.player))
-
-
-def board_caption(L: Lang, n: Narrator, board: Any, title: str) -> str:
-    if board is None:
-        return title
-    phase = n.phase(board.phase)
-    if board.phase == "attack" and board.attack_step:
-        phase = f"{phase} / {n.attack_step(board.attack_step)}"
-    return L._("%(step)s — turn %(turn)s, %(player)s, %(phase)s",
-               step=title, turn=board.turn, player=n.player(board.turn_player), phase=phase)
-
-
-def _zone_value(pattern: ZonePattern, zone: str, L: Lang, n: Narrator) -> str:
-    cards = [n.card(c) for c in pattern.cards]
-    if pattern.mode == "count":
-        return L.ngettext("%(num)d card", "%(num)d cards", pattern.count or 0)
-    if pattern.mode == "contains":
-        return L._("includes %(cards)s", cards=n.join(cards))
-    if pattern.mode == "lacks":
-        return L._("does not include %(cards)s", cards=n.join(cards))
-    if not cards:
-        return L._("empty")
-    ordered = pattern.mode == "exact" or (pattern.mode == "list" and zone in ORDERED_ZONES)
-    if len(cards) > 1:
-        suffix = L._("in this order") if ordered else L._("in any order")
-        return f"{n.join(cards)} ({suffix})" if L.lang == "en" else f"{n.join(cards)}（{suffix}）"
-    return cards[0]
-
-
-def facts(state: StatePattern, L: Lang, n: Narrator) -> list[tuple[str, str]]:
-    """The key facts an expectation states, as (what, value) rows."""
-    rows: list[tuple[str, str]] = []
-    for where, pattern in state.zones.items():
-        ref = ZoneRef.parse(where)
-        rows.append((n.zone(ref), _zone_value(pattern, ref.zone, L, n)))
-    if state.phase:
-        rows.append((L._("Phase"), n.phase(state.phase)))
-    if state.attack_step:
-        rows.append((L._("Attack step"), n.attack_step(state.attack_step)))
-    if state.turn is not None:
-        rows.append((L._("Turn"), str(state.turn)))
-    if state.turn_player:
-        rows.append((L._("Turn player"), n.player(state.turn_player)))
-    if state.winner:
-        rows.append((L._("Winner"), L._("nobody") if state.winner == "none"
-                     else n.player(state.winner)))
-    for label, value in state.power.items():
-        rows.append((L._("Power of %(card)s", card=n.card(label)), str(value)))
-    for label, value in state.level.items():
-        rows.append((L._("Level of %(card)s", card=n.card(label)), str(value)))
-    for player, value in state.limit.items():
-        rows.append((L._("Limit of %(player)s", player=n.player(player)), str(value)))
-    for player, value in state.refreshes.items():
-        rows.append((L._("Refreshes of %(player)s this turn", player=n.player(player)),
-                     str(value)))
-    return rows

@@ -66,8 +66,18 @@ def write_offline(root: Path) -> OfflineReport:
     script = (templates_dir() / SERVICE_WORKER).read_text(encoding="utf-8")
     script = script.replace("__JUDGE_BUILD_VERSION__", report.version, 1)
     script = script.replace("__JUDGE_LANGS__", json.dumps(list(LANGS)), 1)
+    script = script.replace("__JUDGE_PYODIDE__", _pyodide_version(root), 1)
     (root / SERVICE_WORKER).write_bytes(script.encode("utf-8"))
     return report
+
+
+def _pyodide_version(root: Path) -> str:
+    """The version of the Pyodide the site holds (the sandbox's cache is named after it)."""
+    try:
+        meta = json.loads((root / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
+        return str(meta["info"]["version"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return "none"
 
 
 def kept_files(root: Path, lang: str) -> list[str]:

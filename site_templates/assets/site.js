@@ -147,6 +147,34 @@
   reveal(true);
   window.addEventListener("hashchange", reveal);
 
+  // The sandbox ("Try it" on a ruling page, the blank sandbox page): a button with
+  // data-sandbox (the ruling's file under sandbox/, empty for the blank ruling), hidden until
+  // this script shows it. The first click loads sandbox/sandbox.js (and it Pyodide); nothing
+  // of the sandbox is loaded before. docs/site.md, "The sandbox".
+  Array.prototype.forEach.call(document.querySelectorAll("button[data-sandbox]"), function (b) {
+    b.hidden = false;
+    b.addEventListener("click", function () {
+      if (window.judgeSandbox) {
+        window.judgeSandbox.open(b);
+        return;
+      }
+      if (document.getElementById("sandbox-js")) {
+        return; // loading
+      }
+      var code = document.createElement("script");
+      code.id = "sandbox-js";
+      code.src = new URL("../sandbox/sandbox.js", script.src).href;
+      code.onload = function () {
+        window.judgeSandbox.open(b);
+      };
+      code.onerror = function () {
+        b.disabled = true;
+        b.title = "sandbox/sandbox.js: not in this build";
+      };
+      document.head.appendChild(code);
+    });
+  });
+
   // Offline use: the worker (sw.js at the site's root) keeps the pages opened and the
   // language's search; this page, opened before the worker was in control, is sent to it.
   // When it has kept them, <html data-offline="kept"> (or "failed").

@@ -1,0 +1,163 @@
+"""Figures of the browser sandbox (issue 14; docs/site.md, "The sandbox").
+
+Builds the corpus's site without its search index (or uses ``--site DIR``), serves it on
+127.0.0.1 and measures in Chromium (``/usr/bin/chromium``):
+
+- from the click on "Try it" to the first replay shown, with an empty cache (cold) and again
+  in the same browser after a first use (warm: the HTTP cache and the service worker's);
+- the bytes the sandbox transfers on a cold first use (every response after the click);
+- a replay after an edit, for every ruling of the corpus: the ruling's text, with one card
+  more in a hand, put in the editor, until its replay is shown (median and worst). The
+  issue's target is under 200 ms; the baseline, measured in the same run, is the same
+  :func:`judge.site.sandbox.replay_text` natively in this Python, and the ratio is printed.
+
+It prints the figures; it is not a test::
+
+    python benchmarks/sandbox.py [--site DIR] [--rulings N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, sync_playwright
+
+from judge.paths import project_root
+from judge.scenario.load import discover
+from judge.site import sandbox
+from judge.site.build import build_site
+from judge.site.serve import start_server
+
+RULING = "en/rulings/first-refresh-does-not-end-turn/"
+TARGET_MS = 200
+#: Put a text in the editor and wait for its replay; the milliseconds, as the page sees them.
+EDIT = """async ([text, path]) => {
+    const box = window.judgeSandbox.open(document.querySelector('button[data-sandbox]'));
+    const panel = document.querySelector('.sandbox');
+    const before = Number(panel.getAttribute('data-replays'));
+    box.path = path;
+    const start = performance.now();
+    box.edit(text);
+    while (Number(panel.getAttribute('data-replays')) === before) {
+        await new Promise(r => setTimeout(r, 2));
+    }
+    return [performance.now() - start, panel.getAttribute('data-state')];
+}"""
+
+
+def edited(text: str) -> str:
+    """A ruling with one edit: a card more at the end of player 1's hand (or a new hand)."""
+    head = "[setup.p1]\n"
+    if head not in text:
+        return text + "\n"
+    body = text.split(head, 1)[1]
+    lines = body.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("[") or line.startswith("[["):
+            break
+        if line.startswith("hand = [") and line.rstrip().endswith("]"):
+            inner = line[len("hand = ["):line.rstrip().rindex("]")].strip()
+            lines[i] = 'hand = [' + (inner + ', ' if inner else '') + '"zz1"]'
+            return text.split(head, 1)[0] + head + "\n".join(lines)
+    return text.replace(head, head + 'hand = ["zz1"]\n', 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--site", type=Path, help="a built site (default: build one)")
+    parser.add_argument("--rulings", type=int, default=0, help="only the first N rulings")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        site = args.site
+        if site is None:
+            site = Path(tmp) / "site"
+            report = build_site(site, root=project_root())
+            if report.sandbox is None or report.sandbox.missing:
+                sys.exit(report.sandbox.missing if report.sandbox else "no sandbox")
+        measure(site, args.rulings)
+
+
+def first_use(page: Page, base: str, site: Path, network: bool) -> tuple[float, int]:
+    """Click "Try it" and wait for the first replay: (ms, bytes of the site's files the
+    page and its worker received after the click; with ``network``, only those the service
+    worker did not answer)."""
+    page.goto(base + "/" + RULING)
+    page.wait_for_load_state("networkidle")
+    sizes: dict[str, int] = {}  # each file once (the service worker's fetch and its answer)
+
+    def count(response: Any) -> None:
+        path = response.url[len(base):].split("?")[0]
+        file = site / path.lstrip("/")
+        if file.is_file() and response.status == 200 and \
+                not (network and response.from_service_worker):
+            sizes[path] = file.stat().st_size
+
+    page.context.on("response", count)
+    start = time.perf_counter()
+    page.click("button[data-sandbox]")
+    page.wait_for_function("document.querySelector('.sandbox[data-replays]') !== null",
+                           timeout=180_000)
+    ms = (time.perf_counter() - start) * 1000
+    page.context.remove_listener("response", count)
+    return ms, sum(sizes.values())
+
+
+def measure(site: Path, limit: int) -> None:
+    server = start_server(site, 0)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    root = project_root()
+    items = [(p.relative_to(root).as_posix(), p.read_text(encoding="utf-8"))
+             for p in discover([root / "rulings"])]
+    if limit:
+        items = items[:limit]
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
+                                                 headless=True)
+            context = browser.new_context(service_workers="allow")
+            page = context.new_page()
+            cold, transferred = first_use(page, base, site, False)
+            page.wait_for_function("document.documentElement.getAttribute("
+                                   "'data-sandbox-offline') === 'kept'", timeout=180_000)
+            page.close()
+            page = context.new_page()
+            warm, warm_bytes = first_use(page, base, site, True)
+            times: list[tuple[float, str]] = []
+            states: dict[str, int] = {}
+            for path, text in items:
+                ms, state = page.evaluate(EDIT, [edited(text), path])
+                times.append((ms, path))
+                states[state] = states.get(state, 0) + 1
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    native: list[float] = []
+    for path, text in items:
+        start = time.perf_counter()
+        sandbox.replay_text(edited(text), path, "en")
+        native.append((time.perf_counter() - start) * 1000)
+    ms = sorted(t for t, _ in times)
+    worst, worst_path = max(times)
+    print(f"click to first replay, cold cache: {cold:,.0f} ms "
+          f"({transferred / 1024:,.0f} KiB transferred)")
+    print(f"click to first replay, warm cache (same browser, service worker): {warm:,.0f} ms "
+          f"({warm_bytes / 1024:,.0f} KiB not from the service worker)")
+    print(f"replay after an edit, {len(ms)} rulings: median {statistics.median(ms):.0f} ms, "
+          f"90th percentile {ms[int(len(ms) * 0.9)]:.0f} ms, worst {worst:.0f} ms "
+          f"({worst_path}); target < {TARGET_MS} ms: "
+          f"{sum(t < TARGET_MS for t in ms)}/{len(ms)} within")
+    print(f"  baseline, the same replay natively (CPython {sys.version.split()[0]}): "
+          f"median {statistics.median(native):.1f} ms, worst {max(native):.1f} ms; "
+          f"browser/native median ratio {statistics.median(ms) / statistics.median(native):.1f}")
+    print(f"  answers: {states}")
+
+
+if __name__ == "__main__":
+    main()

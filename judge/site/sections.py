@@ -1,0 +1,217 @@
+"""The replay sections of a ruling page, in one language: the answer under each rule set, the
+narrated replay with its boards, and the legal outcomes (the branches a choice opens).
+
+One home for the ruling pages (:mod:`judge.site.context`) and the browser sandbox
+(:mod:`judge.site.sandbox`): both turn a :class:`~judge.site.load.RulingData` into the values
+of ``site_templates/replay.html`` with :func:`replay_sections`, so a ruling replayed in the
+browser reads and draws exactly as its static page. Nothing here reads a file or needs more
+than the engine, the narration and the boards (the sandbox runs it under Pyodide).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+
+from judge.engine import events as ev
+from judge.engine.events import Event
+from judge.engine.state import ZoneRef
+from judge.i18n import N_, gettext_for, ngettext_for
+from judge.narrate import Narrator
+from judge.scenario.expect import ORDERED_ZONES
+from judge.scenario.model import StatePattern, ZonePattern
+from judge.site.board import card_key, frame_svg, marks_used
+from judge.site.load import RulingData
+from judge.site.timeline import expectation_keys
+
+
+@dataclass
+class Words:
+    """The catalogue's messages in one language (the site's pages extend it with the corpus's
+    names: :class:`judge.site.context.Lang`)."""
+
+    lang: str
+
+    def _(self, message: str, **values: Any) -> str:
+        text = gettext_for(self.lang, message)
+        return text % values if values else text
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return ngettext_for(self.lang, singular, plural, n) % {"num": n}
+
+
+def replay_sections(data: RulingData, L: Words, n: Narrator) -> dict[str, Any]:
+    """The values ``site_templates/replay.html`` shows for one ruling in ``L``'s language."""
+    return {
+        "answers": answers(data, L, n),
+        "replays": replays(data, L, n),
+        "outcomes": outcome_views(data, L, n),
+        "frame": Markup(frame_svg(data.layout, n, data.painter.defs())),
+        "card_key": card_key(data.boards, n),
+        "board_marks": marks_used(data.boards),
+    }
+
+
+def answers(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any]]:
+    """One table per group of rule sets that share their expectations."""
+    sc = data.scenario
+    groups: dict[tuple[int, ...], list[str]] = {}
+    for rs in sc.rulesets:
+        groups.setdefault(expectation_keys(sc.expectations, rs), []).append(rs)
+    out = []
+    for keys, rules in groups.items():
+        rows: list[tuple[str, str]] = []
+        for i in keys:
+            rows.extend(facts(sc.expectations[i].state, L, n))
+            if sc.expectations[i].outcomes:
+                rows.append((L._("Legal outcomes"),
+                             n.join(o.title(L.lang)[0]
+                                    for o in sc.expectations[i].outcomes)))
+        out.append({"rules": rules, "rows": rows})
+    return out
+
+def replays(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any]]:
+    """The replay of each group of rule sets, the latest rules first (and open): each step
+    cut at its key moments (:mod:`judge.site.replay`), each part told and followed by its
+    board; the set-up board is drawn once, since every group starts from the same
+    position."""
+    out = []
+    first_setup = None
+    for gi, rv in enumerate(reversed(data.replays)):
+        steps = []
+        when: tuple[Any, ...] = ()  # the turn and phase the last caption gave
+        for view in rv.steps:
+            k = view.index
+            step = data.scenario.steps[k - 1] if 0 < k <= len(data.scenario.steps) \
+                else None
+            title = n.step_title(step)
+            setup = view.boards[0] if k == 0 and view.boards else None
+            same_setup = gi > 0 and setup is not None and setup == first_setup
+            if gi == 0 and k == 0:
+                first_setup = setup
+            same = view.same  # a folded replay tells only from where it differs
+            parts = []
+            number = 1
+            for j, moment in enumerate(view.moments):
+                sentences = n.events(moment.events)
+                part: dict[str, Any] = {"sentences": sentences, "start": number,
+                                        "svg": None}
+                number += len(sentences)
+                if j < same:
+                    continue
+                if moment.board is not None and not same_setup:
+                    caption_id = f"b{gi}-{k}-{j}"
+                    board = moment.board
+                    now = (board.turn, board.turn_player, board.phase, board.attack_step)
+                    part.update(
+                        svg=Markup(data.painter.svg(board, labelledby=caption_id)),
+                        caption=moment_caption(L, n, moment.key, board, title,
+                                               when=now != when),
+                        caption_id=caption_id)
+                    when = now
+                parts.append(part)
+            steps.append({"index": k, "title": title, "parts": parts,
+                          "unchanged": view.unchanged, "same_setup": same_setup,
+                          "same": "all" if same and same == len(view.moments)
+                          else "start" if same else ""})
+        out.append({"rules": rv.rules, "open": gi == 0, "steps": steps,
+                    "id": "replay-" + "-".join(rv.rules)})
+    return out
+
+def outcome_views(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any]]:
+    out = []
+    for ov in data.outcomes:
+        svg = None
+        name, name_lang = ov.outcome.title(L.lang)
+        if ov.board is not None:
+            svg = Markup(data.painter.svg(ov.board, label=name))
+        choices = [n.event(e) for e in ov.choices]
+        out.append({"name": name, "name_lang": name_lang, "rules": ov.rules,
+                    "choices": choices,
+                    "rows": facts(ov.outcome.state, L, n), "svg": svg})
+    return out
+
+
+#: What the board of a key moment inside a step (:mod:`judge.site.replay`) comes after: its
+#: caption (the step's heading above says which step, and the turn and phase do not change).
+MOMENT_NAMES: dict[str, str] = {
+    "crush": N_("After the crush"),
+    "check": N_("After %(card)s goes into the check zone"),
+    "burst": N_("After the Life Burst of %(card)s"),
+    "refresh": N_("After the refresh of %(player)s"),
+}
+
+
+def moment_caption(L: Words, n: Narrator, key: Event | None, board: Any, title: str,
+                   when: bool = True) -> str:
+    """The caption of a board: after a step, the step's title, with the turn, the turn player
+    and the phase when they are not those of the previous board's caption (``when``); at a
+    key moment inside a step, what it comes after."""
+    if key is None:
+        return board_caption(L, n, board, title) if when else title
+    if isinstance(key, ev.Move):
+        which = "crush" if key.verb == "crush" else "check"
+    elif isinstance(key, ev.Refresh):
+        which = "refresh"
+    else:
+        which = "burst"
+    card = key.ability.card if isinstance(key, ev.EffectEnd) else key.card
+    return L._(MOMENT_NAMES[which], card=n.card(card), player=n.player(key.player))
+
+
+def board_caption(L: Words, n: Narrator, board: Any, title: str) -> str:
+    if board is None:
+        return title
+    phase = n.phase(board.phase)
+    if board.phase == "attack" and board.attack_step:
+        phase = f"{phase} / {n.attack_step(board.attack_step)}"
+    return L._("%(step)s — turn %(turn)s, %(player)s, %(phase)s",
+               step=title, turn=board.turn, player=n.player(board.turn_player), phase=phase)
+
+
+def _zone_value(pattern: ZonePattern, zone: str, L: Words, n: Narrator) -> str:
+    cards = [n.card(c) for c in pattern.cards]
+    if pattern.mode == "count":
+        return L.ngettext("%(num)d card", "%(num)d cards", pattern.count or 0)
+    if pattern.mode == "contains":
+        return L._("includes %(cards)s", cards=n.join(cards))
+    if pattern.mode == "lacks":
+        return L._("does not include %(cards)s", cards=n.join(cards))
+    if not cards:
+        return L._("empty")
+    ordered = pattern.mode == "exact" or (pattern.mode == "list" and zone in ORDERED_ZONES)
+    if len(cards) > 1:
+        suffix = L._("in this order") if ordered else L._("in any order")
+        return f"{n.join(cards)} ({suffix})" if L.lang == "en" else f"{n.join(cards)}（{suffix}）"
+    return cards[0]
+
+
+def facts(state: StatePattern, L: Words, n: Narrator) -> list[tuple[str, str]]:
+    """The key facts an expectation states, as (what, value) rows."""
+    rows: list[tuple[str, str]] = []
+    for where, pattern in state.zones.items():
+        ref = ZoneRef.parse(where)
+        rows.append((n.zone(ref), _zone_value(pattern, ref.zone, L, n)))
+    if state.phase:
+        rows.append((L._("Phase"), n.phase(state.phase)))
+    if state.attack_step:
+        rows.append((L._("Attack step"), n.attack_step(state.attack_step)))
+    if state.turn is not None:
+        rows.append((L._("Turn"), str(state.turn)))
+    if state.turn_player:
+        rows.append((L._("Turn player"), n.player(state.turn_player)))
+    if state.winner:
+        rows.append((L._("Winner"), L._("nobody") if state.winner == "none"
+                     else n.player(state.winner)))
+    for label, value in state.power.items():
+        rows.append((L._("Power of %(card)s", card=n.card(label)), str(value)))
+    for label, value in state.level.items():
+        rows.append((L._("Level of %(card)s", card=n.card(label)), str(value)))
+    for player, value in state.limit.items():
+        rows.append((L._("Limit of %(player)s", player=n.player(player)), str(value)))
+    for player, value in state.refreshes.items():
+        rows.append((L._("Refreshes of %(player)s this turn", player=n.player(player)),
+                     str(value)))
+    return rows

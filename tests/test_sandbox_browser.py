@@ -1,0 +1,226 @@
+"""The sandbox in Chromium: "Try it" on a ruling page and the blank sandbox page, running
+this package under Pyodide from the built site (no other host is ever asked).
+
+A reader opens the sandbox, sees the ruling replayed as on the page, edits it with a
+control and by typing, sees the replay and judge check's lines change, breaks it and sees
+the error at its line, downloads the blank ruling (which ``judge check`` passes); a runaway
+effect stops at the engine's limit; after a first use the sandbox works offline; and the
+whole corpus replays in the browser with the same traces, byte for byte, as natively.
+
+Needs Chromium (tests/conftest.py's ``browser``) and ``node_modules/pyodide`` (``npm ci``,
+which ./dev runs): without them the tests skip, or fail when ``CI`` is set.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from conftest import unavailable
+from test_sandbox import RULING, runaway
+
+from judge.paths import project_root
+from judge.scenario.load import discover
+from judge.site import sandbox, sandbox_build
+from judge.site.build import build_site
+from judge.site.serve import start_server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+RULING_PAGE = "rulings/first-refresh-does-not-end-turn/"
+#: The first request starts Pyodide: generous, for a loaded CI machine.
+START_MS = 120_000
+WIDTHS = (1280, 390)
+
+
+@pytest.fixture(scope="module")
+def site(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    reason = sandbox_build.missing_reason()
+    if reason:
+        unavailable(reason)
+    out = tmp_path_factory.mktemp("sandbox") / "site"
+    build_site(out, root=project_root(), allow_failing=True)
+    return out
+
+
+@pytest.fixture(scope="module")
+def base_url(site: Path) -> Iterator[str]:
+    server = start_server(site, 0)
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(params=WIDTHS, ids=[f"w{w}" for w in WIDTHS])
+def width(request: pytest.FixtureRequest) -> int:
+    return int(request.param)
+
+
+def new_page(browser: Browser, width: int = 1280, **options: Any) -> tuple[Any, Page,
+                                                                          list[str], list[str]]:
+    """A fresh context and page; the addresses it requested and its script errors."""
+    context = browser.new_context(viewport={"width": width, "height": 900},
+                                  accept_downloads=True, **options)
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    requests: list[str] = []
+    errors: list[str] = []
+    context.on("request", lambda r: requests.append(r.url))
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return context, page, requests, errors
+
+
+def wait_replay(page: Page, count: int) -> str:
+    """Wait for the ``count``-th answer shown (data-replays counts them); its state."""
+    page.wait_for_function(
+        "n => { const s = document.querySelector('.sandbox');"
+        " return s && Number(s.getAttribute('data-replays')) >= n; }", arg=count,
+        timeout=START_MS)
+    return page.locator(".sandbox").get_attribute("data-state") or ""
+
+
+def report(page: Page) -> str:
+    return page.locator(".sb-report").inner_text()
+
+
+def test_try_it_replays_the_ruling_as_the_page_and_an_edit_changes_it(
+        browser: Browser, base_url: str, width: int) -> None:
+    context, page, requests, errors = new_page(browser, width)
+    try:
+        page.goto(f"{base_url}/en/{RULING_PAGE}")
+        page.wait_for_load_state("networkidle")
+        assert not [u for u in requests if "/pyodide/" in u or "/sandbox/" in u], \
+            "the sandbox is loaded before a click"
+        button = page.locator("button[data-sandbox]")
+        assert button.is_visible()
+        button.click()
+        assert wait_replay(page, 1) == "ok"
+        assert report(page) == "4 passed, 0 failed"
+        # the narrated steps read as on the static page
+        static = page.locator("#replay details[open] section.step").all_inner_texts()
+        mine = page.locator("#sb-replay details[open] section.step").all_inner_texts()
+        assert mine == static and len(mine) >= 3
+        assert page.locator("#sb-replay svg").count() == page.locator("#replay svg").count()
+        board = page.locator(".sb-output").inner_text()
+        # a control: one more card in player 1's hand
+        page.select_option(".sb-player", "p1")
+        page.select_option(".sb-zone", "hand")
+        page.fill(".sb-label", "h9")
+        page.click(".sb-add")
+        assert 'hand = ["h1", "h9"]' in page.locator(".sb-text").input_value()
+        assert wait_replay(page, 2) == "fail"
+        assert "unexpected h9" in report(page) and report(page).endswith("0 passed, 4 failed")
+        assert "h9" in page.locator(".sb-output").inner_text()
+        assert page.locator(".sb-output").inner_text() != board
+        # the rule set control
+        page.select_option(".sb-rules", "2014-04")
+        assert wait_replay(page, 3) == "fail"
+        assert report(page).endswith("0 passed, 1 failed")
+        # typing: a broken value, shown at its line
+        text = page.locator(".sb-text").input_value()
+        page.fill(".sb-text", text.replace("turn = 3\n", 'turn = "three"\n', 1))
+        assert wait_replay(page, 4) == "error"
+        assert report(page).startswith(f"Error: {RULING}:30: setup.turn: ")
+        assert page.locator(".sb-lines mark.sb-bad").inner_text() == "30"
+        assert page.locator(".sb-text").get_attribute("aria-invalid") == "true"
+        page.click(".sb-reset")
+        assert wait_replay(page, 5) == "ok"
+        # the sandbox fits the window (no sideways scrolling of the page)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+        outside = [u for u in requests if not u.startswith(base_url) and
+                   not u.startswith(("blob:", "data:"))]
+        assert not outside, f"requests outside the site: {outside}"
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_the_blank_sandbox_downloads_a_ruling_judge_check_accepts(
+        browser: Browser, base_url: str, tmp_path: Path) -> None:
+    context, page, _, errors = new_page(browser, 390)
+    try:
+        page.goto(f"{base_url}/ja/sandbox/")
+        page.click("button[data-sandbox]")
+        assert wait_replay(page, 1) == "ok"
+        assert page.locator(".sb-text").input_value() == sandbox.vocabulary()["blank"]
+        with page.expect_download() as info:
+            page.click(".sb-download")
+        download = info.value
+        assert download.suggested_filename == f"{sandbox.BLANK_ID}.toml"
+        target = tmp_path / "rulings" / download.suggested_filename
+        target.parent.mkdir()
+        download.save_as(target)
+        done = subprocess.run([sys.executable, "-m", "judge.cli", "check", "rulings"],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout
+        assert done.stdout.splitlines()[-1] == "3 passed, 0 failed"
+        # a runaway effect: the engine's limit stops it, with its message, and the tab lives
+        page.fill(".sb-text", runaway(sandbox.vocabulary()["blank"]))
+        assert wait_replay(page, 2) == "fail"
+        assert "more than 20000 events in one replay (limit; see docs/limits.md)" in \
+            report(page)
+        assert page.evaluate("1 + 1") == 2
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_the_sandbox_works_offline_after_its_first_use(browser: Browser,
+                                                        base_url: str) -> None:
+    context, page, _, errors = new_page(browser, service_workers="allow")
+    try:
+        page.goto(f"{base_url}/en/{RULING_PAGE}")
+        page.click("button[data-sandbox]")
+        assert wait_replay(page, 1) == "ok"
+        page.wait_for_function("document.documentElement.getAttribute("
+                               "'data-sandbox-offline') === 'kept'", timeout=START_MS)
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        context.set_offline(True)
+        page.reload()
+        page.click("button[data-sandbox]")
+        assert wait_replay(page, 1) == "ok"
+        assert report(page) == "4 passed, 0 failed"
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+#: Rulings per request in the corpus test (each request must answer within the sandbox's
+#: per-request timeout).
+BATCH = 16
+
+
+def test_the_whole_corpus_replays_in_pyodide_with_the_native_traces(
+        browser: Browser, base_url: str) -> None:
+    """Every ruling under each of its rule sets: ``judge replay --json``'s trace and every
+    branch of the full exploration, compared by SHA-256 of the same JSON text."""
+    root = project_root()
+    items = [(p.relative_to(root).as_posix(), p.read_text(encoding="utf-8"))
+             for p in discover([root / "rulings"])]
+    assert len(items) > 200
+    native = sandbox.corpus_digests(items)
+    context, page, _, errors = new_page(browser)
+    try:
+        page.goto(f"{base_url}/en/{RULING_PAGE}")
+        page.click("button[data-sandbox]")
+        assert wait_replay(page, 1) == "ok"
+        browser_digests: list[dict[str, Any]] = []
+        for start in range(0, len(items), BATCH):
+            batch = [list(item) for item in items[start:start + BATCH]]
+            browser_digests += page.evaluate(
+                "items => window.judgeSandbox.ask({type: 'digests', items: items})"
+                ".then(a => a.value)", batch)
+    finally:
+        context.close()
+    assert not errors, errors
+    assert len(browser_digests) == len(native)
+    differ = [n["path"] for n, b in zip(native, browser_digests, strict=True) if n != b]
+    assert not differ, f"traces differ in the browser: {differ[:10]}"
+    assert sum(len(r["branches"]) for n in native for r in n["rules"].values()) > 500
