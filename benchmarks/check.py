@@ -14,7 +14,9 @@ commands take turns, so that a busy moment of the machine hits all of them):
 1. the floor: ``python -c`` that starts the interpreter, imports ``tomllib`` and parses every
    file ``judge check rulings`` reads (every ruling, ``data/*.toml`` and ``data/cards/*.toml``);
 2. ``judge check rulings``, the real command (the console script beside this Python, default
-   options), from the folder that holds ``rulings/``;
+   options: as many worker processes as ``judge.workers.default_jobs`` gives on this machine),
+   from the folder that holds ``rulings/``; and, for the record, the same with ``--jobs 1``
+   (one process: what the work costs without the second CPU);
 3. their ratio, against the target of 2.0 (issue #11: "judge check against its floor").
 
 Each is given as wall seconds (what the user waits; the target is read on it) and as CPU
@@ -24,14 +26,14 @@ timed twice: with every module compiled at each start (``PYTHONDONTWRITEBYTECODE
 ``PYTHONPYCACHEPREFIX``, filled by a first untimed run: what an installed package or a
 developer's tree has). The target is read with bytecode caches.
 
-Then, so that the next person sees what costs what, the CPU time ``judge check`` spends in
-each part inside one fresh process (bytecode caches; the best of ``--repeat`` for each part):
-interpreter start (``python -c pass``), importing ``judge.cli`` and ``judge.check`` (what the
-command imports), the data files (``check_data``), loading the rulings split into ``tomllib``
-parsing and the rest (reading, the nesting check, validation, line numbers where needed), the
-replays with their expectation checks, and the report with everything else (discovery, the
-``related`` checks, output); per ruling and per replay too; and the modules whose import costs
-most (``-X importtime``, self time).
+Then, so that the next person sees what costs what, the CPU time ``judge check --jobs 1``
+spends in each part inside one fresh process (bytecode caches; the best of ``--repeat`` for
+each part): interpreter start (``python -c pass``), importing ``judge.cli`` and ``judge.check``
+(what the command imports), the data files (``check_data``), loading the rulings split into
+``tomllib`` parsing and the rest (reading, the nesting check, validation, line numbers where
+needed), the replays with their expectation checks, and the report with everything else
+(discovery, the ``related`` checks, output); per ruling and per replay too; and the modules
+whose import costs most (``-X importtime``, self time).
 
 ``--generated N`` repeats all of it on a corpus of N rulings written by
 ``benchmarks/site.py``'s generator (texts in three languages, four scenario templates), to
@@ -102,7 +104,8 @@ spent["data"] = clock() - begin
 tomllib.loads = timed("parse", tomllib.loads)
 check.load_one = timed("load", check.load_one, "rulings")
 check.check_scenario = timed("replay", check.check_scenario, "replays")
-sys.argv = ["judge", "check", *sys.argv[1:]]
+one = ["--jobs", "1"] if any(o.name == "jobs" for o in judge.cli.check.params) else []
+sys.argv = ["judge", "check", *one, *sys.argv[1:]]  # the work, in one process
 out = io.StringIO()
 profile = None
 if PROFILE:
@@ -182,6 +185,7 @@ def compare(corpus: Path, trees: list[Tree], repeat: int, tmp: Path) -> None:
     files = [str(p) for p in files_read(corpus / "rulings", ROOT / "data")]
     floor = [sys.executable, "-c", FLOOR, *files]
     check = [*_judge_command(), "check", "rulings"]
+    single = [*check, "--jobs", "1"]
     modes: list[tuple[str, Path | None]] = [("compiled at every start", None),
                                             ("with bytecode caches", tmp / "pycache")]
     runs: dict[tuple[str, str], list[Timing]] = {}
@@ -197,6 +201,9 @@ def compare(corpus: Path, trees: list[Tree], repeat: int, tmp: Path) -> None:
                     _run(floor, corpus, fresh_env(tree.code, cache))[0])
                 runs.setdefault((title, tree.name), []).append(
                     _run(check, corpus, fresh_env(tree.code, cache))[0])
+                if tree is trees[0]:
+                    runs.setdefault((title, "single"), []).append(
+                        _run(single, corpus, fresh_env(tree.code, cache))[0])
 
     def fig(key: tuple[str, str], kind: str) -> float:
         return min(t.wall if kind == "wall" else t.cpu for t in runs[key])
@@ -204,6 +211,7 @@ def compare(corpus: Path, trees: list[Tree], repeat: int, tmp: Path) -> None:
     print(f"fresh processes, best of {repeat} (seconds: wall / CPU):")
     names = [("floor (python + tomllib, same files)", "floor")]
     names += [(f"judge check rulings, {t.name}", t.name) for t in trees]
+    names += [(f"  the same with --jobs 1, {trees[0].name}", "single")]
     width = max(len(label) for label, _ in names) + 2
     print(f"  {'':{width}}" + "".join(f"{m:>24}" for m, _ in modes))
     for label, name in names:
@@ -213,6 +221,9 @@ def compare(corpus: Path, trees: list[Tree], repeat: int, tmp: Path) -> None:
         print(f"  {'ratio, ' + tree.name + f' (target <= {TARGET_RATIO:g})':{width}}" + "".join(
             f"{fig((m, tree.name), 'wall') / fig((m, 'floor'), 'wall'):>16.2f} / "
             f"{fig((m, tree.name), 'cpu') / fig((m, 'floor'), 'cpu'):<5.2f}" for m, _ in modes))
+    print(f"  {'ratio, --jobs 1 (for the record)':{width}}" + "".join(
+        f"{fig((m, 'single'), 'wall') / fig((m, 'floor'), 'wall'):>16.2f} / "
+        f"{fig((m, 'single'), 'cpu') / fig((m, 'floor'), 'cpu'):<5.2f}" for m, _ in modes))
     cached = modes[1][0]
     for tree in trees:
         ratio = fig((cached, tree.name), "wall") / fig((cached, "floor"), "wall")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from judge.scenario.load import discover
 from judge.scenario.model import Scenario
 from judge.scenario.run import replay
 from judge.tomlfile import read_file
+from judge.workers import Failed, Head, Pool, default_jobs, pack_error, unpack_error
 
 
 @dataclass
@@ -116,53 +117,109 @@ def check_scenario(scenario: Scenario, rules: str) -> Result:
 
 
 def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | None = None,
-                summary: Summary | None = None) -> Iterator[Result | ScenarioError]:
+                summary: Summary | None = None, jobs: int | None = 1
+                ) -> Iterator[Result | ScenarioError]:
     """Yield a ScenarioError per unusable file, then a result per (ruling, rule set).
 
     Every file is loaded first, so that a ruling id used twice and a ``related`` id that
     names no ruling are found before anything is replayed; the data files are checked before
-    that (a broken data file raises :class:`~judge.errors.DataError`)."""
+    that (a broken data file raises :class:`~judge.errors.DataError`). With ``jobs`` above 1
+    (None: :func:`judge.workers.default_jobs`), the loading and the replays are shared among
+    that many forked processes (:mod:`judge.workers`); what is yielded is the same, in the
+    same order."""
     check_data()
     known = load_rulesets()
-    loaded: dict[str, Scenario] = {}
-    failed_ids: set[str] = set()
-    for path in discover(list(paths)):
-        shown = _display(path)
+    paths = list(paths)
+    files = list(discover(paths))
+    shown = [_display(path) for path in files]
+    if jobs is None:
+        jobs = default_jobs(len(files))
+
+    def load(index: int) -> tuple[Scenario | None, Head | Failed]:
         try:
-            scenario = load_one(path, shown)
+            scenario = load_one(files[index], shown[index])
         except ScenarioError as exc:
-            failed_ids.update(_written_ids(path))
-            yield exc
+            return None, pack_error(index, exc, _written_ids(files[index]))
+        return scenario, Head(index, scenario.id, scenario.path, scenario.rulesets,
+                              scenario.related, str(files[index]))
+
+    def wanted(head: Head) -> list[str]:
+        return _wanted(head, rules, keyword, known)
+
+    if jobs > 1 and len(files) > 1:
+        with Pool(len(files), jobs, load, wanted, check_scenario) as pool:
+            tasks = yield from _sorted(pool.heads(), None, paths, rules, keyword, summary,
+                                       known)
+            yield from pool.results(tasks)
+        return
+    loaded = [load(i) for i in range(len(files))]
+    rulings = {i: r for i, (r, _) in enumerate(loaded) if r is not None}
+    tasks = yield from _sorted([h for _, h in loaded], rulings, paths, rules, keyword,
+                               summary, known)
+    for index, rs in tasks:
+        yield check_scenario(rulings[index], rs)
+
+
+def _sorted(heads: list[Head | Failed], rulings: dict[int, Scenario] | None,
+            paths: list[Path], rules: str | None, keyword: str | None,
+            summary: Summary | None, known: Mapping[str, object]
+            ) -> Generator[ScenarioError, None, list[tuple[int, str]]]:
+    """Yield the errors of the loaded files in order (unusable files, ids used twice,
+    ``related`` ids that name no ruling); return the replays to make, as (file index, rule
+    set) pairs. ``rulings``: the loaded rulings by file index, when in this process."""
+    loaded: dict[str, Head] = {}
+    failed_ids: set[str] = set()
+    for head in heads:
+        if not isinstance(head, Head):
+            error, written = unpack_error(head)
+            failed_ids.update(written)
+            yield error
             continue
-        if scenario.id in loaded:
-            yield duplicate_id(scenario, loaded[scenario.id].path)
+        if head.id in loaded:
+            yield duplicate_id(_about(head, rulings), loaded[head.id].path)
             continue
-        loaded[scenario.id] = scenario
+        loaded[head.id] = head
     outside: set[str] | None = None
     known_ids = {**dict.fromkeys(loaded), **dict.fromkeys(failed_ids)}  # built once, not per ruling
-    good: list[Scenario] = []
-    for scenario in loaded.values():
-        missing = [r for r in scenario.related if r not in loaded and r not in failed_ids]
+    good: list[Head] = []
+    for head in loaded.values():
+        missing = [r for r in head.related if r not in loaded and r not in failed_ids]
         if missing and outside is None:
             outside = _ids_beside(paths)
             known_ids.update(dict.fromkeys(outside))
         try:
-            check_related(scenario, known_ids)
+            check_related(_about(head, rulings), known_ids)
         except ScenarioError as exc:
             yield exc
             continue
-        good.append(scenario)
-    for scenario in good:
-        for rs in scenario.rulesets:
-            if rules and rs != rules:
-                if summary is not None:
-                    summary.skipped += 1
-                continue
-            if keyword and keyword.lower() not in f"{scenario.id} {rs} {scenario.path}".lower():
-                continue
-            if rs not in known:  # pragma: no cover - the loader checks this
-                continue
-            yield check_scenario(scenario, rs)
+        good.append(head)
+    tasks: list[tuple[int, str]] = []
+    for head in good:
+        if rules and summary is not None:
+            summary.skipped += sum(rs != rules for rs in head.rulesets)
+        tasks.extend((head.at, rs) for rs in _wanted(head, rules, keyword, known))
+    return tasks
+
+
+def _wanted(head: Head, rules: str | None, keyword: str | None,
+            known: Mapping[str, object]) -> list[str]:
+    """The rule sets to replay ``head``'s ruling under: those ``--rules`` and ``-k`` select."""
+    out = []
+    for rs in head.rulesets:
+        if rules and rs != rules:
+            continue
+        if keyword and keyword.lower() not in f"{head.id} {rs} {head.path}".lower():
+            continue
+        if rs not in known:  # pragma: no cover - the loader checks this
+            continue
+        out.append(rs)
+    return out
+
+
+def _about(head: Head, rulings: dict[int, Scenario] | None) -> Scenario | Head:
+    """The ruling an error is about: the loaded one when it is in this process (its line
+    index is at hand), else its head (which reads the file again for the line)."""
+    return rulings[head.at] if rulings is not None else head
 
 
 _ID_LINE = re.compile(r'^\s*id\s*=\s*"([^"\n]*)"', re.MULTILINE)
@@ -189,9 +246,9 @@ def _ids_beside(paths: Iterable[Path]) -> set[str]:
 
 
 def run_checks(paths: Iterable[Path], rules: str | None = None,
-               keyword: str | None = None) -> Summary:
+               keyword: str | None = None, jobs: int | None = 1) -> Summary:
     summary = Summary()
-    for item in iter_checks(paths, rules, keyword, summary):
+    for item in iter_checks(paths, rules, keyword, summary, jobs):
         if isinstance(item, ScenarioError):
             summary.errors.append(item)
         else:

@@ -43,8 +43,11 @@ def cli() -> None:
 @click.option("--junit", "junit", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write a JUnit XML report to FILE.")
 @click.option("-v", "--verbose", is_flag=True, help="Print a line for every passing check.")
+@click.option("-j", "--jobs", "jobs", type=click.IntRange(min=1), metavar="N",
+              help="Load and replay in N processes (default: one per CPU, fewer for a few "
+                   "files; the output is the same).")
 def check(paths: tuple[Path, ...], rules: str | None, keyword: str | None,
-          junit: Path | None, verbose: bool) -> None:
+          junit: Path | None, verbose: bool, jobs: int | None) -> None:
     """Replay every ruling under every rule set it names and compare the results.
 
     Each failure prints the file, ruling id, rule set and a zone-by-zone diff. The last line
@@ -60,7 +63,7 @@ def check(paths: tuple[Path, ...], rules: str | None, keyword: str | None,
     if junit is None and not verbose:
         # stream: print each problem as soon as it is found
         summary = Summary()
-        for item in iter_checks(targets, rules, keyword, summary):
+        for item in iter_checks(targets, rules, keyword, summary, jobs):
             if isinstance(item, ScenarioError):
                 summary.errors.append(item)
                 click.echo(f"Error: {item}")
@@ -69,7 +72,7 @@ def check(paths: tuple[Path, ...], rules: str | None, keyword: str | None,
                 if not item.ok:
                     click.echo(item.report())
     else:
-        summary = run_checks(targets, rules, keyword)
+        summary = run_checks(targets, rules, keyword, jobs)
         for error in summary.errors:
             click.echo(f"Error: {error}")
         for result in summary.results:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
+from typing import Protocol
 
 from judge.data import Term, card_library, check_data, load_glossary, load_rulesets
 from judge.engine.cards import FILLER, CardDef
@@ -141,14 +142,30 @@ __all__ = ["Corpus", "CorpusError", "Replay", "Ruling", "Term", "Trace", "load_c
            "load_glossary"]
 
 
-def duplicate_id(scenario: Scenario, first: str) -> ScenarioError:
+class RulingHead(Protocol):
+    """What the checks across files read of a ruling: a :class:`Scenario`, or the
+    :class:`judge.workers.Head` a worker process sends of one."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def related(self) -> tuple[str, ...]: ...
+    @property
+    def id_line(self) -> int: ...
+    @property
+    def related_line(self) -> int: ...
+
+
+def duplicate_id(scenario: RulingHead, first: str) -> ScenarioError:
     """The error for a second file that uses a ruling id already taken by ``first``."""
     return ScenarioError(scenario.path, scenario.id_line, FieldError(
         "id", f"ruling id {scenario.id!r} is already used by {first} (each ruling has its "
               "own id)"))
 
 
-def check_related(scenario: Scenario, known: Mapping[str, object]) -> None:
+def check_related(scenario: RulingHead, known: Mapping[str, object]) -> None:
     """Every ``related`` id must name a ruling of the corpus."""
     for i, rid in enumerate(scenario.related):
         if rid not in known:

@@ -8,7 +8,7 @@ idea of decisions and chance as explicit nodes).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -73,12 +73,20 @@ class ChoiceSource(Protocol):
 
 @dataclass(frozen=True)
 class Scripted:
-    """One scripted answer from a scenario."""
+    """One scripted answer from a scenario. ``where`` names it in messages; a loaded ruling
+    gives ``at`` (``choices[2]``) and ``locate`` instead, and the ``path:line: field`` form
+    is made only when a message needs it (:meth:`place`): finding a line scans the file."""
 
     pick: tuple[str, ...]
     player: str | None = None
     kind: str | None = None
     where: str = ""
+    at: str = ""
+    locate: Callable[[str], str] | None = field(default=None, compare=False, repr=False)
+
+    def place(self) -> str:
+        """Where this answer is written, as messages show it."""
+        return self.locate(self.at) if self.locate is not None else self.where
 
 
 @dataclass
@@ -120,15 +128,15 @@ class ScriptThenBranch:
             self.used += 1
             if entry.player is not None and entry.player != choice.player:
                 raise ChoiceError(
-                    f"{entry.where}: scripted for {entry.player}, but {choice.player} chooses "
+                    f"{entry.place()}: scripted for {entry.player}, but {choice.player} chooses "
                     f"now ({choice.kind}: {', '.join(choice.options)})")
             if entry.kind is not None and entry.kind != choice.kind:
                 raise ChoiceError(
-                    f"{entry.where}: scripted as {entry.kind!r}, but the engine asks for "
+                    f"{entry.place()}: scripted as {entry.kind!r}, but the engine asks for "
                     f"{choice.kind!r} ({', '.join(choice.options)})")
             if not choice.accepts(entry.pick):
                 raise ChoiceError(
-                    f"{entry.where}: {list(entry.pick)} is not a legal answer to {choice.kind} "
+                    f"{entry.place()}: {list(entry.pick)} is not a legal answer to {choice.kind} "
                     f"for {choice.player} (pick {choice.min_count}..{choice.max_count} of: "
                     f"{', '.join(choice.options)})")
             return entry.pick

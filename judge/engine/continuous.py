@@ -50,12 +50,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from judge.engine import mechanics
 from judge.engine.cards import PLAYER_CANNOT, PLAYER_EVENTS, Op, Target
 from judge.engine.events import AbilityRef
 from judge.engine.state import PLAYERS, SIGNI_ZONES, UNDER_ZONES, CardInstance, Lasting, other
+
+_LABEL = attrgetter("label")
 
 if TYPE_CHECKING:
     from judge.engine.game import Game
@@ -316,8 +319,16 @@ def compute(game: Game) -> Layer:
                 layer.cannot.setdefault(label, set()).add((op.what, op.by))
             elif name == "replace":
                 layer.replacements.append(item._replace(cards=((label, card.epoch),)))
+    stats = layer.stats
     for player in PLAYERS:
         signi = game.state.signi(player)
+        if not sets and not mods:  # no value set or changed: the printed ones
+            powers = [card.card.power or 0 for card in signi]
+            levels = [card.card.level or 0 for card in signi]
+            stats.update(zip(map(_LABEL, signi), zip(powers, levels, strict=True),
+                             strict=True))
+            layer.by_player[player] = (signi, powers, levels)
+            continue
         powers, levels = [], []
         for card in signi:
             label = card.label

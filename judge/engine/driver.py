@@ -28,6 +28,7 @@ from judge.engine.state import PLAYERS, SIGNI_ZONES, CardInstance, GameState, Zo
 from judge.errors import IllegalAction
 
 MAX_ACTIONS_PER_TURN = 60
+_new = tuple.__new__
 
 
 class Action(NamedTuple):
@@ -84,35 +85,47 @@ def candidates(game: Game) -> list[Action]:
                 return [Action("redraw", q, cards=combo) for n in range(len(labels) + 1)
                         for combo in itertools.combinations(labels, n)]
         return [Action("advance", p)]
-    hand = state.zone(p, "hand")
-    signi = state.signi(p)
+    zones = state.players[p].zones
+    hand = zones["hand"]
+    signi = zones["signi1"] + zones["signi2"] + zones["signi3"] + zones["cheer"]
+    # Actions are made as the tuples they are (Action's own __new__ costs a call more): the
+    # same values, many times a step
     if state.phase == "ener" and not state.ener_done:
-        out += [Action("ener", p, c.label) for c in (*hand, *signi)]
+        out += [_new(Action, ("ener", p, c.label, None, 0, ())) for c in (*hand, *signi)]
     elif state.phase == "grow" and not state.grown:
-        out += [Action("grow", p, c.label) for c in state.zone(p, "lrig_deck")
+        out += [_new(Action, ("grow", p, c.label, None, 0, ())) for c in zones["lrig_deck"]
                 if c.card.type == "lrig"]
     elif state.phase == "main":
-        empty = [z for z in SIGNI_ZONES if not state.zone(p, z)]
-        level = game.lrig_level(p)  # a cheap filter; the engine still decides legality
-        out += [Action("play", p, c.label, z) for c in hand
-                if c.card.type == "signi" and (c.card.level or 0) <= level for z in empty]
-        out += [Action("use", p, c.label) for c in hand if c.card.type == "spell"]
-        out += [Action("use", p, c.label) for c in state.zone(p, "lrig_deck")
+        empty = [z for z in SIGNI_ZONES if not zones[z]]
+        if empty:
+            level = game.lrig_level(p)  # a cheap filter; the engine still decides legality
+            for c in hand:
+                card = c.card
+                if card.type == "signi" and (card.level or 0) <= level:
+                    label = c.label
+                    out += [_new(Action, ("play", p, label, z, 0, ())) for z in empty]
+        out += [_new(Action, ("use", p, c.label, None, 0, ())) for c in hand
+                if c.card.type == "spell"]
+        out += [_new(Action, ("use", p, c.label, None, 0, ())) for c in zones["lrig_deck"]
                 if c.card.type == "arts"]
-        for c in [*signi, *state.zone(p, "lrig")[-1:]]:
-            n = sum(1 for a in c.card.abilities if a.kind == "action")
-            out += [Action("activate", p, c.label, ability=i) for i in range(n)]
-        out += [Action("remove", p, c.label) for c in signi if len(signi) == 3]
+        for c in (*signi, *zones["lrig"][-1:]):
+            abilities = c.card.abilities
+            if abilities:
+                n = sum(1 for a in abilities if a.kind == "action")
+                out += [_new(Action, ("activate", p, c.label, None, i, ())) for i in range(n)]
+        if len(signi) == 3:
+            out += [_new(Action, ("remove", p, c.label, None, 0, ())) for c in signi]
     elif state.phase == "attack":
         if state.attack_step == "arts":
-            out += [Action("use", p, c.label) for c in state.zone(p, "lrig_deck")
+            out += [_new(Action, ("use", p, c.label, None, 0, ())) for c in zones["lrig_deck"]
                     if c.card.type == "arts"]
             return out + [Action("pass", p)]
         if state.attack_step == "signi":
-            out += [Action("attack", p, c.label) for c in signi if not c.down]
-        elif state.attack_step == "lrig":
-            out += [Action("attack", p, c.label) for c in state.zone(p, "lrig")[-1:]
+            out += [_new(Action, ("attack", p, c.label, None, 0, ())) for c in signi
                     if not c.down]
+        elif state.attack_step == "lrig":
+            out += [_new(Action, ("attack", p, c.label, None, 0, ()))
+                    for c in zones["lrig"][-1:] if not c.down]
     return out + [Action("advance", p)]
 
 

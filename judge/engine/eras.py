@@ -47,8 +47,33 @@ class Use(NamedTuple):
     where: str
 
 
-def _dated() -> Iterator[mechanics.Mechanic]:
-    return (m for m in mechanics.all_mechanics() if m.since)
+class _Tables(NamedTuple):
+    """The dated mechanics looked up by what a ruling may use of them, each in registration
+    order (made again when the registry changes: :func:`judge.engine.mechanics.version`)."""
+
+    version: int
+    dated: tuple[mechanics.Mechanic, ...]
+    by_op: dict[str, tuple[mechanics.Mechanic, ...]]
+    by_zone: dict[str, tuple[mechanics.Mechanic, ...]]
+    #: the mechanics a card definition can use (a type, a keyword, a field)
+    for_cards: tuple[mechanics.Mechanic, ...]
+
+
+_tables: list[_Tables] = []
+
+
+def _lookup() -> _Tables:
+    version = mechanics.version()
+    if not _tables or _tables[0].version != version:
+        dated = tuple(m for m in mechanics.all_mechanics() if m.since)
+        ops = {name for m in dated for name in m.ops}
+        zones = {zone for m in dated for zone in m.zones}
+        _tables[:] = [_Tables(
+            version, dated,
+            {name: tuple(m for m in dated if name in m.ops) for name in ops},
+            {zone: tuple(m for m in dated if zone in m.zones) for zone in zones},
+            dated)]
+    return _tables[0]
 
 
 def _use(m: mechanics.Mechanic, where: str) -> Use:
@@ -57,16 +82,15 @@ def _use(m: mechanics.Mechanic, where: str) -> Use:
 
 def op_uses(ops: Iterable[Op], where: str) -> Iterator[Use]:
     """The dated operations among ``ops`` (``where[i]`` names each)."""
-    dated = [m for m in _dated() if m.ops]
+    by_op = _lookup().by_op
     for i, op in enumerate(ops):
-        for m in dated:
-            if op.name in m.ops:
-                yield _use(m, f"{where}[{i}].op")
+        for m in by_op.get(op.name, ()):
+            yield _use(m, f"{where}[{i}].op")
 
 
 def card_uses(card: CardDef, where: str) -> Iterator[Use]:
     """What ``card`` (defined at ``where``) uses of the dated mechanics."""
-    for m in _dated():
+    for m in _lookup().for_cards:
         if card.type in m.card_types:
             yield _use(m, f"{where}.type")
         if m.id in card.keywords:
@@ -84,9 +108,8 @@ def card_uses(card: CardDef, where: str) -> Iterator[Use]:
 
 def zone_uses(zone: str, where: str) -> Iterator[Use]:
     """A card laid out in ``zone`` (at ``where``) uses the mechanic that owns the zone."""
-    for m in _dated():
-        if zone in m.zones:
-            yield _use(m, where)
+    for m in _lookup().by_zone.get(zone, ()):
+        yield _use(m, where)
 
 
 def format_use(format_id: str, where: str) -> Iterator[Use]:

@@ -76,6 +76,9 @@ QUIET_EVENTS = frozenset({
     "effect_end", "rule_check", "refresh_waits", "game_start", "down", "up", "freeze",
     "attack", "battle", "skipped", "fizzle", "trigger_declined", "trigger_lost", "illegal",
     "pay", "shuffle", "redraw", "move",  # a move marks the game itself: see Game.move
+    # a turn's end and beginning mark the game themselves (judge.engine.turn) when effects
+    # end or when something in force may read the turn; otherwise they change nothing it reads
+    "turn_end", "turn_begin",
 })
 
 #: The kinds of QUIET_EVENTS (Game.emit looks the kind up).
@@ -84,7 +87,7 @@ _LABEL = attrgetter("label")
 
 #: Zones whose contents rule processing looks at directly.
 WATCHED_ZONES = frozenset({"signi1", "signi2", "signi3", "under1", "under2", "under3",
-                           "check", "lrig", "key", "assist1", "assist2", "cheer", "seed1",
+                           "lrig", "key", "assist1", "assist2", "cheer", "seed1",
                            "seed2", "seed3", "trap1", "trap2", "trap3"})
 
 
@@ -378,16 +381,16 @@ class Game:
         return self.field_stats(signi)[1][signi.index(inst)]
 
     def lrig_level(self, player: str) -> int:
-        centre = self.state.centre(player)
-        return centre.card.level or 0 if centre else 0
+        stack = self.state.players[player].zones["lrig"]
+        return stack[-1].card.level or 0 if stack else 0
 
     def lrig_type(self, player: str) -> str | None:
-        centre = self.state.centre(player)
-        return centre.card.lrig_type if centre else None
+        stack = self.state.players[player].zones["lrig"]
+        return stack[-1].card.lrig_type if stack else None
 
     def limit(self, player: str) -> int:
-        centre = self.state.centre(player)
-        value = centre.card.limit or 0 if centre else 0
+        stack = self.state.players[player].zones["lrig"]
+        value = stack[-1].card.limit or 0 if stack else 0
         layer = None if self.plain else self.layer()
         if layer is not None:
             return value + layer.limit.get(player, 0)
@@ -456,10 +459,13 @@ class Game:
             self.emit(ev.Move, cause=cause, player=inst.owner, card=inst.label, from_zone=old,
                       to_zone=new, source=source, verb=verb)
             # Only some moves can make rule processing apply: to or from a watched zone, a
-            # Resona or Key moving, a main deck emptied, a card reaching an empty deck's trash.
-            # With conditions that count cards, or upper limits of the ener zone or hand, in
-            # force, any move may matter too.
+            # Resona or Key moving, a main deck emptied, a card reaching an empty deck's trash,
+            # a crushed card put into the check zone (kind 4 looks at crushed cards only; a
+            # card used from or leaving the check zone makes nothing apply there). With
+            # conditions that count cards, or upper limits of the ener zone or hand, in force,
+            # any move may matter too.
             if old.zone in WATCHED_ZONES or new.zone in WATCHED_ZONES or \
+                    (new.zone == "check" and inst.crushed) or \
                     (layer is not None and (old.zone in layer.counted or
                                             new.zone in layer.counted)) or \
                     inst.card.type in ("resona", "key") or \

@@ -269,7 +269,7 @@ class GameState:
             self.layered += 1
 
     def centre(self, player: str) -> CardInstance | None:
-        stack = self.zone(player, "lrig")
+        stack = self.players[player].zones["lrig"]
         return stack[-1] if stack else None
 
     def signi(self, player: str) -> list[CardInstance]:

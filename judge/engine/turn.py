@@ -159,6 +159,8 @@ def end_turn(game: Game, reason: str) -> None:
     state = game.state
     game.emit(ev.TurnEnd, cause="game", player=state.turn_player, turn=state.turn,
               reason=reason)
+    if state.lasting:  # effects end: what rule processing reads may change
+        game.dirty = True
     state.expire_lasting(state.turn)
     begin_turn(game, other(state.turn_player))
 
@@ -176,4 +178,6 @@ def begin_turn(game: Game, player: str) -> None:
         ps.refreshes = 0
         ps.draws = 0
     game.emit(ev.TurnBegin, cause="game", player=player, turn=state.turn)
+    if not game.plain:  # constant abilities and effects in force may read the turn
+        game.dirty = True
     enter_phase(game, "up")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterator, Mapping
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -152,6 +152,12 @@ def load_text(text: str, path: str = "<text>") -> Scenario:
         return _Loader(path, index).scenario(raw)
     except FieldError as exc:
         raise ScenarioError(path, index.line(exc.field), exc) from None
+
+
+def _located(path: str, index: LineIndex, where: str) -> str:
+    """``path:line: field``, for a message about the field ``where`` (the line is found when
+    a message asks: a ruling that loads is not scanned for lines)."""
+    return f"{path}:{index.line(where)}: {where}"
 
 
 def discover(paths: list[Path]) -> Iterator[Path]:
@@ -712,8 +718,8 @@ class _Loader:
         player = _one_of(raw["player"], PLAYERS, f"{where}.player") if "player" in raw else None
         kind = _one_of(raw["kind"], CHOICE_KINDS, f"{where}.kind") if "kind" in raw \
             else None
-        return Scripted(pick=pick, player=player, kind=kind,
-                        where=f"{self.path}:{self.index.line(where)}: {where}")
+        return Scripted(pick=pick, player=player, kind=kind, at=where,
+                        locate=partial(_located, self.path, self.index))
 
     # -------------------------------------------------------------- expectations
 

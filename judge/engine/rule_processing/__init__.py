@@ -94,8 +94,10 @@ def check(game: Game) -> bool:
     for p in PLAYERS:
         cards = side(game, p)
         for look in _LOOKS:
-            for prop in look(game, cards):
-                proposals.setdefault(prop.card.label, []).append(prop)
+            found = look(game, cards)
+            if found:  # most looks find nothing
+                for prop in found:
+                    proposals.setdefault(prop.card.label, []).append(prop)
     refreshers = refresh.refreshers(game)
 
     for card in game.level_changed:

@@ -55,14 +55,20 @@ _NONE: dict[str, int] = {}
 
 
 def side(game: Game, player: str) -> Side:
+    """``player``'s side as the kinds see it now (computed once per player and check)."""
     zones = game.state.players[player].zones
     signi = zones["signi1"] + zones["signi2"] + zones["signi3"] + zones["cheer"]
-    powers, levels = game.field_stats(signi)
-    layer = game.layer()
+    layer = None if game.plain else game.layer()
+    known = layer.by_player.get(player) if layer is not None else None
+    if known is not None and known[0] == signi:
+        powers, levels = known[1], known[2]  # what Game.field_stats would return
+    else:
+        powers, levels = game.field_stats(signi)
     upper = {zone: n for (p, zone), n in layer.upper.items() if p == player} \
         if layer is not None and layer.upper else _NONE
-    return Side(player, zones, signi, powers, levels, game.lrig_type(player),
-                game.special_cards(), upper)
+    centre = zones["lrig"]
+    return Side(player, zones, signi, powers, levels,
+                centre[-1].card.lrig_type if centre else None, game.special_cards(), upper)
 
 
 #: What a kind that finds nothing returns.

@@ -35,6 +35,13 @@ if TYPE_CHECKING:
 def look(game: Game, side: Side) -> Sequence[Proposal]:
     if not side.signi:
         return NOTHING
+    levels, zones = side.levels, side.zones
+    stack = zones["lrig"]
+    if max(levels) <= (stack[-1].card.level or 0 if stack else 0):
+        cheer = zones[CHEER]  # counts for the level, not for the limit (listed last)
+        if sum(levels[:len(levels) - len(cheer)] if cheer else levels) <= \
+                game.limit(side.player):
+            return NOTHING  # the usual case, decided here
     return [proposal("excess", card, "trash")
             for card in over_level_or_limit(game, side.player, side.signi, side.levels)]
 
@@ -43,11 +50,14 @@ def over_level_or_limit(game: Game, player: str, signi: list[CardInstance],
                         levels: list[int]) -> list[CardInstance]:
     """The SIGNI to put into the trash, chosen one at a time, group by group."""
     lrig_level = game.lrig_level(player)
-    level = {s.label: lv for s, lv in zip(signi, levels, strict=True)}
     # a SIGNI in the cheer zone counts for the level, not for the limit (Chinese wiki, 主要阶段)
+    # (``signi`` lists the cheer zone last: the levels of the others are the first ones)
+    cheer = game.state.players[player].zones[CHEER]
+    if max(levels) <= lrig_level and \
+            sum(levels[:len(levels) - len(cheer)] if cheer else levels) <= game.limit(player):
+        return []  # the usual case, decided without building anything
+    level = {s.label: lv for s, lv in zip(signi, levels, strict=True)}
     counted = [s for s in signi if s.zone.zone != CHEER]
-    if max(levels) <= lrig_level and sum(level[s.label] for s in counted) <= game.limit(player):
-        return []
     limit = game.limit(player)
     removed = [s for s in signi if level[s.label] > lrig_level]
     remaining = [s for s in counted if s not in removed]

@@ -37,6 +37,10 @@ def refreshers(game: Game) -> list[str]:
     """The players who refresh now, the turn player first; a player who cannot yet is logged
     as waiting, once."""
     state = game.state
+    players = state.players
+    if players["p1"].zones["deck"] and players["p2"].zones["deck"] and \
+            not game.refresh_waiting and not game.refresh_replaced:
+        return []  # the usual case: nobody refreshes, nobody was waiting
     out: list[str] = []
     for p in (state.turn_player, other(state.turn_player)):
         if state.zone(p, "deck"):

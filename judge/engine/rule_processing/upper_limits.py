@@ -16,6 +16,7 @@ upper limit the glossary's kind 8 speaks of.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from judge.engine.placement import home_trash
@@ -37,9 +38,11 @@ UPPER_LIMITS = {"signi1": 1, "signi2": 1, "signi3": 1, "key": 1, "seed1": 1, "se
 _WATCHED = (*UPPER_LIMITS, "under1", "under2", "under3")
 
 
+_WATCHED_LISTS = itemgetter(*_WATCHED)
+
+
 def look(game: Game, side: Side) -> Sequence[Proposal]:
-    zones = side.zones
-    if all(len(zones[z]) < 2 for z in _WATCHED) and not side.upper:
+    if max(map(len, _WATCHED_LISTS(side.zones))) < 2 and not side.upper:
         return NOTHING
     return [proposal("upper_limit", card, home_trash(card.card))
             for card in over_limit(game, side.player)]
