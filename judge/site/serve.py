@@ -41,6 +41,11 @@ class QuietHandler(SimpleHTTPRequestHandler):
 
 
 class QuietServer(ThreadingHTTPServer):
+    #: Connections waiting to be accepted. The default (5) is too few for a browser whose
+    #: service worker keeps a language's search: it asks for hundreds of files at once, and
+    #: a page opened meanwhile can find the queue full and fail to load.
+    request_queue_size = 128
+
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A browser that closes a connection early (a page left while it loads) is not an
         error worth a traceback; anything else is reported as usual."""
