@@ -23,7 +23,7 @@ import sys
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote
 
 import pytest
@@ -70,7 +70,8 @@ def base_url(site_folder: Path) -> Iterator[str]:
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    context = browser.new_context(viewport={"width": 1000, "height": 800},
+                                  service_workers="block")
     context.set_default_timeout(TIMEOUT_MS)
     tab = context.new_page()
     errors: list[str] = []
@@ -281,7 +282,7 @@ def test_site_ranking_on_the_judged_subset_meets_the_targets(browser: Browser,
 
     def search(query: str, lang: str) -> list[str]:
         if lang not in pages:
-            tab = browser.new_context().new_page()
+            tab = browser.new_context(service_workers="block").new_page()
             tab.goto(f"{base_url}/{lang}/search/")
             tab.wait_for_function("() => window.judgeSearch !== undefined")
             pages[lang] = tab
@@ -425,7 +426,8 @@ def test_boards_show_the_shared_frame(page: Page, base_url: str) -> None:
 
 
 def test_ruling_page_at_phone_width_is_not_blank(browser: Browser, base_url: str) -> None:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1,
+                                  service_workers="block")
     try:
         tab = context.new_page()
         tab.goto(f"{base_url}/en/{RULING}")
@@ -462,10 +464,12 @@ WIDTHS = (1280, 390)
 HEADER_MAX_PX = 120
 
 
-@pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
-def wide(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
-    """A page in a fresh context at each width (service workers allowed, as in a browser)."""
-    context = browser.new_context(viewport={"width": request.param, "height": 800})
+def fresh_tab(browser: Browser, width: int,
+              workers: Literal["allow", "block"]) -> Iterator[Page]:
+    """A page in a fresh context ``width`` px wide; ``workers`` is Playwright's
+    ``service_workers`` ("allow" as in a browser, or "block")."""
+    context = browser.new_context(viewport={"width": width, "height": 800},
+                                  service_workers=workers)
     context.set_default_timeout(TIMEOUT_MS)
     tab = context.new_page()
     errors: list[str] = []
@@ -473,6 +477,20 @@ def wide(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
     yield tab
     context.close()
     assert not errors, f"script errors on the page: {errors}"
+
+
+@pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
+def wide(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    """A page at each width, without the service worker: the worker fetches a language's
+    whole search as soon as a page opens, hundreds of requests that only the offline tests
+    are about, and that would otherwise race every other test's page loads."""
+    yield from fresh_tab(browser, request.param, "block")
+
+
+@pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
+def keeping(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    """A page at each width with the service worker allowed, as in a judge's browser."""
+    yield from fresh_tab(browser, request.param, "allow")
 
 
 def switch(tab: Page, label: str) -> None:
@@ -572,7 +590,8 @@ def header_height(tab: Page) -> float:
 
 
 def test_the_header_fits_a_phone(browser: Browser, base_url: str) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(viewport={"width": 390, "height": 844},
+                                  service_workers="block")
     try:
         tab = context.new_page()
         for lang in ("ja", "en", "zh-Hans"):
@@ -662,7 +681,8 @@ CACHED = """async () => {
 
 
 def test_after_a_first_visit_the_site_reads_and_searches_offline(
-        wide: Page, host: tuple[str, Any]) -> None:
+        keeping: Page, host: tuple[str, Any]) -> None:
+    wide = keeping
     site, server = host
     wide.goto(f"{site}en/{RULING}")
     title = wide.locator("h1").inner_text()
@@ -757,7 +777,7 @@ def test_a_new_build_replaces_the_kept_files(browser: Browser, tmp_path: Path) -
 
 def open_at(browser: Browser, base_url: str, width: int, path: str) -> Page:
     context = browser.new_context(viewport={"width": width, "height": 900},
-                                  device_scale_factor=1)
+                                  device_scale_factor=1, service_workers="block")
     context.set_default_timeout(TIMEOUT_MS)
     tab = context.new_page()
     tab.goto(f"{base_url}/{path}")

@@ -46,7 +46,8 @@ def site_url(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iter
 @pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
 def tab(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
     width = request.param
-    context = browser.new_context(viewport={"width": width, "height": 900})
+    context = browser.new_context(viewport={"width": width, "height": 900},
+                                  service_workers="block")
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     errors: list[str] = []

@@ -66,6 +66,9 @@ def width(request: pytest.FixtureRequest) -> int:
 def new_page(browser: Browser, width: int = 1280, **options: Any) -> tuple[Any, Page,
                                                                           list[str], list[str]]:
     """A fresh context and page; the addresses it requested and its script errors."""
+    # the service worker only where a test allows it: its fetching of a language's search
+    # would race the sandbox's own downloads
+    options.setdefault("service_workers", "block")
     context = browser.new_context(viewport={"width": width, "height": 900},
                                   accept_downloads=True, **options)
     context.set_default_timeout(30_000)
