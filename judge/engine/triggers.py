@@ -38,7 +38,6 @@ their card has moved.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -117,7 +116,8 @@ def _fired(old: str, new: str, by_effect: bool, banish: bool, crushed: bool
 _FIRED: dict[tuple[str, str, bool, bool, bool], tuple[str, ...]] = {}
 
 
-def queue(game: Game, inst: CardInstance, fired: Sequence[str], by: str | None = None,
+def queue(game: Game, inst: CardInstance, fired: list[str] | tuple[str, ...],
+          by: str | None = None,
           lost: bool | None = None) -> None:
     """Queue the abilities of ``inst`` whose trigger is in ``fired``: printed ones first, then
     keyword abilities of its keywords (printed or given), in keyword order. ``by``: whose
