@@ -116,7 +116,7 @@ def _fired(old: str, new: str, by_effect: bool, banish: bool, crushed: bool
 _FIRED: dict[tuple[str, str, bool, bool, bool], tuple[str, ...]] = {}
 
 
-def queue(game: Game, inst: CardInstance, fired: list[str] | tuple[str, ...],
+def queue(game: Game, inst: CardInstance, fired: tuple[str, ...],
           by: str | None = None,
           lost: bool | None = None) -> None:
     """Queue the abilities of ``inst`` whose trigger is in ``fired``: printed ones first, then
@@ -154,7 +154,7 @@ def queue(game: Game, inst: CardInstance, fired: list[str] | tuple[str, ...],
 
 def notify_refresh(game: Game, player: str) -> None:
     for inst in game.state.signi(player):
-        queue(game, inst, ["owner_refreshes"])
+        queue(game, inst, ("owner_refreshes",))
 
 
 def next_trigger(game: Game) -> bool:
