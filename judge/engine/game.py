@@ -84,6 +84,11 @@ QUIET_EVENTS = frozenset({
 
 #: The kinds of QUIET_EVENTS (Game.emit looks the kind up).
 _QUIET_KINDS = frozenset(EVENT_KINDS[t] for t in QUIET_EVENTS if t in EVENT_KINDS)
+# Game.move logs its event itself, as emit would: a move with its one own field (verb), quiet
+# (the move marks the game itself), a banish with none, not quiet.
+if OWN_FIELDS[ev.Move] != ("verb",) or OWN_FIELDS[ev.Banish] or ev.Move not in _QUIET_KINDS \
+        or ev.Banish in _QUIET_KINDS:  # pragma: no cover - a change to events.py
+    raise ImportError("Game.move builds move and banish events by their fields: update it")
 _LABEL = attrgetter("label")
 
 #: Zones whose contents rule processing looks at directly.
@@ -464,12 +469,18 @@ class Game:
             inst.burst = ""
         inst.face_down = zone in _FACE_DOWN or (inst.face_down and zone in _UNDER)
         inst.level_changed = False
+        # What self.emit(ev.Banish, ...) or self.emit(ev.Move, ..., verb=verb) logs, built
+        # here: a move is the most frequent event (the kinds' fields are checked at import)
+        seq = inst.since
+        if seq >= self.max_events:
+            raise LimitReached(self.events_message)
         if etype == "banish":
-            self.emit(ev.Banish, cause=cause, player=inst.owner, card=inst.label, from_zone=old,
-                      to_zone=new, source=source)
+            self.log.append(_new(ev.Banish, (seq, self.step, cause, inst.owner, inst.label, old,
+                                             new, source)))
+            self.dirty = True
         else:
-            self.emit(ev.Move, cause=cause, player=inst.owner, card=inst.label, from_zone=old,
-                      to_zone=new, source=source, verb=verb)
+            self.log.append(_new(ev.Move, (seq, self.step, cause, inst.owner, inst.label, old,
+                                           new, source, verb)))
             # Only some moves can make rule processing apply: to or from a watched zone, a
             # Resona or Key moving, a main deck emptied, a card reaching an empty deck's trash,
             # a crushed card put into the check zone (kind 4 looks at crushed cards only; a
