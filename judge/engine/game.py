@@ -51,6 +51,9 @@ from judge.limits import MAX_EVENTS, MAX_SETTLE_ROUNDS
 E = TypeVar("E", bound=Event)
 P = ParamSpec("P")
 _new = tuple.__new__
+#: tuple.__new__ as Game.move uses it: an event made of its fields, in order
+_event: Callable[[type[Event], tuple[object, ...]], Event] = \
+    tuple.__new__  # type: ignore[assignment]
 OptionT = TypeVar("OptionT", bound=Option)
 
 #: What a game says when it logs more than its budget of events (``Game.max_events``).
@@ -475,12 +478,12 @@ class Game:
         if seq >= self.max_events:
             raise LimitReached(self.events_message)
         if etype == "banish":
-            self.log.append(_new(ev.Banish, (seq, self.step, cause, inst.owner, inst.label, old,
-                                             new, source)))
+            self.log.append(_event(ev.Banish, (seq, self.step, cause, inst.owner, inst.label,
+                                               old, new, source)))
             self.dirty = True
         else:
-            self.log.append(_new(ev.Move, (seq, self.step, cause, inst.owner, inst.label, old,
-                                           new, source, verb)))
+            self.log.append(_event(ev.Move, (seq, self.step, cause, inst.owner, inst.label,
+                                             old, new, source, verb)))
             # Only some moves can make rule processing apply: to or from a watched zone, a
             # Resona or Key moving, a main deck emptied, a card reaching an empty deck's trash,
             # a crushed card put into the check zone (kind 4 looks at crushed cards only; a
