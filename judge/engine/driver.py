@@ -55,12 +55,17 @@ class Action(NamedTuple):
 
 
 def perform(game: Game, action: Action) -> None:
-    """Carry out ``action`` through the engine's one dispatch (:func:`actions.dispatch`, the
-    one a ruling's steps go through); raises IllegalAction, having changed nothing, if
+    """Carry out ``action`` through the engine's one dispatch (:func:`actions.run`, the one
+    a ruling's steps go through); raises IllegalAction, having changed nothing, if
     illegal. A ``start_game`` action's player is the one who goes first."""
-    actions.dispatch(game, action.kind, player=action.player, card=action.card,
-                     zone=action.zone, ability=action.ability, cards=action.cards,
-                     first=action.player if action.kind == "start_game" else None)
+    kind = action.kind
+    player = action.player
+    # actions.dispatch(game, kind, player=player, card=action.card, zone=action.zone,
+    # ability=action.ability, cards=action.cards, first=...), its fields made positionally
+    actions.run(game, kind, actions.Args(player, action.card, action.zone, None, 1,
+                                         action.ability, (), None,
+                                         player if kind == "start_game" else None,
+                                         action.cards))
 
 
 def actor(state: GameState) -> str:
