@@ -48,12 +48,13 @@ None), which give the same values.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from judge.engine import mechanics
-from judge.engine.cards import PLAYER_CANNOT, PLAYER_EVENTS, Op, Target
+from judge.engine.cards import PLAYER_CANNOT, PLAYER_EVENTS, Ability, Op, Target
 from judge.engine.events import AbilityRef
 from judge.engine.state import PLAYERS, SIGNI_ZONES, UNDER_ZONES, CardInstance, Lasting, other
 
@@ -78,7 +79,32 @@ class Applied(NamedTuple):
     holder: CardInstance | None = None
 
 
-@dataclass(slots=True)
+#: tuple.__new__ as compute uses it: an Applied made of its fields in order (Applied's own
+#: __new__, with defaults and keywords, costs a call more; a layer makes many)
+_applied: Callable[[type[Applied], tuple[object, ...]], Applied] = \
+    tuple.__new__
+
+
+def _ref(holder: CardInstance, ability: Ability) -> AbilityRef:
+    """``AbilityRef(holder.label, ability.index)``: the same value, made once per pair
+    (references are frozen values compared by value, so one may be shared; a layer is made
+    after most moves on or off the field, each naming its constant abilities)."""
+    key = (holder.label, ability.index)
+    ref = _REFS.get(key)
+    if ref is None:
+        if len(_REFS) >= _MAX_REFS:
+            _REFS.clear()
+        ref = _REFS[key] = AbilityRef(holder.label, ability.index)
+    return ref
+
+
+#: (label, ability index) -> its AbilityRef (:func:`_ref`): a cache of a pure function of
+#: the key, so nothing invalidates it; cleared when it holds _MAX_REFS references.
+_REFS: dict[tuple[str, int], AbilityRef] = {}
+_MAX_REFS = 4096
+
+
+@dataclass(slots=True, init=False)
 class Layer:
     """The continuous effects in force, read once per change of the game (see the module
     docstring); the game's derived values (power, level, keywords, "can't", replacements,
@@ -108,6 +134,24 @@ class Layer:
     costs: dict[str, list[tuple[int, str, tuple[tuple[str, int], ...]]]] = \
         field(default_factory=dict)
     limit: dict[str, int] = field(default_factory=dict)
+
+    def __init__(self) -> None:
+        """An empty layer, each table made by a literal (the dataclass's own __init__ calls a
+        factory per field, and a layer is made after most moves on or off the field)."""
+        self.stats = {}
+        self.by_player = {}
+        self.keywords = {}
+        self.lost = {}
+        self.crossed = frozenset()
+        self.resist = {}
+        self.cannot = {}
+        self.player_cannot = {}
+        self.upper = {}
+        self.draw_limit = {}
+        self.replacements = []
+        self.counted = frozenset()
+        self.costs = {}
+        self.limit = {}
 
 
 # ---------------------------------------------------------------- what works now
@@ -192,10 +236,11 @@ def _lasting(game: Game, crossed: frozenset[str]) -> list[Applied]:
                                                       _source_card(game, item), crossed):
             continue
         if item.card is not None:
-            out.append(Applied(op, controller, item.seq, item.source,
-                               cards=((item.card, item.epoch),)))
+            out.append(_applied(Applied, (op, controller, item.seq, item.source,
+                                          ((item.card, item.epoch),), (), None)))
         else:
-            out.append(Applied(op, controller, item.seq, item.source, players=(item.player,)))
+            out.append(_applied(Applied, (op, controller, item.seq, item.source, (),
+                                          (item.player,), None)))
     return out
 
 
@@ -275,7 +320,7 @@ def compute(game: Game) -> Layer:
     # 1. resistance, from constant abilities and lasting effects
     resist = layer.resist
 
-    const_items = [Applied(op, h.owner, h.since, AbilityRef(h.label, a.index), holder=h)
+    const_items = [_applied(Applied, (op, h.owner, h.since, _ref(h, a), (), (), h))
                    for h, a in consts
                    if a.cond is None or a.cond.holds(game, h.owner, h, crossed_before)
                    for op in a.effect]
@@ -300,7 +345,7 @@ def compute(game: Game) -> Layer:
 
     # 4. what works now
     if lost or crossed != crossed_before:
-        const_items = [Applied(op, h.owner, h.since, AbilityRef(h.label, a.index), holder=h)
+        const_items = [_applied(Applied, (op, h.owner, h.since, _ref(h, a), (), (), h))
                        for h, a in consts if h.label not in lost
                        and (a.cond is None or a.cond.holds(game, h.owner, h, crossed))
                        for op in a.effect]
@@ -423,7 +468,9 @@ def _player_effect(layer: Layer, item: Applied) -> None:
         elif name in ("cost_change", "cost_modify"):
             layer.costs.setdefault(player, []).append((item.seq, name, op.cost))
         elif name in ("replace", "banish_to_trash"):
-            layer.replacements.append(item._replace(players=(player,)))
+            layer.replacements.append(_applied(Applied, (item.op, item.controller, item.seq,
+                                                         item.source, item.cards, (player,),
+                                                         item.holder)))
 
 
 # ---------------------------------------------------------------- replacements
