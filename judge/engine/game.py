@@ -496,7 +496,11 @@ class Game:
                     (old_zone == "deck" and not players[old.player].zones["deck"]) or \
                     (zone == "trash" and not players[new.player].zones["deck"]):
                 self.dirty = True
-        triggers.observe_move(self, inst, old, new, cause, etype, was_on_field, lost)
+        # what triggers.observe_move looks up first: a move that fires no trigger (most do
+        # not) needs no call
+        if triggers.FIRED.get((old_zone, zone, cause == "effect", etype == "banish",
+                               zone == "check" and inst.crushed)) != ():
+            triggers.observe_move(self, inst, old, new, cause, etype, was_on_field, lost)
         if self._refresh_interrupts:  # 2014-04: the refresh happens the moment it can
             refresh.after_move(self, old, new, verb)
 
