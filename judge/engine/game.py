@@ -319,6 +319,11 @@ class Game:
             stats = layer.stats
             pairs = [stats.get(c.label, (c.card.power or 0, c.card.level or 0)) for c in signi]
             return [p for p, _ in pairs], [lv for _, lv in pairs]
+        return self.summed_stats(signi)
+
+    def summed_stats(self, signi: list[CardInstance]) -> tuple[list[int], list[int]]:
+        """:meth:`field_stats` when :meth:`layer` is None: printed values plus the summed
+        modifiers of the state (rule processing's ``quiet`` calls it directly then)."""
         powers = [c.card.power or 0 for c in signi]
         levels = [c.card.level or 0 for c in signi]
         mods = self.state.mods
@@ -404,9 +409,13 @@ class Game:
         return stack[-1].card.lrig_type if stack else None
 
     def limit(self, player: str) -> int:
+        return self.limit_in(player, None if self.plain else self.layer())
+
+    def limit_in(self, player: str, layer: continuous.Layer | None) -> int:
+        """:meth:`limit`, with :meth:`layer` as just read (``None if game.plain else
+        game.layer()``)."""
         stack = self.state.players[player].zones["lrig"]
         value = stack[-1].card.limit or 0 if stack else 0
-        layer = None if self.plain else self.layer()
         if layer is not None:
             return value + layer.limit.get(player, 0)
         return value + self.state.limit_mods.get(player, 0)
