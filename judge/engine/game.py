@@ -237,8 +237,7 @@ class Game:
         texts = tuple(map(str, options))
         if len(options) > 8:  # a long list of options is paid for (see CHARS_PER_EVENT)
             self.charge(sum(map(len, texts)) // CHARS_PER_EVENT)
-        choice = Choice(player=player, kind=kind, options=texts,
-                        min_count=min_count, max_count=max_count, prompt=prompt)
+        choice = Choice(player, kind, texts, min_count, max_count, prompt)
         answer = self.chooser.pick(choice)
         if not choice.accepts(answer):
             raise EngineError(f"illegal answer {answer!r} to {choice}")
