@@ -291,7 +291,7 @@ class Game:
         those give the same values, faster)."""
         state = self.state
         if not state.layered and self._consts == 0:
-            return None  # nothing in force but plain modifiers: the summed tables
+            return None  # nothing in force but plain modifiers (plain): the summed tables
         changes = state.changes
         if changes != self._layer_at:
             self._layer_at = changes
@@ -309,7 +309,7 @@ class Game:
         values, then the effects that set them, then those that change them, constant
         abilities and lasting effects alike (:mod:`judge.engine.continuous`). The one place
         these are computed; :meth:`power` and :meth:`level` read it."""
-        layer = None if self.plain else self.layer()
+        layer = self.layer()
         if layer is not None:
             if signi:
                 known = layer.by_player.get(signi[0].zone.player)
@@ -348,7 +348,7 @@ class Game:
         """Printed keywords (unless its abilities are lost) plus those given by effects,
         constant abilities and its Accessories
         (:func:`judge.engine.mechanics.accessory.granted`)."""
-        layer = None if self.plain else self.layer()
+        layer = self.layer()
         if layer is not None:
             words = layer.keywords.get(inst.label)
             if words is not None:
@@ -408,11 +408,10 @@ class Game:
         return stack[-1].card.lrig_type if stack else None
 
     def limit(self, player: str) -> int:
-        return self.limit_in(player, None if self.plain else self.layer())
+        return self.limit_in(player, self.layer())
 
     def limit_in(self, player: str, layer: continuous.Layer | None) -> int:
-        """:meth:`limit`, with :meth:`layer` as just read (``None if game.plain else
-        game.layer()``)."""
+        """:meth:`limit`, with :meth:`layer` as just read."""
         stack = self.state.players[player].zones["lrig"]
         value = stack[-1].card.limit or 0 if stack else 0
         if layer is not None:
@@ -516,7 +515,7 @@ class Game:
                        source: AbilityRef | None) -> str:
         """Where ``inst``, about to be put into the ener zone, goes: the zone of a
         replacement in force (``replace`` with event ``ener``), logged as ``replaced``."""
-        layer = None if self.plain else self.layer()
+        layer = self.layer()
         if layer is None or not layer.replacements:
             return "ener"
         for item in continuous.replacements(self, "ener", inst):

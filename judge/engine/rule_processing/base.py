@@ -59,7 +59,7 @@ def side(game: Game, player: str) -> Side:
     """``player``'s side as the kinds see it now (computed once per player and check)."""
     zones = game.state.players[player].zones
     signi = zones["signi1"] + zones["signi2"] + zones["signi3"] + zones["cheer"]
-    layer = None if game.plain else game.layer()
+    layer = game.layer()
     known = layer.by_player.get(player) if layer is not None else None
     if known is not None and known[0] == signi:
         powers, levels = known[1], known[2]  # what Game.field_stats would return
@@ -107,7 +107,7 @@ def quiet(game: Game, player: str) -> bool:
     if key and key[0].card.limiting:
         return False  # kind 9
     signi = zones["signi1"] + zones["signi2"] + zones["signi3"] + zones["cheer"]
-    layer = None if game.plain else game.layer()
+    layer = game.layer()
     if layer is not None and layer.upper:
         return False  # kind 8: an upper limit in force
     if not signi:
