@@ -13,12 +13,12 @@ from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.corpus import _rulings_folder, check_related, duplicate_id, load_one
 from judge.data import check_data, load_rulesets
 from judge.engine.trace import Replay
 from judge.errors import JudgeError, ScenarioError, printable
 from judge.ids import quote
 from judge.scenario.expect import check_replay
+from judge.scenario.file import _rulings_folder, check_related, duplicate_id, load_one
 from judge.scenario.load import discover
 from judge.scenario.model import Scenario
 from judge.scenario.run import replay

@@ -21,7 +21,6 @@ one process. Messages go one way, from each worker to the parent, through a pipe
 from __future__ import annotations
 
 import os
-import pickle
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,6 +102,8 @@ class _Worker:
 
 
 def _send(fh: IO[bytes], value: object) -> None:
+    import pickle  # here: a run in one process (--jobs 1) never imports it
+
     pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
     fh.flush()
 
@@ -159,6 +160,8 @@ class Pool:
 
     def heads(self) -> list[Head | Failed]:
         """What every worker loaded, in the order of the files."""
+        import pickle
+
         out: list[Head | Failed | None] = [None] * self.count
         for worker in self.workers:
             for head in pickle.load(worker.inbox):
@@ -168,6 +171,8 @@ class Pool:
 
     def results(self, tasks: Sequence[tuple[int, str]]) -> Iterator[Any]:
         """The results of ``tasks`` (file index, rule set), in their order."""
+        import pickle
+
         done: dict[tuple[int, str], Any] = {}
         for worker in self.workers:
             done.update(pickle.load(worker.inbox))

@@ -17,8 +17,8 @@ from judge.skeleton import skeleton
 
 #: Modules that ``judge check`` has no use for.
 NOT_FOR_CHECK = ("judge.site", "judge.search", "judge.db", "judge.narrate", "judge.coverage",
-                 "judge.i18n", "judge.skeleton", "jinja2", "babel", "sqlite_utils", "markdown",
-                 "whoosh", "xml", "tempfile")
+                 "judge.i18n", "judge.skeleton", "judge.corpus", "jinja2", "babel",
+                 "sqlite_utils", "markdown", "whoosh", "xml", "tempfile")
 
 
 def _modules_after(args: list[str], prefixes: tuple[str, ...], cwd: Path) -> list[str]:
@@ -41,6 +41,14 @@ def test_judge_check_imports_nothing_of_the_site_the_database_or_the_search(
     rulings.mkdir()
     (rulings / "one-ruling.toml").write_text(skeleton("one-ruling"), encoding="utf-8")
     assert _modules_after(["check", "rulings"], NOT_FOR_CHECK, tmp_path) == []
+
+
+def test_judge_check_in_one_process_does_not_import_pickle(tmp_path: Path) -> None:
+    """Only the worker processes of ``--jobs 2`` and more talk through pickles."""
+    rulings = tmp_path / "rulings"
+    rulings.mkdir()
+    (rulings / "one-ruling.toml").write_text(skeleton("one-ruling"), encoding="utf-8")
+    assert _modules_after(["check", "--jobs", "1", "rulings"], ("pickle",), tmp_path) == []
 
 
 def test_importing_the_command_line_loads_no_engine_and_no_loader(tmp_path: Path) -> None:
