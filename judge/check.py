@@ -135,9 +135,11 @@ def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | 
     if jobs is None:
         jobs = default_jobs(len(files))
 
+    folders: dict[Path, Path] = {}  # each folder of the run resolved once
+
     def load(index: int) -> tuple[Scenario | None, Head | Failed]:
         try:
-            scenario = load_one(files[index], shown[index])
+            scenario = load_one(files[index], shown[index], folders)
         except ScenarioError as exc:
             return None, pack_error(index, exc, _written_ids(files[index]))
         return scenario, Head(index, scenario.id, scenario.path, scenario.rulesets,

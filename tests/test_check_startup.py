@@ -82,3 +82,23 @@ def test_a_ruling_without_related_points_at_line_one() -> None:
     lines = LineIndex('id = "x"\n\n[setup]\nturn = 1\n')
     assert (lines.line("related"), lines.line("id"), lines.line("setup.turn")) == (1, 1, 4)
     assert lines.line("setup.p1.deck") == 3  # the nearest enclosing field
+
+
+def test_a_run_resolves_each_folder_once_and_finds_the_same_paths(tmp_path: Path) -> None:
+    """judge.scenario.file._resolve gives what Path.resolve gives: through a folder that is a
+    symbolic link, for a file that is one, and for a path with ``..`` in it."""
+    from judge.scenario.file import _resolve
+
+    real = tmp_path / "real" / "rulings" / "topic"
+    real.mkdir(parents=True)
+    (real / "a.toml").write_text("", encoding="utf-8")
+    (tmp_path / "elsewhere.toml").write_text("", encoding="utf-8")
+    (real / "link.toml").symlink_to(tmp_path / "elsewhere.toml")
+    (tmp_path / "alias").symlink_to(tmp_path / "real")
+    folders: dict[Path, Path] = {}
+    for path in (tmp_path / "alias" / "rulings" / "topic" / "a.toml",
+                 tmp_path / "alias" / "rulings" / "topic" / "link.toml",
+                 tmp_path / "alias" / "rulings" / ".." / "rulings" / "topic" / "a.toml",
+                 real / "a.toml", real / "missing.toml"):
+        assert _resolve(path, folders) == path.resolve()
+    assert folders[tmp_path / "alias" / "rulings" / "topic"] == real.resolve()

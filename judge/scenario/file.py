@@ -50,14 +50,20 @@ def check_related(scenario: RulingHead, known: Mapping[str, object]) -> None:
                 f"related[{i}]", f"no ruling has the id {rid!r}"))
 
 
-def load_one(path: Path, shown: str) -> Scenario:
-    """Load one ruling; every problem, even a bug of the loader, is a ScenarioError."""
+def load_one(path: Path, shown: str, folders: dict[Path, Path] | None = None) -> Scenario:
+    """Load one ruling; every problem, even a bug of the loader, is a ScenarioError.
+
+    ``folders``: resolved folders by folder as given, shared by the files of one run, so that
+    each folder's path is resolved once (a file that is itself a symbolic link is always
+    resolved whole)."""
     try:
         scenario = load_path(path, shown)
-        resolved = path.resolve()
+        resolved = _resolve(path, folders)
         rulings = _rulings_above(resolved)
         if rulings is not None:
-            check_topic(Path(os.path.relpath(resolved, rulings.parent)).as_posix())
+            # rulings.parent lies above resolved: what os.path.relpath gives, without its
+            # normalising of both paths again
+            check_topic(resolved.relative_to(rulings.parent).as_posix())
         return scenario
     except ScenarioError:
         raise
@@ -67,6 +73,19 @@ def load_one(path: Path, shown: str) -> Scenario:
         raise ScenarioError(shown, 1, FieldError(
             "", f"internal error, please report it: {type(exc).__name__}: "
                 f"{quote(str(exc))}")) from None
+
+
+def _resolve(path: Path, folders: dict[Path, Path] | None) -> Path:
+    """``path.resolve()``: its folder's, looked up in ``folders``, with its name, unless it is
+    a symbolic link itself (or a name that is no file's: empty, ``.``, ``..``)."""
+    name = path.name
+    if folders is None or name in ("", ".", "..") or os.path.islink(path):
+        return path.resolve()
+    parent = path.parent
+    folder = folders.get(parent)
+    if folder is None:
+        folder = folders[parent] = parent.resolve()
+    return folder / name
 
 
 def _rulings_folder(path: Path) -> Path | None:
