@@ -125,8 +125,8 @@ def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | 
     names no ruling are found before anything is replayed; the data files are checked before
     that (a broken data file raises :class:`~judge.errors.DataError`). With ``jobs`` above 1
     (None: :func:`judge.workers.default_jobs`), the loading and the replays are shared among
-    that many forked processes (:mod:`judge.workers`); what is yielded is the same, in the
-    same order."""
+    that many processes, this one and forked workers (:mod:`judge.workers`); what is yielded
+    is the same, in the same order."""
     check_data()
     known = load_rulesets()
     paths = list(paths)
@@ -149,7 +149,8 @@ def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | 
         return _wanted(head, rules, keyword, known)
 
     if jobs > 1 and len(files) > 1:
-        with Pool(len(files), jobs, load, wanted, check_scenario) as pool:
+        with Pool(len(files), jobs, load, wanted, check_scenario,
+                  [_size(path) for path in files]) as pool:
             tasks = yield from _sorted(pool.heads(), None, paths, rules, keyword, summary,
                                        known)
             yield from pool.results(tasks)
@@ -216,6 +217,15 @@ def _wanted(head: Head, rules: str | None, keyword: str | None,
             continue
         out.append(rs)
     return out
+
+
+def _size(path: Path) -> int:
+    """The size of a file, to hand out the large ones first (0 if it cannot be read: its
+    loading reports why)."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 def _about(head: Head, rulings: dict[int, Scenario] | None) -> Scenario | Head:
