@@ -12,6 +12,7 @@ import time
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from judge.data import check_data, load_rulesets
 from judge.engine.trace import Replay
@@ -24,6 +25,9 @@ from judge.scenario.model import Scenario
 from judge.scenario.run import replay
 from judge.tomlfile import read_file
 from judge.workers import Failed, Head, Pool, default_jobs, pack_error, unpack_error
+
+if TYPE_CHECKING:
+    from judge.preparse import Preparser
 
 
 @dataclass
@@ -117,8 +121,8 @@ def check_scenario(scenario: Scenario, rules: str) -> Result:
 
 
 def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | None = None,
-                summary: Summary | None = None, jobs: int | None = 1
-                ) -> Iterator[Result | ScenarioError]:
+                summary: Summary | None = None, jobs: int | None = 1,
+                early: Preparser | None = None) -> Iterator[Result | ScenarioError]:
     """Yield a ScenarioError per unusable file, then a result per (ruling, rule set).
 
     Every file is loaded first, so that a ruling id used twice and a ``related`` id that
@@ -126,20 +130,23 @@ def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | 
     that (a broken data file raises :class:`~judge.errors.DataError`). With ``jobs`` above 1
     (None: :func:`judge.workers.default_jobs`), the loading and the replays are shared among
     that many processes, this one and forked workers (:mod:`judge.workers`); what is yielded
-    is the same, in the same order."""
+    is the same, in the same order. ``early``: the files of ``paths``, found and parsed
+    meanwhile by another process (:func:`judge.preparse.start`)."""
     check_data()
     known = load_rulesets()
     paths = list(paths)
-    files = list(discover(paths))
+    files = early.files if early is not None else list(discover(paths))
     shown = [_display(path) for path in files]
     if jobs is None:
         jobs = default_jobs(len(files))
 
     folders: dict[Path, Path] = {}  # each folder of the run resolved once
+    parsed = early.collect() if early is not None else {}
 
     def load(index: int) -> tuple[Scenario | None, Head | Failed]:
         try:
-            scenario = load_one(files[index], shown[index], folders)
+            scenario = load_one(files[index], shown[index], folders,
+                                parsed.pop(str(files[index]), None))
         except ScenarioError as exc:
             return None, pack_error(index, exc, _written_ids(files[index]))
         return scenario, Head(index, scenario.id, scenario.path, scenario.rulesets,
@@ -258,9 +265,10 @@ def _ids_beside(paths: Iterable[Path]) -> set[str]:
 
 
 def run_checks(paths: Iterable[Path], rules: str | None = None,
-               keyword: str | None = None, jobs: int | None = 1) -> Summary:
+               keyword: str | None = None, jobs: int | None = 1,
+               early: Preparser | None = None) -> Summary:
     summary = Summary()
-    for item in iter_checks(paths, rules, keyword, summary, jobs):
+    for item in iter_checks(paths, rules, keyword, summary, jobs, early):
         if isinstance(item, ScenarioError):
             summary.errors.append(item)
         else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from judge.errors import FieldError, ScenarioError
 from judge.ids import quote
@@ -50,14 +50,16 @@ def check_related(scenario: RulingHead, known: Mapping[str, object]) -> None:
                 f"related[{i}]", f"no ruling has the id {rid!r}"))
 
 
-def load_one(path: Path, shown: str, folders: dict[Path, Path] | None = None) -> Scenario:
+def load_one(path: Path, shown: str, folders: dict[Path, Path] | None = None,
+             parsed: tuple[str, dict[str, Any]] | None = None) -> Scenario:
     """Load one ruling; every problem, even a bug of the loader, is a ScenarioError.
 
     ``folders``: resolved folders by folder as given, shared by the files of one run, so that
     each folder's path is resolved once (a file that is itself a symbolic link is always
-    resolved whole)."""
+    resolved whole). ``parsed``: the file's text and table, parsed by another process
+    (:mod:`judge.preparse`)."""
     try:
-        scenario = load_path(path, shown)
+        scenario = load_path(path, shown, parsed)
         resolved = _resolve(path, folders)
         rulings = _rulings_above(resolved)
         if rulings is not None:
