@@ -22,6 +22,7 @@ from judge.narrate import Narrator
 from judge.site.board import (
     BOX_W,
     CHANGED,
+    CROSS_MARK,
     DOWN_MARK,
     FRAME_ID,
     FROZEN_MARK,
@@ -346,3 +347,21 @@ def test_given_keywords_and_lost_abilities_are_marked_and_named_in_the_key() -> 
         tuple(c._replace(keywords=(), lost=False) for c in cards) for cards in p1.zones)),
         p2)), {"printed": ("lancer",)})
     assert marked(board, before).cards("p1", "signi1")[0].mark == CHANGED
+
+
+def test_a_cross_state_is_marked_and_its_change_too() -> None:
+    """Two SIGNI in a cross state are marked ⇄ (003, クロス); when the state ends (one of
+    them lost its abilities, say), the board after marks both as changed."""
+    def board(crossed: bool) -> Board:
+        zones = {"signi1": (_state("A", power=5000, crossed=crossed),),
+                 "signi2": (_state("B", power=5000, crossed=crossed),)}
+        p1 = PlayerPosition("p1", tuple(zones.get(z, ()) for z in ZONES))
+        p2 = PlayerPosition("p2", tuple(() for _ in ZONES))
+        return board_of(Position(1, "p1", "main", "", (p1, p2)))
+
+    crossed, apart = board(True), board(False)
+    assert card_text(crossed.cards("p1", "signi1")[0]) == f"A{CROSS_MARK}"
+    assert marks_used([crossed]) == {"crossed"} and marks_used([apart]) == set()
+    after = marked(apart, crossed)
+    assert [after.cards("p1", z)[0].mark for z in ("signi1", "signi2")] == [CHANGED, CHANGED]
+    assert CROSS_MARK in render_svg(crossed, layout_for([crossed]), label="x")

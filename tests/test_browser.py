@@ -220,8 +220,8 @@ def test_the_search_page_has_one_search_box(page: Page, base_url: str) -> None:
 
 def test_results_show_the_answer_marked_and_rule_sets_as_badges(page: Page,
                                                                 base_url: str) -> None:
-    for lang, query, answer in (("en", "refresh", "You refresh."),
-                                ("ja", "リフレッシュ", "を行います。")):
+    for lang, query, answer, now in (("en", "refresh", "You refresh.", "current"),
+                                     ("ja", "リフレッシュ", "を行います。", "現行")):
         search_for(page, base_url, lang, query)
         first = page.locator(".result").first
         assert first.get_attribute("data-id") == "refresh-steps"
@@ -230,7 +230,8 @@ def test_results_show_the_answer_marked_and_rule_sets_as_badges(page: Page,
         marks = [m.lower() for m in first.locator(".result-answer mark").all_inner_texts()]
         assert marks and all(query.lower() in m for m in marks), marks
         badges = first.locator(".badges .badge").all_inner_texts()
-        assert badges == ["2014-04", "2014-07", "2014-09", "current"], badges
+        # each rule set by its short name in the page's language
+        assert badges == ["2014-04", "2014-07", "2014-09", now], badges
         # the rule sets and tags are badges, not text in the snippet
         shown = first.locator(".result-answer").inner_text() + \
             " ".join(first.locator(".result-excerpt").all_inner_texts())
@@ -374,6 +375,12 @@ def test_search_filters_are_in_the_page_language(page: Page, base_url: str) -> N
     assert {"ルールセット", "タグ", "用語"} <= set(names), names
     values = page.locator("fieldset[data-filter='用語'] label").all_inner_texts()
     assert any(v.strip().startswith("リフレッシュ") for v in values), values
+    # a rule set by its short name; ticking it filters by the rule set's id
+    sets = [v.strip() for v in
+            page.locator("fieldset[data-filter='ルールセット'] label").all_inner_texts()]
+    assert any(v.startswith("現行") for v in sets) and \
+        not any(v.startswith("current") for v in sets), sets
+    assert page.locator("fieldset[data-filter='ルールセット'] input[value='current']").count() == 1
 
 
 def test_search_page_without_an_index_says_so(page: Page, base_url: str) -> None:

@@ -867,3 +867,47 @@ def test_end_phase_hand_limit_six() -> None:
     t.answer("p1", "discard", "h1", "h2")
     t.advance("end")
     t.assert_zones("p1", hand=["h3", "h4", "h5", "h6", "h7", "h8"], trash=["h1", "h2"])
+
+
+# ====================================================================== the quiet test
+
+
+def test_a_quiet_side_is_one_where_every_kind_finds_nothing(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """``rule_processing.base.quiet`` skips the looks when it says a side is quiet: at every
+    check of random games and of the corpus' replays, every look finds nothing on such a side
+    (a look that finds nothing changes nothing, so asking them here changes no game)."""
+    from pathlib import Path
+
+    from judge.data import load_rulesets
+    from judge.engine import rule_processing
+    from judge.engine.driver import play_random_game
+    from judge.engine.rule_processing.base import quiet, side
+    from judge.scenario.load import discover, load_path
+    from judge.scenario.run import replay
+
+    seen = {"quiet": 0, "checks": 0}
+    check = rule_processing.check
+
+    def checked(game):  # type: ignore[no-untyped-def]
+        if game.dirty:
+            seen["checks"] += 1
+            for p in ("p1", "p2"):
+                if quiet(game, p):
+                    seen["quiet"] += 1
+                    cards = side(game, p)
+                    for kind in rule_processing.LOOKING:
+                        assert kind.look is not None
+                        assert not kind.look(game, cards), (kind.id, p)
+        return check(game)
+
+    monkeypatch.setattr(rule_processing, "check", checked)
+    for rules in load_rulesets().values():
+        for seed in range(5):
+            play_random_game(rules, seed, turns=8)
+    root = Path(__file__).resolve().parent.parent
+    for path in discover([root / "rulings"]):
+        scenario = load_path(path)
+        for rules_id in scenario.rulesets:
+            replay(scenario, rules_id)
+    assert seen["quiet"] > seen["checks"] // 2

@@ -43,7 +43,6 @@ ALLOWED_LATIN: dict[str, str] = {
     "DIVA": "the name of a play format (DIVA環境, DIVA环境)",
     "key环境": "the Key Selection format as Chinese players write it",
     "BET": "a keyword as Chinese cards print it (赌币（BET）)",
-    "current": "the id of the current rule set, shown on the chips that link to it",
     "judge coverage": "the name of the command that prints the coverage table",
     "JavaScript": "the name of the language the search page needs",
     "judge db": "the name of the command that writes the database (the downloads)",

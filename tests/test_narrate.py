@@ -281,7 +281,8 @@ def test_pybabel_compile_passes(tmp_path: Path) -> None:
 
 
 def test_catalogues_hold_every_extracted_message(tmp_path: Path) -> None:
-    """``pybabel extract`` over the code and templates finds nothing the catalogues lack."""
+    """``pybabel extract`` over the code and templates finds exactly the catalogues' messages:
+nothing they lack, nothing obsolete (the documented update keeps every translation)."""
     pybabel = shutil.which("pybabel")
     command = [pybabel] if pybabel else [sys.executable, "-m", "babel.messages.frontend"]
     pot = tmp_path / "messages.pot"
@@ -297,6 +298,9 @@ def test_catalogues_hold_every_extracted_message(tmp_path: Path) -> None:
         have = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog(lang) if m.id}
         assert not wanted - have, f"{lang}: run pybabel update (docs/site.md): " \
                                   f"{sorted(wanted - have)[:5]}"
+        # and nothing the code no longer says: `pybabel update` would drop it
+        assert not have - wanted, f"{lang}: messages no code or template uses: " \
+                                  f"{sorted(have - wanted)[:5]}"
 
 
 def test_every_reason_code_the_engine_uses_is_registered_and_narrated() -> None:

@@ -240,6 +240,16 @@ def test_every_page_exists_in_three_languages(site: Path) -> None:
     assert (site / "index.html").is_file() and (site / "assets" / "site.css").is_file()
 
 
+def test_titles_name_the_page_once(fixture_site: Path) -> None:
+    """A tab's title is the page's name and then the site's, never the site's name twice
+    (the home page is named after the site)."""
+    for path in sorted(fixture_site.rglob("*.html")):
+        html = path.read_text(encoding="utf-8")
+        title = html[html.index("<title>") + 7:html.index("</title>")]
+        parts = title.split(" · ")
+        assert title.strip() and len(parts) == len(set(parts)), (path, title)
+
+
 def test_internal_links_and_anchors_resolve(site: Path) -> None:
     pages = parse_site(site)
     broken = []

@@ -61,7 +61,7 @@ def declare_attack(game: Game, attacker: CardInstance) -> None:
     attacker.down = True
     game.emit(ev.Attack, cause="game", player=attacker.owner, card=attacker.label,
               from_zone=attacker.zone)
-    triggers.queue(game, attacker, ["attacks"])
+    triggers.queue(game, attacker, ("attacks",))
     game.settle()
 
 
@@ -91,7 +91,7 @@ def signi_attack(game: Game, attacker: CardInstance) -> None:
     if banished:
         banish_card(game, defender, "battle", label)
         if not game.on_field(defender):  # banished (a replacement may have sent it elsewhere)
-            triggers.queue(game, attacker, ["banishes_in_battle"])  # Lancer, S-Lancer, ...
+            triggers.queue(game, attacker, ("banishes_in_battle",))  # Lancer, S-Lancer, ...
     game.settle()
 
 

@@ -240,6 +240,7 @@ def compute(game: Game) -> Layer:
     cards_on_field = holders(game)
     consts = [(h, a) for h in cards_on_field if h.card.has_const
               for a in h.card.abilities if a.kind == "const"]
+    refs = {(h.label, a.index): AbilityRef(h.label, a.index) for h, a in consts}
     conds = [a.cond for _, a in consts if a.cond is not None] + \
         [x.op.cond for x in game.state.lasting if x.op is not None and x.op.cond is not None]
     counted = {z for c in conds for zone in ((c.zone,) if c.zone else ()) + c.this_in
@@ -259,8 +260,7 @@ def compute(game: Game) -> Layer:
                     if resist.get(card.label) != "any":
                         resist[card.label] = item.op.by
 
-    const_items = [Applied(op, h.owner, h.since, AbilityRef.printed(h.label, a.index),
-                           holder=h)
+    const_items = [Applied(op, h.owner, h.since, refs[(h.label, a.index)], holder=h)
                    for h, a in consts
                    if a.cond is None or a.cond.holds(game, h.owner, h, crossed_before)
                    for op in a.effect]
@@ -282,13 +282,12 @@ def compute(game: Game) -> Layer:
 
     # 4. what works now
     if lost or crossed != crossed_before:
-        const_items = [Applied(op, h.owner, h.since, AbilityRef.printed(h.label, a.index),
-                               holder=h)
+        const_items = [Applied(op, h.owner, h.since, refs[(h.label, a.index)], holder=h)
                        for h, a in consts if h.label not in lost
                        and (a.cond is None or a.cond.holds(game, h.owner, h, crossed))
                        for op in a.effect]
         lasting_now = _lasting(game, crossed) if crossed != crossed_before else lasting_now
-    items = sorted([*const_items, *lasting_now], key=lambda it: it.seq)
+    items = sorted([*const_items, *lasting_now], key=_SEQ)
 
     # 5. values
     sets: dict[tuple[str, str], int] = {}
@@ -341,15 +340,25 @@ def compute(game: Game) -> Layer:
             levels.append(level)
         layer.by_player[player] = (signi, powers, levels)
     layer.counted = frozenset(counted | {zone for _, zone in layer.upper})
+    keywords = layer.keywords
     for card in cards_on_field:
         label = card.label
         since = lost.get(label)
+        given = granted.get(label)
+        if given is None:  # printed keywords only, unless lost
+            keywords[label] = _NO_WORDS if since is not None or not card.card.keywords \
+                else frozenset(card.card.keywords)
+            continue
         words = set() if since is not None else set(card.card.keywords)
-        for seq, word in granted.get(label, ()):
+        for seq, word in given:
             if since is None or seq > since:
                 words.add(word)
-        layer.keywords[label] = frozenset(words)
+        keywords[label] = frozenset(words)
     return layer
+
+
+_SEQ = attrgetter("seq")
+_NO_WORDS: frozenset[str] = frozenset()
 
 
 #: Operations that act on a player rather than on cards.

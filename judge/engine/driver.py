@@ -96,6 +96,8 @@ def candidates(game: Game) -> list[Action]:
         out += [_new(Action, ("grow", p, c.label, None, 0, ())) for c in zones["lrig_deck"]
                 if c.card.type == "lrig"]
     elif state.phase == "main":
+        # plain loops rather than comprehensions: one call less each, many times a game
+        append = out.append
         empty = [z for z in SIGNI_ZONES if not zones[z]]
         if empty:
             level = game.lrig_level(p)  # a cheap filter; the engine still decides legality
@@ -103,30 +105,40 @@ def candidates(game: Game) -> list[Action]:
                 card = c.card
                 if card.type == "signi" and (card.level or 0) <= level:
                     label = c.label
-                    out += [_new(Action, ("play", p, label, z, 0, ())) for z in empty]
-        out += [_new(Action, ("use", p, c.label, None, 0, ())) for c in hand
-                if c.card.type == "spell"]
-        out += [_new(Action, ("use", p, c.label, None, 0, ())) for c in zones["lrig_deck"]
-                if c.card.type == "arts"]
-        for c in (*signi, *zones["lrig"][-1:]):
+                    for z in empty:
+                        append(_new(Action, ("play", p, label, z, 0, ())))
+        for c in hand:
+            if c.card.type == "spell":
+                append(_new(Action, ("use", p, c.label, None, 0, ())))
+        for c in zones["lrig_deck"]:
+            if c.card.type == "arts":
+                append(_new(Action, ("use", p, c.label, None, 0, ())))
+        lrig = zones["lrig"]
+        for c in (*signi, lrig[-1]) if lrig else signi:
             abilities = c.card.abilities
             if abilities:
-                n = sum(1 for a in abilities if a.kind == "action")
-                out += [_new(Action, ("activate", p, c.label, None, i, ())) for i in range(n)]
+                i = 0
+                for a in abilities:
+                    if a.kind == "action":
+                        append(_new(Action, ("activate", p, c.label, None, i, ())))
+                        i += 1
         if len(signi) == 3:
-            out += [_new(Action, ("remove", p, c.label, None, 0, ())) for c in signi]
+            for c in signi:
+                append(_new(Action, ("remove", p, c.label, None, 0, ())))
     elif state.phase == "attack":
         if state.attack_step == "arts":
             out += [_new(Action, ("use", p, c.label, None, 0, ())) for c in zones["lrig_deck"]
                     if c.card.type == "arts"]
-            return out + [Action("pass", p)]
+            out.append(_new(Action, ("pass", p, None, None, 0, ())))
+            return out
         if state.attack_step == "signi":
             out += [_new(Action, ("attack", p, c.label, None, 0, ())) for c in signi
                     if not c.down]
         elif state.attack_step == "lrig":
             out += [_new(Action, ("attack", p, c.label, None, 0, ()))
                     for c in zones["lrig"][-1:] if not c.down]
-    return out + [Action("advance", p)]
+    out.append(_new(Action, ("advance", p, None, None, 0, ())))
+    return out
 
 
 @dataclass

@@ -38,6 +38,7 @@ from judge.engine.state import (
     FIELD_ZONES,
     ON_FIELD,
     UNDER_ZONES,
+    ZONE_REFS,
     CardInstance,
     GameState,
     ZoneRef,
@@ -50,6 +51,9 @@ from judge.limits import MAX_EVENTS, MAX_SETTLE_ROUNDS
 E = TypeVar("E", bound=Event)
 P = ParamSpec("P")
 _new = tuple.__new__
+#: tuple.__new__ as Game.move uses it: an event made of its fields, in order
+_event: Callable[[type[Event], tuple[object, ...]], Event] = \
+    tuple.__new__  # type: ignore[assignment]
 OptionT = TypeVar("OptionT", bound=Option)
 
 #: What a game says when it logs more than its budget of events (``Game.max_events``).
@@ -83,6 +87,11 @@ QUIET_EVENTS = frozenset({
 
 #: The kinds of QUIET_EVENTS (Game.emit looks the kind up).
 _QUIET_KINDS = frozenset(EVENT_KINDS[t] for t in QUIET_EVENTS if t in EVENT_KINDS)
+# Game.move logs its event itself, as emit would: a move with its one own field (verb), quiet
+# (the move marks the game itself), a banish with none, not quiet.
+if OWN_FIELDS[ev.Move] != ("verb",) or OWN_FIELDS[ev.Banish] or ev.Move not in _QUIET_KINDS \
+        or ev.Banish in _QUIET_KINDS:  # pragma: no cover - a change to events.py
+    raise ImportError("Game.move builds move and banish events by their fields: update it")
 _LABEL = attrgetter("label")
 
 #: Zones whose contents rule processing looks at directly.
@@ -93,6 +102,12 @@ WATCHED_ZONES = frozenset({"signi1", "signi2", "signi3", "under1", "under2", "un
 
 #: Where a card's constant abilities may work: the SIGNI zones and the LRIG zone.
 _CONST_ZONES = frozenset({*ON_FIELD, "lrig"})
+#: Game.move's tests of the zone a card goes to: on the field (a card leaving it is upped,
+#: unfrozen and detached), face down always (the main deck, the life cloth), face down if it
+#: was (the zones under a SIGNI).
+_FIELD = frozenset(FIELD_ZONES)
+_FACE_DOWN = frozenset({"deck", "life"})
+_UNDER = frozenset(UNDER_ZONES.values())
 
 
 class Game:
@@ -420,16 +435,20 @@ class Game:
         its type may be (judge.engine.placement): anything else is an EngineError."""
         if zone == "ener":
             zone = self._ener_replaced(inst, cause, source)
-        lost = self.state.layered > 0 and inst.zone.zone in ON_FIELD and self.lost(inst)
         old = inst.zone
-        new = ZoneRef.of(to_player or inst.owner, zone)
-        if inst.card.type not in MOVABLE[zone]:
-            raise EngineError(f"{inst.label} ({inst.card.type}) cannot be put into "
+        old_zone = old.zone
+        was_on_field = old_zone in ON_FIELD
+        state = self.state
+        lost = was_on_field and state.layered > 0 and self.lost(inst)
+        new = ZONE_REFS.get((to_player or inst.owner, zone)) or \
+            ZoneRef.of(to_player or inst.owner, zone)
+        card = inst.card
+        if card.type not in MOVABLE[zone]:
+            raise EngineError(f"{inst.label} ({card.type}) cannot be put into "
                               f"{zone_text(new)} ({allowed(zone)})")
-        was_on_field = old.zone in ON_FIELD
-        players = self.state.players
-        players[old.player].zones[old.zone].remove(inst)
-        cards = players[new.player].zones[new.zone]
+        players = state.players
+        players[old.player].zones[old_zone].remove(inst)
+        cards = players[new.player].zones[zone]
         if top:
             cards.insert(0, inst)
         else:
@@ -438,39 +457,44 @@ class Game:
         inst.epoch += 1
         inst.since = len(self.log)
         layer = self._layer
-        if layer is None or old.zone in _CONST_ZONES or zone in _CONST_ZONES or \
-                old.zone in layer.counted or zone in layer.counted:
-            self.state.changes += 1  # the layer reads this move
-        if self._consts is not None and (old.zone in _CONST_ZONES) != (zone in _CONST_ZONES) \
-                and inst.card.has_const:
-            self._consts += 1 if zone in _CONST_ZONES else -1
-        if new.zone not in FIELD_ZONES:
+        const_from = old_zone in _CONST_ZONES
+        const_to = zone in _CONST_ZONES
+        counted = layer is not None and (old_zone in layer.counted or zone in layer.counted)
+        if layer is None or const_from or const_to or counted:
+            state.changes += 1  # the layer reads this move
+        if const_from != const_to and self._consts is not None and card.has_const:
+            self._consts += 1 if const_to else -1
+        if zone not in _FIELD:
             inst.down = inst.frozen = False
             inst.attach = ""
-        if new.zone not in ("check",):
+        if zone != "check":
             inst.crushed = False
             inst.burst = ""
-        inst.face_down = zone in ("deck", "life") or (inst.face_down and zone.startswith("under"))
+        inst.face_down = zone in _FACE_DOWN or (inst.face_down and zone in _UNDER)
         inst.level_changed = False
+        # What self.emit(ev.Banish, ...) or self.emit(ev.Move, ..., verb=verb) logs, built
+        # here: a move is the most frequent event (the kinds' fields are checked at import)
+        seq = inst.since
+        if seq >= self.max_events:
+            raise LimitReached(self.events_message)
         if etype == "banish":
-            self.emit(ev.Banish, cause=cause, player=inst.owner, card=inst.label, from_zone=old,
-                      to_zone=new, source=source)
+            self.log.append(_event(ev.Banish, (seq, self.step, cause, inst.owner, inst.label,
+                                               old, new, source)))
+            self.dirty = True
         else:
-            self.emit(ev.Move, cause=cause, player=inst.owner, card=inst.label, from_zone=old,
-                      to_zone=new, source=source, verb=verb)
+            self.log.append(_event(ev.Move, (seq, self.step, cause, inst.owner, inst.label,
+                                             old, new, source, verb)))
             # Only some moves can make rule processing apply: to or from a watched zone, a
             # Resona or Key moving, a main deck emptied, a card reaching an empty deck's trash,
             # a crushed card put into the check zone (kind 4 looks at crushed cards only; a
             # card used from or leaving the check zone makes nothing apply there). With
             # conditions that count cards, or upper limits of the ener zone or hand, in force,
             # any move may matter too.
-            if old.zone in WATCHED_ZONES or new.zone in WATCHED_ZONES or \
-                    (new.zone == "check" and inst.crushed) or \
-                    (layer is not None and (old.zone in layer.counted or
-                                            new.zone in layer.counted)) or \
-                    inst.card.type in ("resona", "key") or \
-                    (old.zone == "deck" and not players[old.player].zones["deck"]) or \
-                    (new.zone == "trash" and not players[new.player].zones["deck"]):
+            if old_zone in WATCHED_ZONES or zone in WATCHED_ZONES or counted or \
+                    (zone == "check" and inst.crushed) or \
+                    card.type in ("resona", "key") or \
+                    (old_zone == "deck" and not players[old.player].zones["deck"]) or \
+                    (zone == "trash" and not players[new.player].zones["deck"]):
                 self.dirty = True
         triggers.observe_move(self, inst, old, new, cause, etype, was_on_field, lost)
         if self._refresh_interrupts:  # 2014-04: the refresh happens the moment it can

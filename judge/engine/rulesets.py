@@ -49,6 +49,9 @@ class RuleSet:
     start: str
     title: dict[str, str]
     summary: dict[str, str]
+    #: The short name pages show where the id would stand (a chip, "Under ..."), by
+    #: language; a dated rule set has none and is shown as its id, which is its date.
+    label: dict[str, str]
     refresh_timing: str
     second_refresh_ends_turn: bool
     refresh_needs_trash: bool
@@ -68,11 +71,16 @@ class RuleSet:
         mechanic appears (:func:`judge.engine.eras.problem`)."""
         return date_key(self.start)
 
+    def short_name(self, lang: str) -> str:
+        """The label in ``lang`` (else English), or else the id (a date reads alike in every
+        language)."""
+        return self.label.get(lang) or self.label.get("en") or self.id
+
     def __str__(self) -> str:
         return self.id
 
 
-RULESET_FIELDS = ("id", "from", "title", "summary", "refresh_timing",
+RULESET_FIELDS = ("id", "from", "title", "summary", "label", "refresh_timing",
                   "second_refresh_ends_turn", "refresh_needs_trash", "excess_order",
                   "burst_count", "grow", "remove", "sources")
 
@@ -157,6 +165,7 @@ def parse_rulesets(data: dict[str, object]) -> dict[str, RuleSet]:
             id=rid, start=str(start),
             title=_lang_texts(raw.get("title", {}), f"{where}.title"),
             summary=_lang_texts(raw.get("summary", {}), f"{where}.summary"),
+            label=_lang_texts(raw.get("label", {}), f"{where}.label"),
             refresh_timing=str(timing),
             second_refresh_ends_turn=bool(raw["second_refresh_ends_turn"]),
             refresh_needs_trash=bool(raw["refresh_needs_trash"]),

@@ -99,6 +99,9 @@ class ZoneRef(NamedTuple):
 
 
 _REFS = {(p, z): ZoneRef(p, z) for p in PLAYERS for z in ZONES}
+#: (player, zone) -> the shared ZoneRef (what ZoneRef.of returns, read directly where a ref is
+#: made on every move)
+ZONE_REFS: dict[tuple[str, str], ZoneRef] = _REFS
 #: Each zone's text form (``p1.trash``), made once.
 ZONE_TEXT: dict[ZoneRef, str] = {ref: f"{ref.player}.{ref.zone}" for ref in _REFS.values()}
 

@@ -73,30 +73,51 @@ def observe_move(game: Game, inst: CardInstance, old: ZoneRef, new: ZoneRef, cau
                  etype: str, was_on_field: bool, lost: bool = False) -> None:
     """Queue what one move triggers; ``lost``: the card had lost its abilities where it
     was."""
+    crushed = new.zone == "check" and inst.crushed
+    key = (old.zone, new.zone, cause == "effect", etype == "banish", crushed)
+    fired = _FIRED.get(key)
+    if fired is None:
+        fired = _FIRED[key] = _fired(old.zone, new.zone, cause == "effect",
+                                     etype == "banish", crushed)
+    if not fired or (inst.card.triggers.isdisjoint(fired)
+                     and mechanics.keyword_triggers().isdisjoint(fired)):
+        return  # nothing of this card waits for these (what queue would find first)
+    controller = game.effect_controller if cause == "effect" else None
+    by = None if controller is None else "own" if controller == inst.owner else "opponent"
+    queue(game, inst, fired, by=by, lost=lost if was_on_field else False)
+
+
+def _fired(old: str, new: str, by_effect: bool, banish: bool, crushed: bool
+           ) -> tuple[str, ...]:
+    """The triggers a move from zone ``old`` to zone ``new`` fires."""
     fired: list[str] = []
-    if new.zone == "trash":
+    if new == "trash":
         fired.append("put_into_trash")
-        if old.zone == "deck":
+        if old == "deck":
             fired.append("put_into_trash_from_deck")
-    if was_on_field and new.zone not in ON_FIELD:
+    if old in ON_FIELD and new not in ON_FIELD:
         fired.append("leaves_field")
-        if cause == "effect":
+        if by_effect:
             fired.append("leaves_field_by_effect")
-        if etype == "banish":
+        if banish:
             fired.append("banished")
-            if cause == "effect":
+            if by_effect:
                 fired.append("banished_by_effect")
-    if new.zone in ON_FIELD and old.zone not in ON_FIELD:
+    if new in ON_FIELD and old not in ON_FIELD:
         fired.append("on_play")
-    if new.zone == "check" and inst.crushed:
+    if crushed:
         fired.append("crushed")
-    if fired:
-        controller = game.effect_controller if cause == "effect" else None
-        by = None if controller is None else "own" if controller == inst.owner else "opponent"
-        queue(game, inst, fired, by=by, lost=lost if was_on_field else False)
+    return tuple(fired)
 
 
-def queue(game: Game, inst: CardInstance, fired: list[str], by: str | None = None,
+#: (from zone, to zone, by an effect, a banish, a crushed card into the check zone) -> the
+#: triggers that move fires (:func:`_fired`; filled as moves happen: a fixed function of the
+#: key)
+_FIRED: dict[tuple[str, str, bool, bool, bool], tuple[str, ...]] = {}
+
+
+def queue(game: Game, inst: CardInstance, fired: tuple[str, ...],
+          by: str | None = None,
           lost: bool | None = None) -> None:
     """Queue the abilities of ``inst`` whose trigger is in ``fired``: printed ones first, then
     keyword abilities of its keywords (printed or given), in keyword order. ``by``: whose
@@ -133,7 +154,7 @@ def queue(game: Game, inst: CardInstance, fired: list[str], by: str | None = Non
 
 def notify_refresh(game: Game, player: str) -> None:
     for inst in game.state.signi(player):
-        queue(game, inst, ["owner_refreshes"])
+        queue(game, inst, ("owner_refreshes",))
 
 
 def next_trigger(game: Game) -> bool:

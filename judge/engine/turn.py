@@ -60,7 +60,7 @@ def enter_phase(game: Game, phase: str) -> None:
         draw_phase(game)
     elif phase == "attack":
         for inst in [*state.zone(tp, "lrig")[-1:], *state.signi(tp)]:
-            triggers.queue(game, inst, ["attack_phase_start"])
+            triggers.queue(game, inst, ("attack_phase_start",))
         game.settle()
         if state.phase == "attack" and state.turn_player == tp and not state.winner:
             enter_attack_step(game, "arts")

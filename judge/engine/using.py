@@ -196,7 +196,7 @@ def _declared(game: Game, inst: CardInstance, player: str) -> None:
         watchers = [*state.zone(p, "lrig")[-1:], *state.signi(p)]
         for card in watchers:
             if trigger in card.card.triggers:
-                triggers.queue(game, card, [trigger], by="own" if p == player else "opponent")
+                triggers.queue(game, card, (trigger,), by="own" if p == player else "opponent")
 
 
 def cut_in_window(game: Game, player: str) -> None:

@@ -89,6 +89,8 @@ class CardView:
     given: tuple[str, ...] = ()
     #: a SIGNI on the field that has lost its abilities
     lost: bool = False
+    #: a SIGNI on the field in a cross state (with the partner its Cross icon names)
+    crossed: bool = False
     #: what changed since the previous board: "", NEW, GONE or CHANGED
     mark: str = ""
     #: the power on the previous board, when it changed
@@ -130,7 +132,7 @@ def board_of(position: Position, printed: Mapping[str, Iterable[str]] | None = N
                          if c.face_down and field else "",
                          tuple(k for k in c.keywords
                                if c.lost or k not in printed.get(c.card, ())) if on else (),
-                         c.lost)
+                         c.lost, on and c.crossed)
                 for c in position.zone(player, zone))
             if zone in LRIG_STACK_ZONES:
                 cards = cards[::-1]
@@ -168,7 +170,8 @@ def marked(board: Board, previous: Board | None) -> Board:
 
 def _looks(card: CardView) -> tuple[object, ...]:
     """What a change of marks :data:`CHANGED` on a card that stayed in its zone."""
-    return (card.down, card.frozen, card.power, card.hidden, card.given, card.lost)
+    return (card.down, card.frozen, card.power, card.hidden, card.given, card.lost,
+            card.crossed)
 
 
 def _with_gone(shown: list[CardView], before: Sequence[CardView],
@@ -210,6 +213,7 @@ OWNER_MARK = "\u25a1"  # □
 NOBODY_MARK = "\u25a0"  # ■
 GIVEN_MARK = "\u2605"  # ★ has a keyword from an effect
 LOST_MARK = "\u2298"  # ⊘ has lost its abilities
+CROSS_MARK = "\u21c4"  # ⇄ in a cross state
 _HIDDEN_MARKS = {"": "", OWNER: OWNER_MARK, NOBODY: NOBODY_MARK}
 #: A card in the page's key with the keywords effects give it on its boards.
 GIVEN_KEY = N_("%(name)s (%(mark)s %(keywords)s)")
@@ -224,10 +228,11 @@ PLAYER_GAP = 8  # below a player's last row
 def card_text(card: CardView) -> str:
     """A card's label with its marks: ``T1``, ``T1↓``, ``T1↓❄``, ``X□`` (face down, seen by
     its owner), ``C■`` (seen by nobody), ``S★`` (a keyword from an effect), ``S⊘`` (lost its
-    abilities)."""
+    abilities), ``A⇄`` (in a cross state)."""
     return card.label + (DOWN_MARK if card.down else "") + \
         (FROZEN_MARK if card.frozen else "") + _HIDDEN_MARKS[card.hidden] + \
-        (GIVEN_MARK if card.given else "") + (LOST_MARK if card.lost else "")
+        (GIVEN_MARK if card.given else "") + (LOST_MARK if card.lost else "") + \
+        (CROSS_MARK if card.crossed else "")
 
 
 def _text_width(zone: str) -> float:
@@ -494,7 +499,7 @@ def card_key(boards: Iterable[Board], n: Narrator) -> list[tuple[str, str]]:
 def marks_used(boards: Iterable[Board]) -> frozenset[str]:
     """Which of the marks the page's legend explains only when a board shows them appear on
     ``boards``: :data:`OWNER`, :data:`NOBODY` (face-down cards), ``given`` (a keyword from an
-    effect), ``lost`` (lost abilities)."""
+    effect), ``lost`` (lost abilities), ``crossed`` (a cross state)."""
     out: set[str] = set()
     for b in boards:
         for _, _, cards in b.zones:
@@ -505,6 +510,8 @@ def marks_used(boards: Iterable[Board]) -> frozenset[str]:
                     out.add("given")
                 if c.lost:
                     out.add("lost")
+                if c.crossed:
+                    out.add("crossed")
     return frozenset(out)
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from judge.atomic import busy, lock_path
 from judge.errors import JudgeError
-from judge.i18n import LANGS
+from judge.i18n import LANGS, gettext_for
 from judge.paths import project_root
 from judge.site.api import ApiReport, write_api
 from judge.site.context import Links, PageInfo, PageSpec, SiteModel, page_file
@@ -162,8 +162,11 @@ def write_site(site: SiteInput, out: Path, report: BuildReport, tick: Progress,
         done = 0
         size = 0
         root = PageInfo(lang="en", key="", links=Links(page_file(None, "")))
+        # the language chooser is named in every language, each name once
+        names = list(dict.fromkeys(gettext_for(lang, "WIXOSS rulings") for lang in LANGS))
         size += _write(tmp, page_file(None, ""),
-                       render("root.html", "en", {"page": root, "count": len(site.rulings)}))
+                       render("root.html", "en", {"page": root, "count": len(site.rulings),
+                                                  "names": names}))
         done += 1
         tick("render", done, total)
         pages, written, report.processes = render_pages(model, specs, tmp, tick, jobs, lock)

@@ -334,7 +334,7 @@ class SiteModel:
     def context(self, spec: PageSpec, lang: str) -> dict[str, Any]:
         here = page_file(lang, spec.key)
         links = Links(here)
-        L = Lang(lang, self.site.corpus)
+        L = Lang(lang, self.site.corpus, rule_sets=self.site.corpus.rulesets)
         page = PageInfo(lang=lang, key=spec.key, links=links)
         ctx: dict[str, Any] = {"page": page, "L": L, "model": self, "weights": SEARCH_WEIGHTS}
         builder: Callable[[Lang, Links, PageSpec], dict[str, Any]] = {
@@ -356,7 +356,8 @@ class SiteModel:
         data = self.by_id[rid]
         return {"id": rid, "title": _text(data.scenario.texts.get("title", {}), L.lang),
                 "href": links.to(f"{L.lang}/rulings/{rid}/"),
-                "rulesets": data.scenario.rulesets, "failing": bool(data.failing),
+                "rulesets": data.scenario.rulesets, "sets": L.rules(data.scenario.rulesets),
+                "failing": bool(data.failing),
                 "official": rid in self.official}
 
     def _home(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
@@ -398,8 +399,9 @@ class SiteModel:
         return {"title": L._("Tags"), "tags": self._tag_list(L, links)}
 
     def _search(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
-        return {"title": L._("Search"),
-                "strings": {key: L._(message) for key, message in SEARCH_STRINGS.items()}}
+        strings: dict[str, Any] = {key: L._(message) for key, message in SEARCH_STRINGS.items()}
+        strings["ruleset_names"] = {rid: L.rules([rid]) for rid in self.site.corpus.rulesets}
+        return {"title": L._("Search"), "strings": strings}
 
     def _rulings(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         """Every ruling by topic, each with its answer: what the search box leads to without
@@ -572,10 +574,10 @@ class SiteModel:
 
         before, after = corpus.rulesets[row.before], corpus.rulesets[row.after]
         return {**self.entry(row.ruling, L, links),
-                "before": {"id": before.id, "title": L.ruleset_title(before),
-                           "start": before.start},
-                "after": {"id": after.id, "title": L.ruleset_title(after),
-                          "start": after.start},
+                "before": {"id": before.id, "label": L.rules([before.id]),
+                           "title": L.ruleset_title(before), "start": before.start},
+                "after": {"id": after.id, "label": L.rules([after.id]),
+                          "title": L.ruleset_title(after), "start": after.start},
                 "facts": timeline.differences(data.scenario, row, state_facts, outcome_names,
                                               L._("Legal outcomes"))}
 
@@ -603,7 +605,8 @@ class SiteModel:
         narrator = Narrator(lang, scenario_cards(sc),
                             {t.id: t.names for t in corpus.glossary.values()},
                             steps={s.index: s for s in sc.steps})
-        rulesets = [{"id": rs, "title": L.ruleset_title(corpus.rulesets[rs]),
+        rulesets = [{"id": rs, "label": L.rules([rs]),
+                     "title": L.ruleset_title(corpus.rulesets[rs]),
                      "href": links.to(f"{lang}/rulesets/{rs}/")} for rs in sc.rulesets]
         return {
             "title": texts["title"].value, "texts": texts, "data": data,
@@ -612,7 +615,8 @@ class SiteModel:
             "rulesets": rulesets,
             "tags": [{"id": t, "name": L.tag(t), "href": links.to(f"{lang}/tags/{t}/")}
                      for t in sc.tags],
-            "failing": [{"rules": r.rules, "lines": r.failures} for r in data.failing],
+            "failing": [{"rules": L.rules([r.rules]), "lines": r.failures}
+                        for r in data.failing],
             **replay_sections(data, L, narrator),
             "filters": search_filters(L),
             "sources": L.sources(sc.sources),

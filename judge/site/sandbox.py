@@ -148,7 +148,8 @@ def render_sections(data: RulingData, lang: str) -> str:
 
     narrator = Narrator(lang, scenario_cards(data.scenario), _glossary_names(),
                         steps={s.index: s for s in data.scenario.steps})
-    return render("replay.html", lang, replay_sections(data, Words(lang), narrator))
+    return render("replay.html", lang, replay_sections(data, Words(lang, rule_sets=load_rulesets()),
+                                                   narrator))
 
 
 @cache

@@ -10,13 +10,15 @@ than the engine, the narration and the boards (the sandbox runs it under Pyodide
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from markupsafe import Markup
 
 from judge.engine import events as ev
 from judge.engine.events import Event
+from judge.engine.rulesets import RuleSet
 from judge.engine.state import ZoneRef
 from judge.i18n import N_, gettext_for, ngettext_for
 from judge.narrate import Narrator
@@ -33,10 +35,18 @@ class Words:
     names: :class:`judge.site.context.Lang`)."""
 
     lang: str
+    #: The rule sets by id, for their short names (an id not in it is shown as it is).
+    rule_sets: Mapping[str, RuleSet] = field(default_factory=dict, kw_only=True)
 
     def _(self, message: str, **values: Any) -> str:
         text = gettext_for(self.lang, message)
         return text % values if values else text
+
+    def rules(self, ids: Iterable[str]) -> str:
+        """Rule sets as a reader sees them: each by its short name in this language
+        (``current`` is 現行 in Japanese), joined by middle dots."""
+        return " · ".join(self.rule_sets[i].short_name(self.lang) if i in self.rule_sets
+                          else i for i in ids)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return ngettext_for(self.lang, singular, plural, n) % {"num": n}
@@ -69,7 +79,7 @@ def answers(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any]]:
                 rows.append((L._("Legal outcomes"),
                              n.join(o.title(L.lang)[0]
                                     for o in sc.expectations[i].outcomes)))
-        out.append({"rules": rules, "rows": rows})
+        out.append({"rules": rules, "label": L.rules(rules), "rows": rows})
     return out
 
 def replays(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any]]:
@@ -116,7 +126,8 @@ def replays(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any]]:
                           "unchanged": view.unchanged, "same_setup": same_setup,
                           "same": "all" if same and same == len(view.moments)
                           else "start" if same else ""})
-        out.append({"rules": rv.rules, "open": gi == 0, "steps": steps,
+        out.append({"rules": rv.rules, "label": L.rules(rv.rules), "open": gi == 0,
+                    "steps": steps,
                     "id": "replay-" + "-".join(rv.rules)})
     return out
 
@@ -128,7 +139,7 @@ def outcome_views(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any
         if ov.board is not None:
             svg = Markup(data.painter.svg(ov.board, label=name))
         choices = [n.event(e) for e in ov.choices]
-        out.append({"name": name, "name_lang": name_lang, "rules": ov.rules,
+        out.append({"name": name, "name_lang": name_lang, "rules": L.rules([ov.rules]),
                     "choices": choices,
                     "rows": facts(ov.outcome.state, L, n), "svg": svg})
     return out

@@ -75,6 +75,12 @@
   var timer = null;
   var terms = null; // the glossary's names and aliases, loaded for the first correction
   var filterNames = [strings.basis, strings.ruleset, strings.tag, strings.term];
+  // a filter value as the page shows it: a rule set by its short name in this language
+  // (the value itself, its id, is what a filter and a "rules:" query match)
+  function shown(filter, value) {
+    var names = filter === strings.ruleset ? strings.ruleset_names || {} : {};
+    return names[value] || value;
+  }
   var chosen = {}; // filter name -> values ticked
   var filtersDrawn = false;
 
@@ -724,7 +730,7 @@
       sets.forEach(function (set) {
         var badge = document.createElement("span");
         badge.className = "badge";
-        badge.textContent = set;
+        badge.textContent = shown(strings.ruleset, set);
         badges.appendChild(badge);
         badges.appendChild(document.createTextNode(" "));
       });
@@ -773,7 +779,7 @@
             run(input.value, true);
           });
           label.appendChild(tick);
-          label.appendChild(document.createTextNode(" " + value + " "));
+          label.appendChild(document.createTextNode(" " + shown(name, value) + " "));
           var count = document.createElement("span");
           count.className = "n";
           count.textContent = values[value];

@@ -79,5 +79,5 @@ def attack(game: Game, attacker: CardInstance, zone: str) -> None:
     if banished:
         banish_card(game, defender, "battle", label)
         if not game.on_field(defender):
-            triggers.queue(game, attacker, ["banishes_in_battle"])  # Lancer, S-Lancer, ...
+            triggers.queue(game, attacker, ("banishes_in_battle",))  # Lancer, S-Lancer, ...
     game.settle()

@@ -35,7 +35,7 @@ from judge.engine.rule_processing import (
     same_lrig_type,
     upper_limits,
 )
-from judge.engine.rule_processing.base import Kind, Proposal, side
+from judge.engine.rule_processing.base import Kind, Proposal, quiet, side
 from judge.engine.rule_processing.key import KEY_ZONES as KEY_ZONES
 from judge.engine.rule_processing.resona import RESONA_ZONES as RESONA_ZONES
 from judge.engine.rule_processing.upper_limits import UPPER_LIMITS as UPPER_LIMITS
@@ -81,7 +81,9 @@ def check(game: Game) -> bool:
     Returns whether anything was applied; the caller repeats until nothing applies. Every
     change to the game is logged, so when no event that could matter (see
     :data:`judge.engine.game.QUIET_EVENTS`) was logged since a check that found nothing,
-    nothing can apply now and the scan is skipped.
+    nothing can apply now and the scan is skipped. When something could, each player's side
+    is first tested in one pass (:func:`~judge.engine.rule_processing.base.quiet`, the usual
+    case of every kind); the kinds look only when one of them may find something.
 
     One call is one simultaneous round (glossary, property 3): every kind looks at the same
     state and proposes moves; a card proposed by kinds that send it to different places is
@@ -91,7 +93,7 @@ def check(game: Game) -> bool:
     if not game.dirty:
         return False
     proposals: dict[str, list[Proposal]] = {}
-    for p in PLAYERS:
+    for p in () if quiet(game, "p1") and quiet(game, "p2") else PLAYERS:
         cards = side(game, p)
         for look in _LOOKS:
             found = look(game, cards)

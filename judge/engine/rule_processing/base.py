@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from judge.engine.state import CardInstance
@@ -69,6 +70,60 @@ def side(game: Game, player: str) -> Side:
     centre = zones["lrig"]
     return Side(player, zones, signi, powers, levels,
                 centre[-1].card.lrig_type if centre else None, game.special_cards(), upper)
+
+
+#: Zones that hold nothing in the usual case: the zones under the SIGNI (kind 3, and kind 8's
+#: Accessories) and the assist LRIG zones (kind 10).
+_EMPTY_AS_A_RULE = itemgetter("under1", "under2", "under3", "assist1", "assist2")
+#: Zones of at most one card each as long as kind 8 finds nothing.
+_AT_MOST_ONE = itemgetter("signi1", "signi2", "signi3", "key", "seed1", "seed2", "seed3",
+                          "trap1", "trap2", "trap3", "cheer")
+
+
+def quiet(game: Game, player: str) -> bool:
+    """Whether no kind can apply to ``player``'s cards now: True only when every kind's
+    ``look`` would return nothing for them (a False means "look": the looks decide).
+
+    A check usually finds nothing, and this tells so in one pass, without making the
+    :class:`Side` or calling the looks: each test is the first test of a kind's look, or a
+    stricter one (anything under a SIGNI or in an assist LRIG zone, a Resona or Key anywhere
+    in the game, an upper limit in force, a card with a limiting condition on the field: look).
+    Like the looks it reads the derived values of :func:`side` and nothing else, and it
+    changes nothing, so the looks that follow a False see what they would have seen without
+    it. A new kind must add its own usual case here (``tests/test_engine_rules.py`` checks,
+    in random games, that a quiet side is one where every look finds nothing)."""
+    zones = game.state.players[player].zones
+    if any(_EMPTY_AS_A_RULE(zones)) or game.special_cards():
+        return False  # kinds 3, 6, 7, 8 (Accessories), 10
+    if max(map(len, _AT_MOST_ONE(zones))) > 1:
+        return False  # kind 8
+    check = zones["check"]
+    if check and any(c.crushed and c.burst != "pending" for c in check):
+        return False  # kind 4
+    key = zones["key"]
+    if key and key[0].card.limiting:
+        return False  # kind 9
+    signi = zones["signi1"] + zones["signi2"] + zones["signi3"] + zones["cheer"]
+    layer = None if game.plain else game.layer()
+    if layer is not None and layer.upper:
+        return False  # kind 8: an upper limit in force
+    if not signi:
+        return True
+    for card in signi:
+        if card.card.limiting:
+            return False  # kind 9
+    known = layer.by_player.get(player) if layer is not None else None
+    if known is not None and known[0] == signi:
+        powers, levels = known[1], known[2]
+    else:
+        powers, levels = game.field_stats(signi)
+    if min(powers) <= 0:
+        return False  # kind 1
+    stack = zones["lrig"]
+    if max(levels) > (stack[-1].card.level or 0 if stack else 0):
+        return False  # kind 2: a level
+    cheer = zones["cheer"]  # counts for the level, not for the limit (listed last)
+    return sum(levels[:len(levels) - len(cheer)] if cheer else levels) <= game.limit(player)
 
 
 #: What a kind that finds nothing returns.
