@@ -7,6 +7,7 @@ Run from the repository root (a script, not a test)::
     python benchmarks/check.py --generated 500    # also 500 generated rulings (benchmarks/site.py)
     python benchmarks/check.py --baseline DIR     # also an older copy of the project, same run
     python benchmarks/check.py --profile          # also cProfile's hot spots of one check
+    python benchmarks/check.py --instructions     # also instruction counts (valgrind)
 
 What it measures, in one run, each figure the best of ``--repeat`` fresh processes (the
 commands take turns, so that a busy moment of the machine hits all of them):
@@ -14,7 +15,8 @@ commands take turns, so that a busy moment of the machine hits all of them):
 1. the floor: ``python -c`` that starts the interpreter, imports ``tomllib`` and parses every
    file ``judge check rulings`` reads (every ruling, ``data/*.toml`` and ``data/cards/*.toml``);
 2. ``judge check rulings``, the real command (the console script beside this Python, default
-   options: as many worker processes as ``judge.workers.default_jobs`` gives on this machine),
+   options: as many processes, the parent and forked workers, as
+   ``judge.workers.default_jobs`` gives on this machine),
    from the folder that holds ``rulings/``; and, for the record, the same with ``--jobs 1``
    (one process: what the work costs without the second CPU);
 3. their ratio, against the target of 2.0 (issue #11: "judge check against its floor").
@@ -35,6 +37,17 @@ needed), the replays with their expectation checks, and the report with everythi
 (discovery, the ``related`` checks, output); per ruling and per replay too; and the modules
 whose import costs most (``-X importtime``, self time).
 
+``--instructions`` also counts the instructions of each (``valgrind --tool=cachegrind``, one
+run each, bytecode caches; slow, some minutes): the floor, ``judge check rulings --jobs 1``,
+and the default run process by process (a worker's count includes what the parent did
+before forking it; the largest count is the run's critical path). Unlike seconds, these
+counts do not move when the machine is busy, so they tell whether a change saves work; they
+miss the time spent in the kernel (``stat``, ``fork``, pipes).
+
+Last figures (docs/architecture.md, "Speed"): in instructions, ``--jobs 1`` 2.72 times the
+floor and the default run's largest process 1.43 times; in seconds, on a machine that other
+work kept busy, about 4 times.
+
 ``--generated N`` repeats all of it on a corpus of N rulings written by
 ``benchmarks/site.py``'s generator (texts in three languages, four scenario templates), to
 show the cost per ruling on a larger corpus. ``--baseline DIR`` (a copy of the project tree
@@ -50,6 +63,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -307,6 +321,41 @@ def imports(tree: Tree, tmp: Path, top: int = 10) -> None:
     print("  " + ", ".join(f"{name} {min(us) / 1000:.1f}" for name, us in ranked))
 
 
+# ---------------------------------------------------------------------- instructions
+
+
+def instructions(corpus: Path, tree: Tree, tmp: Path) -> None:
+    """Instruction counts (cachegrind's "I refs") of the floor and of judge check."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        print("\ninstruction counts: valgrind is not installed")
+        return
+    env = fresh_env(tree.code, tmp / "pycache")
+    files = [str(p) for p in files_read(corpus / "rulings", ROOT / "data")]
+    check = [*_judge_command(), "check", "rulings"]
+    grind = [valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+    _run(check, corpus, env)  # untimed: fill the caches
+
+    def count(command: list[str], children: bool = False) -> list[int]:
+        extra = ["--trace-children=yes"] if children else []
+        _, done = _run([*grind, *extra, *command], corpus, env)
+        return [int(m.group(1).replace(",", ""))
+                for m in re.finditer(r"I\s+refs:\s+([\d,]+)", done.stderr)]
+
+    start = count([sys.executable, "-c", "pass"])[0]
+    floor = count([sys.executable, "-c", FLOOR, *files])[0]
+    single = count([*check, "--jobs", "1"])[0]
+    default = count(check, children=True)
+    print(f"\ninstructions ({tree.name}; millions, one run each, bytecode caches):")
+    print(f"  interpreter start (python -c pass)          {start / 1e6:8.0f}")
+    print(f"  floor                                       {floor / 1e6:8.0f}")
+    print(f"  judge check rulings --jobs 1                {single / 1e6:8.0f}   "
+          f"{single / floor:.2f} x the floor")
+    print(f"  judge check rulings, each process           "
+          f"{', '.join(f'{n / 1e6:.0f}' for n in default)}   largest "
+          f"{max(default) / floor:.2f} x the floor")
+
+
 # ---------------------------------------------------------------------- main
 
 
@@ -335,6 +384,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the copy of the project timed as 'now' (default: this one)")
     parser.add_argument("--profile", action="store_true",
                         help="also print cProfile's hot spots of one judge check")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count instructions with valgrind (slow)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     load = os.getloadavg()[0]
@@ -357,6 +408,9 @@ def main(argv: list[str] | None = None) -> int:
             compare(corpus, trees, args.repeat, tmp)
             for tree in trees:
                 breakdown(corpus, tree, args.repeat, tmp, args.profile and tree is trees[0])
+            if args.instructions:
+                for tree in trees:
+                    instructions(corpus, tree, tmp)
             print()
         for tree in trees:
             imports(tree, tmp)

@@ -12,18 +12,22 @@ import time
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from judge.corpus import _rulings_folder, check_related, duplicate_id, load_one
 from judge.data import check_data, load_rulesets
 from judge.engine.trace import Replay
 from judge.errors import JudgeError, ScenarioError, printable
 from judge.ids import quote
 from judge.scenario.expect import check_replay
+from judge.scenario.file import _rulings_folder, check_related, duplicate_id, load_one
 from judge.scenario.load import discover
 from judge.scenario.model import Scenario
 from judge.scenario.run import replay
 from judge.tomlfile import read_file
 from judge.workers import Failed, Head, Pool, default_jobs, pack_error, unpack_error
+
+if TYPE_CHECKING:
+    from judge.preparse import Preparser
 
 
 @dataclass
@@ -117,27 +121,32 @@ def check_scenario(scenario: Scenario, rules: str) -> Result:
 
 
 def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | None = None,
-                summary: Summary | None = None, jobs: int | None = 1
-                ) -> Iterator[Result | ScenarioError]:
+                summary: Summary | None = None, jobs: int | None = 1,
+                early: Preparser | None = None) -> Iterator[Result | ScenarioError]:
     """Yield a ScenarioError per unusable file, then a result per (ruling, rule set).
 
     Every file is loaded first, so that a ruling id used twice and a ``related`` id that
     names no ruling are found before anything is replayed; the data files are checked before
     that (a broken data file raises :class:`~judge.errors.DataError`). With ``jobs`` above 1
     (None: :func:`judge.workers.default_jobs`), the loading and the replays are shared among
-    that many forked processes (:mod:`judge.workers`); what is yielded is the same, in the
-    same order."""
+    that many processes, this one and forked workers (:mod:`judge.workers`); what is yielded
+    is the same, in the same order. ``early``: the files of ``paths``, found and parsed
+    meanwhile by another process (:func:`judge.preparse.start`)."""
     check_data()
     known = load_rulesets()
     paths = list(paths)
-    files = list(discover(paths))
+    files = early.files if early is not None else list(discover(paths))
     shown = [_display(path) for path in files]
     if jobs is None:
         jobs = default_jobs(len(files))
 
+    folders: dict[Path, Path] = {}  # each folder of the run resolved once
+    parsed = early.collect() if early is not None else {}
+
     def load(index: int) -> tuple[Scenario | None, Head | Failed]:
         try:
-            scenario = load_one(files[index], shown[index])
+            scenario = load_one(files[index], shown[index], folders,
+                                parsed.pop(str(files[index]), None))
         except ScenarioError as exc:
             return None, pack_error(index, exc, _written_ids(files[index]))
         return scenario, Head(index, scenario.id, scenario.path, scenario.rulesets,
@@ -147,7 +156,8 @@ def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | 
         return _wanted(head, rules, keyword, known)
 
     if jobs > 1 and len(files) > 1:
-        with Pool(len(files), jobs, load, wanted, check_scenario) as pool:
+        with Pool(len(files), jobs, load, wanted, check_scenario,
+                  [_size(path) for path in files]) as pool:
             tasks = yield from _sorted(pool.heads(), None, paths, rules, keyword, summary,
                                        known)
             yield from pool.results(tasks)
@@ -216,6 +226,15 @@ def _wanted(head: Head, rules: str | None, keyword: str | None,
     return out
 
 
+def _size(path: Path) -> int:
+    """The size of a file, to hand out the large ones first (0 if it cannot be read: its
+    loading reports why)."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
 def _about(head: Head, rulings: dict[int, Scenario] | None) -> Scenario | Head:
     """The ruling an error is about: the loaded one when it is in this process (its line
     index is at hand), else its head (which reads the file again for the line)."""
@@ -246,9 +265,10 @@ def _ids_beside(paths: Iterable[Path]) -> set[str]:
 
 
 def run_checks(paths: Iterable[Path], rules: str | None = None,
-               keyword: str | None = None, jobs: int | None = 1) -> Summary:
+               keyword: str | None = None, jobs: int | None = 1,
+               early: Preparser | None = None) -> Summary:
     summary = Summary()
-    for item in iter_checks(paths, rules, keyword, summary, jobs):
+    for item in iter_checks(paths, rules, keyword, summary, jobs, early):
         if isinstance(item, ScenarioError):
             summary.errors.append(item)
         else:

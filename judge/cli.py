@@ -22,6 +22,7 @@ from judge.paths import project_root
 
 if TYPE_CHECKING:
     from judge.check import Result
+    from judge.preparse import Preparser
 
 
 def _default_rulings() -> list[Path]:
@@ -53,17 +54,30 @@ def check(paths: tuple[Path, ...], rules: str | None, keyword: str | None,
     Each failure prints the file, ruling id, rule set and a zone-by-zone diff. The last line
     is "N passed, N failed". Exit status: 0 all passed, 1 failures, 2 unusable files.
     """
+    from judge.preparse import start
+
+    targets = list(paths) or _default_rulings()
+    # with several processes, a second CPU parses the rulings while this one imports
+    early = start(targets, jobs)
+    try:
+        _check(targets, rules, keyword, junit, verbose, jobs, early)
+    finally:
+        if early is not None:
+            early.close()
+
+
+def _check(targets: list[Path], rules: str | None, keyword: str | None, junit: Path | None,
+           verbose: bool, jobs: int | None, early: Preparser | None) -> None:
     from judge.check import Summary, iter_checks, run_checks, write_junit
     from judge.data import load_rulesets
 
     known = load_rulesets()
     if rules is not None and rules not in known:
         raise click.UsageError(f"unknown rule set {rules!r} (valid: {', '.join(known)})")
-    targets = list(paths) or _default_rulings()
     if junit is None and not verbose:
         # stream: print each problem as soon as it is found
         summary = Summary()
-        for item in iter_checks(targets, rules, keyword, summary, jobs):
+        for item in iter_checks(targets, rules, keyword, summary, jobs, early):
             if isinstance(item, ScenarioError):
                 summary.errors.append(item)
                 click.echo(f"Error: {item}")
@@ -72,7 +86,7 @@ def check(paths: tuple[Path, ...], rules: str | None, keyword: str | None,
                 if not item.ok:
                     click.echo(item.report())
     else:
-        summary = run_checks(targets, rules, keyword, jobs)
+        summary = run_checks(targets, rules, keyword, jobs, early)
         for error in summary.errors:
             click.echo(f"Error: {error}")
         for result in summary.results:

@@ -21,22 +21,20 @@ replays (the search index needs only the texts).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Protocol
 
 from judge.data import Term, card_library, check_data, load_glossary, load_rulesets
 from judge.engine.cards import FILLER, CardDef
 from judge.engine.rulesets import RuleSet
 from judge.engine.trace import Replay, Trace
-from judge.errors import FieldError, JudgeError, ManyErrors, ScenarioError
-from judge.ids import quote
+from judge.errors import JudgeError, ManyErrors, ScenarioError
 from judge.paths import data_dir, project_root
-from judge.scenario.load import discover, load_path
+from judge.scenario.file import check_related, duplicate_id, load_one
+from judge.scenario.load import discover
 from judge.scenario.model import LANGS, Scenario
 from judge.scenario.run import replay as replay_scenario
 from judge.sources import Document, load_sources
@@ -140,79 +138,6 @@ class Corpus:
 
 __all__ = ["Corpus", "CorpusError", "Replay", "Ruling", "Term", "Trace", "load_corpus",
            "load_glossary"]
-
-
-class RulingHead(Protocol):
-    """What the checks across files read of a ruling: a :class:`Scenario`, or the
-    :class:`judge.workers.Head` a worker process sends of one."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def path(self) -> str: ...
-    @property
-    def related(self) -> tuple[str, ...]: ...
-    @property
-    def id_line(self) -> int: ...
-    @property
-    def related_line(self) -> int: ...
-
-
-def duplicate_id(scenario: RulingHead, first: str) -> ScenarioError:
-    """The error for a second file that uses a ruling id already taken by ``first``."""
-    return ScenarioError(scenario.path, scenario.id_line, FieldError(
-        "id", f"ruling id {scenario.id!r} is already used by {first} (each ruling has its "
-              "own id)"))
-
-
-def check_related(scenario: RulingHead, known: Mapping[str, object]) -> None:
-    """Every ``related`` id must name a ruling of the corpus."""
-    for i, rid in enumerate(scenario.related):
-        if rid not in known:
-            raise ScenarioError(scenario.path, scenario.related_line, FieldError(
-                f"related[{i}]", f"no ruling has the id {rid!r}"))
-
-
-def load_one(path: Path, shown: str) -> Scenario:
-    """Load one ruling; every problem, even a bug of the loader, is a ScenarioError."""
-    try:
-        scenario = load_path(path, shown)
-        resolved = path.resolve()
-        rulings = _rulings_above(resolved)
-        if rulings is not None:
-            check_topic(Path(os.path.relpath(resolved, rulings.parent)).as_posix())
-        return scenario
-    except ScenarioError:
-        raise
-    except RecursionError:
-        raise ScenarioError(shown, 1, FieldError("", "nested too deeply to read")) from None
-    except Exception as exc:
-        raise ScenarioError(shown, 1, FieldError(
-            "", f"internal error, please report it: {type(exc).__name__}: "
-                f"{quote(str(exc))}")) from None
-
-
-def _rulings_folder(path: Path) -> Path | None:
-    """The nearest folder named ``rulings`` above ``path``, if any."""
-    return _rulings_above(path.resolve())
-
-
-def _rulings_above(resolved: Path) -> Path | None:
-    for parent in resolved.parents:
-        if parent.name == "rulings":
-            return parent
-    return None
-
-
-def check_topic(rel: str) -> None:
-    """The folders under ``rulings/`` become topic pages: their names are ids too."""
-    from judge.ids import ID_RULE, is_id
-
-    parts = rel.split("/")
-    for part in parts[1:-1]:
-        if not is_id(part):
-            raise ScenarioError(rel, 1, FieldError(
-                "", f"the folder name {part!r} is not a valid topic id ({ID_RULE})"))
 
 
 def default_root() -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -15,3 +16,16 @@ def project_root() -> Path:
 def data_dir() -> Path:
     env = os.environ.get("JUDGE_DATA")
     return Path(env) if env else project_root() / "data"
+
+
+def discover(paths: list[Path]) -> Iterator[Path]:
+    """Ruling files under ``paths``: files as given, folders searched for ``*.toml``. Entries
+    named ``*.toml`` that are not folders are yielded even when they are not regular files,
+    so that the loader reports them instead of skipping them in silence. (Here, beside the
+    light path helpers, so that ``judge check`` finds its files before importing the
+    loader; :mod:`judge.scenario.load` gives it too.)"""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*.toml") if not p.is_dir())
+        else:
+            yield path

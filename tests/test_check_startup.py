@@ -17,8 +17,8 @@ from judge.skeleton import skeleton
 
 #: Modules that ``judge check`` has no use for.
 NOT_FOR_CHECK = ("judge.site", "judge.search", "judge.db", "judge.narrate", "judge.coverage",
-                 "judge.i18n", "judge.skeleton", "jinja2", "babel", "sqlite_utils", "markdown",
-                 "whoosh", "xml", "tempfile")
+                 "judge.i18n", "judge.skeleton", "judge.corpus", "jinja2", "babel",
+                 "sqlite_utils", "markdown", "whoosh", "xml", "tempfile")
 
 
 def _modules_after(args: list[str], prefixes: tuple[str, ...], cwd: Path) -> list[str]:
@@ -41,6 +41,14 @@ def test_judge_check_imports_nothing_of_the_site_the_database_or_the_search(
     rulings.mkdir()
     (rulings / "one-ruling.toml").write_text(skeleton("one-ruling"), encoding="utf-8")
     assert _modules_after(["check", "rulings"], NOT_FOR_CHECK, tmp_path) == []
+
+
+def test_judge_check_in_one_process_does_not_import_pickle(tmp_path: Path) -> None:
+    """Only the worker processes of ``--jobs 2`` and more talk through pickles."""
+    rulings = tmp_path / "rulings"
+    rulings.mkdir()
+    (rulings / "one-ruling.toml").write_text(skeleton("one-ruling"), encoding="utf-8")
+    assert _modules_after(["check", "--jobs", "1", "rulings"], ("pickle",), tmp_path) == []
 
 
 def test_importing_the_command_line_loads_no_engine_and_no_loader(tmp_path: Path) -> None:
@@ -74,3 +82,23 @@ def test_a_ruling_without_related_points_at_line_one() -> None:
     lines = LineIndex('id = "x"\n\n[setup]\nturn = 1\n')
     assert (lines.line("related"), lines.line("id"), lines.line("setup.turn")) == (1, 1, 4)
     assert lines.line("setup.p1.deck") == 3  # the nearest enclosing field
+
+
+def test_a_run_resolves_each_folder_once_and_finds_the_same_paths(tmp_path: Path) -> None:
+    """judge.scenario.file._resolve gives what Path.resolve gives: through a folder that is a
+    symbolic link, for a file that is one, and for a path with ``..`` in it."""
+    from judge.scenario.file import _resolve
+
+    real = tmp_path / "real" / "rulings" / "topic"
+    real.mkdir(parents=True)
+    (real / "a.toml").write_text("", encoding="utf-8")
+    (tmp_path / "elsewhere.toml").write_text("", encoding="utf-8")
+    (real / "link.toml").symlink_to(tmp_path / "elsewhere.toml")
+    (tmp_path / "alias").symlink_to(tmp_path / "real")
+    folders: dict[Path, Path] = {}
+    for path in (tmp_path / "alias" / "rulings" / "topic" / "a.toml",
+                 tmp_path / "alias" / "rulings" / "topic" / "link.toml",
+                 tmp_path / "alias" / "rulings" / ".." / "rulings" / "topic" / "a.toml",
+                 real / "a.toml", real / "missing.toml"):
+        assert _resolve(path, folders) == path.resolve()
+    assert folders[tmp_path / "alias" / "rulings" / "topic"] == real.resolve()

@@ -7,7 +7,7 @@ Every error is a :class:`~judge.errors.ScenarioError` whose text is
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Mapping
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
@@ -45,6 +45,7 @@ from judge.limits import (
     MAX_COUNT,
     MAX_NUMBER,
 )
+from judge.paths import discover as discover  # where it is defined; imported from here too
 from judge.scenario.locate import LineIndex
 from judge.scenario.model import (
     LANGS,
@@ -60,7 +61,7 @@ from judge.scenario.model import (
     ZonePattern,
 )
 from judge.sources import MARKS, Citation, load_sources, mark_problem, parse_citations
-from judge.tomlfile import parse, read_file
+from judge.tomlfile import indexed, parse, read_file
 
 TOP_FIELDS = ("id", "rulesets", "tags", "terms", "related", *TEXT_FIELDS, "sources", "cards",
               "setup", "steps", "choices", "expect", "explore_limit")
@@ -139,15 +140,24 @@ def _glossary_ids() -> dict[str, None]:
 # ------------------------------------------------------------------ entry points
 
 
-def load_path(path: Path, display: str | None = None) -> Scenario:
-    """Load one ruling file; raises :class:`ScenarioError`."""
+def load_path(path: Path, display: str | None = None,
+              parsed: tuple[str, dict[str, Any]] | None = None) -> Scenario:
+    """Load one ruling file; raises :class:`ScenarioError`. ``parsed``: the file's text and
+    the table :func:`judge.tomlfile.parse` made of it, when another process read the file
+    (:mod:`judge.preparse`)."""
     shown = display or str(path)
+    if parsed is not None:
+        return _validated(*indexed(*parsed), shown)
     return load_text(read_file(path, shown), shown)
 
 
 def load_text(text: str, path: str = "<text>") -> Scenario:
     """Load one ruling from its text (see :mod:`judge.tomlfile` for what is checked first)."""
     raw, index = parse(text, path)
+    return _validated(raw, index, path)
+
+
+def _validated(raw: dict[str, Any], index: LineIndex, path: str) -> Scenario:
     try:
         return _Loader(path, index).scenario(raw)
     except FieldError as exc:
@@ -158,17 +168,6 @@ def _located(path: str, index: LineIndex, where: str) -> str:
     """``path:line: field``, for a message about the field ``where`` (the line is found when
     a message asks: a ruling that loads is not scanned for lines)."""
     return f"{path}:{index.line(where)}: {where}"
-
-
-def discover(paths: list[Path]) -> Iterator[Path]:
-    """Ruling files under ``paths``: files as given, folders searched for ``*.toml``. Entries
-    named ``*.toml`` that are not folders are yielded even when they are not regular files,
-    so that the loader reports them instead of skipping them in silence."""
-    for path in paths:
-        if path.is_dir():
-            yield from sorted(p for p in path.rglob("*.toml") if not p.is_dir())
-        else:
-            yield path
 
 
 # ------------------------------------------------------------------ the loader

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from judge.data import load_rulesets
 from judge.engine import actions
 from judge.engine import events as ev
+from judge.engine.cards import CardDef
 from judge.engine.choices import ChoiceError, ScriptThenBranch
 from judge.engine.events import IN_FORCE
 from judge.engine.game import EVENTS_MESSAGE, Game, LimitReached
@@ -63,11 +64,37 @@ def engine_runs() -> int:
     return _TALLY.runs
 
 
+#: One card of a set-up as :func:`build_game` lays it out: the arguments of its
+#: :class:`~judge.engine.state.CardInstance`, then its zone, the under zone it holds (a SIGNI
+#: zone's card) and whether it lies under a SIGNI.
+Laid = tuple[str, CardDef, str, ZoneRef, bool, bool, bool, str, bool, str, str | None, bool]
+
+
+def layout(scenario: Scenario) -> tuple[Laid, ...] | None:
+    """The set-up's cards worked out once for every branch of a replay (each branch builds
+    the set-up again); None when a placement is not one the loader lets through (an unknown
+    card or zone), so that :func:`build_game` meets it, and fails, as without a layout."""
+    defs = scenario.cards
+    out: list[Laid] = []
+    try:
+        for place in scenario.setup.placements:
+            player, zone = place.player, place.zone
+            holds = UNDER_ZONES[zone] if zone[:5] == "signi" else None
+            out.append((place.label, defs[place.card], player, ZoneRef.of(player, zone),
+                        place.down, place.frozen,
+                        zone in FACE_DOWN or place.attach == "charm", place.attach,
+                        place.crushed, zone, holds, zone[:5] == "under"))
+    except (KeyError, FieldError):
+        return None
+    return tuple(out)
+
+
 def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
                max_events: int = MAX_EVENTS, events_message: str = EVENTS_MESSAGE,
-               in_force: bool = True) -> TracedGame:
+               in_force: bool = True, laid: tuple[Laid, ...] | None = None) -> TracedGame:
     """The game of the set-up; with ``in_force``, the effects already in force are applied.
-    It records the positions at key events (:class:`~judge.engine.trace.TracedGame`)."""
+    It records the positions at key events (:class:`~judge.engine.trace.TracedGame`).
+    ``laid``: the set-up's :func:`layout`, when the caller builds it more than once."""
     setup = scenario.setup
     state = GameState.empty()
     state.turn = setup.turn
@@ -92,6 +119,26 @@ def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
     holders: dict[tuple[str, str], CardInstance] = {}
     under: list[tuple[Placement, CardInstance]] = []
     cards, defs, players = state.cards, scenario.cards, state.players
+    if laid is not None:  # the same cards, the same order, the same checks as below
+        placed: list[tuple[str, str, CardInstance]] = []
+        for (label, card, player, ref, down, frozen, face_down, attach, crushed, zone,
+             holds, is_under) in laid:
+            inst = CardInstance(label, card, player, ref, down, frozen, face_down, attach,
+                                crushed)
+            if label in cards:
+                raise FieldError("", f"card label {label!r} is used twice")
+            cards[label] = inst
+            players[player].zones[zone].append(inst)
+            if holds is not None:
+                holders[(player, holds)] = inst
+            elif is_under:
+                placed.append((player, zone, inst))
+        for player, zone, inst in placed:
+            holder = holders[(player, zone)]
+            game.attached_to[inst.label] = (holder.label, holder.epoch)
+        if in_force:
+            apply_in_force(game, scenario)
+        return game
     for place in setup.placements:  # one pass, as cheap as it can be: once per branch
         player, zone, label = place.player, place.zone, place.label
         inst = CardInstance(label, defs[place.card], player, ZoneRef.of(player, zone),
@@ -130,13 +177,13 @@ def perform(game: Game, step: Step) -> None:
 
 def run_once(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
              max_events: int = MAX_EVENTS, events_message: str = EVENTS_MESSAGE,
-             branch: int = 0) -> Trace:
+             branch: int = 0, laid: tuple[Laid, ...] | None = None) -> Trace:
     """One replay of the steps, as a :class:`~judge.engine.trace.Trace` (``branch``: its
     number among the explored branches); ``max_events`` is its event budget
     (``events_message`` says which limit that is when it runs out)."""
     _TALLY.runs += 1
     game = build_game(scenario, rules, chooser, max_events=max_events,
-                      events_message=events_message, in_force=False)
+                      events_message=events_message, in_force=False, laid=laid)
     problems: list[str] = []
     snapshots: list[Snapshot] = []
     limit_reached = False
@@ -207,6 +254,7 @@ def replay(scenario: Scenario, rules: RuleSet | str, *, explore: bool = True) ->
     cut = stopped = trimmed = False
     spent = 0
     setup_cost = len(scenario.setup.placements)  # building a branch's game, in events
+    laid = layout(scenario)  # once for all the branches
     while prefixes:
         if len(runs) >= limit:
             cut = True
@@ -217,7 +265,7 @@ def replay(scenario: Scenario, rules: RuleSet | str, *, explore: bool = True) ->
         chooser.branching.prefix = prefix
         run = run_once(scenario, rules, chooser, max_events=min(MAX_EVENTS, left),
                        events_message=EVENTS_MESSAGE if left > MAX_EVENTS
-                       else REPLAY_EVENTS_MESSAGE, branch=len(runs))
+                       else REPLAY_EVENTS_MESSAGE, branch=len(runs), laid=laid)
         runs.append(run)
         spent += setup_cost + run.cost
         if run.limit_reached:

@@ -5,7 +5,7 @@ module under Pyodide in a Web Worker (``site_templates/sandbox-worker.js``), fro
 this very package that ``judge build`` packs into the site (:mod:`judge.site.sandbox_build`).
 For a ruling's text it does what ``judge check`` and ``judge build`` do for a file:
 
-- the file is loaded by the same loader (:func:`judge.corpus.load_one`), its ``related`` ids
+- the file is loaded by the same loader (:func:`judge.scenario.file.load_one`), its ``related`` ids
   checked against the corpus's, and each rule set it names replayed (every branch) as
   :func:`judge.check.check_scenario` does, an engine error or a limit of :mod:`judge.limits`
   being a failure of that rule set, never a crash;
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.check import Result, _written_ids
-from judge.corpus import Ruling, check_related, load_one
+from judge.corpus import Ruling
 from judge.data import load_glossary, load_rulesets
 from judge.engine import mechanics
 from judge.engine.state import PLAYERS, ZONES
@@ -43,6 +43,7 @@ from judge.ids import quote
 from judge.langs import LANGS
 from judge.narrate import Narrator, scenario_cards
 from judge.paths import project_root
+from judge.scenario.file import check_related, load_one
 from judge.scenario.load import discover
 from judge.scenario.model import Scenario
 from judge.scenario.run import replay

@@ -1,0 +1,139 @@
+"""``judge check`` in several processes: parsing rulings on a second CPU during the imports.
+
+Before it can load a ruling, ``judge check`` imports the engine and the loader and reads the
+data files: about a tenth of a second in which one process works and any other CPU waits.
+Parsing the rulings' TOML needs none of that, so when the run is to use several processes
+(:mod:`judge.workers`), :func:`start` forks a child first, with only ``tomllib`` and
+:mod:`judge.tomlfile` imported, which reads and parses the files (every check of
+:func:`judge.tomlfile.read_file` and :func:`judge.tomlfile.parse`) one after the other and
+writes each one's text and table, pickled, to memory it shares with the parent. When the
+parent is ready to load (:meth:`Preparser.collect`), it tells the child to stop after the
+file at hand, takes what was parsed by then, and the processes that load the rulings use
+those tables instead of parsing the files again (:func:`judge.scenario.file.load_one`). A
+file the child could not read or parse is left out: it is read again where it is loaded,
+and gives the same error as in a run of one process. What is checked and reported is the
+same; only where the parsing happens changes.
+
+With ``--jobs 1`` (or too few files for more processes, or no ``fork``), nothing of this runs:
+the run stays in one process.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import select
+from pathlib import Path
+from typing import Any
+
+from judge.paths import discover
+
+#: The shared memory for the parsed files (reserved, not used: pages are made as they are
+#: written). Past it, the child stops; the files left are parsed where they are loaded.
+SHARED_BYTES = 256 * 1024 * 1024
+_SIZE = 8  # bytes of a record's length
+
+
+class Preparser:
+    """A child process parsing ``files`` until :meth:`collect` (see the module docstring)."""
+
+    def __init__(self, files: list[Path]) -> None:
+        self.files = files  # the run's files, found once (judge.check takes them from here)
+        self._buffer = mmap.mmap(-1, SHARED_BYTES)  # anonymous: shared with the child
+        stop_r, self._stop = os.pipe()  # parent -> child: stop (written or closed)
+        self._done, done_w = os.pipe()  # child -> parent: how many bytes it wrote
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: never returns
+            code = 1
+            try:
+                os.close(self._stop)
+                os.close(self._done)
+                used = _parse(files, self._buffer, stop_r)
+                os.write(done_w, used.to_bytes(_SIZE, "little"))
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(stop_r)
+        os.close(done_w)
+
+    def collect(self) -> dict[str, tuple[str, dict[str, Any]]]:
+        """Stop the child after its file at hand; what it parsed: file (as ``str(path)``) ->
+        (text, table). Only once."""
+        import pickle
+
+        if self._buffer.closed:
+            return {}
+        os.close(self._stop)
+        data = b""
+        while len(data) < _SIZE:
+            chunk = os.read(self._done, _SIZE - len(data))
+            if not chunk:  # the child died: every file is parsed where it is loaded
+                break
+            data += chunk
+        os.close(self._done)
+        os.waitpid(self.pid, 0)
+        used = int.from_bytes(data, "little") if len(data) == _SIZE else 0
+        out: dict[str, tuple[str, dict[str, Any]]] = {}
+        view = memoryview(self._buffer)
+        at = 0
+        while at < used:
+            size = int.from_bytes(view[at:at + _SIZE], "little")
+            name, text, raw = pickle.loads(view[at + _SIZE:at + _SIZE + size])
+            out[name] = (text, raw)
+            at += _SIZE + size
+        view.release()
+        self._buffer.close()
+        return out
+
+    def close(self) -> None:
+        """End the child without taking what it parsed (a run that stops before loading)."""
+        if not self._buffer.closed:
+            os.close(self._stop)
+            os.close(self._done)
+            os.waitpid(self.pid, 0)
+            self._buffer.close()
+
+
+def _parse(files: list[Path], buffer: mmap.mmap, stop: int) -> int:
+    """Parse ``files`` into ``buffer`` until ``stop`` is readable; the bytes written."""
+    import pickle
+
+    from judge.tomlfile import parse, read_file
+
+    poll = select.poll()
+    poll.register(stop, select.POLLIN)
+    at = 0
+    for path in files:
+        if poll.poll(0):
+            break
+        name = str(path)
+        try:
+            text = read_file(path, name)
+            raw, _ = parse(text, name)
+        except Exception:  # the process that loads it reports why
+            continue
+        record = pickle.dumps((name, text, raw), protocol=pickle.HIGHEST_PROTOCOL)
+        if at + _SIZE + len(record) > len(buffer):
+            break
+        buffer[at:at + _SIZE] = len(record).to_bytes(_SIZE, "little")
+        buffer[at + _SIZE:at + _SIZE + len(record)] = record
+        at += _SIZE + len(record)
+    return at
+
+
+def start(paths: list[Path], jobs: int | None) -> Preparser | None:
+    """A :class:`Preparser` for the files of a ``judge check`` of ``paths`` when the run is to
+    use more than one process (``jobs``: as ``--jobs`` gives it); None otherwise."""
+    if not hasattr(os, "fork") or not hasattr(select, "poll"):  # pragma: no cover - Windows
+        return None
+    if jobs is not None and jobs < 2:
+        return None
+    from judge.workers import default_jobs
+
+    try:
+        files = list(discover(paths))
+    except Exception:  # the run meets it again where it looks for the files, and says so
+        return None
+    if len(files) < 2 or (jobs if jobs is not None else default_jobs(len(files))) < 2:
+        return None
+    return Preparser(files)
