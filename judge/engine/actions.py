@@ -420,7 +420,13 @@ def dispatch(game: Game, action: str, *, player: str = "p1", card: str | None = 
     """Carry out the game action ``action`` with its fields (those of a scenario step:
     :class:`judge.scenario.model.Step`); raises IllegalAction, having changed nothing, when
     it is not allowed now. ``start_game`` takes the player who goes first as ``first``."""
+    run(game, action, Args(player, card, zone, to, count, ability, ops, source, first, cards))
+
+
+def run(game: Game, action: str, args: Args) -> None:
+    """:func:`dispatch` with the fields already made into :class:`Args` (the random driver
+    makes them positionally: a keyword call is dearer, many times a game)."""
     handler = HANDLERS.get(action)
     if handler is None:
         raise EngineError(f"unknown action {action}")
-    handler(game, Args(player, card, zone, to, count, ability, ops, source, first, cards))
+    handler(game, args)

@@ -58,9 +58,14 @@ class Choice:
         return out
 
     def accepts(self, answer: Sequence[str]) -> bool:
-        return (self.min_count <= len(answer) <= self.max_count
-                and len(set(answer)) == len(answer)
-                and all(a in self.options for a in answer))
+        """Whether ``answer`` picks between ``min_count`` and ``max_count`` of the options,
+        none twice."""
+        n = len(answer)
+        if not self.min_count <= n <= self.max_count:
+            return False
+        if n == 1:  # the usual answer
+            return answer[0] in self.options
+        return len(set(answer)) == n and all(a in self.options for a in answer)
 
 
 class ChoiceError(JudgeError):

@@ -48,13 +48,13 @@ None), which give the same values.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from judge.engine import mechanics
-from judge.engine.cards import PLAYER_CANNOT, PLAYER_EVENTS, Op, Target
+from judge.engine.cards import PLAYER_CANNOT, PLAYER_EVENTS, Ability, Op, Target
 from judge.engine.events import AbilityRef
 from judge.engine.state import PLAYERS, SIGNI_ZONES, UNDER_ZONES, CardInstance, Lasting, other
 
@@ -79,7 +79,32 @@ class Applied(NamedTuple):
     holder: CardInstance | None = None
 
 
-@dataclass(slots=True)
+#: tuple.__new__ as compute uses it: an Applied made of its fields in order (Applied's own
+#: __new__, with defaults and keywords, costs a call more; a layer makes many)
+_applied: Callable[[type[Applied], tuple[object, ...]], Applied] = \
+    tuple.__new__
+
+
+def _ref(holder: CardInstance, ability: Ability) -> AbilityRef:
+    """``AbilityRef(holder.label, ability.index)``: the same value, made once per pair
+    (references are frozen values compared by value, so one may be shared; a layer is made
+    after most moves on or off the field, each naming its constant abilities)."""
+    key = (holder.label, ability.index)
+    ref = _REFS.get(key)
+    if ref is None:
+        if len(_REFS) >= _MAX_REFS:
+            _REFS.clear()
+        ref = _REFS[key] = AbilityRef(holder.label, ability.index)
+    return ref
+
+
+#: (label, ability index) -> its AbilityRef (:func:`_ref`): a cache of a pure function of
+#: the key, so nothing invalidates it; cleared when it holds _MAX_REFS references.
+_REFS: dict[tuple[str, int], AbilityRef] = {}
+_MAX_REFS = 4096
+
+
+@dataclass(slots=True, init=False)
 class Layer:
     """The continuous effects in force, read once per change of the game (see the module
     docstring); the game's derived values (power, level, keywords, "can't", replacements,
@@ -109,6 +134,24 @@ class Layer:
     costs: dict[str, list[tuple[int, str, tuple[tuple[str, int], ...]]]] = \
         field(default_factory=dict)
     limit: dict[str, int] = field(default_factory=dict)
+
+    def __init__(self) -> None:
+        """An empty layer, each table made by a literal (the dataclass's own __init__ calls a
+        factory per field, and a layer is made after most moves on or off the field)."""
+        self.stats = {}
+        self.by_player = {}
+        self.keywords = {}
+        self.lost = {}
+        self.crossed = frozenset()
+        self.resist = {}
+        self.cannot = {}
+        self.player_cannot = {}
+        self.upper = {}
+        self.draw_limit = {}
+        self.replacements = []
+        self.counted = frozenset()
+        self.costs = {}
+        self.limit = {}
 
 
 # ---------------------------------------------------------------- what works now
@@ -193,10 +236,11 @@ def _lasting(game: Game, crossed: frozenset[str]) -> list[Applied]:
                                                       _source_card(game, item), crossed):
             continue
         if item.card is not None:
-            out.append(Applied(op, controller, item.seq, item.source,
-                               cards=((item.card, item.epoch),)))
+            out.append(_applied(Applied, (op, controller, item.seq, item.source,
+                                          ((item.card, item.epoch),), (), None)))
         else:
-            out.append(Applied(op, controller, item.seq, item.source, players=(item.player,)))
+            out.append(_applied(Applied, (op, controller, item.seq, item.source, (),
+                                          (item.player,), None)))
     return out
 
 
@@ -235,38 +279,57 @@ def _resisted(resist: dict[str, str], card: CardInstance, controller: str) -> bo
 
 
 def compute(game: Game) -> Layer:
-    """Every continuous effect in force, applied in the order of the module docstring."""
+    """Every continuous effect in force, applied in the order of the module docstring.
+
+    Computed often (after most moves on or off the field, :meth:`Game.layer`), so the usual
+    case is kept short: the cards on the field are read from their zones directly, the
+    abilities' references made only for those that apply, and with no value set or changed
+    the printed values are taken as they are."""
     layer = Layer()
-    cards_on_field = holders(game)
+    state = game.state
+    players = state.players
+    cards_on_field: list[CardInstance] = []  # holders(game), read from the zones directly
+    for p in PLAYERS:
+        zones = players[p].zones
+        centre = zones["lrig"]
+        if centre:
+            cards_on_field.append(centre[-1])
+        cards_on_field += zones["signi1"]
+        cards_on_field += zones["signi2"]
+        cards_on_field += zones["signi3"]
+        cards_on_field += zones["cheer"]
     consts = [(h, a) for h in cards_on_field if h.card.has_const
               for a in h.card.abilities if a.kind == "const"]
-    refs = {(h.label, a.index): AbilityRef(h.label, a.index) for h, a in consts}
-    conds = [a.cond for _, a in consts if a.cond is not None] + \
-        [x.op.cond for x in game.state.lasting if x.op is not None and x.op.cond is not None]
-    counted = {z for c in conds for zone in ((c.zone,) if c.zone else ()) + c.this_in
-               for z in (SIGNI_ZONES if zone == "signi" else (zone,))}
-    if any(c.charm for c in conds):  # a Charm comes and goes in the under zones
+    conds = [a.cond for _, a in consts if a.cond is not None]
+    lasting = state.lasting
+    if lasting:
+        conds += [x.op.cond for x in lasting if x.op is not None and x.op.cond is not None]
+    counted: set[str] = set()
+    charm = False
+    for c in conds:
+        if c.zone:
+            counted.update(SIGNI_ZONES if c.zone == "signi" else (c.zone,))
+        for zone in c.this_in:
+            counted.update(SIGNI_ZONES if zone == "signi" else (zone,))
+        charm = charm or c.charm
+    if charm:  # a Charm comes and goes in the under zones
         counted.update(UNDER_ZONES.values())
     crossed_before = _cross(game, {}) if any(c.card.cross for c in cards_on_field) else \
-        frozenset()
+        _NO_WORDS
 
     # 1. resistance, from constant abilities and lasting effects
     resist = layer.resist
 
-    def resists(items: Iterable[Applied], crossed: frozenset[str]) -> None:
-        for item in items:
-            if item.op.name == "cannot" and item.op.what == "be_affected":
-                for card in _affected(game, item, crossed):
-                    if resist.get(card.label) != "any":
-                        resist[card.label] = item.op.by
-
-    const_items = [Applied(op, h.owner, h.since, refs[(h.label, a.index)], holder=h)
+    const_items = [_applied(Applied, (op, h.owner, h.since, _ref(h, a), (), (), h))
                    for h, a in consts
                    if a.cond is None or a.cond.holds(game, h.owner, h, crossed_before)
                    for op in a.effect]
-    lasting_now = _lasting(game, crossed_before)
-    resists(const_items, crossed_before)
-    resists(lasting_now, crossed_before)
+    lasting_now = _lasting(game, crossed_before) if lasting else []
+    for item in (*const_items, *lasting_now):
+        if item.op.name == "cannot" and item.op.what == "be_affected":
+            for card in _affected(game, item, crossed_before):
+                if resist.get(card.label) != "any":
+                    resist[card.label] = item.op.by
 
     # 2. lost abilities (lasting effects only)
     lost = layer.lost
@@ -282,12 +345,14 @@ def compute(game: Game) -> Layer:
 
     # 4. what works now
     if lost or crossed != crossed_before:
-        const_items = [Applied(op, h.owner, h.since, refs[(h.label, a.index)], holder=h)
+        const_items = [_applied(Applied, (op, h.owner, h.since, _ref(h, a), (), (), h))
                        for h, a in consts if h.label not in lost
                        and (a.cond is None or a.cond.holds(game, h.owner, h, crossed))
                        for op in a.effect]
         lasting_now = _lasting(game, crossed) if crossed != crossed_before else lasting_now
-    items = sorted([*const_items, *lasting_now], key=_SEQ)
+    items = [*const_items, *lasting_now]
+    if len(items) > 1:
+        items.sort(key=_SEQ)  # stable: as sorted() was
 
     # 5. values
     sets: dict[tuple[str, str], int] = {}
@@ -319,14 +384,16 @@ def compute(game: Game) -> Layer:
             elif name == "replace":
                 layer.replacements.append(item._replace(cards=((label, card.epoch),)))
     stats = layer.stats
+    by_player = layer.by_player
     for player in PLAYERS:
-        signi = game.state.signi(player)
+        zones = players[player].zones
+        signi = zones["signi1"] + zones["signi2"] + zones["signi3"] + zones["cheer"]
         if not sets and not mods:  # no value set or changed: the printed ones
             powers = [card.card.power or 0 for card in signi]
             levels = [card.card.level or 0 for card in signi]
             stats.update(zip(map(_LABEL, signi), zip(powers, levels, strict=True),
                              strict=True))
-            layer.by_player[player] = (signi, powers, levels)
+            by_player[player] = (signi, powers, levels)
             continue
         powers, levels = [], []
         for card in signi:
@@ -335,19 +402,22 @@ def compute(game: Game) -> Layer:
                 mods.get(("power", label), 0)
             level = sets.get(("level", label), card.card.level or 0) + \
                 mods.get(("level", label), 0)
-            layer.stats[label] = (power, level)
+            stats[label] = (power, level)
             powers.append(power)
             levels.append(level)
-        layer.by_player[player] = (signi, powers, levels)
-    layer.counted = frozenset(counted | {zone for _, zone in layer.upper})
+        by_player[player] = (signi, powers, levels)
+    if layer.upper:
+        counted.update(zone for _, zone in layer.upper)
+    layer.counted = frozenset(counted)
     keywords = layer.keywords
     for card in cards_on_field:
         label = card.label
         since = lost.get(label)
         given = granted.get(label)
         if given is None:  # printed keywords only, unless lost
-            keywords[label] = _NO_WORDS if since is not None or not card.card.keywords \
-                else frozenset(card.card.keywords)
+            printed = card.card.keywords
+            keywords[label] = _NO_WORDS if since is not None or not printed \
+                else frozenset(printed)
             continue
         words = set() if since is not None else set(card.card.keywords)
         for seq, word in given:
@@ -398,7 +468,9 @@ def _player_effect(layer: Layer, item: Applied) -> None:
         elif name in ("cost_change", "cost_modify"):
             layer.costs.setdefault(player, []).append((item.seq, name, op.cost))
         elif name in ("replace", "banish_to_trash"):
-            layer.replacements.append(item._replace(players=(player,)))
+            layer.replacements.append(_applied(Applied, (item.op, item.controller, item.seq,
+                                                         item.source, item.cards, (player,),
+                                                         item.holder)))
 
 
 # ---------------------------------------------------------------- replacements

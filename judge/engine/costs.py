@@ -303,10 +303,31 @@ class _Coverage:
         for subset in range(1, width):
             demand = sum(need[c] for i, c in enumerate(self.colours) if subset >> i & 1)
             self.sets.append((demand, [m for m in range(width) if m & subset]))
+        #: (printed colours, printed keywords) -> mask: all that can_pay_as reads of a card
+        self._masks: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
+
+    @staticmethod
+    def of(cost: Cost) -> _Coverage:
+        """The coverage of ``cost``, made once per distinct cost (it is a function of the
+        cost's value alone; :data:`_COVERS` keeps at most :data:`_MAX_COVERS`)."""
+        cover = _COVERS.get(cost)
+        if cover is None:
+            if len(_COVERS) >= _MAX_COVERS:
+                _COVERS.clear()
+            cover = _COVERS[cost] = _Coverage(cost)
+        return cover
 
     def mask(self, card: CardInstance) -> int:
-        paid = can_pay_as(card)
-        return sum(1 << i for i, c in enumerate(self.colours) if _pays(c, paid))
+        """The needed colours ``card`` can pay, as bits; a function of its printed colours
+        and keywords (:func:`can_pay_as`), remembered per pair."""
+        definition = card.card
+        key = (definition.colour, definition.keywords)
+        mask = self._masks.get(key)
+        if mask is None:
+            paid = can_pay_as(card)
+            mask = self._masks[key] = sum(1 << i for i, c in enumerate(self.colours)
+                                          if _pays(c, paid))
+        return mask
 
     def feasible(self, chosen: Sequence[int], rest: Sequence[int], k: int) -> bool:
         for demand, masks in self.sets:
@@ -316,12 +337,19 @@ class _Coverage:
         return True
 
 
+#: Cost -> its coverage (_Coverage.of): a cache of a pure function of the cost's value, so
+#: nothing invalidates it; cleared when it holds _MAX_COVERS costs (a ruling may make many
+#: changed costs).
+_COVERS: dict[Cost, _Coverage] = {}
+_MAX_COVERS = 256
+
+
 def payable(ener: Sequence[CardInstance], cost: Cost) -> bool:
     """Whether some set of ener cards pays ``cost`` exactly (without trying each set)."""
     total = cost.ener_total
     if len(ener) < total:
         return False
-    cover = _Coverage(cost)
+    cover = _Coverage.of(cost)
     counts = [0] * cover.width
     for card in ener:
         counts[cover.mask(card)] += 1
@@ -336,7 +364,7 @@ def payments(ener: Sequence[CardInstance], cost: Cost) -> list[tuple[str, ...]]:
     total, n = cost.ener_total, len(ener)
     if n < total:
         return []
-    cover = _Coverage(cost)
+    cover = _Coverage.of(cost)
     if not cover.colours:
         return [tuple(c.label for c in combo)
                 for combo in itertools.islice(itertools.combinations(ener, total), MAX_PAYMENTS)]

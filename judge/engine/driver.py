@@ -55,12 +55,17 @@ class Action(NamedTuple):
 
 
 def perform(game: Game, action: Action) -> None:
-    """Carry out ``action`` through the engine's one dispatch (:func:`actions.dispatch`, the
-    one a ruling's steps go through); raises IllegalAction, having changed nothing, if
+    """Carry out ``action`` through the engine's one dispatch (:func:`actions.run`, the one
+    a ruling's steps go through); raises IllegalAction, having changed nothing, if
     illegal. A ``start_game`` action's player is the one who goes first."""
-    actions.dispatch(game, action.kind, player=action.player, card=action.card,
-                     zone=action.zone, ability=action.ability, cards=action.cards,
-                     first=action.player if action.kind == "start_game" else None)
+    kind = action.kind
+    player = action.player
+    # actions.dispatch(game, kind, player=player, card=action.card, zone=action.zone,
+    # ability=action.ability, cards=action.cards, first=...), its fields made positionally
+    actions.run(game, kind, actions.Args(player, action.card, action.zone, None, 1,
+                                         action.ability, (), None,
+                                         player if kind == "start_game" else None,
+                                         action.cards))
 
 
 def actor(state: GameState) -> str:
@@ -74,9 +79,12 @@ def candidates(game: Game) -> list[Action]:
     """Actions worth trying now; the engine decides which are legal. ``advance`` is always
     last-resort legal outside the set-up's first action."""
     state = game.state
-    p = actor(state)
+    phase = state.phase
+    # actor(state), without the call
+    p = state.arts_priority or state.turn_player if phase == "attack" and \
+        state.attack_step == "arts" else state.turn_player
     out: list[Action] = []
-    if state.phase == "setup":
+    if phase == "setup":
         if not any(state.zone(q, "hand") for q in PLAYERS):
             return [Action("start_game", q) for q in PLAYERS]
         for q in PLAYERS:
@@ -90,12 +98,12 @@ def candidates(game: Game) -> list[Action]:
     signi = zones["signi1"] + zones["signi2"] + zones["signi3"] + zones["cheer"]
     # Actions are made as the tuples they are (Action's own __new__ costs a call more): the
     # same values, many times a step
-    if state.phase == "ener" and not state.ener_done:
+    if phase == "ener" and not state.ener_done:
         out += [_new(Action, ("ener", p, c.label, None, 0, ())) for c in (*hand, *signi)]
-    elif state.phase == "grow" and not state.grown:
+    elif phase == "grow" and not state.grown:
         out += [_new(Action, ("grow", p, c.label, None, 0, ())) for c in zones["lrig_deck"]
                 if c.card.type == "lrig"]
-    elif state.phase == "main":
+    elif phase == "main":
         # plain loops rather than comprehensions: one call less each, many times a game
         append = out.append
         empty = [z for z in SIGNI_ZONES if not zones[z]]
@@ -125,7 +133,7 @@ def candidates(game: Game) -> list[Action]:
         if len(signi) == 3:
             for c in signi:
                 append(_new(Action, ("remove", p, c.label, None, 0, ())))
-    elif state.phase == "attack":
+    elif phase == "attack":
         if state.attack_step == "arts":
             out += [_new(Action, ("use", p, c.label, None, 0, ())) for c in zones["lrig_deck"]
                     if c.card.type == "arts"]

@@ -237,8 +237,7 @@ class Game:
         texts = tuple(map(str, options))
         if len(options) > 8:  # a long list of options is paid for (see CHARS_PER_EVENT)
             self.charge(sum(map(len, texts)) // CHARS_PER_EVENT)
-        choice = Choice(player=player, kind=kind, options=texts,
-                        min_count=min_count, max_count=max_count, prompt=prompt)
+        choice = Choice(player, kind, texts, min_count, max_count, prompt)
         answer = self.chooser.pick(choice)
         if not choice.accepts(answer):
             raise EngineError(f"illegal answer {answer!r} to {choice}")
@@ -292,7 +291,7 @@ class Game:
         those give the same values, faster)."""
         state = self.state
         if not state.layered and self._consts == 0:
-            return None  # nothing in force but plain modifiers: the summed tables
+            return None  # nothing in force but plain modifiers (plain): the summed tables
         changes = state.changes
         if changes != self._layer_at:
             self._layer_at = changes
@@ -310,7 +309,7 @@ class Game:
         values, then the effects that set them, then those that change them, constant
         abilities and lasting effects alike (:mod:`judge.engine.continuous`). The one place
         these are computed; :meth:`power` and :meth:`level` read it."""
-        layer = None if self.plain else self.layer()
+        layer = self.layer()
         if layer is not None:
             if signi:
                 known = layer.by_player.get(signi[0].zone.player)
@@ -319,6 +318,11 @@ class Game:
             stats = layer.stats
             pairs = [stats.get(c.label, (c.card.power or 0, c.card.level or 0)) for c in signi]
             return [p for p, _ in pairs], [lv for _, lv in pairs]
+        return self.summed_stats(signi)
+
+    def summed_stats(self, signi: list[CardInstance]) -> tuple[list[int], list[int]]:
+        """:meth:`field_stats` when :meth:`layer` is None: printed values plus the summed
+        modifiers of the state (rule processing's ``quiet`` calls it directly then)."""
         powers = [c.card.power or 0 for c in signi]
         levels = [c.card.level or 0 for c in signi]
         mods = self.state.mods
@@ -344,7 +348,7 @@ class Game:
         """Printed keywords (unless its abilities are lost) plus those given by effects,
         constant abilities and its Accessories
         (:func:`judge.engine.mechanics.accessory.granted`)."""
-        layer = None if self.plain else self.layer()
+        layer = self.layer()
         if layer is not None:
             words = layer.keywords.get(inst.label)
             if words is not None:
@@ -404,9 +408,12 @@ class Game:
         return stack[-1].card.lrig_type if stack else None
 
     def limit(self, player: str) -> int:
+        return self.limit_in(player, self.layer())
+
+    def limit_in(self, player: str, layer: continuous.Layer | None) -> int:
+        """:meth:`limit`, with :meth:`layer` as just read."""
         stack = self.state.players[player].zones["lrig"]
         value = stack[-1].card.limit or 0 if stack else 0
-        layer = None if self.plain else self.layer()
         if layer is not None:
             return value + layer.limit.get(player, 0)
         return value + self.state.limit_mods.get(player, 0)
@@ -496,7 +503,11 @@ class Game:
                     (old_zone == "deck" and not players[old.player].zones["deck"]) or \
                     (zone == "trash" and not players[new.player].zones["deck"]):
                 self.dirty = True
-        triggers.observe_move(self, inst, old, new, cause, etype, was_on_field, lost)
+        # what triggers.observe_move looks up first: a move that fires no trigger (most do
+        # not) needs no call
+        if triggers.FIRED.get((old_zone, zone, cause == "effect", etype == "banish",
+                               zone == "check" and inst.crushed)) != ():
+            triggers.observe_move(self, inst, old, new, cause, etype, was_on_field, lost)
         if self._refresh_interrupts:  # 2014-04: the refresh happens the moment it can
             refresh.after_move(self, old, new, verb)
 
@@ -504,7 +515,7 @@ class Game:
                        source: AbilityRef | None) -> str:
         """Where ``inst``, about to be put into the ener zone, goes: the zone of a
         replacement in force (``replace`` with event ``ener``), logged as ``replaced``."""
-        layer = None if self.plain else self.layer()
+        layer = self.layer()
         if layer is None or not layer.replacements:
             return "ener"
         for item in continuous.replacements(self, "ener", inst):

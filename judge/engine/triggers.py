@@ -75,9 +75,9 @@ def observe_move(game: Game, inst: CardInstance, old: ZoneRef, new: ZoneRef, cau
     was."""
     crushed = new.zone == "check" and inst.crushed
     key = (old.zone, new.zone, cause == "effect", etype == "banish", crushed)
-    fired = _FIRED.get(key)
+    fired = FIRED.get(key)
     if fired is None:
-        fired = _FIRED[key] = _fired(old.zone, new.zone, cause == "effect",
+        fired = FIRED[key] = _fired(old.zone, new.zone, cause == "effect",
                                      etype == "banish", crushed)
     if not fired or (inst.card.triggers.isdisjoint(fired)
                      and mechanics.keyword_triggers().isdisjoint(fired)):
@@ -112,8 +112,8 @@ def _fired(old: str, new: str, by_effect: bool, banish: bool, crushed: bool
 
 #: (from zone, to zone, by an effect, a banish, a crushed card into the check zone) -> the
 #: triggers that move fires (:func:`_fired`; filled as moves happen: a fixed function of the
-#: key)
-_FIRED: dict[tuple[str, str, bool, bool, bool], tuple[str, ...]] = {}
+#: key; Game.move reads it to skip the call for a move that fires nothing)
+FIRED: dict[tuple[str, str, bool, bool, bool], tuple[str, ...]] = {}
 
 
 def queue(game: Game, inst: CardInstance, fired: tuple[str, ...],

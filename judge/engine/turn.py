@@ -118,13 +118,22 @@ def next_stop(game: Game) -> None:
         setup.begin_game(game)
         begin_turn(game, state.first_player)
         return
-    if state.phase == "attack" and state.attack_step in ATTACK_STEPS[:-1]:
-        enter_attack_step(game, ATTACK_STEPS[ATTACK_STEPS.index(state.attack_step) + 1])
-        return
-    if state.phase == "end":
+    phase = state.phase
+    if phase == "attack":
+        step = _NEXT_STEP.get(state.attack_step)
+        if step is not None:
+            enter_attack_step(game, step)
+            return
+    if phase == "end":
         end_turn(game, "end_phase")
         return
-    enter_phase(game, PHASES[PHASES.index(state.phase) + 1])
+    enter_phase(game, _NEXT_PHASE[phase])
+
+
+#: Each attack step but the last -> the next (ATTACK_STEPS in order).
+_NEXT_STEP = dict(zip(ATTACK_STEPS, ATTACK_STEPS[1:], strict=False))
+#: Each phase but the last -> the next (PHASES in order).
+_NEXT_PHASE = dict(zip(PHASES, PHASES[1:], strict=False))
 
 
 def advance(game: Game, to: str | None = None) -> None:

@@ -59,7 +59,7 @@ def side(game: Game, player: str) -> Side:
     """``player``'s side as the kinds see it now (computed once per player and check)."""
     zones = game.state.players[player].zones
     signi = zones["signi1"] + zones["signi2"] + zones["signi3"] + zones["cheer"]
-    layer = None if game.plain else game.layer()
+    layer = game.layer()
     known = layer.by_player.get(player) if layer is not None else None
     if known is not None and known[0] == signi:
         powers, levels = known[1], known[2]  # what Game.field_stats would return
@@ -73,8 +73,9 @@ def side(game: Game, player: str) -> Side:
 
 
 #: Zones that hold nothing in the usual case: the zones under the SIGNI (kind 3, and kind 8's
-#: Accessories) and the assist LRIG zones (kind 10).
-_EMPTY_AS_A_RULE = itemgetter("under1", "under2", "under3", "assist1", "assist2")
+#: Accessories) and the assist LRIG zones (kind 10). quiet tests them one by one (cheaper than
+#: an itemgetter and any()).
+EMPTY_AS_A_RULE = ("under1", "under2", "under3", "assist1", "assist2")
 #: Zones of at most one card each as long as kind 8 finds nothing.
 _AT_MOST_ONE = itemgetter("signi1", "signi2", "signi3", "key", "seed1", "seed2", "seed3",
                           "trap1", "trap2", "trap3", "cheer")
@@ -93,7 +94,9 @@ def quiet(game: Game, player: str) -> bool:
     it. A new kind must add its own usual case here (``tests/test_engine_rules.py`` checks,
     in random games, that a quiet side is one where every look finds nothing)."""
     zones = game.state.players[player].zones
-    if any(_EMPTY_AS_A_RULE(zones)) or game.special_cards():
+    # any of EMPTY_AS_A_RULE, spelt out: the first test of every check
+    if zones["under1"] or zones["under2"] or zones["under3"] or zones["assist1"] or \
+            zones["assist2"] or game.special_cards():
         return False  # kinds 3, 6, 7, 8 (Accessories), 10
     if max(map(len, _AT_MOST_ONE(zones))) > 1:
         return False  # kind 8
@@ -104,7 +107,7 @@ def quiet(game: Game, player: str) -> bool:
     if key and key[0].card.limiting:
         return False  # kind 9
     signi = zones["signi1"] + zones["signi2"] + zones["signi3"] + zones["cheer"]
-    layer = None if game.plain else game.layer()
+    layer = game.layer()
     if layer is not None and layer.upper:
         return False  # kind 8: an upper limit in force
     if not signi:
@@ -112,18 +115,23 @@ def quiet(game: Game, player: str) -> bool:
     for card in signi:
         if card.card.limiting:
             return False  # kind 9
-    known = layer.by_player.get(player) if layer is not None else None
-    if known is not None and known[0] == signi:
-        powers, levels = known[1], known[2]
+    # what game.field_stats(signi) and game.limit(player) return, from the layer just read
+    if layer is None:
+        powers, levels = game.summed_stats(signi)
     else:
-        powers, levels = game.field_stats(signi)
+        known = layer.by_player.get(player)
+        if known is not None and known[0] == signi:
+            powers, levels = known[1], known[2]
+        else:
+            powers, levels = game.field_stats(signi)
     if min(powers) <= 0:
         return False  # kind 1
     stack = zones["lrig"]
     if max(levels) > (stack[-1].card.level or 0 if stack else 0):
         return False  # kind 2: a level
     cheer = zones["cheer"]  # counts for the level, not for the limit (listed last)
-    return sum(levels[:len(levels) - len(cheer)] if cheer else levels) <= game.limit(player)
+    return sum(levels[:len(levels) - len(cheer)] if cheer else levels) <= \
+        game.limit_in(player, layer)
 
 
 #: What a kind that finds nothing returns.
