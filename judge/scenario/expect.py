@@ -13,7 +13,7 @@ from typing import Any
 
 from judge.engine.events import Event
 from judge.engine.state import ON_FIELD, ZoneRef
-from judge.engine.trace import Position, Replay, Trace
+from judge.engine.trace import Position, PositionView, Replay, Trace
 from judge.errors import EngineError
 from judge.scenario.model import (
     EventPattern,
@@ -38,7 +38,7 @@ def event_matches(pattern: EventPattern, event: Event) -> bool:
     return all(value(key) == want for key, want in fields.items())
 
 
-def _zone_diff(pos: Position, zone: str, pattern: ZonePattern,
+def _zone_diff(pos: Position | PositionView, zone: str, pattern: ZonePattern,
                seed_fixed: bool) -> str | None:
     ref = ZoneRef.parse(zone)
     got = pos.labels(ref)
@@ -76,7 +76,7 @@ def _zone_diff(pos: Position, zone: str, pattern: ZonePattern,
     return "; ".join(parts)
 
 
-def state_diff(pos: Position, pattern: StatePattern, seed_fixed: bool) -> list[str]:
+def state_diff(pos: Position | PositionView, pattern: StatePattern, seed_fixed: bool) -> list[str]:
     """Lines describing every way the position differs from ``pattern`` (empty when it
     matches)."""
     out: list[str] = []
@@ -157,7 +157,7 @@ def _words(words: Iterable[str]) -> str:
     return f"[{', '.join(sorted(words))}]"
 
 
-def _sees(pos: Position, player: str, label: str) -> bool:
+def _sees(pos: Position | PositionView, player: str, label: str) -> bool:
     """Whether ``player`` may look at ``label``; a card no longer in the game (a token ARTS
     after its use) is seen by nobody."""
     try:
@@ -166,7 +166,7 @@ def _sees(pos: Position, player: str, label: str) -> bool:
         return False
 
 
-def _where(pos: Position, label: str) -> str:
+def _where(pos: Position | PositionView, label: str) -> str:
     try:
         where, card = pos.find(label)
     except EngineError:
@@ -209,7 +209,7 @@ def events_diff(log: Sequence[Event], exp: Expectation) -> list[str]:
 
 
 def trace_diff(trace: Trace, exp: Expectation, seed_fixed: bool) -> list[str]:
-    return [*state_diff(trace.final, exp.state, seed_fixed), *events_diff(trace.events, exp)]
+    return [*state_diff(trace.final_view, exp.state, seed_fixed), *events_diff(trace.events, exp)]
 
 
 def check_replay(scenario: Scenario, replay: Replay) -> list[str]:
@@ -235,7 +235,7 @@ def check_replay(scenario: Scenario, replay: Replay) -> list[str]:
                 continue
             matched = [False] * len(exp.outcomes)
             for i, trace in enumerate(traces):
-                final = trace.final
+                final = trace.final_view
                 fits = [j for j, o in enumerate(exp.outcomes)
                         if not state_diff(final, o.state, seed_fixed)]
                 for j in fits:
