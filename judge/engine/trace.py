@@ -456,6 +456,9 @@ _FIELD_AT = tuple(i for i, kind in enumerate(_KIND) if kind != 0)
 _OFF_FIELD_INDEX = tuple({ZoneRef.of(player, ZONES[i]): i for i in _OFF_FIELD_AT}
                          for player in PLAYERS)
 _FIELD_LISTS = itemgetter(*(ZONES[i] for i in _FIELD_AT))
+_OFF_FIELD_LISTS = itemgetter(*(ZONES[i] for i in _OFF_FIELD_AT))
+#: (index, kind) of the zones of the field, aligned with what _FIELD_LISTS gives
+_FIELD_ROWS = tuple((i, _KIND[i]) for i in _FIELD_AT)
 _UNDER_LISTS = itemgetter(*(z for z in ZONES if z in _UNDER))
 _EMPTY: tuple[None, ...] = (None,) * len(ZONES)
 
@@ -497,8 +500,8 @@ def _capture(game: Game, memo: _Memo, every: bool = False) -> _Raw:
         before = old.zones if old is not None else _EMPTY
         out = list(before)
         if named is None:
-            for i in _OFF_FIELD_AT:
-                out[i] = _read(zones[ZONES[i]], (), before[i])
+            for i, cards in zip(_OFF_FIELD_AT, _OFF_FIELD_LISTS(zones), strict=True):
+                out[i] = _read(cards, (), before[i]) if cards else None
         else:
             index = _OFF_FIELD_INDEX[p]
             for ref in named:
@@ -520,17 +523,18 @@ def _capture(game: Game, memo: _Memo, every: bool = False) -> _Raw:
         else:
             copies = tuple(map(list, field))
             at_signi = at_under = 0
-            for i in _FIELD_AT:
-                cards = zones[ZONES[i]]
-                kind = _KIND[i]
+            for (i, kind), cards in zip(_FIELD_ROWS, field, strict=True):
+                if not cards:
+                    out[i] = None
+                    continue
                 n = len(cards)
-                if kind == 1 and n:
+                if kind == 1:
                     assert stats is not None
                     extra: tuple[Any, ...] = (stats[0][at_signi:at_signi + n],
                                               stats[1][at_signi:at_signi + n],
                                               stats[2][at_signi:at_signi + n])
                     at_signi += n
-                elif kind == 2 and n:
+                elif kind == 2:
                     extra = held[at_under:at_under + n]
                     at_under += n
                 else:
