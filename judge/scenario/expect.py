@@ -35,7 +35,10 @@ def event_matches(pattern: EventPattern, event: Event) -> bool:
     if kind is not None and kind != event.type:
         return False  # most events of a log are of another type: no value is made for them
     value = event.pattern_value
-    return all(value(key) == want for key, want in fields.items())
+    for key, want in fields.items():  # a loop, not all(): called for every event of a log
+        if not value(key) == want:
+            return False
+    return True
 
 
 def _zone_diff(pos: Position | PositionView, zone: str, pattern: ZonePattern,
@@ -202,9 +205,9 @@ def events_diff(log: Sequence[Event], exp: Expectation) -> list[str]:
                            f"{'/'.join(sorted(types))} event(s) than expected, first: "
                            f"{got[len(exp.sequence)]}")
     for pattern in exp.absent:
-        hits = [e for e in log if event_matches(pattern, e)]
-        if hits:
-            out.append(f"events: expected no {pattern}, got {hits[0]}")
+        hit = next((e for e in log if event_matches(pattern, e)), None)
+        if hit is not None:
+            out.append(f"events: expected no {pattern}, got {hit}")
     return out
 
 
