@@ -719,6 +719,9 @@ def is_key_event(event: Event) -> bool:
     return isinstance(event, ev.Refresh)
 
 
+_append = list.append
+
+
 class _KeyLog(list[Event]):
     """A game's log that takes a snapshot of the game after each key event it is given."""
 
@@ -727,7 +730,7 @@ class _KeyLog(list[Event]):
         self.game = game
 
     def append(self, event: Event) -> None:
-        super().append(event)
+        _append(self, event)  # not super().append: this runs for every event of a replay
         if event.type in KEY_EVENT_TYPES and is_key_event(event):
             self.game.key_snapshots.append((event.seq, self.game.snapshot()))
 
