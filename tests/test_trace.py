@@ -32,13 +32,17 @@ from judge.engine.trace import (
     CardState,
     PlayerPosition,
     Position,
+    PositionView,
     Replay,
     Snapshot,
     Trace,
     is_key_event,
 )
+from judge.errors import EngineError
 from judge.paths import project_root
-from judge.scenario.expect import check_replay
+from judge.scenario.expect import check_replay, state_diff
+from judge.scenario.load import load_path
+from judge.scenario.model import StatePattern
 from judge.scenario.run import engine_runs, replay, run_once
 from judge.site.load import load
 
@@ -205,6 +209,30 @@ def test_the_verdict_needs_only_the_traces(project: Corpus, ruling_id: str) -> N
         changed = Replay(rules, (broken, *back.traces[1:]), rep.cut, rep.stopped)
         if any(e.state.zones for e in scenario.expectations_for(rules)):
             assert not result_of(scenario, changed).ok
+
+
+@pytest.mark.parametrize("ruling_id", _rulings())
+def test_the_view_of_a_final_position_reads_as_the_position(ruling_id: str) -> None:
+    """What the expectations read of a fresh snapshot (:meth:`Snapshot.view`, made without the
+    whole position) is what they read of its position: every state pattern of the ruling
+    (failing ones included) gives the same lines, or the same error."""
+    scenario = load_path(next((project_root() / "rulings").rglob(f"{ruling_id}.toml")))
+    patterns = [e.state for e in scenario.expectations]
+    patterns += [o.state for e in scenario.expectations for o in e.outcomes]
+
+    def lines(pos: Position | PositionView, pattern: StatePattern,
+              fixed: bool) -> list[str] | str:
+        try:
+            return state_diff(pos, pattern, fixed)
+        except EngineError as exc:
+            return str(exc)
+
+    for rules in scenario.rulesets:
+        for trace in replay(scenario, rules).traces:
+            views = [lines(trace.final_view, p, f) for p in patterns for f in (False, True)]
+            assert isinstance(trace.snapshots[-1].view(), PositionView)
+            assert views == [lines(trace.final, p, f) for p in patterns for f in (False, True)]
+            assert trace.final_view is trace.final  # once made, the position itself
 
 
 # ---------------------------------------------------------------------- engine runs

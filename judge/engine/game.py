@@ -121,7 +121,10 @@ class Game:
         self.rules = rules
         self._refresh_interrupts = rules.refresh_interrupts  # read on every move
         self.chooser = chooser
-        self.rng = random.Random(seed)
+        #: the game's random source, made when first used (:attr:`rng`): seeding one costs
+        #: as much as the rest of a new game, and most replays never shuffle
+        self._seed = seed
+        self._rng: random.Random | None = None
         self.log: list[Event] = []
         self.step = 0
         self.pending: list[Pending] = []
@@ -157,6 +160,14 @@ class Game:
         self.max_events = max_events
         self.events_message = events_message
         self._charged = 0
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's random source, seeded with the game's seed."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._seed)
+        return rng
 
     # ------------------------------------------------------------------ events and choices
 

@@ -456,6 +456,9 @@ _FIELD_AT = tuple(i for i, kind in enumerate(_KIND) if kind != 0)
 _OFF_FIELD_INDEX = tuple({ZoneRef.of(player, ZONES[i]): i for i in _OFF_FIELD_AT}
                          for player in PLAYERS)
 _FIELD_LISTS = itemgetter(*(ZONES[i] for i in _FIELD_AT))
+_OFF_FIELD_LISTS = itemgetter(*(ZONES[i] for i in _OFF_FIELD_AT))
+#: (index, kind) of the zones of the field, aligned with what _FIELD_LISTS gives
+_FIELD_ROWS = tuple((i, _KIND[i]) for i in _FIELD_AT)
 _UNDER_LISTS = itemgetter(*(z for z in ZONES if z in _UNDER))
 _EMPTY: tuple[None, ...] = (None,) * len(ZONES)
 
@@ -497,8 +500,8 @@ def _capture(game: Game, memo: _Memo, every: bool = False) -> _Raw:
         before = old.zones if old is not None else _EMPTY
         out = list(before)
         if named is None:
-            for i in _OFF_FIELD_AT:
-                out[i] = _read(zones[ZONES[i]], (), before[i])
+            for i, cards in zip(_OFF_FIELD_AT, _OFF_FIELD_LISTS(zones), strict=True):
+                out[i] = _read(cards, (), before[i]) if cards else None
         else:
             index = _OFF_FIELD_INDEX[p]
             for ref in named:
@@ -520,17 +523,18 @@ def _capture(game: Game, memo: _Memo, every: bool = False) -> _Raw:
         else:
             copies = tuple(map(list, field))
             at_signi = at_under = 0
-            for i in _FIELD_AT:
-                cards = zones[ZONES[i]]
-                kind = _KIND[i]
+            for (i, kind), cards in zip(_FIELD_ROWS, field, strict=True):
+                if not cards:
+                    out[i] = None
+                    continue
                 n = len(cards)
-                if kind == 1 and n:
+                if kind == 1:
                     assert stats is not None
                     extra: tuple[Any, ...] = (stats[0][at_signi:at_signi + n],
                                               stats[1][at_signi:at_signi + n],
                                               stats[2][at_signi:at_signi + n])
                     at_signi += n
-                elif kind == 2 and n:
+                elif kind == 2:
                     extra = held[at_under:at_under + n]
                     at_under += n
                 else:
@@ -632,6 +636,63 @@ class Snapshot:
     def __repr__(self) -> str:
         return f"Snapshot({self.position!r})"
 
+    def view(self) -> Position | PositionView:
+        """What the expectations read of the position (:mod:`judge.scenario.expect`): the
+        position when it is made already, else a :class:`PositionView` that makes the card
+        states of only the zones it is asked about (``judge check`` reads one or two zones
+        of the last position of a run, which would otherwise be made whole)."""
+        if self._position is not None:
+            return self._position
+        assert self._raw is not None and self._memo is not None
+        return PositionView(self._raw, self._memo)
+
+
+class PositionView:
+    """A :class:`Position` read from a snapshot without making it whole: the scalars, the
+    labels of a zone, a card found by its label (its zone's card states made then), a
+    player's limit, refreshes and coins, what a player may look at. Each answer is the one the
+    position would give."""
+
+    __slots__ = ("_raw", "_memo", "turn", "turn_player", "phase", "attack_step", "winner",
+                 "win_reason", "shuffled")
+
+    def __init__(self, raw: _Raw, memo: _Memo) -> None:
+        self._raw = raw
+        self._memo = memo
+        self.turn = raw.turn
+        self.turn_player = raw.turn_player
+        self.phase = raw.phase
+        self.attack_step = raw.attack_step
+        self.winner = raw.winner
+        self.win_reason = raw.win_reason
+        self.shuffled = raw.shuffled
+
+    def player(self, player: str) -> _Side:
+        """The side's scalars (``limit``, ``refreshes``, ``coins``, ``lrig_level``)."""
+        return self._raw.sides[PLAYERS.index(player)]
+
+    def labels(self, ref: ZoneRef) -> list[str]:
+        """The labels of the cards in one zone, in order."""
+        zone = self._raw.sides[PLAYERS.index(ref.player)].zones[ZONE_INDEX[ref.zone]]
+        return [] if zone is None else [c.label for c in zone.cards]
+
+    def find(self, label: str) -> tuple[ZoneRef, CardState]:
+        """As :meth:`Position.find`."""
+        for player, side in zip(PLAYERS, self._raw.sides, strict=True):
+            for i, zone in enumerate(side.zones):
+                if zone is None:
+                    continue
+                for at, card in enumerate(zone.cards):
+                    if card.label == label:
+                        return (ZoneRef.of(player, ZONES[i]),
+                                _states(zone, i, self._memo)[at])
+        raise EngineError(f"no card labelled {label!r}")
+
+    def sees(self, viewer: str, label: str) -> bool:
+        """As :meth:`Position.sees`."""
+        where, card = self.find(label)
+        return sees(viewer, where.player, where.zone, card.face_down)
+
 
 def position(game: Game) -> Position:
     """The game's position now: its zones in order, each card's state, the centre LRIG's level
@@ -658,6 +719,9 @@ def is_key_event(event: Event) -> bool:
     return isinstance(event, ev.Refresh)
 
 
+_append = list.append
+
+
 class _KeyLog(list[Event]):
     """A game's log that takes a snapshot of the game after each key event it is given."""
 
@@ -666,7 +730,7 @@ class _KeyLog(list[Event]):
         self.game = game
 
     def append(self, event: Event) -> None:
-        super().append(event)
+        _append(self, event)  # not super().append: this runs for every event of a replay
         if event.type in KEY_EVENT_TYPES and is_key_event(event):
             self.game.key_snapshots.append((event.seq, self.game.snapshot()))
 
@@ -753,6 +817,12 @@ class Trace:
     def final(self) -> Position:
         """The position at the end of the run (what the expectations are checked against)."""
         return self.snapshots[-1].position
+
+    @property
+    def final_view(self) -> Position | PositionView:
+        """The position at the end of the run as the expectations read it
+        (:meth:`Snapshot.view`)."""
+        return self.snapshots[-1].view()
 
     @property
     def choices(self) -> tuple[ev.Choice, ...]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from judge.engine.events import Event
 from judge.engine.state import ON_FIELD, ZoneRef
-from judge.engine.trace import Position, Replay, Trace
+from judge.engine.trace import Position, PositionView, Replay, Trace
 from judge.errors import EngineError
 from judge.scenario.model import (
     EventPattern,
@@ -35,10 +35,13 @@ def event_matches(pattern: EventPattern, event: Event) -> bool:
     if kind is not None and kind != event.type:
         return False  # most events of a log are of another type: no value is made for them
     value = event.pattern_value
-    return all(value(key) == want for key, want in fields.items())
+    for key, want in fields.items():  # a loop, not all(): called for every event of a log
+        if not value(key) == want:
+            return False
+    return True
 
 
-def _zone_diff(pos: Position, zone: str, pattern: ZonePattern,
+def _zone_diff(pos: Position | PositionView, zone: str, pattern: ZonePattern,
                seed_fixed: bool) -> str | None:
     ref = ZoneRef.parse(zone)
     got = pos.labels(ref)
@@ -76,7 +79,7 @@ def _zone_diff(pos: Position, zone: str, pattern: ZonePattern,
     return "; ".join(parts)
 
 
-def state_diff(pos: Position, pattern: StatePattern, seed_fixed: bool) -> list[str]:
+def state_diff(pos: Position | PositionView, pattern: StatePattern, seed_fixed: bool) -> list[str]:
     """Lines describing every way the position differs from ``pattern`` (empty when it
     matches)."""
     out: list[str] = []
@@ -157,7 +160,7 @@ def _words(words: Iterable[str]) -> str:
     return f"[{', '.join(sorted(words))}]"
 
 
-def _sees(pos: Position, player: str, label: str) -> bool:
+def _sees(pos: Position | PositionView, player: str, label: str) -> bool:
     """Whether ``player`` may look at ``label``; a card no longer in the game (a token ARTS
     after its use) is seen by nobody."""
     try:
@@ -166,7 +169,7 @@ def _sees(pos: Position, player: str, label: str) -> bool:
         return False
 
 
-def _where(pos: Position, label: str) -> str:
+def _where(pos: Position | PositionView, label: str) -> str:
     try:
         where, card = pos.find(label)
     except EngineError:
@@ -202,14 +205,14 @@ def events_diff(log: Sequence[Event], exp: Expectation) -> list[str]:
                            f"{'/'.join(sorted(types))} event(s) than expected, first: "
                            f"{got[len(exp.sequence)]}")
     for pattern in exp.absent:
-        hits = [e for e in log if event_matches(pattern, e)]
-        if hits:
-            out.append(f"events: expected no {pattern}, got {hits[0]}")
+        hit = next((e for e in log if event_matches(pattern, e)), None)
+        if hit is not None:
+            out.append(f"events: expected no {pattern}, got {hit}")
     return out
 
 
 def trace_diff(trace: Trace, exp: Expectation, seed_fixed: bool) -> list[str]:
-    return [*state_diff(trace.final, exp.state, seed_fixed), *events_diff(trace.events, exp)]
+    return [*state_diff(trace.final_view, exp.state, seed_fixed), *events_diff(trace.events, exp)]
 
 
 def check_replay(scenario: Scenario, replay: Replay) -> list[str]:
@@ -235,7 +238,7 @@ def check_replay(scenario: Scenario, replay: Replay) -> list[str]:
                 continue
             matched = [False] * len(exp.outcomes)
             for i, trace in enumerate(traces):
-                final = trace.final
+                final = trace.final_view
                 fits = [j for j, o in enumerate(exp.outcomes)
                         if not state_diff(final, o.state, seed_fixed)]
                 for j in fits:

@@ -254,13 +254,15 @@ def replay(scenario: Scenario, rules: RuleSet | str, *, explore: bool = True) ->
     cut = stopped = trimmed = False
     spent = 0
     setup_cost = len(scenario.setup.placements)  # building a branch's game, in events
-    laid = layout(scenario)  # once for all the branches
+    laid: tuple[Laid, ...] | None = None  # worked out once, for the second branch on
     while prefixes:
         if len(runs) >= limit:
             cut = True
             break
         left = max(0, MAX_EVENTS_PER_REPLAY - spent - setup_cost)
         prefix = prefixes.pop()
+        if runs and laid is None:  # a ruling of one branch (most) builds its set-up once
+            laid = layout(scenario)
         chooser = ScriptThenBranch(list(scenario.choices))
         chooser.branching.prefix = prefix
         run = run_once(scenario, rules, chooser, max_events=min(MAX_EVENTS, left),
