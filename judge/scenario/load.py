@@ -59,7 +59,13 @@ from judge.scenario.model import (
     StatePattern,
     Step,
     ZonePattern,
+    make_expectation,
+    make_scenario,
+    make_setup,
+    make_state,
+    make_step,
 )
+from judge.scenario.model import placement as _placement
 from judge.sources import MARKS, Citation, load_sources, mark_problem, parse_citations
 from judge.tomlfile import indexed, parse, read_file
 
@@ -328,7 +334,7 @@ class _Loader:
                 raise FieldError("expect", f"no [[expect]] block covers rule set {rs!r}",
                                  rulesets)
         self._eras(setup, steps)
-        return Scenario(
+        return make_scenario(
             path=self.path, id=rid, rulesets=rulesets, texts=texts, tags=tags, terms=terms,
             sources=self._sources(raw.get("sources", [])),
             cards=dict(self.cards), setup=setup, steps=steps, choices=choices,
@@ -472,7 +478,7 @@ class _Loader:
                 raise FieldError(f"{where}.op", f"{op.name!r} is not an effect that stays in "
                                  "force", IN_FORCE_OPS)
             in_force.append((player, op))
-        setup = Setup(turn=turn, turn_player=tp, first_player=first, phase=phase, seed=seed,
+        setup = make_setup(turn=turn, turn_player=tp, first_player=first, phase=phase, seed=seed,
                       refreshes=refreshes, placements=tuple(placements),
                       in_force=tuple(in_force), attack_step=attack_step,
                       arts_priority=arts_priority, ener_done=flags["ener_done"],
@@ -501,10 +507,10 @@ class _Loader:
                     new = _star_labels(label) if "*" in label else \
                         (label,) if len(label) <= MAX_LABEL_LENGTH \
                         and _LABEL_MATCH(label) is not None else None
-                    if new is not None and not any(n in labels for n in new):
+                    if new is not None and labels.keys().isdisjoint(new):
                         for n in new:
-                            placement = Placement(player, zone, n, card_id, False, False,
-                                                  attach)
+                            placement = _placement(player, zone, n, card_id, False,
+                                                   False, attach)
                             labels[n] = placement
                             out.append(placement)
                         if len(out) > MAX_CARDS_PER_ZONE or len(labels) > MAX_CARDS_IN_SETUP:
@@ -583,7 +589,7 @@ class _Loader:
         if attach == "accessory" and "accessory" not in card.keywords:
             raise FieldError(where, f"{label} ({card_id}) has no Accessory keyword "
                              "(keywords = [\"accessory\"]), so it cannot be an Accessory")
-        placement = Placement(player, zone, label, card_id, down, frozen, attach, crushed)
+        placement = _placement(player, zone, label, card_id, down, frozen, attach, crushed)
         self.labels[label] = placement
         return placement
 
@@ -687,7 +693,7 @@ class _Loader:
         if "expect_illegal" in raw:
             illegal, illegal_rules = self._expect_illegal(raw["expect_illegal"],
                                                           f"{where}.expect_illegal")
-        return Step(index=i + 1, action=action, player=player, ops=ops, source=source,
+        return make_step(index=i + 1, action=action, player=player, ops=ops, source=source,
                     card=card, zone=zone, to=to, first=first, cards=cards,
                     count=_int(raw.get("count", 1), f"{where}.count", 1, MAX_COUNT),
                     ability=_int(raw.get("ability", 0), f"{where}.ability", 0),
@@ -846,7 +852,7 @@ class _Loader:
             outcomes.append(Outcome(name=name, names=names,
                                     state=self._state({k: v for k, v in out.items()
                                                        if k != "name"}, at)))
-        return Expectation(
+        return make_expectation(
             rules=rules, state=state,
             sequence=self._events(events.get("sequence", []), f"{where}.events.sequence"),
             subsequence=self._events(events.get("subsequence", []),
@@ -869,6 +875,8 @@ class _Loader:
             winner = _one_of(raw["winner"], ("p1", "p2", "none"), f"{where}.winner")
 
         def numbers(key: str, keys: tuple[str, ...] | None = None) -> dict[str, int]:
+            if key not in raw:
+                return {}
             table = _table(raw, key, f"{where}.{key}")
             out = {}
             for name, value in table.items():
@@ -880,12 +888,14 @@ class _Loader:
             return out
 
         def flags(key: str) -> dict[str, bool]:
+            if key not in raw:
+                return {}
             table = _table(raw, key, f"{where}.{key}")
             return {self.label(name, f"{where}.{key}.{name}"):
                     bool(_expect_type(value, bool, f"{where}.{key}.{name}", "true or false"))
                     for name, value in table.items()}
 
-        return StatePattern(
+        return make_state(
             zones=zones,
             phase=_one_of(raw["phase"], GAME_PHASES, f"{where}.phase") if "phase" in raw
             else None,
@@ -905,6 +915,8 @@ class _Loader:
     def _keywords(self, raw: dict[str, Any], where: str) -> dict[str, frozenset[str]]:
         """``keywords = { S1 = ["lancer"] }``: the keywords a SIGNI on the field has, all of
         them (``[]``: none)."""
+        if "keywords" not in raw:
+            return {}
         table = _table(raw, "keywords", f"{where}.keywords")
         out = {}
         for name, value in table.items():
@@ -918,6 +930,8 @@ class _Loader:
                  ) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
         """``visible = { p2 = { sees = [...], cannot_see = [...] } }``: what each player may
         look at (judge.engine.visibility)."""
+        if "visible" not in raw:
+            return {}
         table = _table(raw, "visible", f"{where}.visible")
         _keys(table, PLAYERS, f"{where}.visible")
         out = {}
