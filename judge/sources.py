@@ -189,6 +189,8 @@ def has_interpretation(text: str) -> bool:
 def mark_problem(text: str) -> str:
     """What is wrong with the marks of ``text`` (empty when nothing is): a ``{.name}`` that
     is not ``{.interpretation}`` right after a bracketed sentence."""
+    if "{" not in text:  # no mark at all (removing marks cannot make one)
+        return ""
     rest = MARK_RE.sub("", text)
     found = _ANY_MARK.search(rest)
     if found is None:

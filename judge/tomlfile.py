@@ -19,6 +19,7 @@ import os
 import re
 import stat
 import tomllib
+from itertools import compress
 from pathlib import Path
 from typing import Any
 
@@ -136,9 +137,14 @@ def _depth(value: Any) -> int:
         depth += 1
         if depth > MAX_NESTING:
             return depth
-        level = [v for v in below if isinstance(v, (dict, list))]
+        # the arrays and tables among them, picked without a Python step per value
+        # (tomllib makes plain dicts and lists)
+        level = list(compress(below, map(_CONTAINER, map(type, below))))
         if not level:
             return depth
+
+
+_CONTAINER = frozenset((dict, list)).__contains__
 
 
 def _deepest_line(text: str) -> int:

@@ -21,9 +21,9 @@ from judge.engine.events import CAUSES, EVENT_TYPES
 from judge.engine.formats import DEFAULT as DEFAULT_FORMAT
 from judge.engine.formats import FORMATS
 from judge.engine.modes import MODE_WORDS
-from judge.engine.placement import op_problem, placement_problem
+from judge.engine.placement import AT_REST, op_problem, placement_problem
 from judge.engine.rule_processing import KINDS as RULE_KINDS
-from judge.engine.rulesets import RuleSet
+from judge.engine.rulesets import RuleSet, date_key
 from judge.engine.state import (
     ATTACK_STEPS,
     CHEER,
@@ -37,7 +37,7 @@ from judge.engine.state import (
     ZONES,
 )
 from judge.errors import FieldError, ScenarioError
-from judge.ids import LABEL_RULE, check_id, is_label, quote
+from judge.ids import LABEL_RE, LABEL_RULE, MAX_LABEL_LENGTH, check_id, is_label, quote
 from judge.limits import (
     MAX_BRANCHES,
     MAX_CARDS_IN_SETUP,
@@ -59,7 +59,13 @@ from judge.scenario.model import (
     StatePattern,
     Step,
     ZonePattern,
+    make_expectation,
+    make_scenario,
+    make_setup,
+    make_state,
+    make_step,
 )
+from judge.scenario.model import placement as _placement
 from judge.sources import MARKS, Citation, load_sources, mark_problem, parse_citations
 from judge.tomlfile import indexed, parse, read_file
 
@@ -107,6 +113,7 @@ _ZONE_TABLE_KEYS = ("card", "down", "frozen", "under", "charm", "accessory", "cr
 _UNDER_ZONE_NAMES = frozenset(UNDER_ZONES.values())
 _COUNT_RE = re.compile(r"[0-9]{1,9}", re.ASCII)
 _ABILITY_PICK_RE = re.compile(r"^.+#(\d+|burst)$")
+_LABEL_MATCH = LABEL_RE.fullmatch
 
 
 # ------------------------------------------------------------------ shared data
@@ -135,6 +142,45 @@ def glossary_terms() -> tuple[str, ...]:
 def _glossary_ids() -> dict[str, None]:
     """:func:`glossary_terms` as a dict: the same order, looked up without a scan."""
     return dict.fromkeys(glossary_terms())
+
+
+#: date -> :func:`judge.engine.rulesets.date_key` of it (a pure function of the text)
+_DATE_KEYS: dict[str, tuple[int, ...]] = {}
+#: the dates a library card uses (:func:`judge.engine.eras.card_dates`), by the card itself
+#: and the version of the mechanics registry they were found under
+_LIBRARY_DATES: dict[int, tuple[CardDef, int, frozenset[str]]] = {}
+
+
+def _date_key(text: str) -> tuple[int, ...]:
+    key = _DATE_KEYS.get(text)
+    if key is None:
+        key = _DATE_KEYS[text] = date_key(text)
+    return key
+
+
+def _card_dates(card: CardDef, shared: bool) -> frozenset[str] | set[str]:
+    """:func:`judge.engine.eras.card_dates`, found once per run for a ``shared`` card (one of
+    the library's, the same object in every ruling)."""
+    if not shared:
+        return eras.card_dates(card)
+    version = mechanics.version()
+    entry = _LIBRARY_DATES.get(id(card))
+    if entry is not None and entry[0] is card and entry[1] == version:
+        return entry[2]
+    dates = frozenset(eras.card_dates(card))
+    _LIBRARY_DATES[id(card)] = (card, version, dates)
+    return dates
+
+
+def _star_labels(text: str) -> tuple[str, ...] | None:
+    """The labels ``PREFIX*N`` stands for, None if :meth:`_Loader._expand` refuses it."""
+    prefix, _, count = text.partition("*")
+    if not _COUNT_RE.fullmatch(count) or not is_label(prefix):
+        return None
+    number = int(count)
+    if not 1 <= number <= MAX_CARDS_PER_ZONE:
+        return None
+    return tuple([f"{prefix}{n}" for n in range(1, number + 1)])
 
 
 # ------------------------------------------------------------------ entry points
@@ -288,7 +334,7 @@ class _Loader:
                 raise FieldError("expect", f"no [[expect]] block covers rule set {rs!r}",
                                  rulesets)
         self._eras(setup, steps)
-        return Scenario(
+        return make_scenario(
             path=self.path, id=rid, rulesets=rulesets, texts=texts, tags=tags, terms=terms,
             sources=self._sources(raw.get("sources", [])),
             cards=dict(self.cards), setup=setup, steps=steps, choices=choices,
@@ -360,6 +406,15 @@ class _Loader:
         raise FieldError(where, f"unknown card {quote(card_id)}",
                          tuple(sorted({*self.cards, *library, "filler"})))
 
+    def _known_card(self, card_id: str) -> CardDef | None:
+        """:meth:`card_def` for a card it finds, None (and nothing done) for the others."""
+        library = self.library
+        if library is None:
+            library = self.library = _library()
+        if card_id in library or card_id == "filler":
+            return self.card_def(card_id, "")
+        return None
+
     def _setup(self, raw: dict[str, Any], rulesets: tuple[str, ...]) -> Setup:
         _keys(raw, SETUP_FIELDS, "setup")
         turn = _int(raw.get("turn", 1), "setup.turn", 1)
@@ -423,7 +478,7 @@ class _Loader:
                 raise FieldError(f"{where}.op", f"{op.name!r} is not an effect that stays in "
                                  "force", IN_FORCE_OPS)
             in_force.append((player, op))
-        setup = Setup(turn=turn, turn_player=tp, first_player=first, phase=phase, seed=seed,
+        setup = make_setup(turn=turn, turn_player=tp, first_player=first, phase=phase, seed=seed,
                       refreshes=refreshes, placements=tuple(placements),
                       in_force=tuple(in_force), attack_step=attack_step,
                       arts_priority=arts_priority, ener_done=flags["ener_done"],
@@ -435,11 +490,36 @@ class _Loader:
     def _zone(self, player: str, zone: str, value: Any, where: str) -> list[Placement]:
         items = value if isinstance(value, list) else [value]
         out: list[Placement] = []
+        labels = self.labels
+        cards = self.cards
+        at_rest = AT_REST.get(zone, frozenset())
+        attach = "under" if zone in _UNDER_ZONE_NAMES else ""
         for i, item in enumerate(items):
+            if item.__class__ is str:
+                # the common case, ``LABEL``, ``LABEL:card-id`` or ``PREFIX*N[:card-id]``
+                # naming a card that may rest in the zone under new labels, placed without
+                # naming fields; anything else (and every error) takes the general way below,
+                # which this has not begun
+                label, _, card_id = item.partition(":")
+                card_id = card_id or "filler"
+                card = cards.get(card_id) or self._known_card(card_id)
+                if card is not None and card.type in at_rest:
+                    new = _star_labels(label) if "*" in label else \
+                        (label,) if len(label) <= MAX_LABEL_LENGTH \
+                        and _LABEL_MATCH(label) is not None else None
+                    if new is not None and labels.keys().isdisjoint(new):
+                        for n in new:
+                            placement = _placement(player, zone, n, card_id, False,
+                                                   False, attach)
+                            labels[n] = placement
+                            out.append(placement)
+                        if len(out) > MAX_CARDS_PER_ZONE or len(labels) > MAX_CARDS_IN_SETUP:
+                            self._too_many(out, f"{where}[{i}]" if isinstance(value, list)
+                                           else where)
+                        continue
             at = f"{where}[{i}]" if isinstance(value, list) else where
             down = frozen = crushed = False
             under: list[Any] = []
-            attach = "under" if zone in _UNDER_ZONE_NAMES else ""
             card_at = at
             if isinstance(item, dict):
                 _keys(item, _ZONE_TABLE_KEYS, at)
@@ -466,13 +546,16 @@ class _Loader:
                 for label, card_id, spot2 in self._expand(text, spot):
                     out.append(self._place(player, UNDER_ZONES[zone], label, card_id, spot2,
                                            attach=how))
-            if len(out) > MAX_CARDS_PER_ZONE:
-                raise FieldError(at, f"more than {MAX_CARDS_PER_ZONE} cards in one zone "
-                                     "(docs/limits.md)")
-            if len(self.labels) > MAX_CARDS_IN_SETUP:
-                raise FieldError(at, f"more than {MAX_CARDS_IN_SETUP} cards in the set-up "
-                                     "(docs/limits.md)")
+            self._too_many(out, at)
         return out
+
+    def _too_many(self, out: list[Placement], at: str) -> None:
+        if len(out) > MAX_CARDS_PER_ZONE:
+            raise FieldError(at, f"more than {MAX_CARDS_PER_ZONE} cards in one zone "
+                                 "(docs/limits.md)")
+        if len(self.labels) > MAX_CARDS_IN_SETUP:
+            raise FieldError(at, f"more than {MAX_CARDS_IN_SETUP} cards in the set-up "
+                                 "(docs/limits.md)")
 
     def _expand(self, text: str, where: str) -> list[tuple[str, str, str]]:
         """``LABEL``, ``LABEL:card-id`` or ``PREFIX*N[:card-id]`` (labels PREFIX1..PREFIXN)."""
@@ -506,7 +589,7 @@ class _Loader:
         if attach == "accessory" and "accessory" not in card.keywords:
             raise FieldError(where, f"{label} ({card_id}) has no Accessory keyword "
                              "(keywords = [\"accessory\"]), so it cannot be an Accessory")
-        placement = Placement(player, zone, label, card_id, down, frozen, attach, crushed)
+        placement = _placement(player, zone, label, card_id, down, frozen, attach, crushed)
         self.labels[label] = placement
         return placement
 
@@ -610,7 +693,7 @@ class _Loader:
         if "expect_illegal" in raw:
             illegal, illegal_rules = self._expect_illegal(raw["expect_illegal"],
                                                           f"{where}.expect_illegal")
-        return Step(index=i + 1, action=action, player=player, ops=ops, source=source,
+        return make_step(index=i + 1, action=action, player=player, ops=ops, source=source,
                     card=card, zone=zone, to=to, first=first, cards=cards,
                     count=_int(raw.get("count", 1), f"{where}.count", 1, MAX_COUNT),
                     ability=_int(raw.get("ability", 0), f"{where}.ability", 0),
@@ -671,6 +754,8 @@ class _Loader:
         """Refuse what a rule set of the ruling does not have yet (judge.engine.eras): the
         format, the cards, the zones of the set-up, the operations of steps and effects in
         force."""
+        if self._eras_clear(setup, steps):
+            return
         uses = [*eras.format_use(setup.format, "setup.format")]
         seen: set[str] = set()
         for place in setup.placements:
@@ -695,6 +780,30 @@ class _Loader:
                     have = tuple(r for r in self.rulesets
                                  if eras.refusal(use, self.known[r]) is None)
                     raise FieldError(use.where, why, have or tuple(self.known))
+
+    def _eras_clear(self, setup: Setup, steps: tuple[Step, ...]) -> bool:
+        """Whether every rule set of the ruling has all that :meth:`_eras` looks at: the
+        latest date of what the ruling uses is not after the earliest start of its rule sets
+        (the common case, told without naming each use; otherwise :meth:`_eras` finds the
+        first refusal and its field)."""
+        known = self.known
+        start = min(_date_key(known[rs].start) for rs in self.rulesets)
+        dates = set(eras.format_dates(setup.format))
+        zones = set()
+        cards = dict.fromkeys(self.inline)
+        for place in setup.placements:
+            zones.add(place.zone)
+            cards[place.card] = None
+        for zone in zones:
+            dates.update(eras.zone_dates(zone))
+        inline = self.inline
+        for card_id in cards:
+            dates.update(_card_dates(self.cards[card_id], card_id not in inline))
+        for _, op in setup.in_force:
+            dates.update(eras.op_dates((op,)))
+        for step in steps:
+            dates.update(eras.op_dates(step.ops))
+        return all(_date_key(d) <= start for d in dates)
 
     def _choice(self, raw: Any, i: int) -> Scripted:
         where = f"choices[{i}]"
@@ -743,7 +852,7 @@ class _Loader:
             outcomes.append(Outcome(name=name, names=names,
                                     state=self._state({k: v for k, v in out.items()
                                                        if k != "name"}, at)))
-        return Expectation(
+        return make_expectation(
             rules=rules, state=state,
             sequence=self._events(events.get("sequence", []), f"{where}.events.sequence"),
             subsequence=self._events(events.get("subsequence", []),
@@ -766,6 +875,8 @@ class _Loader:
             winner = _one_of(raw["winner"], ("p1", "p2", "none"), f"{where}.winner")
 
         def numbers(key: str, keys: tuple[str, ...] | None = None) -> dict[str, int]:
+            if key not in raw:
+                return {}
             table = _table(raw, key, f"{where}.{key}")
             out = {}
             for name, value in table.items():
@@ -777,12 +888,14 @@ class _Loader:
             return out
 
         def flags(key: str) -> dict[str, bool]:
+            if key not in raw:
+                return {}
             table = _table(raw, key, f"{where}.{key}")
             return {self.label(name, f"{where}.{key}.{name}"):
                     bool(_expect_type(value, bool, f"{where}.{key}.{name}", "true or false"))
                     for name, value in table.items()}
 
-        return StatePattern(
+        return make_state(
             zones=zones,
             phase=_one_of(raw["phase"], GAME_PHASES, f"{where}.phase") if "phase" in raw
             else None,
@@ -802,6 +915,8 @@ class _Loader:
     def _keywords(self, raw: dict[str, Any], where: str) -> dict[str, frozenset[str]]:
         """``keywords = { S1 = ["lancer"] }``: the keywords a SIGNI on the field has, all of
         them (``[]``: none)."""
+        if "keywords" not in raw:
+            return {}
         table = _table(raw, "keywords", f"{where}.keywords")
         out = {}
         for name, value in table.items():
@@ -815,6 +930,8 @@ class _Loader:
                  ) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
         """``visible = { p2 = { sees = [...], cannot_see = [...] } }``: what each player may
         look at (judge.engine.visibility)."""
+        if "visible" not in raw:
+            return {}
         table = _table(raw, "visible", f"{where}.visible")
         _keys(table, PLAYERS, f"{where}.visible")
         out = {}

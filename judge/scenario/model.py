@@ -8,8 +8,9 @@ scanned for them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
 
 from judge.engine.cards import CardDef, Op
 from judge.engine.choices import Scripted
@@ -33,6 +34,21 @@ class Placement:
     crushed: bool = False
     #: a token ARTS that an operation of the ruling makes (not laid out in the set-up)
     token: bool = False
+
+
+_new = object.__new__
+
+
+def placement(player: str, zone: str, label: str, card: str, down: bool = False,
+              frozen: bool = False, attach: str = "", crushed: bool = False,
+              token: bool = False) -> Placement:
+    """``Placement(player, zone, label, card, down, frozen, attach, crushed, token)``, the
+    same object made without the frozen ``__init__``'s ``object.__setattr__`` per field (the
+    loader makes thousands per run; tests/test_model_makers.py keeps the two the same)."""
+    obj = _new(Placement)
+    obj.__dict__.update(player=player, zone=zone, label=label, card=card, down=down,
+                        frozen=frozen, attach=attach, crushed=crushed, token=token)
+    return obj
 
 
 @dataclass(frozen=True)
@@ -210,3 +226,27 @@ class Scenario:
 
     def expectations_for(self, rules: str) -> list[Expectation]:
         return [e for e in self.expectations if rules in e.rules]
+
+
+_T = TypeVar("_T")
+
+
+def maker(cls: type[_T]) -> Callable[..., _T]:
+    """A function that makes ``cls(**values)`` of a frozen dataclass given every field by
+    name, the same object (fields in their order) made without the frozen ``__init__``'s
+    ``object.__setattr__`` per field; a field left out is a KeyError, not its default
+    (tests/test_model_makers.py)."""
+    names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+
+    def make(**values: Any) -> _T:
+        obj = _new(cls)
+        obj.__dict__.update({name: values[name] for name in names})
+        return obj
+    return make
+
+
+make_setup = maker(Setup)
+make_step = maker(Step)
+make_state = maker(StatePattern)
+make_expectation = maker(Expectation)
+make_scenario = maker(Scenario)
