@@ -282,22 +282,11 @@ def compute(game: Game) -> Layer:
     """Every continuous effect in force, applied in the order of the module docstring.
 
     Computed often (after most moves on or off the field, :meth:`Game.layer`), so the usual
-    case is kept short: the cards on the field are read from their zones directly, the
-    abilities' references made only for those that apply, and with no value set or changed
-    the printed values are taken as they are."""
+    case is kept short: the abilities' references are made only for those that apply, and
+    with no value set or changed the printed values are taken as they are."""
     layer = Layer()
     state = game.state
-    players = state.players
-    cards_on_field: list[CardInstance] = []  # holders(game), read from the zones directly
-    for p in PLAYERS:
-        zones = players[p].zones
-        centre = zones["lrig"]
-        if centre:
-            cards_on_field.append(centre[-1])
-        cards_on_field += zones["signi1"]
-        cards_on_field += zones["signi2"]
-        cards_on_field += zones["signi3"]
-        cards_on_field += zones["cheer"]
+    cards_on_field = holders(game)
     consts = [(h, a) for h in cards_on_field if h.card.has_const
               for a in h.card.abilities if a.kind == "const"]
     conds = [a.cond for _, a in consts if a.cond is not None]
@@ -386,8 +375,7 @@ def compute(game: Game) -> Layer:
     stats = layer.stats
     by_player = layer.by_player
     for player in PLAYERS:
-        zones = players[player].zones
-        signi = zones["signi1"] + zones["signi2"] + zones["signi3"] + zones["cheer"]
+        signi = state.signi(player)
         if not sets and not mods:  # no value set or changed: the printed ones
             powers = [card.card.power or 0 for card in signi]
             levels = [card.card.level or 0 for card in signi]

@@ -80,9 +80,7 @@ def candidates(game: Game) -> list[Action]:
     last-resort legal outside the set-up's first action."""
     state = game.state
     phase = state.phase
-    # actor(state), without the call
-    p = state.arts_priority or state.turn_player if phase == "attack" and \
-        state.attack_step == "arts" else state.turn_player
+    p = actor(state)
     out: list[Action] = []
     if phase == "setup":
         if not any(state.zone(q, "hand") for q in PLAYERS):

@@ -107,44 +107,24 @@ def card_uses(card: CardDef, where: str) -> Iterator[Use]:
 
 
 def card_dates(card: CardDef) -> set[str]:
-    """The ``since`` dates of what ``card`` uses: those of :func:`card_uses`, without the
-    fields that name each use (the loader's test for the common case, where every rule set
-    of a ruling has all of them)."""
-    tables = _lookup()
-    dates = set()
-    for m in tables.for_cards:
-        if (card.type in m.card_types or m.id in card.keywords
-                or any(getattr(card, name, None) for name in m.card_fields)):
-            dates.add(m.since)
-    by_op = tables.by_op
-    effects = [card.effect, card.life_burst, *(a.effect for a in card.abilities),
-               *(ops for _, ops in card.more_effects())]
-    for ops in effects:
-        for op in ops:
-            for m in by_op.get(op.name, ()):
-                dates.add(m.since)
-    return dates
+    """The ``since`` dates of what ``card`` uses (:func:`card_uses`): the loader's test for
+    the common case, where every rule set of a ruling has all of them."""
+    return {use.since for use in card_uses(card, "")}
 
 
 def op_dates(ops: Iterable[Op]) -> Iterator[str]:
     """The ``since`` dates of :func:`op_uses`."""
-    by_op = _lookup().by_op
-    for op in ops:
-        for m in by_op.get(op.name, ()):
-            yield m.since
+    return (use.since for use in op_uses(ops, ""))
 
 
 def zone_dates(zone: str) -> Iterator[str]:
     """The ``since`` dates of :func:`zone_uses`."""
-    for m in _lookup().by_zone.get(zone, ()):
-        yield m.since
+    return (use.since for use in zone_uses(zone, ""))
 
 
 def format_dates(format_id: str) -> Iterator[str]:
     """The ``since`` date of :func:`format_use`, if any."""
-    fmt = FORMATS[format_id]
-    if fmt.since:
-        yield fmt.since
+    return (use.since for use in format_use(format_id, ""))
 
 
 def zone_uses(zone: str, where: str) -> Iterator[Use]:

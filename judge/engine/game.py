@@ -514,11 +514,10 @@ class Game:
                     (old_zone == "deck" and not players[old.player].zones["deck"]) or \
                     (zone == "trash" and not players[new.player].zones["deck"]):
                 self.dirty = True
-        # what triggers.observe_move looks up first: a move that fires no trigger (most do
-        # not) needs no call
-        if triggers.FIRED.get((old_zone, zone, cause == "effect", etype == "banish",
-                               zone == "check" and inst.crushed)) != ():
-            triggers.observe_move(self, inst, old, new, cause, etype, was_on_field, lost)
+        fired = triggers.moved(old_zone, zone, cause == "effect", etype == "banish",
+                               zone == "check" and inst.crushed)
+        if fired:  # most moves fire no trigger
+            triggers.observe_move(self, inst, fired, cause, lost)
         if self._refresh_interrupts:  # 2014-04: the refresh happens the moment it can
             refresh.after_move(self, old, new, verb)
 

@@ -47,7 +47,7 @@ from judge.engine.cards import BY_TRIGGERS, Ability
 from judge.engine.events import AbilityRef
 from judge.engine.modes import ability_ops
 from judge.engine.payment import pay, problem
-from judge.engine.state import ON_FIELD, CardInstance, ZoneRef, other
+from judge.engine.state import ON_FIELD, CardInstance, other
 
 if TYPE_CHECKING:
     from judge.engine.game import Game
@@ -69,22 +69,27 @@ class Pending:
         self.name = AbilityRef(self.card.label, self.ability.keyword or self.ability.index)
 
 
-def observe_move(game: Game, inst: CardInstance, old: ZoneRef, new: ZoneRef, cause: str,
-                 etype: str, was_on_field: bool, lost: bool = False) -> None:
-    """Queue what one move triggers; ``lost``: the card had lost its abilities where it
-    was."""
-    crushed = new.zone == "check" and inst.crushed
-    key = (old.zone, new.zone, cause == "effect", etype == "banish", crushed)
+def moved(old: str, new: str, by_effect: bool, banish: bool, crushed: bool
+          ) -> tuple[str, ...]:
+    """The triggers a move from zone ``old`` to zone ``new`` fires (``crushed``: a crushed
+    card put into the check zone), looked up in :data:`FIRED` (most moves fire none:
+    :meth:`Game.move <judge.engine.game.Game.move>` then calls nothing more)."""
+    key = (old, new, by_effect, banish, crushed)
     fired = FIRED.get(key)
     if fired is None:
-        fired = FIRED[key] = _fired(old.zone, new.zone, cause == "effect",
-                                     etype == "banish", crushed)
-    if not fired or (inst.card.triggers.isdisjoint(fired)
-                     and mechanics.keyword_triggers().isdisjoint(fired)):
+        fired = FIRED[key] = _fired(old, new, by_effect, banish, crushed)
+    return fired
+
+
+def observe_move(game: Game, inst: CardInstance, fired: tuple[str, ...], cause: str,
+                 lost: bool = False) -> None:
+    """Queue what one move of ``inst`` triggers (``fired``: :func:`moved`); ``lost``: the
+    card had lost its abilities on the field it left."""
+    if inst.card.triggers.isdisjoint(fired) and mechanics.keyword_triggers().isdisjoint(fired):
         return  # nothing of this card waits for these (what queue would find first)
     controller = game.effect_controller if cause == "effect" else None
     by = None if controller is None else "own" if controller == inst.owner else "opponent"
-    queue(game, inst, fired, by=by, lost=lost if was_on_field else False)
+    queue(game, inst, fired, by=by, lost=lost)
 
 
 def _fired(old: str, new: str, by_effect: bool, banish: bool, crushed: bool
@@ -111,8 +116,8 @@ def _fired(old: str, new: str, by_effect: bool, banish: bool, crushed: bool
 
 
 #: (from zone, to zone, by an effect, a banish, a crushed card into the check zone) -> the
-#: triggers that move fires (:func:`_fired`; filled as moves happen: a fixed function of the
-#: key; Game.move reads it to skip the call for a move that fires nothing)
+#: triggers that move fires (:func:`_fired`; filled by :func:`moved` as moves happen: a
+#: fixed function of the key, so nothing invalidates it)
 FIRED: dict[tuple[str, str, bool, bool, bool], tuple[str, ...]] = {}
 
 

@@ -14,6 +14,7 @@ exploration stops at the first run that reaches a limit, which is a failure of t
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from judge.data import load_rulesets
@@ -70,23 +71,28 @@ def engine_runs() -> int:
 Laid = tuple[str, CardDef, str, ZoneRef, bool, bool, bool, str, bool, str, str | None, bool]
 
 
+def _rows(placements: Iterable[Placement], defs: dict[str, CardDef]) -> Iterator[Laid]:
+    """The placements as :func:`build_game` lays them out, one at a time (a KeyError or
+    FieldError for an unknown card or zone, which the loader does not let through, where
+    that placement stands)."""
+    of = ZoneRef.of
+    for place in placements:
+        player, zone = place.player, place.zone
+        yield (place.label, defs[place.card], player, of(player, zone), place.down,
+               place.frozen, zone in FACE_DOWN or place.attach == "charm", place.attach,
+               place.crushed, zone, UNDER_ZONES[zone] if zone[:5] == "signi" else None,
+               zone[:5] == "under")
+
+
 def layout(scenario: Scenario) -> tuple[Laid, ...] | None:
     """The set-up's cards worked out once for every branch of a replay (each branch builds
     the set-up again); None when a placement is not one the loader lets through (an unknown
     card or zone), so that :func:`build_game` meets it, and fails, as without a layout."""
     defs = scenario.cards
-    out: list[Laid] = []
     try:
-        for place in scenario.setup.placements:
-            player, zone = place.player, place.zone
-            holds = UNDER_ZONES[zone] if zone[:5] == "signi" else None
-            out.append((place.label, defs[place.card], player, ZoneRef.of(player, zone),
-                        place.down, place.frozen,
-                        zone in FACE_DOWN or place.attach == "charm", place.attach,
-                        place.crushed, zone, holds, zone[:5] == "under"))
+        return tuple(_rows(scenario.setup.placements, defs))
     except (KeyError, FieldError):
         return None
-    return tuple(out)
 
 
 def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
@@ -117,45 +123,25 @@ def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
                 events_message=events_message)
     game.token_defs = {cid: card for cid, card in scenario.cards.items() if card.token}
     holders: dict[tuple[str, str], CardInstance] = {}
-    under: list[tuple[Placement, CardInstance]] = []
-    cards, defs, players = state.cards, scenario.cards, state.players
-    if laid is not None:  # the same cards, the same order, the same checks as below
-        placed: list[tuple[str, str, CardInstance]] = []
-        for (label, card, player, ref, down, frozen, face_down, attach, crushed, zone,
-             holds, is_under) in laid:
-            inst = CardInstance(label, card, player, ref, down, frozen, face_down, attach,
-                                crushed)
-            if label in cards:
-                raise FieldError("", f"card label {label!r} is used twice")
-            cards[label] = inst
-            players[player].zones[zone].append(inst)
-            if holds is not None:
-                holders[(player, holds)] = inst
-            elif is_under:
-                placed.append((player, zone, inst))
-        for player, zone, inst in placed:
-            holder = holders[(player, zone)]
-            game.attached_to[inst.label] = (holder.label, holder.epoch)
-        if in_force:
-            apply_in_force(game, scenario)
-        return game
-    for place in setup.placements:  # one pass, as cheap as it can be: once per branch
-        player, zone, label = place.player, place.zone, place.label
-        inst = CardInstance(label, defs[place.card], player, ZoneRef.of(player, zone),
-                            place.down, place.frozen,
-                            zone in FACE_DOWN or place.attach == "charm",
-                            place.attach, place.crushed)
+    under: list[tuple[str, str, CardInstance]] = []
+    cards, players = state.cards, state.players
+    # one pass, as cheap as it can be (once per branch); a placement is laid out as it comes,
+    # so that a broken one fails where it stands
+    rows = laid if laid is not None else _rows(setup.placements, scenario.cards)
+    for (label, card, player, ref, down, frozen, face_down, attach, crushed, zone, holds,
+         is_under) in rows:
+        inst = CardInstance(label, card, player, ref, down, frozen, face_down, attach, crushed)
         if label in cards:
             raise FieldError("", f"card label {label!r} is used twice")
         cards[label] = inst
         players[player].zones[zone].append(inst)
-        if zone[:5] == "signi":
-            holders[(player, UNDER_ZONES[zone])] = inst
-        elif zone[:5] == "under":
-            under.append((place, inst))
+        if holds is not None:
+            holders[(player, holds)] = inst
+        elif is_under:
+            under.append((player, zone, inst))
     # a second pass: the TOML may list an under zone before its SIGNI zone
-    for place, inst in under:
-        holder = holders[(place.player, place.zone)]
+    for player, zone, inst in under:
+        holder = holders[(player, zone)]
         game.attached_to[inst.label] = (holder.label, holder.epoch)
     if in_force:
         apply_in_force(game, scenario)
