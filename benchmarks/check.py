@@ -14,8 +14,8 @@ commands take turns, so that a busy moment of the machine hits all of them):
 
 1. the floor: ``python -c`` that starts the interpreter, imports ``tomllib`` and parses every
    file ``judge check rulings`` reads (every ruling, ``data/*.toml`` and ``data/cards/*.toml``);
-2. ``judge check rulings``, the real command (the console script beside this Python, default
-   options: as many processes, the parent and forked workers, as
+2. ``judge check rulings``, the real command (its console script's entry,
+   ``judge.launch:main``, default options: as many processes, the parent and forked workers, as
    ``judge.workers.default_jobs`` gives on this machine),
    from the folder that holds ``rulings/``; and, for the record, the same with ``--jobs 1``
    (one process: what the work costs without the second CPU);
@@ -152,12 +152,13 @@ class Tree:
     code: Path
 
 
-def _judge_command() -> list[str]:
-    """The console script the user runs, or ``python -m judge.cli`` without one."""
-    script = Path(sys.executable).with_name("judge")
-    if script.is_file():
-        return [sys.executable, str(script)]
-    return [sys.executable, "-m", "judge.cli"]
+def _judge_command(code: Path) -> list[str]:
+    """The ``judge`` console script of the tree ``code`` (what pip writes for its
+    ``[project.scripts]`` entry: ``judge.launch:main``, or ``judge.cli:main`` in trees from
+    before judge/launch.py), run by this Python with the tree first on the path."""
+    module = "judge.launch" if (code / "judge" / "launch.py").is_file() else "judge.cli"
+    return [sys.executable, "-c",
+            f"import sys; sys.argv[0] = 'judge'; from {module} import main; sys.exit(main())"]
 
 
 @dataclass(frozen=True)
@@ -198,8 +199,8 @@ def compare(corpus: Path, trees: list[Tree], repeat: int, tmp: Path) -> None:
     """Floor and ``judge check`` in fresh processes, in both bytecode modes."""
     files = [str(p) for p in files_read(corpus / "rulings", ROOT / "data")]
     floor = [sys.executable, "-c", FLOOR, *files]
-    check = [*_judge_command(), "check", "rulings"]
-    single = [*check, "--jobs", "1"]
+    commands = {t.name: [*_judge_command(t.code), "check", "rulings"] for t in trees}
+    single = [*commands[trees[0].name], "--jobs", "1"]
     modes: list[tuple[str, Path | None]] = [("compiled at every start", None),
                                             ("with bytecode caches", tmp / "pycache")]
     runs: dict[tuple[str, str], list[Timing]] = {}
@@ -207,14 +208,14 @@ def compare(corpus: Path, trees: list[Tree], repeat: int, tmp: Path) -> None:
     for title, cache in modes:
         for tree in trees:  # untimed: fill the caches, check that both commands work
             _run(floor, corpus, fresh_env(tree.code, cache))
-            _, done = _run(check, corpus, fresh_env(tree.code, cache))
+            _, done = _run(commands[tree.name], corpus, fresh_env(tree.code, cache))
             last[tree.name] = (done.stdout.strip().splitlines() or [""])[-1]
         for _ in range(repeat):
             for tree in trees:
                 runs.setdefault((title, "floor"), []).append(
                     _run(floor, corpus, fresh_env(tree.code, cache))[0])
                 runs.setdefault((title, tree.name), []).append(
-                    _run(check, corpus, fresh_env(tree.code, cache))[0])
+                    _run(commands[tree.name], corpus, fresh_env(tree.code, cache))[0])
                 if tree is trees[0]:
                     runs.setdefault((title, "single"), []).append(
                         _run(single, corpus, fresh_env(tree.code, cache))[0])
@@ -332,7 +333,7 @@ def instructions(corpus: Path, tree: Tree, tmp: Path) -> None:
         return
     env = fresh_env(tree.code, tmp / "pycache")
     files = [str(p) for p in files_read(corpus / "rulings", ROOT / "data")]
-    check = [*_judge_command(), "check", "rulings"]
+    check = [*_judge_command(tree.code), "check", "rulings"]
     grind = [valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
     _run(check, corpus, env)  # untimed: fill the caches
 

@@ -12,12 +12,12 @@ import time
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from judge.data import check_data, load_rulesets
 from judge.engine.trace import Replay
 from judge.errors import JudgeError, ScenarioError, printable
 from judge.ids import quote
+from judge.preparse import Parsed, Preparser
 from judge.scenario.expect import check_replay
 from judge.scenario.file import _rulings_folder, check_related, duplicate_id, load_one
 from judge.scenario.load import discover
@@ -25,9 +25,6 @@ from judge.scenario.model import Scenario
 from judge.scenario.run import replay
 from judge.tomlfile import read_file
 from judge.workers import Failed, Head, Pool, default_jobs, pack_error, unpack_error
-
-if TYPE_CHECKING:
-    from judge.preparse import Preparser
 
 
 @dataclass
@@ -141,12 +138,12 @@ def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | 
         jobs = default_jobs(len(files))
 
     folders: dict[Path, Path] = {}  # each folder of the run resolved once
-    parsed = early.collect() if early is not None else {}
+    parsed = early.collect() if early is not None else Parsed({})
 
     def load(index: int) -> tuple[Scenario | None, Head | Failed]:
         try:
             scenario = load_one(files[index], shown[index], folders,
-                                parsed.pop(str(files[index]), None))
+                                parsed.take(str(files[index])))
         except ScenarioError as exc:
             return None, pack_error(index, exc, _written_ids(files[index]))
         return scenario, Head(index, scenario.id, scenario.path, scenario.rulesets,

@@ -18,16 +18,11 @@ from typing import TYPE_CHECKING
 import click
 
 from judge.errors import JudgeError, ManyErrors, ScenarioError
-from judge.paths import project_root
+from judge.paths import default_rulings, project_root
 
 if TYPE_CHECKING:
     from judge.check import Result
     from judge.preparse import Preparser
-
-
-def _default_rulings() -> list[Path]:
-    local = Path("rulings")
-    return [local if local.is_dir() else project_root() / "rulings"]
 
 
 @click.group()
@@ -56,7 +51,7 @@ def check(paths: tuple[Path, ...], rules: str | None, keyword: str | None,
     """
     from judge.preparse import start
 
-    targets = list(paths) or _default_rulings()
+    targets = list(paths) or default_rulings()
     # with several processes, a second CPU parses the rulings while this one imports
     early = start(targets, jobs)
     try:

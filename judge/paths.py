@@ -13,6 +13,13 @@ def project_root() -> Path:
     return Path(__file__).resolve().parent.parent
 
 
+def default_rulings() -> list[Path]:
+    """What ``judge check`` checks when given no path: ``rulings`` in the current folder, or
+    else this project's own."""
+    local = Path("rulings")
+    return [local if local.is_dir() else project_root() / "rulings"]
+
+
 def data_dir() -> Path:
     env = os.environ.get("JUDGE_DATA")
     return Path(env) if env else project_root() / "data"

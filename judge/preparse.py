@@ -56,13 +56,11 @@ class Preparser:
         os.close(stop_r)
         os.close(done_w)
 
-    def collect(self) -> dict[str, tuple[str, dict[str, Any]]]:
-        """Stop the child after its file at hand; what it parsed: file (as ``str(path)``) ->
-        (text, table). Only once."""
-        import pickle
-
+    def collect(self) -> Parsed:
+        """Stop the child after its file at hand; what it parsed, still pickled (each
+        process that loads a file unpickles its table: :meth:`Parsed.take`). Only once."""
         if self._buffer.closed:
-            return {}
+            return Parsed({})
         os.close(self._stop)
         data = b""
         while len(data) < _SIZE:
@@ -73,17 +71,18 @@ class Preparser:
         os.close(self._done)
         os.waitpid(self.pid, 0)
         used = int.from_bytes(data, "little") if len(data) == _SIZE else 0
-        out: dict[str, tuple[str, dict[str, Any]]] = {}
-        view = memoryview(self._buffer)
+        out: dict[str, bytes] = {}
+        buffer = self._buffer
         at = 0
         while at < used:
-            size = int.from_bytes(view[at:at + _SIZE], "little")
-            name, text, raw = pickle.loads(view[at + _SIZE:at + _SIZE + size])
-            out[name] = (text, raw)
+            size = int.from_bytes(buffer[at:at + _SIZE], "little")
+            name_size = int.from_bytes(buffer[at + _SIZE:at + 2 * _SIZE], "little")
+            start = at + 2 * _SIZE
+            out[buffer[start:start + name_size].decode()] = buffer[start + name_size:
+                                                                   at + _SIZE + size]
             at += _SIZE + size
-        view.release()
-        self._buffer.close()
-        return out
+        buffer.close()
+        return Parsed(out)
 
     def close(self) -> None:
         """End the child without taking what it parsed (a run that stops before loading)."""
@@ -92,6 +91,29 @@ class Preparser:
             os.close(self._done)
             os.waitpid(self.pid, 0)
             self._buffer.close()
+
+
+class Parsed:
+    """The files a :class:`Preparser` parsed, each as its pickled (text, table): unpickled
+    by :meth:`take` in the process that loads the file, so that the parent does not
+    unpickle every table before the workers start."""
+
+    def __init__(self, records: dict[str, bytes]) -> None:
+        self._records = records
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def take(self, name: str) -> tuple[str, dict[str, Any]] | None:
+        """The text and table of the file ``name`` (as ``str(path)``), or None when the
+        child did not parse it; each file only once."""
+        record = self._records.pop(name, None)
+        if record is None:
+            return None
+        import pickle  # here: a run in one process (--jobs 1) never imports it
+
+        text, raw = pickle.loads(record)
+        return text, raw
 
 
 def _parse(files: list[Path], buffer: mmap.mmap, stop: int) -> int:
@@ -112,7 +134,9 @@ def _parse(files: list[Path], buffer: mmap.mmap, stop: int) -> int:
             raw, _ = parse(text, name)
         except Exception:  # the process that loads it reports why
             continue
-        record = pickle.dumps((name, text, raw), protocol=pickle.HIGHEST_PROTOCOL)
+        key = name.encode()
+        record = (len(key).to_bytes(_SIZE, "little") + key
+                  + pickle.dumps((text, raw), protocol=pickle.HIGHEST_PROTOCOL))
         if at + _SIZE + len(record) > len(buffer):
             break
         buffer[at:at + _SIZE] = len(record).to_bytes(_SIZE, "little")
@@ -121,9 +145,92 @@ def _parse(files: list[Path], buffer: mmap.mmap, stop: int) -> int:
     return at
 
 
+#: ``judge check``'s options as :func:`begin` reads them, before click is imported: the flags
+#: and the options that take a value (a test checks these against the command in judge/cli.py).
+CHECK_FLAGS = frozenset({"-v", "--verbose"})
+CHECK_VALUED = frozenset({"--rules", "-k", "--junit", "-j", "--jobs"})
+_JOBS = frozenset({"-j", "--jobs"})
+
+#: The child :func:`begin` started, with the paths and ``--jobs`` it was started for.
+_early: tuple[list[Path], int | None, Preparser] | None = None
+
+
+def begin(argv: list[str]) -> None:
+    """Start the parsing child of a ``judge check`` before click and the command line module
+    are imported (the console script, :mod:`judge.launch`, calls this first): ``argv`` is the
+    command line after ``judge``. Its paths and ``--jobs`` are read here only as far as this
+    is sure of them; anything unusual (an unknown option, ``--help``, a bad number) starts
+    nothing, and the command starts its child as usual. :func:`start` hands this child over
+    when the paths and jobs click gives are the same, and ends it otherwise."""
+    global _early
+    read = _check_args(argv)
+    if read is None:
+        return
+    paths, jobs = read
+    early = _start(paths, jobs)
+    if early is not None:
+        _early = (paths, jobs, early)
+
+
+def _check_args(argv: list[str]) -> tuple[list[Path], int | None] | None:
+    """The paths and ``--jobs`` of a ``judge check`` command line, or None when ``argv`` is
+    not one or this cannot be sure of what click will make of it."""
+    from judge.paths import default_rulings
+
+    if not argv or argv[0] != "check":
+        return None
+    paths: list[Path] = []
+    jobs: int | None = None
+    args = iter(argv[1:])
+    only_paths = False
+    for arg in args:
+        if only_paths or not arg.startswith("-"):
+            paths.append(Path(arg))
+            continue
+        if arg == "--":
+            only_paths = True
+            continue
+        if arg in CHECK_FLAGS:
+            continue
+        if arg in CHECK_VALUED:
+            name, value = arg, next(args, None)
+        elif arg.startswith("--"):
+            name, _, value = arg.partition("=")
+        else:
+            name, value = arg[:2], arg[2:]
+        if name not in CHECK_VALUED or not value:
+            return None  # not an option read here: click says what it means
+        if name in _JOBS:
+            if not value.isdigit() or int(value) < 1:
+                return None
+            jobs = int(value)
+    return paths or default_rulings(), jobs
+
+
 def start(paths: list[Path], jobs: int | None) -> Preparser | None:
     """A :class:`Preparser` for the files of a ``judge check`` of ``paths`` when the run is to
-    use more than one process (``jobs``: as ``--jobs`` gives it); None otherwise."""
+    use more than one process (``jobs``: as ``--jobs`` gives it); None otherwise. The child
+    :func:`begin` started for the same paths and jobs, when there is one."""
+    global _early
+    if _early is not None:
+        early_paths, early_jobs, early = _early
+        _early = None
+        if early_paths == paths and early_jobs == jobs:
+            return early
+        early.close()
+    return _start(paths, jobs)
+
+
+def discard() -> None:
+    """End the child :func:`begin` started if no command took it (click refused the command
+    line, say)."""
+    global _early
+    if _early is not None:
+        _early[2].close()
+        _early = None
+
+
+def _start(paths: list[Path], jobs: int | None) -> Preparser | None:
     if not hasattr(os, "fork") or not hasattr(select, "poll"):  # pragma: no cover - Windows
         return None
     if jobs is not None and jobs < 2:
