@@ -26,7 +26,7 @@ import select
 from pathlib import Path
 from typing import Any
 
-from judge.paths import discover
+from judge.paths import default_rulings, discover
 
 #: The shared memory for the parsed files (reserved, not used: pages are made as they are
 #: written). Past it, the child stops; the files left are parsed where they are loaded.
@@ -174,9 +174,8 @@ def begin(argv: list[str]) -> None:
 
 def _check_args(argv: list[str]) -> tuple[list[Path], int | None] | None:
     """The paths and ``--jobs`` of a ``judge check`` command line, or None when ``argv`` is
-    not one or this cannot be sure of what click will make of it."""
-    from judge.paths import default_rulings
-
+    not one or this cannot be sure of what click will make of it (a misreading costs only
+    time: :func:`start` compares what click gives)."""
     if not argv or argv[0] != "check":
         return None
     paths: list[Path] = []
