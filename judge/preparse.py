@@ -3,7 +3,7 @@
 Before it can load a ruling, ``judge check`` imports the engine and the loader and reads the
 data files: about a tenth of a second in which one process works and any other CPU waits.
 Parsing the rulings' TOML needs none of that, so when the run is to use several processes
-(:mod:`judge.workers`), :func:`start` forks a child first, with only ``tomllib`` and
+(:mod:`judge.workers`), :func:`start` forks a child first, with only the TOML parser and
 :mod:`judge.tomlfile` imported, which reads and parses the files (every check of
 :func:`judge.tomlfile.read_file` and :func:`judge.tomlfile.parse`) one after the other and
 writes each one's text and table, pickled, to memory it shares with the parent. When the

@@ -8,9 +8,16 @@ in :mod:`judge.limits`):
 1. the path is a regular file (a FIFO, a device or a folder would block or make no sense);
 2. it holds at most ``MAX_FILE_BYTES`` bytes;
 3. it is UTF-8 (a leading byte-order mark is allowed and dropped);
-4. it is TOML (a syntax error gives the line ``tomllib`` names);
-5. its arrays and tables nest at most ``MAX_NESTING`` deep (``tomllib`` itself recurses, so
+4. it is TOML 1.0 (a syntax error gives the line the parser names);
+5. its arrays and tables nest at most ``MAX_NESTING`` deep (the parser itself recurses, so
    a file of thousands of ``[`` would otherwise end in a ``RecursionError``).
+
+The parser is ``tomli`` 2.3 where it is installed (a dependency: its wheels are compiled with
+mypyc and parse the corpus about twice as fast as the standard library, which is what
+``judge check`` spends most of its loading time on; issue 11), else the standard library's
+``tomllib`` (the browser sandbox). Both are the same code, reading TOML 1.0: ``tomli`` 2.4
+and later read TOML 1.1, which the rulings do not use, so the dependency stops before it.
+tests/test_tomlfile.py holds the two to the same tables and the same errors.
 """
 
 from __future__ import annotations
@@ -18,14 +25,21 @@ from __future__ import annotations
 import os
 import re
 import stat
-import tomllib
 from itertools import compress
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from judge.errors import FieldError, ScenarioError
 from judge.limits import MAX_FILE_BYTES, MAX_NESTING
 from judge.scenario.locate import LineIndex
+
+if TYPE_CHECKING:
+    import tomllib as toml
+else:
+    try:
+        import tomli as toml
+    except ImportError:  # pragma: no cover - the browser sandbox has only the standard library
+        import tomllib as toml
 
 BOM = "\ufeff"
 
@@ -83,8 +97,8 @@ def parse(text: str, shown: str, error: type[ScenarioError] = ScenarioError
     if text.startswith(BOM):
         text = text[len(BOM):]
     try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        raw = toml.loads(text)
+    except toml.TOMLDecodeError as exc:
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         line = len(text.splitlines()) or 1 if "end of document" in str(exc) \
             else _toml_line(exc)
@@ -114,7 +128,7 @@ def read_toml(path: Path, shown: str | None = None,
     return parse(read_file(path, shown, error), shown, error)
 
 
-def _toml_line(exc: tomllib.TOMLDecodeError) -> int:
+def _toml_line(exc: toml.TOMLDecodeError) -> int:
     match = re.search(r"line (\d+)", str(exc))
     return int(match.group(1)) if match else 1
 
@@ -138,7 +152,7 @@ def _depth(value: Any) -> int:
         if depth > MAX_NESTING:
             return depth
         # the arrays and tables among them, picked without a Python step per value
-        # (tomllib makes plain dicts and lists)
+        # (the parser makes plain dicts and lists)
         level = list(compress(below, map(_CONTAINER, map(type, below))))
         if not level:
             return depth

@@ -54,7 +54,7 @@ def test_judge_check_in_one_process_does_not_import_pickle(tmp_path: Path) -> No
 def test_importing_the_command_line_loads_no_engine_and_no_loader(tmp_path: Path) -> None:
     code = ("import sys, judge.cli; print(sorted(m for m in sys.modules if m.startswith("
             "('judge.engine', 'judge.scenario', 'judge.check', 'judge.corpus', 'judge.data', "
-            "'tomllib'))))")
+            "'tomllib', 'tomli'))))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, cwd=tmp_path, check=True)
     assert done.stdout.strip() == "[]"
