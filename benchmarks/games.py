@@ -4,6 +4,7 @@ Run from the repository root (a script, not a test)::
 
     python benchmarks/games.py             # 300 games of up to 12 turns under each rule set
     python benchmarks/games.py --games 50  # a quicker run
+    python benchmarks/games.py --instructions   # also instruction counts (valgrind, slower)
 
 Each game is ``judge.engine.driver.play_random_game``: generated legal decks, both players
 taking random legal actions from the set-up until a player wins or the turn limit. The
@@ -16,8 +17,19 @@ Target: at least 100,000 engine events per second on one core of this machine.
 Machines differ, so the events per second are also given against a fixed pure-Python
 reference workload (:func:`reference_work`: dict, list, attribute and call work of the kind the
 engine does, the same on every machine) timed in the same run, before and after the games:
-``events/s / reference rounds/s``. That ratio compares across machines and runs where raw
-events per second do not.
+``events/s / reference rounds/s``. That ratio compares across machines and runs better than
+raw events per second do, but not well: the same code gave 18.22 events per 1,000 reference
+rounds on one quiet machine and 15.0 on another (2026-12-06), since the two workloads do not
+speed up alike from one processor to the next.
+
+``--instructions`` also counts instructions with valgrind (``cachegrind``, ``PYTHONHASHSEED=0``,
+bytecode caches): 30 games of up to ``--turns`` turns under each rule set and ten runs of the
+reference workload, each less a run that only imports. Instructions per event and per
+reference round do not move with the machine's load or speed (for one Python build), so they
+are the figures that tell whether a change to the engine saves work; their quotient (an event
+in reference rounds) is what the processor does not change. On 2026-12-06: 62,092
+instructions per event, 2,189 per reference round, an event 28.4 rounds. The target itself is
+read in events per second on the machine at hand.
 
 Figures (issue 13): 71,302 events/s, 14.41 events per 1,000 reference rounds, on a quiet
 machine before the last round of engine work (one-pass rule-processing check, moves logged
@@ -40,8 +52,13 @@ reference rounds before, 14.00 and 15.04 after (57,800 and 57,200 events/s befor
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import resource
+import shutil
 import statistics
+import subprocess
+import sys
 import time
 import tracemalloc
 
@@ -102,11 +119,67 @@ def reference_seconds() -> float:
     return time.process_time() - t0
 
 
+#: Games per rule set and runs of the reference workload that ``--instructions`` counts.
+GRIND_GAMES = 30
+GRIND_REFERENCE_RUNS = 10
+
+
+def grind_part(part: str, turns: int) -> None:
+    """What one counted process does (``--grind``): nothing but the imports, the games, or the
+    reference workload; prints how many events or rounds it did."""
+    rulesets = list(load_rulesets().values())
+    if part == "games":
+        print(sum(len(play_random_game(rules, seed, turns=turns).game.log)
+                  for rules in rulesets for seed in range(GRIND_GAMES)))
+    elif part == "reference":
+        for _ in range(GRIND_REFERENCE_RUNS):
+            reference_work()
+        print(GRIND_REFERENCE_RUNS * REFERENCE_ROUNDS)
+    else:
+        print(0)
+
+
+def instructions(turns: int) -> None:
+    """Instructions (cachegrind's "I refs") per event and per reference round."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        print("instructions: valgrind is not installed")
+        return
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode caches, as an installed package has
+
+    def count(part: str) -> tuple[int, int]:
+        command = [sys.executable, __file__, "--grind", part, "--turns", str(turns)]
+        subprocess.run(command, env=env, check=True, capture_output=True)  # fill the caches
+        done = subprocess.run([valgrind, "--tool=cachegrind", "--cache-sim=no",
+                               "--cachegrind-out-file=/dev/null", *command],
+                              env=env, check=True, capture_output=True, text=True)
+        refs = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+        assert refs is not None, done.stderr
+        return int(refs.group(1).replace(",", "")), int(done.stdout.split()[-1])
+
+    base, _ = count("imports")
+    games, events = count("games")
+    ref, rounds = count("reference")
+    per_event = (games - base) / events
+    per_round = (ref - base) / rounds
+    print(f"instructions: {per_event:,.0f} per event ({events:,} events, {GRIND_GAMES} games "
+          f"per rule set), {per_round:,.0f} per reference round; an event costs the "
+          f"instructions of {per_event / per_round:.1f} reference rounds")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=300, help="games per rule set")
     parser.add_argument("--turns", type=int, default=12, help="turn limit per game")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count instructions with valgrind (slower)")
+    parser.add_argument("--grind", choices=("imports", "games", "reference"),
+                        help=argparse.SUPPRESS)  # one process that --instructions counts
     args = parser.parse_args()
+    if args.grind:
+        grind_part(args.grind, args.turns)
+        return
 
     rulesets = list(load_rulesets().values())
     play_random_game(rulesets[-1], 0, turns=2)  # warm up imports and caches
@@ -151,6 +224,8 @@ def main() -> None:
     verdict = "met" if rate >= TARGET_EVENTS_PER_S else "missed"
     print(f"target: {TARGET_EVENTS_PER_S:,} events/s on one core; ratio "
           f"{rate / TARGET_EVENTS_PER_S:.2f} ({verdict})")
+    if args.instructions:
+        instructions(args.turns)
 
 
 if __name__ == "__main__":
