@@ -70,7 +70,6 @@ import json
 import os
 import re
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -79,7 +78,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from fresh import fresh_env
+from fresh import cachegrind, fresh_env, instruction_counts
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -354,21 +353,18 @@ def imports(tree: Tree, tmp: Path, top: int = 10) -> None:
 
 def instructions(corpus: Path, tree: Tree, tmp: Path) -> None:
     """Instruction counts (cachegrind's "I refs") of the floor and of judge check."""
-    valgrind = shutil.which("valgrind")
-    if valgrind is None:
+    if cachegrind([]) is None:
         print("\ninstruction counts: valgrind is not installed")
         return
     env = fresh_env(tree.code, tmp / "pycache")
     files = [str(p) for p in files_read(corpus / "rulings", ROOT / "data")]
     check = [*_judge_command(tree.code), "check", "rulings"]
-    grind = [valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
     _run(check, corpus, env)  # untimed: fill the caches
 
     def count(command: list[str], children: bool = False) -> list[int]:
-        extra = ["--trace-children=yes"] if children else []
-        _, done = _run([*grind, *extra, *command], corpus, env)
-        return [int(m.group(1).replace(",", ""))
-                for m in re.finditer(r"I\s+refs:\s+([\d,]+)", done.stderr)]
+        grind = cachegrind(command, children)
+        assert grind is not None
+        return instruction_counts(_run(grind, corpus, env)[1].stderr)
 
     start = count([sys.executable, "-c", "pass"])[0]
     floor = count([sys.executable, "-c", FLOOR, *files])[0]

@@ -1,4 +1,5 @@
-"""The environment of a fresh Python process timed by the benchmarks (check.py, search.py).
+"""The environment of a fresh Python process timed by the benchmarks (check.py, search.py), and
+the command that counts its instructions (check.py, games.py).
 
 ``code`` (a copy of the project) comes first on the path, and the current folder never does
 (``PYTHONSAFEPATH``: ``python -c`` run inside this tree must not import this tree's ``judge``
@@ -10,6 +11,8 @@ with ``PYTHONDONTWRITEBYTECODE=1`` and no ``__pycache__``) or their bytecode is 
 from __future__ import annotations
 
 import os
+import re
+import shutil
 from pathlib import Path
 
 
@@ -22,3 +25,19 @@ def fresh_env(code: Path, cache: Path | None) -> dict[str, str]:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(cache)
     return env
+
+
+def cachegrind(command: list[str], children: bool = False) -> list[str] | None:
+    """``command`` under valgrind's cachegrind, counting instructions only (``children``: the
+    processes it forks too); None when valgrind is not installed. Read the counts from the
+    run's standard error with :func:`instruction_counts`."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    return [valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+            *(["--trace-children=yes"] if children else []), *command]
+
+
+def instruction_counts(stderr: str) -> list[int]:
+    """The instructions ("I refs") of each process a :func:`cachegrind` run reported."""
+    return [int(m.group(1).replace(",", "")) for m in re.finditer(r"I\s+refs:\s+([\d,]+)", stderr)]

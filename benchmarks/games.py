@@ -53,14 +53,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
 import time
 import tracemalloc
+
+from fresh import cachegrind, instruction_counts
 
 from judge.data import load_rulesets
 from judge.engine.driver import play_random_game
@@ -141,8 +141,7 @@ def grind_part(part: str, turns: int) -> None:
 
 def instructions(turns: int) -> None:
     """Instructions (cachegrind's "I refs") per event and per reference round."""
-    valgrind = shutil.which("valgrind")
-    if valgrind is None:
+    if cachegrind([]) is None:
         print("instructions: valgrind is not installed")
         return
     env = {**os.environ, "PYTHONHASHSEED": "0"}
@@ -151,12 +150,10 @@ def instructions(turns: int) -> None:
     def count(part: str) -> tuple[int, int]:
         command = [sys.executable, __file__, "--grind", part, "--turns", str(turns)]
         subprocess.run(command, env=env, check=True, capture_output=True)  # fill the caches
-        done = subprocess.run([valgrind, "--tool=cachegrind", "--cache-sim=no",
-                               "--cachegrind-out-file=/dev/null", *command],
-                              env=env, check=True, capture_output=True, text=True)
-        refs = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-        assert refs is not None, done.stderr
-        return int(refs.group(1).replace(",", "")), int(done.stdout.split()[-1])
+        grind = cachegrind(command)
+        assert grind is not None
+        done = subprocess.run(grind, env=env, check=True, capture_output=True, text=True)
+        return instruction_counts(done.stderr)[0], int(done.stdout.split()[-1])
 
     base, _ = count("imports")
     games, events = count("games")

@@ -51,7 +51,7 @@ def _texts() -> list[tuple[str, str]]:
            for p in sorted(rulings.rglob("*.toml"))]
     out += [(str(p.relative_to(project_root())), p.read_text(encoding="utf-8"))
             for p in sorted((project_root() / "data").rglob("*.toml"))]
-    # each ruling cut short at three places: syntax errors of many kinds, on many lines
+    # each file cut short at three places: syntax errors of many kinds, on many lines
     rng = random.Random(11)
     out += [(f"{name} cut at {cut}", text[:cut]) for name, text in out[:]
             for cut in sorted(rng.randrange(len(text)) for _ in range(3))]

@@ -135,9 +135,10 @@ def build_index(docs: Iterable[SearchDoc], folder: Path, *, corpus: str = "",
 
         glossary = load_glossary().values()
     if rulesets is None:
-        import tomllib
+        from judge.errors import DataError
+        from judge.tomlfile import read_toml
 
-        raw = tomllib.loads((data_dir() / "rulesets.toml").read_text(encoding="utf-8"))
+        raw, _ = read_toml(data_dir() / "rulesets.toml", error=DataError)
         rulesets = [str(r["id"]) for r in raw.get("ruleset", [])]
     glossary = glossary if isinstance(glossary, Glossary) else Glossary(glossary)
     docs = list(docs)
