@@ -53,7 +53,8 @@ miss the time spent in the kernel (``stat``, ``fork``, pipes).
 Last figures (docs/architecture.md, "Speed"): in seconds, best of 7 with bytecode caches on a
 machine at load 0.8, ``judge check rulings`` 1.69 times the ``tomllib`` floor (the tree before
 the switch to ``tomli``: 1.92 in the same run), ``--jobs 1`` 2.72 times; 4.07 times the
-``tomli`` floor.
+``tomli`` floor. In instructions, ``--jobs 1`` 1.81 times the floor and the default run's
+largest process 1.02 times.
 
 ``--generated N`` repeats all of it on a corpus of N rulings written by
 ``benchmarks/site.py``'s generator (texts in three languages, four scenario templates), to
