@@ -1,8 +1,8 @@
 """Random games: generated legal decks, both players taking random legal actions.
 
-Every random decision comes from one seeded :class:`random.Random`, so a seed replays the same
-game event for event. Used by ``judge play --random``, the property tests and
-``benchmarks/games.py``.
+Every random decision comes from one seeded :class:`random.Random`, drawn with
+:mod:`judge.engine.chance`, so a seed replays the same game event for event. Used by
+``judge play --random``, the property tests and ``benchmarks/games.py``.
 
 Legality is the engine's own: each action checks its rules before changing anything and raises
 :class:`~judge.errors.IllegalAction` otherwise, so the driver proposes candidate actions in a
@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from judge.engine import actions
 from judge.engine.cards import Ability, CardDef, Op, Target
+from judge.engine.chance import below, pick, shuffle
 from judge.engine.choices import Choice
 from judge.engine.conditions import Condition, Filter
 from judge.engine.costs import Cost
@@ -155,7 +156,7 @@ class RandomChooser:
 
     def pick(self, choice: Choice) -> tuple[str, ...]:
         answers = choice.answers()
-        return answers[self.rng.randrange(len(answers))]
+        return answers[below(self.rng, len(answers))]
 
 
 @dataclass
@@ -172,7 +173,7 @@ def step(rg: RandomGame, rng: random.Random, acted_this_turn: int) -> Action:
     if acted_this_turn >= MAX_ACTIONS_PER_TURN:
         options = [a for a in options if a.kind in ("advance", "pass")] or options
     while options:
-        action = options.pop(rng.randrange(len(options)))
+        action = options.pop(below(rng, len(options)))
         try:
             perform(game, action)
         except IllegalAction:
@@ -190,7 +191,7 @@ def play_random_game(rules: RuleSet, seed: int, turns: int = 10,
     state = GameState.empty()
     state.phase = "setup"
     state.turn = 1
-    game = Game(state, rules, RandomChooser(rng), seed=rng.randrange(2**32))
+    game = Game(state, rules, RandomChooser(rng), seed=below(rng, 2**32))
     pool = card_pool()
     for player in PLAYERS:
         main, lrig = random_decks(rng, pool, player)
@@ -400,8 +401,8 @@ def random_decks(rng: random.Random, pool: dict[str, CardDef], player: str) -> \
     and five ARTS drawn from the pool's), labelled ``p1-1``... and ``p1-L0``..."""
     bursts = [c for c in pool.values() if c.type in ("signi", "spell") and c.has_burst]
     plain = [c for c in pool.values() if c.type in ("signi", "spell") and not c.has_burst]
-    cards = [rng.choice(bursts) for _ in range(20)] + [rng.choice(plain) for _ in range(20)]
-    rng.shuffle(cards)
+    cards = [pick(rng, bursts) for _ in range(20)] + [pick(rng, plain) for _ in range(20)]
+    shuffle(rng, cards)
     main = [CardInstance(f"{player}-{i + 1}", c, player, ZoneRef(player, "deck"))
             for i, c in enumerate(cards)]
     arts = [c for c in pool.values() if c.type == "arts"]
