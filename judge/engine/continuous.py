@@ -262,10 +262,10 @@ def _cross(game: Game, lost: dict[str, int]) -> frozenset[str]:
             name, side = cross
             j = i - 1 if side == "left" else i + 1
             if 0 <= j < len(zones) and zones[j]:
-                partner = zones[j][0]
-                if name in (partner.card.name, partner.card.id, *partner.card.names.values()):
+                partner = zones[j][0].card
+                if name == partner.name or name == partner.id or name in partner.names.values():
                     out.add(card.label)
-                    out.add(partner.label)
+                    out.add(zones[j][0].label)
     return frozenset(out)
 
 

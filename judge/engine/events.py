@@ -505,8 +505,9 @@ class _Spec(NamedTuple):
 _SPECS: dict[type[Event], _Spec] = {}
 #: Each kind's own fields, in their order: Game.emit builds an event's tuple from them.
 OWN_FIELDS: dict[type[Event], tuple[str, ...]] = {}
-#: Each kind's fields after ``seq`` and ``step``, with their defaults (MISSING: none).
-_LAYOUTS: dict[type[Event], tuple[tuple[str, Any], ...]] = {}
+#: Each kind's fields after ``seq`` and ``step``, with their defaults (``dataclasses.MISSING``:
+#: none): what Game.emit and a kind's class build an event from.
+LAYOUTS: dict[type[Event], tuple[tuple[str, Any], ...]] = {}
 
 
 def _int(value: Any) -> int:
@@ -612,7 +613,7 @@ def _tuple_class(cls: type[Event], name: str, decls: list[_Decl]) -> type[Event]
                 __eq__=_eq, __ne__=_ne, __hash__=tuple.__hash__, __reduce__=_reduce)
     made = cast(type[Event], type(cls.__name__, (tuple, Event), body))
     OWN_FIELDS[made] = tuple(names[len(_COMMON):])
-    _LAYOUTS[made] = tuple((d.name, d.default) for d in decls[2:])
+    LAYOUTS[made] = tuple((d.name, d.default) for d in decls[2:])
     return made
 
 
@@ -620,7 +621,7 @@ def _new_event(cls: type[Event], seq: int = 0, step: int = 0, **fields: Any) -> 
     """An event of kind ``cls`` from its fields (``seq`` and ``step`` by position too), as
     its class declares them: defaults where it has them, no field it does not have."""
     values: list[Any] = [seq, step]
-    for name, default in _LAYOUTS[cls]:
+    for name, default in LAYOUTS[cls]:
         if name in fields:
             values.append(fields.pop(name))
         elif default is not MISSING:

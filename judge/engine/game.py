@@ -20,15 +20,16 @@ where importing would close a cycle.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import MISSING
 from operator import attrgetter
-from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar, cast
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
-from judge.engine import bursts, continuous, refresh, rule_processing, triggers, turn
+from judge.engine import bursts, chance, continuous, refresh, rule_processing, triggers, turn
 from judge.engine import events as ev
 from judge.engine.cards import Ability, CardDef, Op
 from judge.engine.choices import Choice, ChoiceSource
-from judge.engine.events import EVENT_KINDS, OWN_FIELDS, AbilityRef, Event, Option
+from judge.engine.events import EVENT_KINDS, LAYOUTS, OWN_FIELDS, AbilityRef, Event, Option
 from judge.engine.mechanics import accessory
 from judge.engine.ops import apply_op
 from judge.engine.placement import MOVABLE, allowed
@@ -52,7 +53,7 @@ E = TypeVar("E", bound=Event)
 P = ParamSpec("P")
 _new = tuple.__new__
 #: tuple.__new__ as Game.move uses it: an event made of its fields, in order
-_event: Callable[[type[Event], tuple[object, ...]], Event] = \
+_event: Callable[[type[Event], Iterable[object]], Event] = \
     tuple.__new__  # type: ignore[assignment]
 OptionT = TypeVar("OptionT", bound=Option)
 
@@ -126,6 +127,9 @@ class Game:
         self._seed = seed
         self._rng: random.Random | None = None
         self.log: list[Event] = []
+        #: called with each event once it is logged (the scenario runner's
+        #: :class:`~judge.engine.trace.Tracer`); None: nobody watches
+        self.watch: Callable[[Event], None] | None = None
         self.step = 0
         self.pending: list[Pending] = []
         self.effect_depth = 0
@@ -171,45 +175,49 @@ class Game:
 
     # ------------------------------------------------------------------ events and choices
 
-    if TYPE_CHECKING:  # the type checker checks every call against the kind's fields
-        def emit(self, kind: Callable[Concatenate[int, int, P], E], /, *args: P.args,
-                 **fields: P.kwargs) -> E: ...
-    else:
-        def emit(self, kind, /, cause, player=None, card=None, from_zone=None, to_zone=None,
-                 source=None, **own):
-            """Log an event of ``kind`` (a class of :mod:`judge.engine.events`) with these
-            fields: ``game.emit(ev.Move, cause="effect", player=..., verb="draw")``, checked
-            against the class's fields by the type checker; the game gives it its place in the
-            log (``seq``) and the step now (``step``). The one place events are logged.
+    def emit(self, event_class: Callable[Concatenate[int, int, P], E], /, *args: P.args,
+             **fields: P.kwargs) -> E:
+        """Log an event of kind ``event_class`` (a class of :mod:`judge.engine.events`) with these
+        fields: ``game.emit(ev.Move, cause="effect", player=..., verb="draw")``, checked
+        against the class's fields by the type checker; the game gives it its place in the
+        log (``seq``) and the step now (``step``). The one place events are logged.
 
-            An event is a tuple of its fields, those every event has first: this builds it
-            here when every field of the kind is given (the kind's own in their order,
-            ``events.OWN_FIELDS``), which costs less than a call passing them all on, and lets
-            the class fill in defaults otherwise."""
-            seq = len(self.log)
-            if seq >= self.max_events:
-                raise LimitReached(self.events_message)
-            names = OWN_FIELDS[kind]
-            given = len(own)
-            if given != len(names):
-                event = kind(seq, self.step, cause=cause, player=player, card=card,
-                             from_zone=from_zone, to_zone=to_zone, source=source, **own)
-            elif not given:
-                event = _new(kind, (seq, self.step, cause, player, card, from_zone, to_zone,
-                                    source))
-            elif given == 1:
-                event = _new(kind, (seq, self.step, cause, player, card, from_zone, to_zone,
-                                    source, own[names[0]]))
-            elif given == 2:
-                event = _new(kind, (seq, self.step, cause, player, card, from_zone, to_zone,
-                                    source, own[names[0]], own[names[1]]))
+        An event is a tuple of its fields, those every event has first: this builds it here
+        from the kind's layout (``events.LAYOUTS``), which costs less than calling the class;
+        the class is called, and says what is wrong, only when a field is missing or unknown.
+        (The first parameter is not named ``kind``: compiled, a field of that name would be
+        taken for it.)"""
+        seq = len(self.log)
+        if seq >= self.max_events:
+            raise LimitReached(self.events_message)
+        given = cast("dict[str, Any]", fields)
+        cls = cast("type[Event]", event_class)
+        values: list[Any] = [seq, self.step]
+        found = 0
+        for name, default in LAYOUTS[cls]:
+            if name in given:
+                values.append(given[name])
+                found += 1
+            elif default is MISSING:
+                break
             else:
-                event = _new(kind, (seq, self.step, cause, player, card, from_zone, to_zone,
-                                    source, *map(own.__getitem__, names)))
-            if kind not in _QUIET_KINDS:
-                self.dirty = True
-            self.log.append(event)
-            return event
+                values.append(default)
+        else:
+            if found == len(given) and not args:
+                made = _event(cls, values)
+                if cls not in _QUIET_KINDS:
+                    self.dirty = True
+                self.log.append(made)
+                if self.watch is not None:
+                    self.watch(made)
+                return cast(E, made)
+        event = event_class(seq, self.step, *args, **fields)  # a TypeError, saying why
+        if cls not in _QUIET_KINDS:
+            self.dirty = True
+        self.log.append(event)
+        if self.watch is not None:
+            self.watch(event)
+        return event
 
     def rollback(self, length: int) -> None:
         """Take the events after the first ``length`` back from the log (a refused step); they
@@ -496,12 +504,14 @@ class Game:
         if seq >= self.max_events:
             raise LimitReached(self.events_message)
         if etype == "banish":
-            self.log.append(_event(ev.Banish, (seq, self.step, cause, inst.owner, inst.label,
-                                               old, new, source)))
+            event = _event(ev.Banish, (seq, self.step, cause, inst.owner, inst.label, old, new,
+                                       source))
+            self.log.append(event)
             self.dirty = True
         else:
-            self.log.append(_event(ev.Move, (seq, self.step, cause, inst.owner, inst.label,
-                                             old, new, source, verb)))
+            event = _event(ev.Move, (seq, self.step, cause, inst.owner, inst.label, old, new,
+                                     source, verb))
+            self.log.append(event)
             # Only some moves can make rule processing apply: to or from a watched zone, a
             # Resona or Key moving, a main deck emptied, a card reaching an empty deck's trash,
             # a crushed card put into the check zone (kind 4 looks at crushed cards only; a
@@ -514,6 +524,8 @@ class Game:
                     (old_zone == "deck" and not players[old.player].zones["deck"]) or \
                     (zone == "trash" and not players[new.player].zones["deck"]):
                 self.dirty = True
+        if self.watch is not None:
+            self.watch(event)
         fired = triggers.moved(old_zone, zone, cause == "effect", etype == "banish",
                                zone == "check" and inst.crushed)
         if fired:  # most moves fire no trigger
@@ -553,7 +565,7 @@ class Game:
 
     def shuffle(self, player: str, cause: str) -> None:
         deck = self.state.zone(player, "deck")
-        self.rng.shuffle(deck)
+        chance.shuffle(self.rng, deck)
         ref = ZoneRef.of(player, "deck")
         self.shuffled.add(ref)
         self.emit(ev.Shuffle, cause=cause, player=player, to_zone=ref,

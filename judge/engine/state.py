@@ -110,25 +110,51 @@ def zone_text(ref: ZoneRef) -> str:
     return ZONE_TEXT[ref]
 
 
-@dataclass(eq=False, slots=True)
 class CardInstance:
-    """One physical card in the game. ``label`` is stable for the whole replay."""
+    """One physical card in the game. ``label`` is stable for the whole replay.
+
+    A plain class, not a dataclass (equal only to itself, as ``eq=False`` made it): the
+    compiled engine (docs/architecture.md, "The compiled engine") makes a dataclass from the
+    types of its fields when the module is imported, and ``CardDef`` is not made yet then."""
+
+    __slots__ = ("label", "card", "owner", "zone", "down", "frozen", "face_down", "attach",
+                 "crushed", "burst", "level_changed", "epoch", "since", "token")
 
     label: str
     card: CardDef
     owner: str
     zone: ZoneRef
-    down: bool = False
-    frozen: bool = False
-    face_down: bool = False
-    attach: str = ""  # under a SIGNI: "charm", "accessory" or "under"
-    crushed: bool = False  # put into the check zone by a crush
-    burst: str = ""  # "pending" while its Life Burst waits, "done" after
-    level_changed: bool = False  # since the previous rule-processing check
-    epoch: int = 0  # bumped at every zone change: a new object for the rules
-    since: int = 0  # the log's length when it came into its zone (the timestamp of its
-    # constant abilities' effects)
-    token: bool = False  # a token ARTS made by an effect (mechanics/token_arts.py)
+    down: bool
+    frozen: bool
+    face_down: bool
+    attach: str  # under a SIGNI: "charm", "accessory" or "under"
+    crushed: bool  # put into the check zone by a crush
+    burst: str  # "pending" while its Life Burst waits, "done" after
+    level_changed: bool  # since the previous rule-processing check
+    epoch: int  # bumped at every zone change: a new object for the rules
+    since: int  # the log's length when it came into its zone (the timestamp of its constant
+    # abilities' effects)
+    token: bool  # a token ARTS made by an effect (mechanics/token_arts.py)
+
+    def __init__(self, label: str, card: CardDef, owner: str, zone: ZoneRef,
+                 down: bool = False, frozen: bool = False, face_down: bool = False,
+                 attach: str = "", crushed: bool = False, burst: str = "",
+                 level_changed: bool = False, epoch: int = 0, since: int = 0,
+                 token: bool = False) -> None:
+        self.label = label
+        self.card = card
+        self.owner = owner
+        self.zone = zone
+        self.down = down
+        self.frozen = frozen
+        self.face_down = face_down
+        self.attach = attach
+        self.crushed = crushed
+        self.burst = burst
+        self.level_changed = level_changed
+        self.epoch = epoch
+        self.since = since
+        self.token = token
 
     def __repr__(self) -> str:
         return f"<{self.label} {self.card.id} @{self.zone}>"

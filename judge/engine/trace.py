@@ -8,8 +8,8 @@ Everything that reads a replay (``judge check``, the pytest items, narration, th
 site, ``judge db``, ``judge coverage``, ``judge replay``) reads these values: none of them holds
 a live :class:`~judge.engine.game.Game` or runs the engine again.
 
-:func:`position` freezes a live game into a :class:`Position`; :class:`TracedGame` is the game
-the scenario runner plays, which also records the positions at key events. Positions have a
+:func:`position` freezes a live game into a :class:`Position`; :class:`Tracer` watches the game
+the scenario runner plays and records the positions at its key events. Positions have a
 text form (:meth:`Position.to_text`, :meth:`Position.from_text`) and a JSON form
 (:meth:`Position.to_dict`, :meth:`Position.from_dict`); both round-trip.
 """
@@ -719,39 +719,29 @@ def is_key_event(event: Event) -> bool:
     return isinstance(event, ev.Refresh)
 
 
-_append = list.append
+class Tracer:
+    """Snapshots a game after each key event (:func:`is_key_event`), keyed by the event's
+    index in the log: the scenario runner's record of positions. It watches the game's log
+    (:attr:`Game.watch <judge.engine.game.Game.watch>`); a snapshot changes nothing in the
+    game and costs none of its event budget."""
 
-
-class _KeyLog(list[Event]):
-    """A game's log that takes a snapshot of the game after each key event it is given."""
-
-    def __init__(self, game: TracedGame) -> None:
-        super().__init__()
+    def __init__(self, game: Game) -> None:
         self.game = game
-
-    def append(self, event: Event) -> None:
-        _append(self, event)  # not super().append: this runs for every event of a replay
-        if event.type in KEY_EVENT_TYPES and is_key_event(event):
-            self.game.key_snapshots.append((event.seq, self.game.snapshot()))
-
-
-class TracedGame(Game):
-    """A game that also snapshots itself after each key event (:func:`is_key_event`), keyed by
-    the event's index in the log; the scenario runner plays this game. A snapshot changes
-    nothing in the game and costs none of its event budget."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
         self.memo = _Memo()
         self.key_snapshots: list[tuple[int, Snapshot]] = []
-        self.log = _KeyLog(self)
         self._last: Snapshot | None = None
         self._last_raw: _Raw | None = None
+        game.watch = self.see
+
+    def see(self, event: Event) -> None:
+        """The game logged ``event``: a snapshot if it is a key event."""
+        if event.type in KEY_EVENT_TYPES and is_key_event(event):
+            self.key_snapshots.append((event.seq, self.snapshot()))
 
     def snapshot(self) -> Snapshot:
         """The position now (made into a :class:`Position` when first read); the previous
         snapshot again when nothing changed since."""
-        raw = _capture(self, self.memo)
+        raw = _capture(self.game, self.memo)
         if self._last is None or self._last_raw is not raw:
             self._last, self._last_raw = Snapshot(raw, self.memo), raw
         return self._last

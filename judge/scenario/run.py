@@ -34,7 +34,7 @@ from judge.engine.state import (
     GameState,
     ZoneRef,
 )
-from judge.engine.trace import Replay, Snapshot, Trace, TracedGame
+from judge.engine.trace import Replay, Snapshot, Trace, Tracer
 from judge.errors import EngineError, FieldError, IllegalAction
 from judge.limits import MAX_BRANCHES, MAX_EVENTS, MAX_EVENTS_PER_REPLAY
 from judge.scenario.model import Placement, Scenario, Step
@@ -97,9 +97,10 @@ def layout(scenario: Scenario) -> tuple[Laid, ...] | None:
 
 def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
                max_events: int = MAX_EVENTS, events_message: str = EVENTS_MESSAGE,
-               in_force: bool = True, laid: tuple[Laid, ...] | None = None) -> TracedGame:
-    """The game of the set-up; with ``in_force``, the effects already in force are applied.
-    It records the positions at key events (:class:`~judge.engine.trace.TracedGame`).
+               in_force: bool = True, laid: tuple[Laid, ...] | None = None) -> Tracer:
+    """The game of the set-up (``.game`` of what it returns, which records the positions at
+    its key events: :class:`~judge.engine.trace.Tracer`); with ``in_force``, the effects
+    already in force are applied.
     ``laid``: the set-up's :func:`layout`, when the caller builds it more than once."""
     setup = scenario.setup
     state = GameState.empty()
@@ -119,8 +120,9 @@ def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
     state.redrawn = set(setup.redrawn)
     for player, count in setup.refreshes.items():
         state.players[player].refreshes = count
-    game = TracedGame(state, rules, chooser, seed=setup.seed or 0, max_events=max_events,
+    game = Game(state, rules, chooser, seed=setup.seed or 0, max_events=max_events,
                 events_message=events_message)
+    tracer = Tracer(game)
     game.token_defs = {cid: card for cid, card in scenario.cards.items() if card.token}
     holders: dict[tuple[str, str], CardInstance] = {}
     under: list[tuple[str, str, CardInstance]] = []
@@ -145,7 +147,7 @@ def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
         game.attached_to[inst.label] = (holder.label, holder.epoch)
     if in_force:
         apply_in_force(game, scenario)
-    return game
+    return tracer
 
 
 def apply_in_force(game: Game, scenario: Scenario) -> None:
@@ -168,8 +170,9 @@ def run_once(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
     number among the explored branches); ``max_events`` is its event budget
     (``events_message`` says which limit that is when it runs out)."""
     _TALLY.runs += 1
-    game = build_game(scenario, rules, chooser, max_events=max_events,
-                      events_message=events_message, in_force=False, laid=laid)
+    tracer = build_game(scenario, rules, chooser, max_events=max_events,
+                        events_message=events_message, in_force=False, laid=laid)
+    game = tracer.game
     problems: list[str] = []
     snapshots: list[Snapshot] = []
     limit_reached = False
@@ -177,13 +180,13 @@ def run_once(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
         try:
             apply_in_force(game, scenario)
         finally:
-            snapshots.append(game.snapshot())
+            snapshots.append(tracer.snapshot())
         for step in scenario.steps:
             try:
-                if not _step(game, step, rules, problems):
+                if not _step(tracer, step, rules, problems):
                     break
             finally:
-                snapshots.append(game.snapshot())
+                snapshots.append(tracer.snapshot())
     except ChoiceError as exc:
         problems.append(f"scripted choice does not fit: {exc}")
     except LimitReached as exc:
@@ -195,12 +198,13 @@ def run_once(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
     if unused and not problems:
         problems.append(f"{unused} scripted choice(s) were never asked for")
     return Trace(rules.id, branch, tuple(game.log), tuple(snapshots),
-                 tuple(game.key_snapshots), tuple(problems), limit_reached, unused,
+                 tuple(tracer.key_snapshots), tuple(problems), limit_reached, unused,
                  chooser.unscripted, game.events_emitted)
 
 
-def _step(game: TracedGame, step: Step, rules: RuleSet, problems: list[str]) -> bool:
+def _step(tracer: Tracer, step: Step, rules: RuleSet, problems: list[str]) -> bool:
     """Carry out one step, a refusal included; False when the run stops here."""
+    game = tracer.game
     wanted = step.expect_illegal if (not step.illegal_rules
                                      or rules.id in step.illegal_rules) else None
     game.step = step.index
@@ -210,7 +214,7 @@ def _step(game: TracedGame, step: Step, rules: RuleSet, problems: list[str]) -> 
         perform(game, step)
     except IllegalAction as exc:
         game.rollback(before)
-        game.forget_after(before)
+        tracer.forget_after(before)
         game.emit(ev.Illegal, cause="game", reason=exc.reason, message=str(exc))
         if wanted != exc.reason:
             expected = f" (expected {wanted})" if wanted else ""

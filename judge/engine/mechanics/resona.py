@@ -40,6 +40,9 @@ from judge.langs import NP_
 if TYPE_CHECKING:
     from judge.engine.game import Game
 
+#: Where a Resona's summoning condition takes its SIGNI from, and where it may go.
+_FIELD: tuple[str, ...] = (*SIGNI_ZONES, CHEER)
+
 MECHANICS = (
     Mechanic(id="resona", term="resona", source=cite(CHINESE_RULES, "resona"), keyword=False,
              verbs={"summon": NP_("%(player)s summons the Resona %(card)s from %(from)s into "
@@ -69,7 +72,7 @@ def summon(game: Game, label: str, cards: tuple[str, ...], zone: str | None) -> 
                             "phase")
     paid = [game.card(c) for c in cards]
     for card in paid:
-        if card.owner != player or card.zone.zone not in (*SIGNI_ZONES, CHEER) or \
+        if card.owner != player or card.zone.zone not in _FIELD or \
                 card.card.type != "signi":
             raise IllegalAction("summon-condition", f"{card.label} is not a SIGNI on "
                                 f"{player}'s field")
@@ -80,7 +83,7 @@ def summon(game: Game, label: str, cards: tuple[str, ...], zone: str | None) -> 
         what = f"<{condition.card_class}> SIGNI" if condition.card_class else "SIGNI"
         raise IllegalAction("summon-condition", f"{label} needs {condition.signi} {what} put "
                             f"into the trash, not {len(set(cards))}")
-    free = [z for z in (*SIGNI_ZONES, CHEER)
+    free = [z for z in _FIELD
             if all(c in paid for c in state.zone(player, z))]
     if zone is None:
         zone = next((z for z in SIGNI_ZONES if z in free), None)

@@ -42,7 +42,7 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
     return out
 
 
-KIND = Kind(id="under", number=3, name=N_("cards under a SIGNI that left the field"),
+KIND: Kind = Kind(id="under", number=3, name=N_("cards under a SIGNI that left the field"),
             description=N_("Cards under or attached to a SIGNI that left the field are put "
                            "into the trash."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-3"), look=look)

@@ -30,7 +30,7 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
             if card.crushed and card.burst != "pending"]
 
 
-KIND = Kind(id="check", number=4, name=N_("a crushed card left in the check zone"),
+KIND: Kind = Kind(id="check", number=4, name=N_("a crushed card left in the check zone"),
             description=N_("A crushed card in the check zone whose Life Burst is absent or not "
                            "used is put into the ener zone."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-4"), look=look, term="check-zone")

@@ -72,7 +72,7 @@ def over_level_or_limit(game: Game, player: str, signi: list[CardInstance],
     return removed
 
 
-KIND = Kind(id="excess", number=2, name=N_("level or limit exceeded"),
+KIND: Kind = Kind(id="excess", number=2, name=N_("level or limit exceeded"),
             description=N_("When a player's SIGNI exceed the LRIG's level or limit, SIGNI are "
                            "put into the trash one at a time until they fit."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-2"), look=look, term="exceed-level-limit",

@@ -30,7 +30,7 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
     return out_of_home(side, "key", "key", KEY_ZONES, "lrig_trash")
 
 
-KIND = Kind(id="key", number=7, name=N_("a Key outside its zones"),
+KIND: Kind = Kind(id="key", number=7, name=N_("a Key outside its zones"),
             description=N_("A Key anywhere but the LRIG deck, the LRIG trash or the LRIG zone is "
                            "put into the LRIG trash."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-7"), look=look, term="key")

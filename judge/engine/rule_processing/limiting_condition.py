@@ -33,7 +33,7 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
             if card.card.limiting and card.card.limiting != lrig_type]
 
 
-KIND = Kind(id="limiting", number=9, name=N_("limiting condition not met"),
+KIND: Kind = Kind(id="limiting", number=9, name=N_("limiting condition not met"),
             description=N_("A card whose limiting condition does not match the centre LRIG's "
                            "type is put into its trash."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-9"), look=look, term="limiting-condition")

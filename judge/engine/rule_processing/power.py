@@ -34,6 +34,6 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
             if power <= 0 and not game.cannot(card, "be_banished")]
 
 
-KIND = Kind(id="power", number=1, name=N_("power 0 or less"),
+KIND: Kind = Kind(id="power", number=1, name=N_("power 0 or less"),
             description=N_("A SIGNI with power 0 or less is banished."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-1"), look=look, term="power")

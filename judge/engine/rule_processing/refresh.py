@@ -59,7 +59,7 @@ def refreshers(game: Game) -> list[str]:
     return out
 
 
-KIND = Kind(id="refresh", number=5, name=N_("refresh"),
+KIND: Kind = Kind(id="refresh", number=5, name=N_("refresh"),
             description=N_("A player whose main deck is empty refreshes: the trash is shuffled "
                            "into a new main deck, and one Life Cloth is put into the trash."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-5"), look=None, term="refresh")

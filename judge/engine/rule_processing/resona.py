@@ -31,7 +31,7 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
     return out_of_home(side, "resona", "resona", RESONA_ZONES, "lrig_deck")
 
 
-KIND = Kind(id="resona", number=6, name=N_("a Resona outside its zones"),
+KIND: Kind = Kind(id="resona", number=6, name=N_("a Resona outside its zones"),
             description=N_("A Resona anywhere but the LRIG deck, the LRIG trash or a SIGNI "
                            "zone returns to the LRIG deck."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-6"), look=look, term="resona")

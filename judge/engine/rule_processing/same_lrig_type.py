@@ -34,7 +34,7 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
     return out
 
 
-KIND = Kind(id="lrig_type", number=10, name=N_("two LRIGs of one LRIG type"),
+KIND: Kind = Kind(id="lrig_type", number=10, name=N_("two LRIGs of one LRIG type"),
             description=N_("When two LRIGs of the same LRIG type are on the field, the one that "
                            "is not the centre LRIG is put into the LRIG trash."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-10"), look=look, term="lrig-type")

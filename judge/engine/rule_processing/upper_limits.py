@@ -82,7 +82,7 @@ def over_limit(game: Game, player: str) -> list[CardInstance]:
     return out
 
 
-KIND = Kind(id="upper_limit", number=8, name=N_("more cards than a zone allows"),
+KIND: Kind = Kind(id="upper_limit", number=8, name=N_("more cards than a zone allows"),
             description=N_("When a zone or a SIGNI holds more cards than it may, its player "
                            "chooses the extra cards and puts them into the trash."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-8"), look=look, choice="over_limit")
