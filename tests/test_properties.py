@@ -7,7 +7,7 @@ the engine asks is answered from the Hypothesis data (or a seeded random source)
 (a) card conservation: every card instance is in exactly one zone, the zone it believes it
     is in, and each player owns as many cards as at the start;
 (b) after each action has settled, no rule processing applies (an independent check of each
-    kind's precondition, and the engine's own ``check`` run on a copy finds nothing);
+    kind's precondition, and none of the engine's own kinds finds anything);
 (c) the same seed and the same answers give the same event log;
 (d) every event round-trips through JSON and through its text form.
 
@@ -17,7 +17,6 @@ The number of examples comes from the Hypothesis profile (conftest.py): 4 tests 
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from dataclasses import dataclass, field
@@ -54,7 +53,9 @@ from judge.engine.choices import Choice
 from judge.engine.events import CAUSES, EVENT_KINDS, Event
 from judge.engine.game import Game
 from judge.engine.placement import op_problem
-from judge.engine.rule_processing import KEY_ZONES, RESONA_ZONES, UPPER_LIMITS, check
+from judge.engine.refresh import can_refresh
+from judge.engine.rule_processing import KEY_ZONES, LOOKING, RESONA_ZONES, UPPER_LIMITS
+from judge.engine.rule_processing.base import side
 from judge.engine.state import (
     PHASES,
     PLAYERS,
@@ -511,10 +512,15 @@ def rule_processing_problems(game: Game) -> list[str]:
 
 
 def engine_check_applies(game: Game) -> bool:
-    """Run the engine's own rule-processing check on a copy of the game."""
-    twin = copy.deepcopy(game, memo={id(game.chooser): FirstChooser()})
-    twin.dirty = True  # a full scan, not the engine's "nothing changed" shortcut
-    return check(twin)
+    """Whether the engine's own kinds of rule processing find anything now: every kind's look
+    at each player's side (with no shortcut), and the refresh (kind 5). Looks change nothing,
+    so the game goes on as it was (a compiled game cannot be copied: setup.py)."""
+    for p in PLAYERS:
+        cards = side(game, p)
+        for kind in LOOKING:
+            if kind.look is not None and kind.look(game, cards):
+                return True
+    return any(can_refresh(game, p) for p in PLAYERS)
 
 
 def _trace(game: Game, plan: list[Action]) -> str:
@@ -553,7 +559,7 @@ def test_no_rule_processing_applies_after_an_action_settles(
         problems = rule_processing_problems(game)
         assert not problems, f"after {what}: {problems}\n{_trace(game, plan)}"
         assert not engine_check_applies(game), \
-            f"after {what}: rule_processing.check still applies\n{_trace(game, plan)}"
+            f"after {what}: a kind of rule processing still applies\n{_trace(game, plan)}"
 
     run(layout, plan, DataChooser(data), seed, after)
 
