@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine import battle, bursts, modes, setup, turn, using
 from judge.engine.cards import Op
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from judge.engine.game import Game
 
 #: Step actions and what each does; the scenario format documents their fields.
-ACTIONS: dict[str, str] = {
+ACTIONS: Final[dict[str, str]] = {
     "effect": "resolve one effect (a list of operations) for a player, then settle",
     "use": "use an ARTS from the LRIG deck or a Spell from the hand (cost, targets, cut-in)",
     "activate": "use a SIGNI's or LRIG's action ability, paying its cost",
@@ -58,7 +58,7 @@ ACTIONS: dict[str, str] = {
 }
 
 #: Every reason code an action can be refused with.
-ILLEGAL_REASONS = (
+ILLEGAL_REASONS: Final = (
     "game-over", "not-main-phase", "not-in-hand", "not-in-lrig-deck", "arts-timing",
     "not-usable", "limiting", "cannot-pay", "no-such-ability", "not-on-field", "cannot-play",
     "no-empty-zone", "zone-taken", "not-grow-phase", "grow-done", "grow-level", "grow-type",
@@ -394,7 +394,7 @@ class Args:
 
 
 #: Action name -> what carries it out; the keys are those of :data:`ACTIONS`.
-HANDLERS: dict[str, Callable[[Game, Args], None]] = {
+HANDLERS: Final[dict[str, Callable[[Game, Args], None]]] = {
     "effect": lambda g, a: effect(g, a.player, a.ops, a.source),
     "use": lambda g, a: use(g, a.label("use")),
     "activate": lambda g, a: activate(g, a.label("activate"), a.ability),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from judge.engine import mechanics
 from judge.engine.classes import parse_class
@@ -26,14 +26,14 @@ from judge.ids import quote
 from judge.langs import LANGS
 from judge.limits import MAX_COUNT, MAX_NUMBER
 
-CARD_TYPES = ("lrig", "signi", "arts", "spell", "key", "resona", "piece")
-COLOURS = ENER_COLOURS
-TIMINGS = ("main", "attack", "spell_cut_in")
-ABILITY_KINDS = ("auto", "on_play", "action", "const")
+CARD_TYPES: Final = ("lrig", "signi", "arts", "spell", "key", "resona", "piece")
+COLOURS: Final = ENER_COLOURS
+TIMINGS: Final = ("main", "attack", "spell_cut_in")
+ABILITY_KINDS: Final = ("auto", "on_play", "action", "const")
 # The keywords a card may list are the registered mechanics' (judge.engine.mechanics).
 
 #: Triggers of ``auto`` abilities. Each watches one kind of event on the card itself.
-TRIGGERS: dict[str, str] = {
+TRIGGERS: Final[dict[str, str]] = {
     "put_into_trash_from_deck": "this card is put from the main deck into the trash",
     "put_into_trash": "this card is put into the trash from anywhere",
     "banished": "this SIGNI is banished, whatever the cause",
@@ -54,11 +54,11 @@ TRIGGERS: dict[str, str] = {
 
 #: Triggers whose ability may say whose effect (or use) it watches: ``by`` = ``own`` (its
 #: player's), ``opponent`` (the other player's) or ``any``.
-BY_TRIGGERS = ("banished_by_effect", "leaves_field_by_effect", "uses_spell", "uses_arts")
-BY = ("any", "own", "opponent")
+BY_TRIGGERS: Final = ("banished_by_effect", "leaves_field_by_effect", "uses_spell", "uses_arts")
+BY: Final = ("any", "own", "opponent")
 
 #: Where an ``auto`` ability works from, by default, given its trigger.
-TRIGGER_ZONES: dict[str, str] = {
+TRIGGER_ZONES: Final[dict[str, str]] = {
     "put_into_trash_from_deck": "trash",
     "put_into_trash": "trash",
     "banished": "",
@@ -76,7 +76,7 @@ TRIGGER_ZONES: dict[str, str] = {
 }
 
 #: The operation vocabulary: name -> (fields it accepts, what it does).
-OPS: dict[str, tuple[tuple[str, ...], str]] = {
+OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "draw": (("who", "count"), "draw cards from the main deck"),
     "mill": (("who", "count"), "put cards from the top of the main deck into the trash"),
     "ener_charge": (("who", "count"), "put cards from the top of the main deck into the ener zone"),
@@ -146,30 +146,30 @@ OPS: dict[str, tuple[tuple[str, ...], str]] = {
 
 #: Fields every operation accepts: ``if`` (the operation happens only while this condition
 #: holds) and ``if_done`` ("if you do": only if the operation before it did what it said).
-COMMON_OP_FIELDS = ("if", "if_done")
+COMMON_OP_FIELDS: Final = ("if", "if_done")
 #: What the ``cannot`` operation forbids: card-level (needs a target) and player-level (who).
-CARD_CANNOT = ("attack", "be_banished", "be_chosen", "be_affected", "be_trashed")
-PLAYER_CANNOT = ("refresh", "pay_with_colourless", "use_spells", "use_arts")
+CARD_CANNOT: Final = ("attack", "be_banished", "be_chosen", "be_affected", "be_trashed")
+PLAYER_CANNOT: Final = ("refresh", "pay_with_colourless", "use_spells", "use_arts")
 #: What a replacement (``replace``) watches: card-level events and player-level ones.
-CARD_EVENTS = ("banish", "ener")
-PLAYER_EVENTS = ("refresh", "draw_phase")
+CARD_EVENTS: Final = ("banish", "ener")
+PLAYER_EVENTS: Final = ("refresh", "draw_phase")
 #: Where a replaced card goes instead (``zone`` of ``replace``).
-INSTEAD_ZONES = ("trash", "hand", "deck", "ener")
+INSTEAD_ZONES: Final = ("trash", "hand", "deck", "ener")
 #: How long an effect of an operation lasts; ``while`` (a condition table) lasts as long as
 #: the condition holds, across turns.
-UNTIL = ("end_of_turn", "end_of_next_turn")
+UNTIL: Final = ("end_of_turn", "end_of_next_turn")
 #: Operations that put an effect in force: they accept ``until`` and ``while``.
-LASTING_OPS = tuple(name for name, (fields, _) in OPS.items() if "until" in fields)
+LASTING_OPS: Final = tuple(name for name, (fields, _) in OPS.items() if "until" in fields)
 #: Operations a constant ability (``const``) may have: effects that hold while it works.
-CONST_OPS = ("power", "level", "set_power", "set_level", "limit", "keyword", "cannot",
-             "replace", "upper_limit", "draw_limit", "cost_change", "cost_modify")
+CONST_OPS: Final = ("power", "level", "set_power", "set_level", "limit", "keyword", "cannot",
+                    "replace", "upper_limit", "draw_limit", "cost_change", "cost_modify")
 #: Zones whose upper limit an effect may set (``upper_limit``).
-LIMITED_ZONES = ("ener", "hand")
-MAX_MODES = 9
+LIMITED_ZONES: Final = ("ener", "hand")
+MAX_MODES: Final = 9
 
-WHO = ("self", "opponent", "both", "p1", "p2")
-TARGET_WHO = ("self", "opponent", "any", "p1", "p2")
-POSITIONS = ("top", "bottom")
+WHO: Final = ("self", "opponent", "both", "p1", "p2")
+TARGET_WHO: Final = ("self", "opponent", "any", "p1", "p2")
+POSITIONS: Final = ("top", "bottom")
 
 
 @dataclass(frozen=True)
@@ -392,9 +392,9 @@ def _choice(value: Any, valid: tuple[str, ...], where: str) -> str:
     return str(value)
 
 
-ZONE_WORDS = ("deck", "hand", "ener", "trash", "life", "check", "lrig_deck", "lrig_trash",
-              "lrig", "key", "assist1", "assist2", "signi", "signi1", "signi2", "signi3",
-              "field", "cheer", "seed", "trap")
+ZONE_WORDS: Final = ("deck", "hand", "ener", "trash", "life", "check", "lrig_deck", "lrig_trash",
+                     "lrig", "key", "assist1", "assist2", "signi", "signi1", "signi2", "signi3",
+                     "field", "cheer", "seed", "trap")
 
 
 def parse_target(raw: Any, where: str) -> Target:
@@ -428,8 +428,8 @@ def parse_target(raw: Any, where: str) -> Target:
 
 
 #: The keys of a target table.
-TARGET_KEYS = ("who", "zone", "count", "up_to", "type", "chooser", "all", "other", "class",
-               "colour", "crossed")
+TARGET_KEYS: Final = ("who", "zone", "count", "up_to", "type", "chooser", "all", "other", "class",
+                      "colour", "crossed")
 
 
 def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
@@ -588,8 +588,8 @@ def _const_effect(raw: Mapping[str, Any], where: str) -> tuple[Op, ...]:
     return (Op(stat, amount=amount, target=target),)
 
 
-ABILITY_KEYS = ("kind", "effect", "trigger", "zone", "optional", "stat", "amount",
-                "applies_to", "cost", "while", "once_per_turn", "by", "modes", "choose")
+ABILITY_KEYS: Final = ("kind", "effect", "trigger", "zone", "optional", "stat", "amount",
+                       "applies_to", "cost", "while", "once_per_turn", "by", "modes", "choose")
 
 
 def parse_ability(raw: Any, where: str, index: int) -> Ability:
@@ -643,16 +643,16 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
 
 
 #: The card fields of the later mechanics and the card types that may have each.
-LATER_FIELDS: dict[str, tuple[str, ...]] = {
+LATER_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "recollect": ("arts",), "bet": ("arts",), "token": ("arts",), "trap": ("signi", "spell"),
     "rise": ("signi",), "summon": ("resona",), "grants": ("signi",),
 }
 
 
-CARD_FIELDS = ("name", "type", "colour", "level", "power", "limit", "lrig_type", "class",
-               "limiting", "guard", "life_burst", "effect", "abilities", "keywords", "cost",
-               "timing", "grow_from", "modes", "choose", "cross", *LATER_FIELDS)
-CROSS_SIDES = ("left", "right")
+CARD_FIELDS: Final = ("name", "type", "colour", "level", "power", "limit", "lrig_type", "class",
+                      "limiting", "guard", "life_burst", "effect", "abilities", "keywords", "cost",
+                      "timing", "grow_from", "modes", "choose", "cross", *LATER_FIELDS)
+CROSS_SIDES: Final = ("left", "right")
 
 
 def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
@@ -823,5 +823,5 @@ def _timing(raw: Mapping[str, Any], ctype: str, where: str) -> tuple[str, ...]:
 
 
 #: The card a label stands for when a scenario names no card id: a plain SIGNI.
-FILLER = CardDef(id="filler", name="filler", type="signi", colour=("white",), level=1,
-                 power=1000)
+FILLER: Final = CardDef(id="filler", name="filler", type="signi", colour=("white",), level=1,
+                        power=1000)

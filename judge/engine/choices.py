@@ -10,12 +10,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Final, Protocol
 
 from judge.errors import JudgeError
 
 #: Kinds of choice, with what a scripted answer names.
-CHOICE_KINDS: dict[str, str] = {
+CHOICE_KINDS: Final[dict[str, str]] = {
     "target": "the cards an effect acts on",
     "zone": "the SIGNI zone a card is put into",
     "trigger_order": "which of a player's waiting triggered abilities resolves next",
@@ -33,7 +33,7 @@ CHOICE_KINDS: dict[str, str] = {
     "replace": "which of several replacement effects applies (by its ability)",
 }
 
-MAX_ANSWERS = 256
+MAX_ANSWERS: Final = 256
 
 
 @dataclass(frozen=True)

@@ -10,14 +10,14 @@ names it (a card's ``class``, a condition's or filter's ``class``, a cost's
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from judge.errors import FieldError
 from judge.ids import quote
 from judge.langs import N_
 
 #: Each class id (as rulings write it) and its English name.
-CLASSES: dict[str, str] = {
+CLASSES: Final[dict[str, str]] = {
     "Weapon": N_("Weapon"),
     "Beast": N_("Beast"),
     "Angel": N_("Angel"),

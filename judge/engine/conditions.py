@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from judge.engine.classes import parse_class
 from judge.engine.costs import ENER_COLOURS
@@ -36,16 +36,16 @@ if TYPE_CHECKING:
     from judge.engine.state import CardInstance
 
 #: The colours a card can have; ``colourless`` is not a colour (it never counts as one).
-COLOURS = tuple(c for c in ENER_COLOURS if c != "colourless")
+COLOURS: Final = tuple(c for c in ENER_COLOURS if c != "colourless")
 #: Whose cards a condition counts: relative to the player the condition belongs to.
-COND_WHO = ("self", "opponent", "both")
+COND_WHO: Final = ("self", "opponent", "both")
 #: The zones a condition may count cards in (``signi``: the three SIGNI zones).
-COND_ZONES = ("deck", "hand", "ener", "trash", "life", "lrig_trash", "lrig_deck", "signi")
+COND_ZONES: Final = ("deck", "hand", "ener", "trash", "life", "lrig_trash", "lrig_deck", "signi")
 #: Where the card whose ability it is may be required to be (``this_in``).
-THIS_ZONES = (*SIGNI_ZONES, "signi", "lrig", "ener", "trash", "hand")
-TURNS = ("own", "opponent")
-COND_KEYS = ("this_in", "who", "zone", "type", "class", "colour", "crossed", "at_least",
-             "at_most", "colours", "turn", "cross", "charm")
+THIS_ZONES: Final = (*SIGNI_ZONES, "signi", "lrig", "ener", "trash", "hand")
+TURNS: Final = ("own", "opponent")
+COND_KEYS: Final = ("this_in", "who", "zone", "type", "class", "colour", "crossed", "at_least",
+                    "at_most", "colours", "turn", "cross", "charm")
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,14 +51,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from judge.engine import mechanics
 from judge.engine.cards import PLAYER_CANNOT, PLAYER_EVENTS, Ability, Op, Target
 from judge.engine.events import AbilityRef
 from judge.engine.state import PLAYERS, SIGNI_ZONES, UNDER_ZONES, CardInstance, Lasting, other
 
-_LABEL = attrgetter("label")
+_LABEL: Final = attrgetter("label")
 
 if TYPE_CHECKING:
     from judge.engine.game import Game
@@ -100,8 +100,8 @@ def _ref(holder: CardInstance, ability: Ability) -> AbilityRef:
 
 #: (label, ability index) -> its AbilityRef (:func:`_ref`): a cache of a pure function of
 #: the key, so nothing invalidates it; cleared when it holds _MAX_REFS references.
-_REFS: dict[tuple[str, int], AbilityRef] = {}
-_MAX_REFS = 4096
+_REFS: Final[dict[tuple[str, int], AbilityRef]] = {}
+_MAX_REFS: Final = 4096
 
 
 @dataclass(slots=True, init=False)
@@ -415,12 +415,12 @@ def compute(game: Game) -> Layer:
     return layer
 
 
-_SEQ = attrgetter("seq")
-_NO_WORDS: frozenset[str] = frozenset()
+_SEQ: Final = attrgetter("seq")
+_NO_WORDS: Final[frozenset[str]] = frozenset()
 
 
 #: Operations that act on a player rather than on cards.
-_PLAYER_OPS = frozenset({"limit", "upper_limit", "draw_limit", "cost_change", "cost_modify",
+_PLAYER_OPS: Final = frozenset({"limit", "upper_limit", "draw_limit", "cost_change", "cost_modify",
                          "banish_to_trash"})
 
 

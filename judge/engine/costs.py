@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from judge.engine import mechanics
 from judge.engine.classes import parse_class
@@ -35,11 +35,11 @@ from judge.limits import MAX_COUNT
 if TYPE_CHECKING:
     from judge.engine.state import CardInstance
 
-ENER_COLOURS = ("white", "red", "blue", "green", "black", "colourless")  # colourless last
-MAX_PAYMENTS = 512
-_COLOURED = ENER_COLOURS[:-1]
-_OR = "_or_"
-COST_PARTS = (*ENER_COLOURS, "COLOUR_or_COLOUR", "down", "exceed", "discard")
+ENER_COLOURS: Final = ("white", "red", "blue", "green", "black", "colourless")  # colourless last
+MAX_PAYMENTS: Final = 512
+_COLOURED: Final = ENER_COLOURS[:-1]
+_OR: Final = "_or_"
+COST_PARTS: Final = (*ENER_COLOURS, "COLOUR_or_COLOUR", "down", "exceed", "discard")
 
 
 def alternatives(requirement: str) -> tuple[str, ...]:
@@ -340,8 +340,8 @@ class _Coverage:
 #: Cost -> its coverage (_Coverage.of): a cache of a pure function of the cost's value, so
 #: nothing invalidates it; cleared when it holds _MAX_COVERS costs (a ruling may make many
 #: changed costs).
-_COVERS: dict[Cost, _Coverage] = {}
-_MAX_COVERS = 256
+_COVERS: Final[dict[Cost, _Coverage]] = {}
+_MAX_COVERS: Final = 256
 
 
 def payable(ener: Sequence[CardInstance], cost: Cost) -> bool:

@@ -15,7 +15,7 @@ import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from judge.engine import actions
 from judge.engine.cards import Ability, CardDef, Op, Target
@@ -28,7 +28,7 @@ from judge.engine.rulesets import RuleSet
 from judge.engine.state import PLAYERS, SIGNI_ZONES, CardInstance, GameState, ZoneRef
 from judge.errors import IllegalAction
 
-MAX_ACTIONS_PER_TURN = 60
+MAX_ACTIONS_PER_TURN: Final = 60
 _new = tuple.__new__
 
 
@@ -225,11 +225,11 @@ def _signi(cid: str, level: int, power: int, *, guard: bool = False,
 _op = Op
 
 
-OPPONENT_SIGNI = Target(who="opponent", zone="signi", count=1)
-OWN_SIGNI = Target(who="self", zone="signi", count=1)
-THIS = Target(this=True)
+OPPONENT_SIGNI: Final = Target(who="opponent", zone="signi", count=1)
+OWN_SIGNI: Final = Target(who="self", zone="signi", count=1)
+THIS: Final = Target(this=True)
 #: The number of ARTS each generated LRIG deck holds (with the five LRIGs: ten cards).
-ARTS_PER_DECK = 5
+ARTS_PER_DECK: Final = 5
 
 
 def _const(*ops: Op, cond: Condition | None = None) -> Ability:
@@ -322,7 +322,7 @@ def card_pool() -> dict[str, CardDef]:
     return dict(_POOL) if _POOL else _make_pool()
 
 
-_POOL: dict[str, CardDef] = {}
+_POOL: Final[dict[str, CardDef]] = {}
 
 
 def _make_pool() -> dict[str, CardDef]:

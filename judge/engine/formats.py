@@ -25,6 +25,7 @@ exception); WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-3
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from judge.engine.sources import CHINESE_RULES, GLOSSARY_RULE_PROCESSING
 
@@ -43,12 +44,12 @@ class Format:
     exceed_from_assists: bool = False
 
 
-_LATER = (f"undated: {CHINESE_RULES} names it; the engine allows it from the current rules "
-          f"(the first dated source showing the later formats is {GLOSSARY_RULE_PROCESSING})")
+_LATER: Final = (f"undated: {CHINESE_RULES} names it; the engine allows it from the current rules "
+                 f"(the first dated source showing the later formats is {GLOSSARY_RULE_PROCESSING})")
 
-FORMATS: dict[str, Format] = {f.id: f for f in (
+FORMATS: Final[dict[str, Format]] = {f.id: f for f in (
     Format("all-star", "", ""),
     Format("key-selection", "2020", _LATER),
     Format("diva-selection", "2020", _LATER, assists=True, exceed_from_assists=True),
 )}
-DEFAULT = "all-star"
+DEFAULT: Final = "all-star"

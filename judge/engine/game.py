@@ -21,15 +21,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import MISSING
 from operator import attrgetter
-from typing import Any, Concatenate, ParamSpec, TypeVar, cast
+from typing import Any, Concatenate, Final, ParamSpec, TypeVar, cast
 
 from judge.engine import bursts, chance, continuous, refresh, rule_processing, triggers, turn
 from judge.engine import events as ev
 from judge.engine.cards import Ability, CardDef, Op
 from judge.engine.choices import Choice, ChoiceSource
-from judge.engine.events import EVENT_KINDS, LAYOUTS, OWN_FIELDS, AbilityRef, Event, Option
+from judge.engine.events import (
+    DEFAULTS,
+    EVENT_KINDS,
+    FIELD_NAMES,
+    OWN_FIELDS,
+    AbilityRef,
+    Event,
+    Option,
+)
 from judge.engine.mechanics import accessory
 from judge.engine.ops import apply_op
 from judge.engine.placement import MOVABLE, allowed
@@ -58,16 +65,16 @@ _event: Callable[[type[Event], Iterable[object]], Event] = \
 OptionT = TypeVar("OptionT", bound=Option)
 
 #: What a game says when it logs more than its budget of events (``Game.max_events``).
-EVENTS_MESSAGE = f"more than {MAX_EVENTS} events in one replay (limit; see docs/limits.md)"
-SETTLE_MESSAGE = (f"rule processing and triggers did not settle within {MAX_SETTLE_ROUNDS} "
-                  "rounds (limit; see docs/limits.md)")
+EVENTS_MESSAGE: Final = f"more than {MAX_EVENTS} events in one replay (limit; see docs/limits.md)"
+SETTLE_MESSAGE: Final = (f"rule processing and triggers did not settle within {MAX_SETTLE_ROUNDS} "
+                         "rounds (limit; see docs/limits.md)")
 
 
 #: A choice among many options costs one event more of the budget for every this many
 #: characters of its options: they are logged with it, and finding and offering them is work
 #: (a choice among 400 cards costs about as much as 40 other events, one among 512 ways to pay
 #: a cost of 100 ener as much as thousands).
-CHARS_PER_EVENT = 40
+CHARS_PER_EVENT: Final = 40
 
 
 class LimitReached(EngineError):
@@ -76,7 +83,7 @@ class LimitReached(EngineError):
 
 #: Events that change nothing rule processing looks at (zones, power, level, limit, effects in
 #: force, crushed cards' bursts); any other event marks the game for a full check.
-QUIET_EVENTS = frozenset({
+QUIET_EVENTS: Final = frozenset({
     "step", "phase", "choice", "attack_step", "arts_pass", "trigger", "effect_begin",
     "effect_end", "rule_check", "refresh_waits", "game_start", "down", "up", "freeze",
     "attack", "battle", "skipped", "fizzle", "trigger_declined", "trigger_lost", "illegal",
@@ -87,28 +94,28 @@ QUIET_EVENTS = frozenset({
 })
 
 #: The kinds of QUIET_EVENTS (Game.emit looks the kind up).
-_QUIET_KINDS = frozenset(EVENT_KINDS[t] for t in QUIET_EVENTS if t in EVENT_KINDS)
+_QUIET_KINDS: Final = frozenset(EVENT_KINDS[t] for t in QUIET_EVENTS if t in EVENT_KINDS)
 # Game.move logs its event itself, as emit would: a move with its one own field (verb), quiet
 # (the move marks the game itself), a banish with none, not quiet.
 if OWN_FIELDS[ev.Move] != ("verb",) or OWN_FIELDS[ev.Banish] or ev.Move not in _QUIET_KINDS \
         or ev.Banish in _QUIET_KINDS:  # pragma: no cover - a change to events.py
     raise ImportError("Game.move builds move and banish events by their fields: update it")
-_LABEL = attrgetter("label")
+_LABEL: Final = attrgetter("label")
 
 #: Zones whose contents rule processing looks at directly.
-WATCHED_ZONES = frozenset({"signi1", "signi2", "signi3", "under1", "under2", "under3",
+WATCHED_ZONES: Final = frozenset({"signi1", "signi2", "signi3", "under1", "under2", "under3",
                            "lrig", "key", "assist1", "assist2", "cheer", "seed1",
                            "seed2", "seed3", "trap1", "trap2", "trap3"})
 
 
 #: Where a card's constant abilities may work: the SIGNI zones and the LRIG zone.
-_CONST_ZONES = frozenset({*ON_FIELD, "lrig"})
+_CONST_ZONES: Final = frozenset({*ON_FIELD, "lrig"})
 #: Game.move's tests of the zone a card goes to: on the field (a card leaving it is upped,
 #: unfrozen and detached), face down always (the main deck, the life cloth), face down if it
 #: was (the zones under a SIGNI).
-_FIELD = frozenset(FIELD_ZONES)
-_FACE_DOWN = frozenset({"deck", "life"})
-_UNDER = frozenset(UNDER_ZONES.values())
+_FIELD: Final = frozenset(FIELD_ZONES)
+_FACE_DOWN: Final = frozenset({"deck", "life"})
+_UNDER: Final = frozenset(UNDER_ZONES.values())
 
 
 class Game:
@@ -183,28 +190,22 @@ class Game:
         log (``seq``) and the step now (``step``). The one place events are logged.
 
         An event is a tuple of its fields, those every event has first: this builds it here
-        from the kind's layout (``events.LAYOUTS``), which costs less than calling the class;
-        the class is called, and says what is wrong, only when a field is missing or unknown.
-        (The first parameter is not named ``kind``: compiled, a field of that name would be
-        taken for it.)"""
+        from the kind's defaults and field names (``events.DEFAULTS``, ``events.FIELD_NAMES``),
+        which costs less than calling the class; the class is called, and says what is wrong,
+        only when a field is missing or unknown. (The first parameter is not named ``kind``:
+        compiled, a field of that name would be taken for it.)"""
         seq = len(self.log)
         if seq >= self.max_events:
             raise LimitReached(self.events_message)
-        given = cast("dict[str, Any]", fields)
         cls = cast("type[Event]", event_class)
-        values: list[Any] = [seq, self.step]
-        found = 0
-        for name, default in LAYOUTS[cls]:
-            if name in given:
-                values.append(given[name])
-                found += 1
-            elif default is MISSING:
-                break
+        given = {**DEFAULTS[cls], **cast("dict[str, Any]", fields)}
+        names = FIELD_NAMES[cls]
+        if len(given) == len(names) and not args:
+            try:  # every name given or defaulted, and no other (else a KeyError here)
+                made = _event(cls, (seq, self.step, *map(given.__getitem__, names)))
+            except KeyError:
+                pass
             else:
-                values.append(default)
-        else:
-            if found == len(given) and not args:
-                made = _event(cls, values)
                 if cls not in _QUIET_KINDS:
                     self.dirty = True
                 self.log.append(made)

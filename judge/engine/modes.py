@@ -13,7 +13,7 @@ whose target has gone does nothing; the player does not pick another.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine.cards import MAX_MODES, Ability, CardDef, Op
 from judge.engine.events import AbilityRef
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from judge.engine.game import Game
 
 #: The answers of a choice of modes: ``mode1`` is the first mode printed.
-MODE_WORDS = tuple(f"mode{n}" for n in range(1, MAX_MODES + 1))
+MODE_WORDS: Final = tuple(f"mode{n}" for n in range(1, MAX_MODES + 1))
 
 
 def choose_modes(game: Game, player: str, effect: tuple[Op, ...],

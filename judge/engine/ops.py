@@ -27,7 +27,7 @@ instead of a banish (:func:`banish_card`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine import bursts, continuous, using
 from judge.engine import events as ev
@@ -46,7 +46,7 @@ from judge.engine.targets import feasible, op_targets, players_for, zone_names
 if TYPE_CHECKING:
     from judge.engine.game import Game
 
-CAUSE = "effect"
+CAUSE: Final = "effect"
 
 
 def _from_deck(game: Game, op: Op, controller: str, zone: str, verb: str,
@@ -464,7 +464,7 @@ def banish_to_trash(game: Game, op: Op, controller: str, source: CardInstance | 
 
 
 #: The event of each flag an operation sets.
-_FLAGS: dict[str, type[ev.Down] | type[ev.Up] | type[ev.Freeze]] = {
+_FLAGS: Final[dict[str, type[ev.Down] | type[ev.Up] | type[ev.Freeze]]] = {
     "down": ev.Down, "up": ev.Up, "freeze": ev.Freeze}
 
 

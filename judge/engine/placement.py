@@ -29,25 +29,25 @@ This module imports nothing of the engine at run time, so that :mod:`judge.engin
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from judge.engine.cards import CardDef, Op
 
-_SIGNI_ZONES = ("signi1", "signi2", "signi3")
-_UNDER_ZONES = ("under1", "under2", "under3")
+_SIGNI_ZONES: Final = ("signi1", "signi2", "signi3")
+_UNDER_ZONES: Final = ("under1", "under2", "under3")
 #: A Seed is a SIGNI set face down on a SIGNI zone (Chinese wiki, 种子; **interpretation**: only
 #: a SIGNI, since a Seed blooms into one); a Trap, any main-deck card set face down there
 #: (陷阱); the cheer zone holds a SIGNI (应援区) or a Resona (glossary kind 6 names it a home of
 #: Resona).
-_SEED_ZONES = ("seed1", "seed2", "seed3")
-_TRAP_ZONES = ("trap1", "trap2", "trap3")
+_SEED_ZONES: Final = ("seed1", "seed2", "seed3")
+_TRAP_ZONES: Final = ("trap1", "trap2", "trap3")
 #: The zones of main-deck cards outside the field (under a SIGNI is on the field).
-MAIN_DECK_ZONES = ("deck", "hand", "ener", "trash", "life", "check")
+MAIN_DECK_ZONES: Final = ("deck", "hand", "ener", "trash", "life", "check")
 
 #: Card type -> the zones where it may be between actions (and so in a set-up). A crushed card
 #: may wait in the check zone for its Life Burst, so main-deck cards may be there.
-HOMES: dict[str, tuple[str, ...]] = {
+HOMES: Final[dict[str, tuple[str, ...]]] = {
     "signi": (*MAIN_DECK_ZONES, *_SIGNI_ZONES, *_UNDER_ZONES, *_SEED_ZONES, *_TRAP_ZONES,
               "cheer"),
     "spell": (*MAIN_DECK_ZONES, *_UNDER_ZONES, *_TRAP_ZONES),
@@ -59,13 +59,13 @@ HOMES: dict[str, tuple[str, ...]] = {
 }
 
 #: Card type -> the further zones a move may put it into, which it leaves within the action.
-PASSING: dict[str, tuple[str, ...]] = {
+PASSING: Final[dict[str, tuple[str, ...]]] = {
     "arts": ("check",),  # while it is used
     "resona": (*MAIN_DECK_ZONES, *_UNDER_ZONES),  # rule processing kind 6 returns it
     "key": (*MAIN_DECK_ZONES, *_UNDER_ZONES),  # rule processing kind 7 trashes it
 }
 
-_ALL_ZONES = tuple(dict.fromkeys(z for zones in HOMES.values() for z in zones))
+_ALL_ZONES: Final = tuple(dict.fromkeys(z for zones in HOMES.values() for z in zones))
 
 
 def _by_zone(table: Mapping[str, tuple[str, ...]]) -> dict[str, frozenset[str]]:
@@ -74,30 +74,30 @@ def _by_zone(table: Mapping[str, tuple[str, ...]]) -> dict[str, frozenset[str]]:
 
 
 #: Zone -> the card types that may rest there.
-AT_REST: dict[str, frozenset[str]] = _by_zone(HOMES)
+AT_REST: Final[dict[str, frozenset[str]]] = _by_zone(HOMES)
 #: Zone -> the card types a move may put there (Game.move asks this on every move).
-MOVABLE: dict[str, frozenset[str]] = {
+MOVABLE: Final[dict[str, frozenset[str]]] = {
     zone: AT_REST[zone] | _by_zone(PASSING)[zone] for zone in _ALL_ZONES}
 
 #: The cards of each deck, as the deck checks of the set-up and of start_game read them.
-MAIN_DECK_TYPES = AT_REST["deck"]
-LRIG_DECK_TYPES = AT_REST["lrig_deck"]
+MAIN_DECK_TYPES: Final = AT_REST["deck"]
+LRIG_DECK_TYPES: Final = AT_REST["lrig_deck"]
 
 #: The types in the order of CARD_TYPES, in the plural and one with its article.
-_PLURAL = {"lrig": "LRIG", "signi": "SIGNI", "arts": "ARTS", "spell": "Spells", "key": "Keys",
-           "resona": "Resona", "piece": "Pieces"}
-_ONE = {"signi": "a SIGNI", "spell": "a Spell", "lrig": "a LRIG", "arts": "an ARTS",
-        "key": "a Key", "resona": "a Resona", "piece": "a Piece"}
-_ZONE_TEXT = {"deck": "the main deck", "hand": "the hand", "ener": "the ener zone",
-              "trash": "the trash", "life": "the life cloth", "check": "the check zone",
-              "lrig_deck": "the LRIG deck", "lrig_trash": "the LRIG trash",
-              "lrig": "the LRIG zone", "key": "the Key zone",
-              "assist1": "an assist LRIG zone", "assist2": "an assist LRIG zone",
-              **{z: "a SIGNI zone" for z in _SIGNI_ZONES},
-              **{z: "the cards under a SIGNI" for z in _UNDER_ZONES},
-              **{z: "a Seed's place on a SIGNI zone" for z in _SEED_ZONES},
-              **{z: "a Trap's place on a SIGNI zone" for z in _TRAP_ZONES},
-              "cheer": "the cheer zone"}
+_PLURAL: Final = {"lrig": "LRIG", "signi": "SIGNI", "arts": "ARTS", "spell": "Spells",
+                  "key": "Keys", "resona": "Resona", "piece": "Pieces"}
+_ONE: Final = {"signi": "a SIGNI", "spell": "a Spell", "lrig": "a LRIG", "arts": "an ARTS",
+               "key": "a Key", "resona": "a Resona", "piece": "a Piece"}
+_ZONE_TEXT: Final = {"deck": "the main deck", "hand": "the hand", "ener": "the ener zone",
+                     "trash": "the trash", "life": "the life cloth", "check": "the check zone",
+                     "lrig_deck": "the LRIG deck", "lrig_trash": "the LRIG trash",
+                     "lrig": "the LRIG zone", "key": "the Key zone",
+                     "assist1": "an assist LRIG zone", "assist2": "an assist LRIG zone",
+                     **{z: "a SIGNI zone" for z in _SIGNI_ZONES},
+                     **{z: "the cards under a SIGNI" for z in _UNDER_ZONES},
+                     **{z: "a Seed's place on a SIGNI zone" for z in _SEED_ZONES},
+                     **{z: "a Trap's place on a SIGNI zone" for z in _TRAP_ZONES},
+                     "cheer": "the cheer zone"}
 
 
 def _types(types: frozenset[str]) -> str:
@@ -158,9 +158,9 @@ def destinations(op: Op) -> tuple[str, ...]:
     return _FIXED.get(op.name, ())
 
 
-_FIXED = {"to_hand": ("hand",), "to_ener": ("ener",), "to_deck": ("deck",)}
+_FIXED: Final = {"to_hand": ("hand",), "to_ener": ("ener",), "to_deck": ("deck",)}
 #: The words that stand for several zones (a target's or a ``place``'s ``zone``).
-ZONE_GROUPS: dict[str, tuple[str, ...]] = {
+ZONE_GROUPS: Final[dict[str, tuple[str, ...]]] = {
     "signi": _SIGNI_ZONES, "field": _SIGNI_ZONES, "seed": _SEED_ZONES, "trap": _TRAP_ZONES}
 
 

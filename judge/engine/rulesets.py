@@ -10,16 +10,17 @@ launch-era deck-out procedure).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from judge.errors import FieldError
 from judge.ids import check_id, is_date, quote
 from judge.langs import LANGS
 
-REFRESH_TIMINGS = ("interrupt", "after_effect")
-EXCESS_ORDERS = ("level_then_limit", "level_changed_first")
-BURST_COUNTS = ("exactly", "at_most")
-GROW_RULES = ("up_one_or_not_higher", "up_one_only")
-REMOVE_RULES = ("any_time", "once_per_turn")
+REFRESH_TIMINGS: Final = ("interrupt", "after_effect")
+EXCESS_ORDERS: Final = ("level_then_limit", "level_changed_first")
+BURST_COUNTS: Final = ("exactly", "at_most")
+GROW_RULES: Final = ("up_one_or_not_higher", "up_one_only")
+REMOVE_RULES: Final = ("any_time", "once_per_turn")
 
 
 @dataclass(frozen=True)
@@ -80,9 +81,9 @@ class RuleSet:
         return self.id
 
 
-RULESET_FIELDS = ("id", "from", "title", "summary", "label", "refresh_timing",
-                  "second_refresh_ends_turn", "refresh_needs_trash", "excess_order",
-                  "burst_count", "grow", "remove", "sources")
+RULESET_FIELDS: Final = ("id", "from", "title", "summary", "label", "refresh_timing",
+                         "second_refresh_ends_turn", "refresh_needs_trash", "excess_order",
+                         "burst_count", "grow", "remove", "sources")
 
 
 def date_key(text: str) -> tuple[int, ...]:

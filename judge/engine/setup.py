@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine import events as ev
 from judge.engine.cards import CardDef
@@ -28,11 +28,11 @@ from judge.errors import IllegalAction
 if TYPE_CHECKING:
     from judge.engine.game import Game
 
-MAIN_DECK_SIZE = 40
-BURST_COUNT = 20
-LRIG_DECK_MAX = 10
-OPENING_HAND = 5
-LIFE_CLOTH = 7
+MAIN_DECK_SIZE: Final = 40
+BURST_COUNT: Final = 20
+LRIG_DECK_MAX: Final = 10
+OPENING_HAND: Final = 5
+LIFE_CLOTH: Final = 7
 
 
 def deck_problems(main: Sequence[CardDef], lrig: Sequence[CardDef], rules: RuleSet) -> \

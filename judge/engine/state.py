@@ -10,7 +10,7 @@ Ordered zones list their cards top first (main deck, life cloth) or oldest first
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from judge.errors import FieldError
 
@@ -19,38 +19,38 @@ if TYPE_CHECKING:  # events.py names zones with ZoneRef, and cards.py reads cond
     from judge.engine.cards import CardDef, Op
     from judge.engine.events import AbilityRef
 
-PLAYERS = ("p1", "p2")
+PLAYERS: Final = ("p1", "p2")
 
-ZONES: tuple[str, ...] = (
+ZONES: Final[tuple[str, ...]] = (
     "deck", "hand", "ener", "trash", "life", "check", "lrig_deck", "lrig_trash", "lrig", "key",
     "assist1", "assist2", "signi1", "signi2", "signi3", "under1", "under2", "under3",
     # the later mechanics: a Seed or a Trap set face down on each SIGNI zone, the cheer zone
     "seed1", "seed2", "seed3", "trap1", "trap2", "trap3", "cheer",
 )
-SIGNI_ZONES = ("signi1", "signi2", "signi3")
-UNDER_ZONES = {"signi1": "under1", "signi2": "under2", "signi3": "under3"}
+SIGNI_ZONES: Final = ("signi1", "signi2", "signi3")
+UNDER_ZONES: Final = {"signi1": "under1", "signi2": "under2", "signi3": "under3"}
 #: Where a Seed (judge/engine/mechanics/seed.py) and a Trap (trap.py) are set, per SIGNI zone.
-SEED_ZONES = {"signi1": "seed1", "signi2": "seed2", "signi3": "seed3"}
-TRAP_ZONES = {"signi1": "trap1", "signi2": "trap2", "signi3": "trap3"}
+SEED_ZONES: Final = {"signi1": "seed1", "signi2": "seed2", "signi3": "seed3"}
+TRAP_ZONES: Final = {"signi1": "trap1", "signi2": "trap2", "signi3": "trap3"}
 #: The cheer zone (judge/engine/mechanics/cheer.py): its SIGNI is on the field, in no SIGNI
 #: zone; it does not count for the limit.
-CHEER = "cheer"
+CHEER: Final = "cheer"
 #: Where a SIGNI is on the field: the three SIGNI zones and the cheer zone.
-ON_FIELD = frozenset((*SIGNI_ZONES, CHEER))
-FIELD_ZONES = ("lrig", "key", "assist1", "assist2", *SIGNI_ZONES, "under1", "under2", "under3",
-               *SEED_ZONES.values(), *TRAP_ZONES.values(), CHEER)
-LRIG_STACK_ZONES = ("lrig", "assist1", "assist2")
-PHASES = ("up", "draw", "ener", "grow", "main", "attack", "end")
+ON_FIELD: Final = frozenset((*SIGNI_ZONES, CHEER))
+FIELD_ZONES: Final = ("lrig", "key", "assist1", "assist2", *SIGNI_ZONES, "under1", "under2",
+                      "under3", *SEED_ZONES.values(), *TRAP_ZONES.values(), CHEER)
+LRIG_STACK_ZONES: Final = ("lrig", "assist1", "assist2")
+PHASES: Final = ("up", "draw", "ener", "grow", "main", "attack", "end")
 #: "setup" is the time before the first turn: drawing the opening hand and redrawing.
-GAME_PHASES = ("setup", *PHASES)
+GAME_PHASES: Final = ("setup", *PHASES)
 #: The steps of the attack phase (Chinese wiki "WIXOSS/游戏规则", attack phase).
-ATTACK_STEPS = ("arts", "signi", "lrig")
+ATTACK_STEPS: Final = ("arts", "signi", "lrig")
 
 #: The glossary term (``data/glossary.toml``) of each zone, phase and attack step that has one,
 #: declared once: narration names them with the term's name in each language, coverage counts
 #: the events in and out of them, the site links to the term's entry. The Key zone and the
 #: zones under a SIGNI have no term of their own.
-ZONE_TERMS: dict[str, str] = {
+ZONE_TERMS: Final[dict[str, str]] = {
     "deck": "main-deck", "hand": "hand", "ener": "ener-zone", "trash": "trash",
     "life": "life-cloth", "check": "check-zone", "lrig_deck": "lrig-deck",
     "lrig_trash": "lrig-trash", "lrig": "lrig-zone", "assist1": "assist-lrig",
@@ -58,11 +58,11 @@ ZONE_TERMS: dict[str, str] = {
     "signi3": "signi-zone", "cheer": "cheer-zone", "seed1": "seed", "seed2": "seed",
     "seed3": "seed", "trap1": "trap", "trap2": "trap", "trap3": "trap",
 }
-PHASE_TERMS: dict[str, str] = {
+PHASE_TERMS: Final[dict[str, str]] = {
     "setup": "setup", "up": "up-phase", "draw": "draw-phase", "ener": "ener-phase",
     "grow": "grow-phase", "main": "main-phase", "attack": "attack-phase", "end": "end-phase",
 }
-ATTACK_STEP_TERMS: dict[str, str] = {
+ATTACK_STEP_TERMS: Final[dict[str, str]] = {
     "arts": "arts-step", "signi": "signi-attack-step", "lrig": "lrig-attack-step",
 }
 
@@ -98,12 +98,12 @@ class ZoneRef(NamedTuple):
         return cls(player, zone)
 
 
-_REFS = {(p, z): ZoneRef(p, z) for p in PLAYERS for z in ZONES}
+_REFS: Final = {(p, z): ZoneRef(p, z) for p in PLAYERS for z in ZONES}
 #: (player, zone) -> the shared ZoneRef (what ZoneRef.of returns, read directly where a ref is
 #: made on every move)
-ZONE_REFS: dict[tuple[str, str], ZoneRef] = _REFS
+ZONE_REFS: Final[dict[tuple[str, str], ZoneRef]] = _REFS
 #: Each zone's text form (``p1.trash``), made once.
-ZONE_TEXT: dict[ZoneRef, str] = {ref: f"{ref.player}.{ref.zone}" for ref in _REFS.values()}
+ZONE_TEXT: Final[dict[ZoneRef, str]] = {ref: f"{ref.player}.{ref.zone}" for ref in _REFS.values()}
 
 
 def zone_text(ref: ZoneRef) -> str:
@@ -187,7 +187,7 @@ class Lasting:
         return self.kind in _PLAIN and (self.op is None or self.op.cond is None)
 
 
-_PLAIN = frozenset({"power", "level", "limit", "keyword", "banish_to_trash", "cost_change",
+_PLAIN: Final = frozenset({"power", "level", "limit", "keyword", "banish_to_trash", "cost_change",
                     "cost_modify"})
 
 

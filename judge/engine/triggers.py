@@ -39,7 +39,7 @@ their card has moved.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine import events as ev
 from judge.engine import mechanics
@@ -118,7 +118,7 @@ def _fired(old: str, new: str, by_effect: bool, banish: bool, crushed: bool
 #: (from zone, to zone, by an effect, a banish, a crushed card into the check zone) -> the
 #: triggers that move fires (:func:`_fired`; filled by :func:`moved` as moves happen: a
 #: fixed function of the key, so nothing invalidates it)
-FIRED: dict[tuple[str, str, bool, bool, bool], tuple[str, ...]] = {}
+FIRED: Final[dict[tuple[str, str, bool, bool, bool], tuple[str, ...]]] = {}
 
 
 def queue(game: Game, inst: CardInstance, fired: tuple[str, ...],

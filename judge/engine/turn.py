@@ -20,7 +20,7 @@ draw phase.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine import events as ev
 from judge.engine import setup, triggers
@@ -38,7 +38,7 @@ from judge.errors import EngineError
 if TYPE_CHECKING:
     from judge.engine.game import Game
 
-HAND_LIMIT = 6
+HAND_LIMIT: Final = 6
 
 
 def enter_phase(game: Game, phase: str) -> None:
@@ -131,9 +131,9 @@ def next_stop(game: Game) -> None:
 
 
 #: Each attack step but the last -> the next (ATTACK_STEPS in order).
-_NEXT_STEP = dict(zip(ATTACK_STEPS, ATTACK_STEPS[1:], strict=False))
+_NEXT_STEP: Final = dict(zip(ATTACK_STEPS, ATTACK_STEPS[1:], strict=False))
 #: Each phase but the last -> the next (PHASES in order).
-_NEXT_PHASE = dict(zip(PHASES, PHASES[1:], strict=False))
+_NEXT_PHASE: Final = dict(zip(PHASES, PHASES[1:], strict=False))
 
 
 def advance(game: Game, to: str | None = None) -> None:

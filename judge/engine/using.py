@@ -26,7 +26,7 @@ effect resolved); the sources do not say when they resolve.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine import events as ev
 from judge.engine import triggers
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from judge.engine.game import Game
 
 #: Zones whose cards are targets chosen when a card is used (not when it resolves).
-TARGET_ZONES = ("signi", "field", *SIGNI_ZONES)
+TARGET_ZONES: Final = ("signi", "field", *SIGNI_ZONES)
 
 
 def choose_targets(game: Game, ops: tuple[Op, ...], controller: str,

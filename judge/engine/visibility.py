@@ -24,12 +24,14 @@ Sources: Chinese wiki "WIXOSS/游戏规则" (undated), 分身牌组, 种子, 陷
 
 from __future__ import annotations
 
+from typing import Final
+
 #: Zones whose cards only their owner may look at.
-OWNER_ONLY = frozenset({"hand", "lrig_deck"})
+OWNER_ONLY: Final = frozenset({"hand", "lrig_deck"})
 #: Zones whose cards nobody looks at.
-NOBODY = frozenset({"deck", "life"})
+NOBODY: Final = frozenset({"deck", "life"})
 #: Zones where a face-down card may be looked at by its owner (a Seed, a Trap).
-SET_ZONES = frozenset({"seed1", "seed2", "seed3", "trap1", "trap2", "trap3"})
+SET_ZONES: Final = frozenset({"seed1", "seed2", "seed3", "trap1", "trap2", "trap3"})
 
 
 def sees(viewer: str, owner: str, zone: str, face_down: bool) -> bool:

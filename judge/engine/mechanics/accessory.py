@@ -26,7 +26,7 @@ an Accessory come from anywhere but the hand; what an Accessory grants is modell
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine import events as ev
 from judge.engine.cards import Op
@@ -40,13 +40,13 @@ from judge.langs import NP_
 if TYPE_CHECKING:
     from judge.engine.game import Game
 
-MECHANICS = (
+MECHANICS: Final = (
     Mechanic(id="accessory", term="accessory", source=cite(GLOSSARY_RULE_PROCESSING, "kind-8"),
-             verbs={"accessory": NP_("%(card)s is attached to a SIGNI as its Accessory.",
+                    verbs={"accessory": NP_("%(card)s is attached to a SIGNI as its Accessory.",
                                      "%(card)s are attached to a SIGNI as its Accessory.")},
-             since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}; also "
-             f"{CHINESE_RULES}, 附属",
-             card_fields=("grants",), ops=("attach",)),
+                    since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}; also "
+                    f"{CHINESE_RULES}, 附属",
+                    card_fields=("grants",), ops=("attach",)),
 )
 
 

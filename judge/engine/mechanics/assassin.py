@@ -11,10 +11,12 @@ Sources: Chinese wiki "WIXOSS/游戏规则" (undated), 特殊效果: 暗杀; WIX
 
 from __future__ import annotations
 
+from typing import Final
+
 from judge.engine.mechanics import Mechanic
 from judge.engine.sources import MISTAKEN_RULES, cite
 
-MECHANICS = (
+MECHANICS: Final = (
     Mechanic(id="assassin", term="assassin", source=cite(MISTAKEN_RULES, "assassin"),
-             unblocked=True),
+                    unblocked=True),
 )

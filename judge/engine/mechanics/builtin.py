@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from typing import Final
 
 from judge.engine import mechanics
 from judge.engine.mechanics import Mechanic, register
 
 #: The modules of this package that are not mechanics.
-NOT_MECHANICS = frozenset({"builtin"})
+NOT_MECHANICS: Final = frozenset({"builtin"})
 
 
 def _modules() -> list[str]:
@@ -20,7 +21,7 @@ def _modules() -> list[str]:
 
 
 #: The mechanic modules, in registration order.
-MODULES: tuple[str, ...] = tuple(_modules())
+MODULES: Final[tuple[str, ...]] = tuple(_modules())
 
 for _name in MODULES:
     _module = importlib.import_module(f"{mechanics.__name__}.{_name}")

@@ -17,7 +17,7 @@ Sources: WIXOSS TCG Wiki "間違えやすいルール" (2014), チャーム; Chi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine import events as ev
 from judge.engine.cards import Op
@@ -31,9 +31,9 @@ from judge.langs import NP_
 if TYPE_CHECKING:
     from judge.engine.game import Game
 
-MECHANICS = (
+MECHANICS: Final = (
     Mechanic(id="charm", term="charm", source=cite(MISTAKEN_RULES, "charm"),
-             verbs={"charm": NP_("%(card)s is put from %(from)s under a SIGNI as its Charm.",
+                    verbs={"charm": NP_("%(card)s is put from %(from)s under a SIGNI as its Charm.",
                                  "%(card)s are put from %(from)s under a SIGNI as its Charm.")}),
 )
 

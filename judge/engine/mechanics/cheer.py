@@ -28,7 +28,7 @@ WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), kind 6.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine import battle, triggers
 from judge.engine import events as ev
@@ -41,11 +41,11 @@ from judge.engine.state import CHEER, SIGNI_ZONES, CardInstance, other
 if TYPE_CHECKING:
     from judge.engine.game import Game
 
-MECHANICS = (
+MECHANICS: Final = (
     Mechanic(id="cheer-zone", term="cheer-zone", source=cite(CHINESE_RULES, "main-phase"),
-             keyword=False,
-             since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}, kind 6",
-             zones=(CHEER,)),
+                    keyword=False,
+                    since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}, kind 6",
+                    zones=(CHEER,)),
 )
 
 

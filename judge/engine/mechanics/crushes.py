@@ -13,12 +13,14 @@ Sources: Chinese wiki "WIXOSS/游戏规则" (undated), 特殊效果: 双/三重�
 
 from __future__ import annotations
 
+from typing import Final
+
 from judge.engine.mechanics import Mechanic
 from judge.engine.sources import CHINESE_RULES, cite
 
-MECHANICS = (
+MECHANICS: Final = (
     Mechanic(id="double-crush", term="double-crush", source=cite(CHINESE_RULES, "double-crush"),
-             crushes=2),
+                    crushes=2),
     Mechanic(id="triple-crush", term="triple-crush", source=cite(CHINESE_RULES, "double-crush"),
-             crushes=3),
+                    crushes=3),
 )

@@ -22,7 +22,7 @@ became "main LRIG", Exceed the exception).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine.events import AbilityRef
 from judge.engine.formats import FORMATS
@@ -34,12 +34,12 @@ from judge.langs import N_, NP_
 if TYPE_CHECKING:
     from judge.engine.game import Game
 
-MECHANICS = (
+MECHANICS: Final = (
     Mechanic(id="exceed", term="exceed", source=cite(CHINESE_RULES, "exceed"), keyword=False,
-             verbs={"exceed": NP_("%(card)s goes from %(from)s to %(to)s to pay Exceed.",
+                    verbs={"exceed": NP_("%(card)s goes from %(from)s to %(to)s to pay Exceed.",
                                   "%(card)s go from %(from)s to %(to)s to pay Exceed.")},
-             choices={"exceed": N_("cards to pay Exceed with")},
-             cost_parts={"exceed": N_("Exceed %(count)s")}),
+                    choices={"exceed": N_("cards to pay Exceed with")},
+                    cost_parts={"exceed": N_("Exceed %(count)s")}),
 )
 
 

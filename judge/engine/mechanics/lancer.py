@@ -16,12 +16,14 @@ damage, so no win); WIXOSS TCG Wiki "間違えやすいルール" (2014), バト
 
 from __future__ import annotations
 
+from typing import Final
+
 from judge.engine.cards import Ability, Op
 from judge.engine.mechanics import Mechanic
 from judge.engine.sources import CHINESE_RULES, cite
 
-MECHANICS = (
+MECHANICS: Final = (
     Mechanic(id="lancer", term="lancer", source=cite(CHINESE_RULES, "lancer"),
-             ability=Ability("auto", (Op("crush", who="opponent", count=1),),
+                    ability=Ability("auto", (Op("crush", who="opponent", count=1),),
                              trigger="banishes_in_battle", keyword="lancer")),
 )

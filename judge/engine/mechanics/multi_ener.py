@@ -12,10 +12,12 @@ Sources: Chinese wiki "WIXOSS/游戏规则" (undated), 万花色; WIXOSS TCG Wik
 
 from __future__ import annotations
 
+from typing import Final
+
 from judge.engine.mechanics import Mechanic
 from judge.engine.sources import CHINESE_RULES, cite
 
-MECHANICS = (
+MECHANICS: Final = (
     Mechanic(id="multi-ener", term="multi-ener", source=cite(CHINESE_RULES, "multi-ener"),
-             pays_any_colour=True),
+                    pays_any_colour=True),
 )

@@ -22,7 +22,7 @@ Source: Chinese wiki "WIXOSS/游戏规则" (undated), 卡牌的效果处理及�
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine.events import AbilityRef
 from judge.engine.mechanics import Mechanic
@@ -34,13 +34,13 @@ from judge.langs import NP_
 if TYPE_CHECKING:
     from judge.engine.game import Game
 
-MECHANICS = (
+MECHANICS: Final = (
     Mechanic(id="recollect", term="recollect", source=cite(CHINESE_RULES, "encore"), keyword=False,
-             verbs={"recollect": NP_(
+                    verbs={"recollect": NP_(
                  "Encore: %(card)s goes from %(from)s back to %(to)s.",
                  "Encore: %(card)s go from %(from)s back to %(to)s.")},
-             since="2020", since_note=f"undated: only {CHINESE_RULES} describes it",
-             card_fields=("recollect",)),
+                    since="2020", since_note=f"undated: only {CHINESE_RULES} describes it",
+                    card_fields=("recollect",)),
 )
 
 

@@ -27,7 +27,7 @@ WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), kind 6.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine.events import REASONS
 from judge.engine.mechanics import Mechanic
@@ -41,19 +41,19 @@ if TYPE_CHECKING:
     from judge.engine.game import Game
 
 #: Where a Resona's summoning condition takes its SIGNI from, and where it may go.
-_FIELD: tuple[str, ...] = (*SIGNI_ZONES, CHEER)
+_FIELD: Final[tuple[str, ...]] = (*SIGNI_ZONES, CHEER)
 
-MECHANICS = (
+MECHANICS: Final = (
     Mechanic(id="resona", term="resona", source=cite(CHINESE_RULES, "resona"), keyword=False,
-             verbs={"summon": NP_("%(player)s summons the Resona %(card)s from %(from)s into "
+                    verbs={"summon": NP_("%(player)s summons the Resona %(card)s from %(from)s into "
                                   "%(to)s.",
                                   "%(player)s summons the Resona %(card)s from %(from)s into "
                                   "%(to)s."),
                     "summon_condition": NP_(
                         "For the summoning condition, %(card)s goes from %(from)s to %(to)s.",
                         "For the summoning condition, %(card)s go from %(from)s to %(to)s.")},
-             since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}, kind 6",
-             card_types=("resona",)),
+                    since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}, kind 6",
+                    card_types=("resona",)),
 )
 
 

@@ -27,7 +27,7 @@ Sources: Chinese wiki "WIXOSS/游戏规则" (undated), 特殊效果: 升阶; WIX
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine.events import AbilityRef
 from judge.engine.mechanics import Mechanic
@@ -38,12 +38,12 @@ from judge.langs import NP_
 if TYPE_CHECKING:
     from judge.engine.game import Game
 
-MECHANICS = (
+MECHANICS: Final = (
     Mechanic(id="rise", term="rise", source=cite(CHINESE_RULES, "rise"), keyword=False,
-             verbs={"rise": NP_("%(card)s goes from %(from)s under the Rise SIGNI, into %(to)s.",
+                    verbs={"rise": NP_("%(card)s goes from %(from)s under the Rise SIGNI, into %(to)s.",
                                 "%(card)s go from %(from)s under the Rise SIGNI, into %(to)s.")},
-             since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}, kind 3",
-             card_fields=("rise",)),
+                    since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}, kind 3",
+                    card_fields=("rise",)),
 )
 
 

@@ -11,12 +11,14 @@ Source: Chinese wiki "WIXOSS/游戏规则" (undated), 特殊效果: S枪兵.
 
 from __future__ import annotations
 
+from typing import Final
+
 from judge.engine.cards import Ability, Op
 from judge.engine.mechanics import Mechanic
 from judge.engine.sources import CHINESE_RULES, cite
 
-MECHANICS = (
+MECHANICS: Final = (
     Mechanic(id="s-lancer", term="s-lancer", source=cite(CHINESE_RULES, "s-lancer"),
-             ability=Ability("auto", (Op("damage", who="opponent"),),
+                    ability=Ability("auto", (Op("damage", who="opponent"),),
                              trigger="banishes_in_battle", keyword="s-lancer")),
 )

@@ -15,9 +15,11 @@ opponent's effects; effects that do not name targets still apply).
 
 from __future__ import annotations
 
+from typing import Final
+
 from judge.engine.mechanics import Mechanic
 from judge.engine.sources import CHINESE_RULES, cite
 
-MECHANICS = (
+MECHANICS: Final = (
     Mechanic(id="shadow", term="shadow", source=cite(CHINESE_RULES, "shadow"), unchoosable=True),
 )

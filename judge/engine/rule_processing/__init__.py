@@ -18,7 +18,7 @@ abilities do not trigger.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine import events as ev
 from judge.engine import refresh as refreshing
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from judge.engine.game import Game
 
 #: Every kind, in the glossary's numbering: the one table of rule processing.
-TABLE: tuple[Kind, ...] = (
+TABLE: Final[tuple[Kind, ...]] = (
     power.KIND,  # 1: a SIGNI with power 0 or less is banished
     excess.KIND,  # 2: level or limit exceeded: SIGNI to the trash one at a time
     attachments.KIND,  # 3: cards under a SIGNI that left the field: to the trash
@@ -59,17 +59,17 @@ TABLE: tuple[Kind, ...] = (
 )
 
 #: Kind id -> its number, as in the glossary.
-KINDS: dict[str, int] = {kind.id: kind.number for kind in TABLE}
+KINDS: Final[dict[str, int]] = {kind.id: kind.number for kind in TABLE}
 #: Kind id -> its declaration.
-BY_ID: dict[str, Kind] = {kind.id: kind for kind in TABLE}
+BY_ID: Final[dict[str, Kind]] = {kind.id: kind for kind in TABLE}
 
 #: The kinds that look at one player's cards, in the order they look: those that never ask a
 #: choice first, then those that may (kinds 2 and 8), so that a player's choice comes once the
 #: rest of the check is known. The order decides only the order of the choices in the log.
-LOOKING: tuple[Kind, ...] = (*(k for k in TABLE if k.look and not k.choice),
-                             *(k for k in TABLE if k.look and k.choice))
-_LOOKS = tuple(k.look for k in LOOKING if k.look)
-_ZONE_ORDER = {z: i for i, z in enumerate(ZONES)}
+LOOKING: Final[tuple[Kind, ...]] = (*(k for k in TABLE if k.look and not k.choice),
+                                    *(k for k in TABLE if k.look and k.choice))
+_LOOKS: Final = tuple(k.look for k in LOOKING if k.look)
+_ZONE_ORDER: Final = {z: i for i, z in enumerate(ZONES)}
 
 __all__ = ["BY_ID", "KEY_ZONES", "KINDS", "LOOKING", "RESONA_ZONES", "TABLE", "UPPER_LIMITS",
            "Kind", "Proposal", "check"]

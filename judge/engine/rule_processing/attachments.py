@@ -13,7 +13,7 @@ Sources: WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30),
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine.placement import home_trash
 from judge.engine.rule_processing.base import NOTHING, Kind, Proposal, Side, proposal
@@ -42,7 +42,7 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
     return out
 
 
-KIND: Kind = Kind(id="under", number=3, name=N_("cards under a SIGNI that left the field"),
+KIND: Final[Kind] = Kind(id="under", number=3, name=N_("cards under a SIGNI that left the field"),
             description=N_("Cards under or attached to a SIGNI that left the field are put "
                            "into the trash."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-3"), look=look)

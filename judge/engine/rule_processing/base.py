@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from judge.engine.state import CardInstance
 
@@ -52,7 +52,7 @@ class Side(NamedTuple):
     upper: dict[str, int]
 
 
-_NONE: dict[str, int] = {}
+_NONE: Final[dict[str, int]] = {}
 
 
 def side(game: Game, player: str) -> Side:
@@ -75,10 +75,10 @@ def side(game: Game, player: str) -> Side:
 #: Zones that hold nothing in the usual case: the zones under the SIGNI (kind 3, and kind 8's
 #: Accessories) and the assist LRIG zones (kind 10). quiet tests them one by one (cheaper than
 #: an itemgetter and any()).
-EMPTY_AS_A_RULE = ("under1", "under2", "under3", "assist1", "assist2")
+EMPTY_AS_A_RULE: Final = ("under1", "under2", "under3", "assist1", "assist2")
 #: Zones of at most one card each as long as kind 8 finds nothing.
-_AT_MOST_ONE = itemgetter("signi1", "signi2", "signi3", "key", "seed1", "seed2", "seed3",
-                          "trap1", "trap2", "trap3", "cheer")
+_AT_MOST_ONE: Final = itemgetter("signi1", "signi2", "signi3", "key", "seed1", "seed2", "seed3",
+                                 "trap1", "trap2", "trap3", "cheer")
 
 
 def quiet(game: Game, player: str) -> bool:
@@ -135,7 +135,7 @@ def quiet(game: Game, player: str) -> bool:
 
 
 #: What a kind that finds nothing returns.
-NOTHING: tuple[Proposal, ...] = ()
+NOTHING: Final[tuple[Proposal, ...]] = ()
 
 
 def out_of_home(side: Side, kind: str, card_type: str, homes: tuple[str, ...],

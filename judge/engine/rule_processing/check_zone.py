@@ -12,7 +12,7 @@ Wiki "間違えやすいルール" (2014), クラッシュ.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine.rule_processing.base import NOTHING, Kind, Proposal, Side, proposal
 from judge.engine.sources import GLOSSARY_RULE_PROCESSING, cite
@@ -30,7 +30,7 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
             if card.crushed and card.burst != "pending"]
 
 
-KIND: Kind = Kind(id="check", number=4, name=N_("a crushed card left in the check zone"),
+KIND: Final[Kind] = Kind(id="check", number=4, name=N_("a crushed card left in the check zone"),
             description=N_("A crushed card in the check zone whose Life Burst is absent or not "
                            "used is put into the ener zone."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-4"), look=look, term="check-zone")

@@ -21,7 +21,7 @@ SIGNI's. **Interpretation**: group B starts with ``current`` (no seed dates it m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine.rule_processing.base import NOTHING, Kind, Proposal, Side, proposal
 from judge.engine.sources import GLOSSARY_RULE_PROCESSING, cite
@@ -72,7 +72,7 @@ def over_level_or_limit(game: Game, player: str, signi: list[CardInstance],
     return removed
 
 
-KIND: Kind = Kind(id="excess", number=2, name=N_("level or limit exceeded"),
+KIND: Final[Kind] = Kind(id="excess", number=2, name=N_("level or limit exceeded"),
             description=N_("When a player's SIGNI exceed the LRIG's level or limit, SIGNI are "
                            "put into the trash one at a time until they fit."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-2"), look=look, term="exceed-level-limit",

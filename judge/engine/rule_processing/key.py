@@ -12,7 +12,7 @@ Source: WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine.placement import HOMES
 from judge.engine.rule_processing.base import Kind, Proposal, Side, out_of_home
@@ -23,14 +23,14 @@ if TYPE_CHECKING:
     from judge.engine.game import Game
 
 #: Where a Key belongs: its homes in the placement table.
-KEY_ZONES = HOMES["key"]
+KEY_ZONES: Final = HOMES["key"]
 
 
 def look(game: Game, side: Side) -> Sequence[Proposal]:
     return out_of_home(side, "key", "key", KEY_ZONES, "lrig_trash")
 
 
-KIND: Kind = Kind(id="key", number=7, name=N_("a Key outside its zones"),
+KIND: Final[Kind] = Kind(id="key", number=7, name=N_("a Key outside its zones"),
             description=N_("A Key anywhere but the LRIG deck, the LRIG trash or the LRIG zone is "
                            "put into the LRIG trash."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-7"), look=look, term="key")

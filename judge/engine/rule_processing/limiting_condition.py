@@ -13,7 +13,7 @@ Sources: WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30),
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine.placement import home_trash
 from judge.engine.rule_processing.base import NOTHING, Kind, Proposal, Side, proposal
@@ -33,7 +33,7 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
             if card.card.limiting and card.card.limiting != lrig_type]
 
 
-KIND: Kind = Kind(id="limiting", number=9, name=N_("limiting condition not met"),
+KIND: Final[Kind] = Kind(id="limiting", number=9, name=N_("limiting condition not met"),
             description=N_("A card whose limiting condition does not match the centre LRIG's "
                            "type is put into its trash."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-9"), look=look, term="limiting-condition")

@@ -16,7 +16,7 @@ commentary (moves by rule processing are not effects); Chinese wiki "WIXOSS/æ¸¸æ
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine.rule_processing.base import NOTHING, Kind, Proposal, Side, proposal
 from judge.engine.sources import GLOSSARY_RULE_PROCESSING, cite
@@ -34,6 +34,6 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
             if power <= 0 and not game.cannot(card, "be_banished")]
 
 
-KIND: Kind = Kind(id="power", number=1, name=N_("power 0 or less"),
+KIND: Final[Kind] = Kind(id="power", number=1, name=N_("power 0 or less"),
             description=N_("A SIGNI with power 0 or less is banished."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-1"), look=look, term="power")

@@ -20,7 +20,7 @@ card is in the trash); the refresh revision notice of 2014-06-20.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine import events as ev
 from judge.engine.refresh import can_refresh
@@ -59,7 +59,7 @@ def refreshers(game: Game) -> list[str]:
     return out
 
 
-KIND: Kind = Kind(id="refresh", number=5, name=N_("refresh"),
+KIND: Final[Kind] = Kind(id="refresh", number=5, name=N_("refresh"),
             description=N_("A player whose main deck is empty refreshes: the trash is shuffled "
                            "into a new main deck, and one Life Cloth is put into the trash."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-5"), look=None, term="refresh")

@@ -13,7 +13,7 @@ Source: WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine.placement import HOMES
 from judge.engine.rule_processing.base import Kind, Proposal, Side, out_of_home
@@ -24,14 +24,14 @@ if TYPE_CHECKING:
     from judge.engine.game import Game
 
 #: Where a Resona belongs: its homes in the placement table.
-RESONA_ZONES = HOMES["resona"]
+RESONA_ZONES: Final = HOMES["resona"]
 
 
 def look(game: Game, side: Side) -> Sequence[Proposal]:
     return out_of_home(side, "resona", "resona", RESONA_ZONES, "lrig_deck")
 
 
-KIND: Kind = Kind(id="resona", number=6, name=N_("a Resona outside its zones"),
+KIND: Final[Kind] = Kind(id="resona", number=6, name=N_("a Resona outside its zones"),
             description=N_("A Resona anywhere but the LRIG deck, the LRIG trash or a SIGNI "
                            "zone returns to the LRIG deck."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-6"), look=look, term="resona")

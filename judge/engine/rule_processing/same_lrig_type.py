@@ -12,7 +12,7 @@ Source: WIXOSS glossary "ルール処理" (quoted by wixoss.81.la, 2020-11-30), 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine.rule_processing.base import NOTHING, Kind, Proposal, Side, proposal
 from judge.engine.sources import GLOSSARY_RULE_PROCESSING, cite
@@ -34,7 +34,7 @@ def look(game: Game, side: Side) -> Sequence[Proposal]:
     return out
 
 
-KIND: Kind = Kind(id="lrig_type", number=10, name=N_("two LRIGs of one LRIG type"),
+KIND: Final[Kind] = Kind(id="lrig_type", number=10, name=N_("two LRIGs of one LRIG type"),
             description=N_("When two LRIGs of the same LRIG type are on the field, the one that "
                            "is not the centre LRIG is put into the LRIG trash."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-10"), look=look, term="lrig-type")

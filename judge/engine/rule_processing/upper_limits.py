@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from judge.engine.placement import home_trash
 from judge.engine.rule_processing.base import NOTHING, Kind, Proposal, Side, proposal
@@ -32,13 +32,13 @@ if TYPE_CHECKING:
 #: a SIGNI zone's place for a Seed one Seed and for a Trap one Trap (a new one sends the old
 #: one to the trash as it is set: mechanics/seed.py, trap.py), the cheer zone one SIGNI
 #: (**interpretation**: the Chinese wiki speaks of "the" cheer SIGNI).
-UPPER_LIMITS = {"signi1": 1, "signi2": 1, "signi3": 1, "key": 1, "seed1": 1, "seed2": 1,
-                "seed3": 1, "trap1": 1, "trap2": 1, "trap3": 1, "cheer": 1}
+UPPER_LIMITS: Final = {"signi1": 1, "signi2": 1, "signi3": 1, "key": 1, "seed1": 1, "seed2": 1,
+                       "seed3": 1, "trap1": 1, "trap2": 1, "trap3": 1, "cheer": 1}
 #: The zones whose count this kind looks at first (the under zones for the Accessories).
-_WATCHED = (*UPPER_LIMITS, "under1", "under2", "under3")
+_WATCHED: Final = (*UPPER_LIMITS, "under1", "under2", "under3")
 
 
-_WATCHED_LISTS = itemgetter(*_WATCHED)
+_WATCHED_LISTS: Final = itemgetter(*_WATCHED)
 
 
 def look(game: Game, side: Side) -> Sequence[Proposal]:
@@ -82,7 +82,7 @@ def over_limit(game: Game, player: str) -> list[CardInstance]:
     return out
 
 
-KIND: Kind = Kind(id="upper_limit", number=8, name=N_("more cards than a zone allows"),
+KIND: Final[Kind] = Kind(id="upper_limit", number=8, name=N_("more cards than a zone allows"),
             description=N_("When a zone or a SIGNI holds more cards than it may, its player "
                            "chooses the extra cards and puts them into the trash."),
             source=cite(GLOSSARY_RULE_PROCESSING, "kind-8"), look=look, choice="over_limit")
