@@ -59,11 +59,14 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from dataclasses import dataclass, field
 
 from fresh import cachegrind, instruction_counts
 
+from judge.compiled import ENV, running
 from judge.data import load_rulesets
 from judge.engine.driver import play_random_game
+from judge.engine.rulesets import RuleSet
 
 TARGET_EVENTS_PER_S = 100_000
 #: Rounds of the reference workload per run; it runs between the games (REFERENCE_EVERY), so
@@ -79,6 +82,18 @@ class _Item:
         self.label = label
         self.zone = zone
         self.epoch = 0
+
+
+@dataclass
+class Played:
+    """What one run of :func:`play` did, and the CPU time it took."""
+
+    events: int = 0
+    actions: int = 0
+    wins: int = 0
+    per_game: list[float] = field(default_factory=list)
+    ref_cpu: float = 0.0
+    ref_runs: int = 0
 
 
 def _touch(item: _Item, zone: str) -> None:
@@ -147,12 +162,13 @@ def instructions(turns: int) -> None:
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode caches, as an installed package has
 
-    def count(part: str) -> tuple[int, int]:
+    def count(part: str, source: bool = False) -> tuple[int, int]:
         command = [sys.executable, __file__, "--grind", part, "--turns", str(turns)]
-        subprocess.run(command, env=env, check=True, capture_output=True)  # fill the caches
+        env_part = {**env, ENV: "1"} if source else env
+        subprocess.run(command, env=env_part, check=True, capture_output=True)  # the caches
         grind = cachegrind(command)
         assert grind is not None
-        done = subprocess.run(grind, env=env, check=True, capture_output=True, text=True)
+        done = subprocess.run(grind, env=env_part, check=True, capture_output=True, text=True)
         return instruction_counts(done.stderr)[0], int(done.stdout.split()[-1])
 
     base, _ = count("imports")
@@ -163,6 +179,41 @@ def instructions(turns: int) -> None:
     print(f"instructions: {per_event:,.0f} per event ({events:,} events, {GRIND_GAMES} games "
           f"per rule set), {per_round:,.0f} per reference round; an event costs the "
           f"instructions of {per_event / per_round:.1f} reference rounds")
+    if running().startswith("compiled"):
+        src_base, _ = count("imports", source=True)
+        src_games, src_events = count("games", source=True)
+        src_per_event = (src_games - src_base) / src_events
+        print(f"instructions from source: {src_per_event:,.0f} per event ({src_events:,} "
+              f"events); compiled {src_per_event / per_event:.2f}x fewer")
+
+
+def play(rulesets: list[RuleSet], games_per_set: int, turns: int) -> Played:
+    """Every game of the run, timed one by one, with the reference workload between them."""
+    out = Played()
+    for rules in rulesets:
+        for seed in range(games_per_set):
+            if seed % REFERENCE_EVERY == 0:
+                out.ref_cpu += reference_seconds()
+                out.ref_runs += 1
+            t0 = time.process_time()
+            rg = play_random_game(rules, seed, turns=turns)
+            out.per_game.append(time.process_time() - t0)
+            out.events += len(rg.game.log)
+            out.actions += len(rg.actions)
+            out.wins += rg.game.state.winner is not None
+    return out
+
+
+def source_rate(games_per_set: int, turns: int) -> tuple[float, float]:
+    """Events/s and reference rounds/s of the same games with the engine run from its source
+    (``JUDGE_PURE_PYTHON``), in a second process: the baseline of the compiled build."""
+    env = {**os.environ, ENV: "1"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    done = subprocess.run([sys.executable, __file__, "--games", str(games_per_set), "--turns",
+                           str(turns), "--rates"], env=env, check=True, capture_output=True,
+                          text=True)
+    rate, ref = done.stdout.split()
+    return float(rate), float(ref)
 
 
 def main() -> None:
@@ -171,8 +222,12 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=12, help="turn limit per game")
     parser.add_argument("--instructions", action="store_true",
                         help="also count instructions with valgrind (slower)")
+    parser.add_argument("--no-source", action="store_true",
+                        help="do not also time the engine run from its source")
     parser.add_argument("--grind", choices=("imports", "games", "reference"),
                         help=argparse.SUPPRESS)  # one process that --instructions counts
+    parser.add_argument("--rates", action="store_true",
+                        help=argparse.SUPPRESS)  # events/s and reference rounds/s only
     args = parser.parse_args()
     if args.grind:
         grind_part(args.grind, args.turns)
@@ -180,24 +235,15 @@ def main() -> None:
 
     rulesets = list(load_rulesets().values())
     play_random_game(rulesets[-1], 0, turns=2)  # warm up imports and caches
-    ref_cpu = 0.0
-    ref_runs = 0
-
-    events = actions = games = wins = 0
-    per_game: list[float] = []
-    for rules in rulesets:
-        for seed in range(args.games):
-            if seed % REFERENCE_EVERY == 0:
-                ref_cpu += reference_seconds()
-                ref_runs += 1
-            t0 = time.process_time()
-            rg = play_random_game(rules, seed, turns=args.turns)
-            per_game.append(time.process_time() - t0)
-            events += len(rg.game.log)
-            actions += len(rg.actions)
-            games += 1
-            wins += rg.game.state.winner is not None
-    cpu = sum(per_game)
+    run = play(rulesets, args.games, args.turns)
+    cpu = sum(run.per_game)
+    rate = run.events / cpu
+    ref = run.ref_runs * REFERENCE_ROUNDS / run.ref_cpu
+    if args.rates:
+        print(rate, ref)
+        return
+    per_game = run.per_game
+    games = len(per_game)
 
     tracemalloc.start()
     for seed in range(20):
@@ -206,18 +252,24 @@ def main() -> None:
     tracemalloc.stop()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    rate = events / cpu
-    print(f"games: {games} ({len(rulesets)} rule sets x {args.games}), {wins} won before "
-          f"turn {args.turns}, {actions:,} actions, {events:,} events")
-    print(f"cpu: {cpu:.2f} s; {games / cpu:,.1f} games/s; {actions / cpu:,.0f} actions/s; "
+    build = running()
+    print(f"engine: {build}")
+    print(f"games: {games} ({len(rulesets)} rule sets x {args.games}), {run.wins} won before "
+          f"turn {args.turns}, {run.actions:,} actions, {run.events:,} events")
+    print(f"cpu: {cpu:.2f} s; {games / cpu:,.1f} games/s; {run.actions / cpu:,.0f} actions/s; "
           f"{rate:,.0f} events/s")
     print(f"per game: median {statistics.median(per_game) * 1000:.2f} ms, "
           f"p95 {sorted(per_game)[int(0.95 * len(per_game))] * 1000:.2f} ms")
     print(f"memory: tracemalloc peak {peak / 2**20:.1f} MiB over 20 games; "
           f"ru_maxrss {rss:.1f} MiB")
-    ref = ref_runs * REFERENCE_ROUNDS / ref_cpu
-    print(f"reference: {ref:,.0f} rounds/s ({ref_runs} runs between the games); relative "
+    print(f"reference: {ref:,.0f} rounds/s ({run.ref_runs} runs between the games); relative "
           f"speed {1000 * rate / ref:.2f} events per 1,000 reference rounds")
+    if build.startswith("compiled") and not args.no_source:
+        src_rate, src_ref = source_rate(args.games, args.turns)
+        print(f"source: {src_rate:,.0f} events/s with the engine run from its source "
+              f"({1000 * src_rate / src_ref:.2f} per 1,000 reference rounds); compiled "
+              f"{rate / src_rate:.2f}x as fast ({rate / ref / (src_rate / src_ref):.2f}x "
+              f"against the reference)")
     verdict = "met" if rate >= TARGET_EVENTS_PER_S else "missed"
     print(f"target: {TARGET_EVENTS_PER_S:,} events/s on one core; ratio "
           f"{rate / TARGET_EVENTS_PER_S:.2f} ({verdict})")
