@@ -19,7 +19,6 @@ import json
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +36,6 @@ DECLARES_EVENTS = "@event_kind("
 #: What the build records of the source it compiled (read by judge/compiled.py).
 STAMP = ENGINE / "compiled.json"
 SKIP = "JUDGE_PURE_PYTHON"
-#: The shared library that holds the compiled code of every module (``judge_engine__mypyc``).
-GROUP = "judge_engine"
 
 
 def note(text: str) -> None:
@@ -66,42 +63,17 @@ def write_stamp(sources: list[Path]) -> None:
         STAMP.write_text(text, encoding="utf-8")
 
 
-def up_to_date(sources: list[Path]) -> bool:
-    """An editable install (``pip install -e``, as ``./dev`` runs it) whose extensions, in
-    the tree, were built from these very sources for this interpreter: nothing to compile,
-    and they stay where they are."""
-    if "editable_wheel" not in sys.argv:
-        return False
-    try:
-        stamp = json.loads(STAMP.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    if set(stamp) != {module_name(p) for p in sources}:
-        return False
-    suffix = EXTENSION_SUFFIXES[0]
-    if not Path(f"{GROUP}__mypyc{suffix}").exists():
-        return False
-    for path in sources:
-        if not path.with_suffix(suffix).exists() or \
-                hashlib.sha256(path.read_bytes()).hexdigest() != stamp[module_name(path)][0]:
-            return False
-    return True
-
-
 def extensions() -> list[Any]:
     if os.environ.get(SKIP):
         note(f"{SKIP} is set: the engine stays pure Python")
         STAMP.unlink(missing_ok=True)
         return []
     sources = compiled_sources()
-    if up_to_date(sources):
-        note("the compiled engine in the tree matches its source: nothing to compile")
-        return []
     try:
         from mypyc.build import mypycify
 
         modules = mypycify(list(map(str, sources)),
-                           multi_file=True, group_name=GROUP)
+                           multi_file=True, group_name="judge_engine")
     except (Exception, SystemExit) as exc:  # mypy missing, or its check failed
         note(f"mypyc could not compile the engine ({exc!r}); it stays pure Python")
         STAMP.unlink(missing_ok=True)
