@@ -65,9 +65,12 @@ def _needs_compiled() -> None:
         pytest.skip(f"the engine is not compiled here: {compiled.running()}")
 
 
-def test_ci_runs_the_compiled_engine() -> None:
-    """What users of ./dev run, and what benchmarks/games.py measures."""
+def test_ci_runs_the_compiled_engine(tmp_path: Path) -> None:
+    """What users of ./dev run, and what benchmarks/games.py measures: also from a folder
+    outside the tree (the shared library beside the package is installed too)."""
     _needs_compiled()
+    code = "from judge.compiled import running; print(running())"
+    assert _run(code, pure=False, cwd=tmp_path) == "compiled (mypyc)"
     import judge.engine.game
     import judge.engine.rule_processing.power
 
