@@ -506,12 +506,8 @@ _SPECS: dict[type[Event], _Spec] = {}
 #: Each kind's own fields, in their order: Game.emit builds an event's tuple from them.
 OWN_FIELDS: dict[type[Event], tuple[str, ...]] = {}
 #: Each kind's fields after ``seq`` and ``step``, with their defaults (``dataclasses.MISSING``:
-#: none): what a kind's class builds an event from.
+#: none): what Game.emit and a kind's class build an event from.
 LAYOUTS: dict[type[Event], tuple[tuple[str, Any], ...]] = {}
-#: The same, as Game.emit reads them: the names in order, and the defaults of those that have
-#: one.
-FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
-DEFAULTS: dict[type[Event], dict[str, Any]] = {}
 
 
 def _int(value: Any) -> int:
@@ -618,8 +614,6 @@ def _tuple_class(cls: type[Event], name: str, decls: list[_Decl]) -> type[Event]
     made = cast(type[Event], type(cls.__name__, (tuple, Event), body))
     OWN_FIELDS[made] = tuple(names[len(_COMMON):])
     LAYOUTS[made] = tuple((d.name, d.default) for d in decls[2:])
-    FIELD_NAMES[made] = tuple(d.name for d in decls[2:])
-    DEFAULTS[made] = {d.name: d.default for d in decls[2:] if d.default is not MISSING}
     return made
 
 

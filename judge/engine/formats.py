@@ -44,8 +44,9 @@ class Format:
     exceed_from_assists: bool = False
 
 
-_LATER: Final = (f"undated: {CHINESE_RULES} names it; the engine allows it from the current rules "
-                 f"(the first dated source showing the later formats is {GLOSSARY_RULE_PROCESSING})")
+_LATER: Final = (f"undated: {CHINESE_RULES} names it; the engine allows it from the current "
+                 f"rules (the first dated source showing the later formats is "
+                 f"{GLOSSARY_RULE_PROCESSING})")
 
 FORMATS: Final[dict[str, Format]] = {f.id: f for f in (
     Format("all-star", "", ""),

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import MISSING
 from operator import attrgetter
 from typing import Any, Concatenate, Final, ParamSpec, TypeVar, cast
 
@@ -28,15 +29,7 @@ from judge.engine import bursts, chance, continuous, refresh, rule_processing, t
 from judge.engine import events as ev
 from judge.engine.cards import Ability, CardDef, Op
 from judge.engine.choices import Choice, ChoiceSource
-from judge.engine.events import (
-    DEFAULTS,
-    EVENT_KINDS,
-    FIELD_NAMES,
-    OWN_FIELDS,
-    AbilityRef,
-    Event,
-    Option,
-)
+from judge.engine.events import EVENT_KINDS, LAYOUTS, OWN_FIELDS, AbilityRef, Event, Option
 from judge.engine.mechanics import accessory
 from judge.engine.ops import apply_op
 from judge.engine.placement import MOVABLE, allowed
@@ -190,22 +183,28 @@ class Game:
         log (``seq``) and the step now (``step``). The one place events are logged.
 
         An event is a tuple of its fields, those every event has first: this builds it here
-        from the kind's defaults and field names (``events.DEFAULTS``, ``events.FIELD_NAMES``),
-        which costs less than calling the class; the class is called, and says what is wrong,
-        only when a field is missing or unknown. (The first parameter is not named ``kind``:
-        compiled, a field of that name would be taken for it.)"""
+        from the kind's layout (``events.LAYOUTS``), which costs less than calling the class;
+        the class is called, and says what is wrong, only when a field is missing or unknown.
+        (The first parameter is not named ``kind``: compiled, a field of that name would be
+        taken for it.)"""
         seq = len(self.log)
         if seq >= self.max_events:
             raise LimitReached(self.events_message)
+        given = cast("dict[str, Any]", fields)
         cls = cast("type[Event]", event_class)
-        given = {**DEFAULTS[cls], **cast("dict[str, Any]", fields)}
-        names = FIELD_NAMES[cls]
-        if len(given) == len(names) and not args:
-            try:  # every name given or defaulted, and no other (else a KeyError here)
-                made = _event(cls, (seq, self.step, *map(given.__getitem__, names)))
-            except KeyError:
-                pass
+        values: list[Any] = [seq, self.step]
+        found = 0
+        for name, default in LAYOUTS[cls]:
+            if name in given:
+                values.append(given[name])
+                found += 1
+            elif default is MISSING:
+                break
             else:
+                values.append(default)
+        else:
+            if found == len(given) and not args:
+                made = _event(cls, values)
                 if cls not in _QUIET_KINDS:
                     self.dirty = True
                 self.log.append(made)

@@ -42,11 +42,11 @@ if TYPE_CHECKING:
 
 MECHANICS: Final = (
     Mechanic(id="accessory", term="accessory", source=cite(GLOSSARY_RULE_PROCESSING, "kind-8"),
-                    verbs={"accessory": NP_("%(card)s is attached to a SIGNI as its Accessory.",
+             verbs={"accessory": NP_("%(card)s is attached to a SIGNI as its Accessory.",
                                      "%(card)s are attached to a SIGNI as its Accessory.")},
-                    since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}; also "
-                    f"{CHINESE_RULES}, 附属",
-                    card_fields=("grants",), ops=("attach",)),
+             since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}; also "
+             f"{CHINESE_RULES}, 附属",
+             card_fields=("grants",), ops=("attach",)),
 )
 
 

@@ -18,5 +18,5 @@ from judge.engine.sources import MISTAKEN_RULES, cite
 
 MECHANICS: Final = (
     Mechanic(id="assassin", term="assassin", source=cite(MISTAKEN_RULES, "assassin"),
-                    unblocked=True),
+             unblocked=True),
 )

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 MECHANICS: Final = (
     Mechanic(id="charm", term="charm", source=cite(MISTAKEN_RULES, "charm"),
-                    verbs={"charm": NP_("%(card)s is put from %(from)s under a SIGNI as its Charm.",
+             verbs={"charm": NP_("%(card)s is put from %(from)s under a SIGNI as its Charm.",
                                  "%(card)s are put from %(from)s under a SIGNI as its Charm.")}),
 )
 

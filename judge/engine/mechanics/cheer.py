@@ -43,9 +43,9 @@ if TYPE_CHECKING:
 
 MECHANICS: Final = (
     Mechanic(id="cheer-zone", term="cheer-zone", source=cite(CHINESE_RULES, "main-phase"),
-                    keyword=False,
-                    since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}, kind 6",
-                    zones=(CHEER,)),
+             keyword=False,
+             since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}, kind 6",
+             zones=(CHEER,)),
 )
 
 

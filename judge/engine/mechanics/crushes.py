@@ -20,7 +20,7 @@ from judge.engine.sources import CHINESE_RULES, cite
 
 MECHANICS: Final = (
     Mechanic(id="double-crush", term="double-crush", source=cite(CHINESE_RULES, "double-crush"),
-                    crushes=2),
+             crushes=2),
     Mechanic(id="triple-crush", term="triple-crush", source=cite(CHINESE_RULES, "double-crush"),
-                    crushes=3),
+             crushes=3),
 )

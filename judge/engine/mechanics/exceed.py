@@ -36,10 +36,10 @@ if TYPE_CHECKING:
 
 MECHANICS: Final = (
     Mechanic(id="exceed", term="exceed", source=cite(CHINESE_RULES, "exceed"), keyword=False,
-                    verbs={"exceed": NP_("%(card)s goes from %(from)s to %(to)s to pay Exceed.",
+             verbs={"exceed": NP_("%(card)s goes from %(from)s to %(to)s to pay Exceed.",
                                   "%(card)s go from %(from)s to %(to)s to pay Exceed.")},
-                    choices={"exceed": N_("cards to pay Exceed with")},
-                    cost_parts={"exceed": N_("Exceed %(count)s")}),
+             choices={"exceed": N_("cards to pay Exceed with")},
+             cost_parts={"exceed": N_("Exceed %(count)s")}),
 )
 
 

@@ -24,6 +24,6 @@ from judge.engine.sources import CHINESE_RULES, cite
 
 MECHANICS: Final = (
     Mechanic(id="lancer", term="lancer", source=cite(CHINESE_RULES, "lancer"),
-                    ability=Ability("auto", (Op("crush", who="opponent", count=1),),
+             ability=Ability("auto", (Op("crush", who="opponent", count=1),),
                              trigger="banishes_in_battle", keyword="lancer")),
 )

@@ -19,5 +19,5 @@ from judge.engine.sources import CHINESE_RULES, cite
 
 MECHANICS: Final = (
     Mechanic(id="multi-ener", term="multi-ener", source=cite(CHINESE_RULES, "multi-ener"),
-                    pays_any_colour=True),
+             pays_any_colour=True),
 )

@@ -36,11 +36,11 @@ if TYPE_CHECKING:
 
 MECHANICS: Final = (
     Mechanic(id="recollect", term="recollect", source=cite(CHINESE_RULES, "encore"), keyword=False,
-                    verbs={"recollect": NP_(
+             verbs={"recollect": NP_(
                  "Encore: %(card)s goes from %(from)s back to %(to)s.",
                  "Encore: %(card)s go from %(from)s back to %(to)s.")},
-                    since="2020", since_note=f"undated: only {CHINESE_RULES} describes it",
-                    card_fields=("recollect",)),
+             since="2020", since_note=f"undated: only {CHINESE_RULES} describes it",
+             card_fields=("recollect",)),
 )
 
 

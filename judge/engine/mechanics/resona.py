@@ -45,15 +45,15 @@ _FIELD: Final[tuple[str, ...]] = (*SIGNI_ZONES, CHEER)
 
 MECHANICS: Final = (
     Mechanic(id="resona", term="resona", source=cite(CHINESE_RULES, "resona"), keyword=False,
-                    verbs={"summon": NP_("%(player)s summons the Resona %(card)s from %(from)s into "
+             verbs={"summon": NP_("%(player)s summons the Resona %(card)s from %(from)s into "
                                   "%(to)s.",
                                   "%(player)s summons the Resona %(card)s from %(from)s into "
                                   "%(to)s."),
                     "summon_condition": NP_(
                         "For the summoning condition, %(card)s goes from %(from)s to %(to)s.",
                         "For the summoning condition, %(card)s go from %(from)s to %(to)s.")},
-                    since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}, kind 6",
-                    card_types=("resona",)),
+             since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}, kind 6",
+             card_types=("resona",)),
 )
 
 

@@ -40,10 +40,10 @@ if TYPE_CHECKING:
 
 MECHANICS: Final = (
     Mechanic(id="rise", term="rise", source=cite(CHINESE_RULES, "rise"), keyword=False,
-                    verbs={"rise": NP_("%(card)s goes from %(from)s under the Rise SIGNI, into %(to)s.",
+             verbs={"rise": NP_("%(card)s goes from %(from)s under the Rise SIGNI, into %(to)s.",
                                 "%(card)s go from %(from)s under the Rise SIGNI, into %(to)s.")},
-                    since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}, kind 3",
-                    card_fields=("rise",)),
+             since="2020", since_note=f"first named by {GLOSSARY_RULE_PROCESSING}, kind 3",
+             card_fields=("rise",)),
 )
 
 

@@ -19,6 +19,6 @@ from judge.engine.sources import CHINESE_RULES, cite
 
 MECHANICS: Final = (
     Mechanic(id="s-lancer", term="s-lancer", source=cite(CHINESE_RULES, "s-lancer"),
-                    ability=Ability("auto", (Op("damage", who="opponent"),),
+             ability=Ability("auto", (Op("damage", who="opponent"),),
                              trigger="banishes_in_battle", keyword="s-lancer")),
 )

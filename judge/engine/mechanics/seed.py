@@ -45,7 +45,7 @@ SIGNI_OF: Final = {seed: signi for signi, seed in SEED_ZONES.items()}
 
 MECHANICS: Final = (
     Mechanic(id="seed", term="seed", source=cite(CHINESE_RULES, "seed"), keyword=False,
-                    verbs={"seed": NP_("%(card)s is set face down from %(from)s as a Seed: %(to)s.",
+             verbs={"seed": NP_("%(card)s is set face down from %(from)s as a Seed: %(to)s.",
                                 "%(card)s are set face down from %(from)s as Seeds: %(to)s."),
                     "seed_out": NP_("A new Seed takes its place: %(card)s goes from %(from)s "
                                     "to %(to)s.",
@@ -55,9 +55,9 @@ MECHANICS: Final = (
                                  "in %(to)s.",
                                  "%(card)s bloom: they are turned face up and become SIGNI "
                                  "in %(to)s.")},
-                    since="2020", since_note=f"undated: only {CHINESE_RULES} describes it (Key "
-                    "Selection format)",
-                    ops=("set_seed", "bloom"), zones=tuple(SEED_ZONES.values())),
+             since="2020", since_note=f"undated: only {CHINESE_RULES} describes it (Key "
+             "Selection format)",
+             ops=("set_seed", "bloom"), zones=tuple(SEED_ZONES.values())),
 )
 
 
