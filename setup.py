@@ -3,7 +3,7 @@
 pyproject.toml holds the project's metadata; this file only adds the compiled engine
 (docs/architecture.md, "The compiled engine"). Each module of ``judge/engine`` but those of
 ``PURE`` becomes a C extension beside its source, which the interpreter imports in its place:
-the same rules, about 1.6 times as fast (benchmarks/games.py). Nothing else changes: the
+the same rules, nearly twice as fast (benchmarks/games.py). Nothing else changes: the
 source stays the engine of record, the browser sandbox runs it as it is, and
 ``judge/compiled.py`` runs the source instead of extensions built from other source.
 
