@@ -13,7 +13,8 @@ thus runs as edited, more slowly, until the next ``pip install`` (``./dev main``
 ``./dev test``) compiles it again.
 
 It lives outside the engine, which reads no files: it reads the stamp and the sources. Of
-the engine, ``__init__``, ``events`` and ``trace`` are never compiled (setup.py, PURE).
+the engine, ``__init__``, ``events``, ``trace`` and the modules that declare event kinds are
+never compiled (setup.py, PURE).
 """
 
 from __future__ import annotations
