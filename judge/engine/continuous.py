@@ -421,7 +421,7 @@ _NO_WORDS: Final[frozenset[str]] = frozenset()
 
 #: Operations that act on a player rather than on cards.
 _PLAYER_OPS: Final = frozenset({"limit", "upper_limit", "draw_limit", "cost_change", "cost_modify",
-                         "banish_to_trash"})
+                                "banish_to_trash"})
 
 
 def player_level(op: Op) -> bool:

@@ -51,7 +51,6 @@ from judge.limits import MAX_EVENTS, MAX_SETTLE_ROUNDS
 
 E = TypeVar("E", bound=Event)
 P = ParamSpec("P")
-_new = tuple.__new__
 #: tuple.__new__ as Game.move uses it: an event made of its fields, in order
 _event: Callable[[type[Event], Iterable[object]], Event] = \
     tuple.__new__  # type: ignore[assignment]
@@ -97,8 +96,8 @@ _LABEL: Final = attrgetter("label")
 
 #: Zones whose contents rule processing looks at directly.
 WATCHED_ZONES: Final = frozenset({"signi1", "signi2", "signi3", "under1", "under2", "under3",
-                           "lrig", "key", "assist1", "assist2", "cheer", "seed1",
-                           "seed2", "seed3", "trap1", "trap2", "trap3"})
+                                  "lrig", "key", "assist1", "assist2", "cheer", "seed1",
+                                  "seed2", "seed3", "trap1", "trap2", "trap3"})
 
 
 #: Where a card's constant abilities may work: the SIGNI zones and the LRIG zone.
@@ -194,6 +193,7 @@ class Game:
         cls = cast("type[Event]", event_class)
         values: list[Any] = [seq, self.step]
         found = 0
+        made: Event | None = None
         for name, default in LAYOUTS[cls]:
             if name in given:
                 values.append(given[name])
@@ -205,19 +205,14 @@ class Game:
         else:
             if found == len(given) and not args:
                 made = _event(cls, values)
-                if cls not in _QUIET_KINDS:
-                    self.dirty = True
-                self.log.append(made)
-                if self.watch is not None:
-                    self.watch(made)
-                return cast(E, made)
-        event = event_class(seq, self.step, *args, **fields)  # a TypeError, saying why
+        if made is None:
+            made = event_class(seq, self.step, *args, **fields)  # a TypeError, saying why
         if cls not in _QUIET_KINDS:
             self.dirty = True
-        self.log.append(event)
+        self.log.append(made)
         if self.watch is not None:
-            self.watch(event)
-        return event
+            self.watch(made)
+        return cast(E, made)
 
     def rollback(self, length: int) -> None:
         """Take the events after the first ``length`` back from the log (a refused step); they

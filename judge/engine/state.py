@@ -188,7 +188,7 @@ class Lasting:
 
 
 _PLAIN: Final = frozenset({"power", "level", "limit", "keyword", "banish_to_trash", "cost_change",
-                    "cost_modify"})
+                           "cost_modify"})
 
 
 @dataclass
