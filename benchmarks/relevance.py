@@ -53,7 +53,10 @@ from judge.langs import LANGS  # noqa: E402
 
 QUERIES = Path(__file__).resolve().parent / "relevance-queries.toml"
 KINDS = ("bare-term", "question", "combination", "fan-word", "spelling", "typo", "kana-width",
-         "guess")
+         "guess", "mixed", "numeral", "card-text")
+#: The blind set (benchmarks/blind-queries.toml): written from the corpus alone by someone who
+#: had read neither the ranking code nor QUERIES, as a guard that ranking work never looks at.
+BLIND = Path(__file__).resolve().parent / "blind-queries.toml"
 #: How many results of each query are looked at (MRR counts a find at rank 10 as 0.1).
 DEPTH = 10
 TARGET_HIT1 = 0.85
@@ -72,6 +75,8 @@ class Query:
     accept: tuple[str, ...]
     note: str
     test: bool = False
+    #: a query the corpus has no answer for (accept is empty): listed, never scored
+    gap: bool = False
 
 
 def load_queries(path: Path = QUERIES, *, subset: bool = False) -> list[Query]:
@@ -83,15 +88,20 @@ def load_queries(path: Path = QUERIES, *, subset: bool = False) -> list[Query]:
         try:
             query = Query(q=str(item["q"]), lang=str(item["lang"]), kind=str(item["kind"]),
                           accept=tuple(str(a) for a in item["accept"]),
-                          note=str(item["note"]), test=bool(item.get("test", False)))
+                          note=str(item["note"]), test=bool(item.get("test", False)),
+                          gap=bool(item.get("gap", False)))
         except KeyError as exc:
             raise ValueError(f"{path}: query {n} has no {exc.args[0]!r}") from None
         if query.lang not in LANGS:
             raise ValueError(f"{path}: query {n} ({query.q!r}): unknown language {query.lang!r}")
         if query.kind not in KINDS:
             raise ValueError(f"{path}: query {n} ({query.q!r}): unknown kind {query.kind!r}")
-        if not query.accept:
+        if not query.accept and not query.gap:
             raise ValueError(f"{path}: query {n} ({query.q!r}) accepts nothing")
+        if query.gap:
+            if query.accept:
+                raise ValueError(f"{path}: query {n} ({query.q!r}) is a gap but accepts results")
+            continue  # nothing answers it: a gap in the corpus, not a ranking miss
         if query.test or not subset:
             out.append(query)
     return out
