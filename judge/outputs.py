@@ -112,14 +112,12 @@ def corpus_inputs(root: Path) -> list[Path]:
     return [root / "rulings", data_dir()]
 
 
-def _resolved(paths: Iterable[Path]) -> list[Path]:
-    out = []
-    for path in paths:
-        try:
-            out.append(Path(path).resolve())
-        except (OSError, RuntimeError, ValueError):
-            continue
-    return out
+def _real(path: Path) -> Path | None:
+    """``path`` with every link followed (None when it cannot be resolved)."""
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
 
 
 def claim(path: Path, kind: Kind, *, force: bool = False, inputs: Iterable[Path] = (),
@@ -130,7 +128,7 @@ def claim(path: Path, kind: Kind, *, force: bool = False, inputs: Iterable[Path]
     folder and the project)."""
     target = absolute(path)
     where = shown(target)
-    for source in _resolved(inputs):
+    for source in filter(None, map(_real, inputs)):
         if target == source:
             how = "it is being read"
         elif _within(target, source):
@@ -144,10 +142,13 @@ def claim(path: Path, kind: Kind, *, force: bool = False, inputs: Iterable[Path]
     if kind.folder:
         from judge.paths import project_root
 
-        for keep in _resolved([Path.cwd(), project_root(), *roots]):
-            if _within(keep, target):
-                raise OutputError(f"refusing to {kind.action} {where}: it holds "
-                                  f"{shown(keep)}")
+        named = [(Path.cwd(), "the current folder"), (project_root(), "the project"),
+                 *((root, "the corpus") for root in roots)]
+        for path, name in named:
+            keep = _real(path)
+            if keep is not None and _within(keep, target):
+                how = f"it is {name}" if keep == target else f"it holds {name} ({shown(keep)})"
+                raise OutputError(f"refusing to {kind.action} {where}: {how}")
     try:
         info = target.lstat()
     except FileNotFoundError:

@@ -172,6 +172,38 @@ def test_search_index_replaces_only_its_own_folder_or_with_force(corpus: Path) -
     assert sorted(p.name for p in corpus.parent.iterdir()) == ["corpus", "index", "notes"]
 
 
+def test_search_index_onto_a_symlink_replaces_the_link_only_with_force(corpus: Path) -> None:
+    notes = corpus.parent / "notes"
+    notes.mkdir()
+    (notes / "todo.txt").write_text("keep", encoding="utf-8")
+    link = corpus.parent / "index"
+    link.symlink_to(notes, target_is_directory=True)
+    code, _, err = judge("search", "refresh", "--index", link)
+    refused(code, err, link)
+    assert link.is_symlink()
+    code, _, err = judge("search", "refresh", "--index", link, "--force")
+    assert code == 0, err
+    assert not link.is_symlink() and (link / "stamp.json").is_file()
+    assert tree(notes) == {"todo.txt": hashlib.sha256(b"keep").hexdigest()}
+    assert sorted(p.name for p in corpus.parent.iterdir()) == ["corpus", "index", "notes"]
+
+
+def test_an_output_folder_never_replaces_the_current_folder(corpus: Path,
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    here = corpus.parent / "outer" / "here"
+    here.mkdir(parents=True)
+    (here / "notes.txt").write_text("mine", encoding="utf-8")
+    monkeypatch.chdir(here)
+    for args in (("search", "refresh", "--corpus", corpus, "--index", "."),
+                 ("build", "--no-search", "--corpus", corpus, "--out", ".."),
+                 ("build", "--no-search", "--corpus", corpus, "--out", here)):
+        code, _, err = judge(*args, "--force")
+        assert code == 2 and "Error: refusing to" in err, (args, err)
+        assert "the current folder" in err, err
+        assert (here / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
 # ---------------------------------------------------------------------- judge db --out
 
 
