@@ -12,6 +12,7 @@ import time
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from judge.data import check_data, load_rulesets
 from judge.engine.trace import Replay
@@ -25,6 +26,9 @@ from judge.scenario.model import Scenario
 from judge.scenario.run import replay
 from judge.tomlfile import read_file
 from judge.workers import Failed, Head, Pool, default_jobs, pack_error, unpack_error
+
+if TYPE_CHECKING:
+    from judge.outputs import Target
 
 
 @dataclass
@@ -281,10 +285,36 @@ def _display(path: Path) -> str:
         return printable(str(path))
 
 
-def write_junit(summary: Summary, target: Path) -> None:
+#: What a report judge check wrote starts with (ElementTree's declaration, then the root).
+_OWN_REPORT = re.compile(rb'\A<\?xml[^>]*\?>\s*<testsuite name="judge-check"[\s/>]')
+
+
+def _foreign_report(path: Path) -> str:
+    from judge.outputs import head
+
+    return "" if _OWN_REPORT.match(head(path, 512)) else \
+        "it is not a JUnit report written by judge check"
+
+
+def claim_report(target: Path, reads: Iterable[Path], force: bool = False) -> Target:
+    """Check that the JUnit report may be written to ``target`` (:mod:`judge.outputs`): a
+    report judge check wrote is replaced, anything else only with ``force``, and never a
+    ruling being read (``reads``) or the data."""
+    from judge.outputs import Kind, claim
+    from judge.paths import data_dir
+
+    kind = Kind("write the JUnit report to", folder=False, foreign=_foreign_report)
+    return claim(target, kind, force=force, inputs=[*reads, data_dir()])
+
+
+def write_junit(summary: Summary, target: Path, reads: Iterable[Path] = (),
+                force: bool = False) -> None:
     """A JUnit XML report, written to a temporary file and renamed into place."""
     import xml.etree.ElementTree as ET  # here: only --junit needs it
 
+    from judge.outputs import write_file
+
+    claimed = claim_report(target, reads, force)
     suite = ET.Element("testsuite", name="judge-check", tests=str(
         len(summary.results) + len(summary.errors)), failures=str(
         sum(not r.ok for r in summary.results)), errors=str(len(summary.errors)),
@@ -300,19 +330,4 @@ def write_junit(summary: Summary, target: Path) -> None:
         ET.SubElement(case, "error", message=str(error)).text = str(error)
     ET.indent(suite)
     data = ET.tostring(suite, encoding="unicode", xml_declaration=True)
-    atomic_write(target, data + "\n")
-
-
-def atomic_write(target: Path, text: str) -> None:
-    import tempfile  # here: judge check writes nothing unless --junit
-
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_file(claimed, (data + "\n").encode("utf-8"))

@@ -3,13 +3,15 @@
 Each command imports what it needs when it runs, so that one command does not pay for the
 others' modules: ``judge search`` in a fresh process imports neither the rules engine, the
 scenario loader, the checker nor the site (a test checks it; docs/search.md has the figures).
-Only click and the light ``judge.errors`` and ``judge.paths`` are imported here.
+Only click and the light ``judge.errors``, ``judge.paths`` and ``judge.outputs`` are imported
+here.
 ``judge check`` loads the engine and the ruling loader, never the site builder, the database
 or the search index.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -17,12 +19,20 @@ from typing import TYPE_CHECKING
 
 import click
 
-from judge.errors import JudgeError, ManyErrors, ScenarioError
+from judge.errors import JudgeError, ManyErrors, ScenarioError, printable
+from judge.outputs import Terminated, die_of_sigterm, stop_on_sigterm
 from judge.paths import default_rulings, project_root
 
 if TYPE_CHECKING:
     from judge.check import Result
     from judge.preparse import Preparser
+
+
+def _force_option(what: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    return click.option(
+        "--force", is_flag=True,
+        help=f"Replace {what} even when this tool did not write it (never a FIFO or device, "
+             "a folder holding .git, or the rulings being read; docs/cli.md).")
 
 
 @click.group()
@@ -38,12 +48,13 @@ def cli() -> None:
               help="Only rulings whose id, rule set or path contains TEXT.")
 @click.option("--junit", "junit", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write a JUnit XML report to FILE.")
+@_force_option("the --junit FILE")
 @click.option("-v", "--verbose", is_flag=True, help="Print a line for every passing check.")
 @click.option("-j", "--jobs", "jobs", type=click.IntRange(min=1), metavar="N",
               help="Load and replay in N processes (default: one per CPU, fewer for a few "
                    "files; the output is the same).")
 def check(paths: tuple[Path, ...], rules: str | None, keyword: str | None,
-          junit: Path | None, verbose: bool, jobs: int | None) -> None:
+          junit: Path | None, force: bool, verbose: bool, jobs: int | None) -> None:
     """Replay every ruling under every rule set it names and compare the results.
 
     Each failure prints the file, ruling id, rule set and a zone-by-zone diff. The last line
@@ -52,17 +63,21 @@ def check(paths: tuple[Path, ...], rules: str | None, keyword: str | None,
     from judge.preparse import start
 
     targets = list(paths) or default_rulings()
+    if junit is not None:  # before anything runs: a report that may not be written fails now
+        from judge.check import claim_report
+
+        claim_report(junit, targets, force)
     # with several processes, a second CPU parses the rulings while this one imports
     early = start(targets, jobs)
     try:
-        _check(targets, rules, keyword, junit, verbose, jobs, early)
+        _check(targets, rules, keyword, junit, force, verbose, jobs, early)
     finally:
         if early is not None:
             early.close()
 
 
 def _check(targets: list[Path], rules: str | None, keyword: str | None, junit: Path | None,
-           verbose: bool, jobs: int | None, early: Preparser | None) -> None:
+           force: bool, verbose: bool, jobs: int | None, early: Preparser | None) -> None:
     from judge.check import Summary, iter_checks, run_checks, write_junit
     from judge.data import load_rulesets
 
@@ -87,7 +102,7 @@ def _check(targets: list[Path], rules: str | None, keyword: str | None, junit: P
         for result in summary.results:
             _show(result, verbose)
         if junit is not None:
-            write_junit(summary, junit)
+            write_junit(summary, junit, targets, force)
     click.echo(summary.last_line())
     sys.exit(summary.exit_code)
 
@@ -151,12 +166,13 @@ def new(ruling_id: str, folder: Path) -> None:
         raise JudgeError(f"{quote(ruling_id)} is not a ruling id ({ID_RULE}), e.g. "
                          "refresh-during-effect")
     target = folder / f"{ruling_id}.toml"
-    if target.exists():
-        raise JudgeError(f"{target} already exists")
-    from judge.check import atomic_write
+    if os.path.lexists(target):  # a link too, even one that leads nowhere
+        raise JudgeError(f"{printable(str(target))} already exists")
+    from judge.outputs import Kind, claim, write_file
     from judge.skeleton import skeleton
 
-    atomic_write(target, skeleton(ruling_id))
+    ruling = Kind("write the ruling to", folder=False, foreign=lambda path: "it exists")
+    write_file(claim(target, ruling), skeleton(ruling_id).encode("utf-8"))
     click.echo(f"wrote {target}")
 
 
@@ -214,8 +230,9 @@ def _corpus_root(corpus_dir: Path | None) -> Path:
 @cli.command("db")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Database file to write (default: build/judge.db under the corpus root).")
+@_force_option("the --out FILE")
 @_CORPUS_OPTION
-def db_command(out: Path | None, corpus_dir: Path | None) -> None:
+def db_command(out: Path | None, force: bool, corpus_dir: Path | None) -> None:
     """Build the SQLite database of the corpus: rulings, texts, sources, tags, glossary terms,
     cards, rule sets and every replayed event.
 
@@ -223,10 +240,12 @@ def db_command(out: Path | None, corpus_dir: Path | None) -> None:
     corpus always gives the same bytes. Tables and example queries: docs/database.md.
     """
     from judge.corpus import load_corpus
-    from judge.db import build
+    from judge.db import build, claim_out
 
     root = _corpus_root(corpus_dir)
-    summary = build(load_corpus(root), out or root / "build" / "judge.db")
+    target = out or root / "build" / "judge.db"
+    claim_out(target, root, force)  # before the corpus is read: a refusal comes at once
+    summary = build(load_corpus(root), target, force)
     click.echo(summary.line())
 
 
@@ -248,11 +267,12 @@ def db_command(out: Path | None, corpus_dir: Path | None) -> None:
 @click.option("--index", "index_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Index folder (default: build/search under the corpus root).")
 @click.option("--rebuild", is_flag=True, help="Rebuild the index first.")
+@_force_option("the --index DIR")
 @_CORPUS_OPTION
 def search_command(query: tuple[str, ...], lang: str | None, tags: tuple[str, ...],
                    rules: str | None, term: str | None, kind: str | None, official: bool,
                    limit: int, as_json: bool, index_dir: Path | None, rebuild: bool,
-                   corpus_dir: Path | None) -> None:
+                   force: bool, corpus_dir: Path | None) -> None:
     """Search the rulings, glossary terms, kinds of rule processing and rule changes in
     Japanese, English or Chinese: QUERY is words or a question, "phrases", AND/OR/NOT,
     (groups) and tag:, rules:, term:, kind:, id:, basis: filters.
@@ -263,8 +283,6 @@ def search_command(query: tuple[str, ...], lang: str | None, tags: tuple[str, ..
     terminal, **so** otherwise). The index (build/search) is rebuilt whenever the corpus
     changed. Syntax, ranking and examples: docs/search.md.
     """
-    import os
-
     from judge.search.engine import search
     from judge.search.output import dumps, iter_lines, sanitize
 
@@ -273,7 +291,7 @@ def search_command(query: tuple[str, ...], lang: str | None, tags: tuple[str, ..
     root = (corpus_dir or (here if (here / "rulings").is_dir() else project_root())).resolve()
     result = search(" ".join(query), root=root, folder=index_dir, lang=lang, tags=tags,
                     rules=rules, term=term, kind=kind, limit=limit, rebuild=rebuild,
-                    official=official)
+                    official=official, force=force)
     if result.rebuilt:
         click.echo(f"search index rebuilt ({sanitize(result.rebuilt)})", err=True)
     if as_json:
@@ -337,7 +355,8 @@ def _search_indexer(search: bool, progress: Callable[[str, int, int], None] | No
 
 
 def _build_site(out: Path, corpus_dir: Path | None, allow_failing: bool,
-                search: bool = True, jobs: int = 0, verbose: bool = False) -> None:
+                search: bool = True, jobs: int = 0, verbose: bool = False,
+                force: bool = False) -> None:
     from judge.corpus import traces_loaded
     from judge.scenario.run import engine_runs
     from judge.site.build import RulingsFailed, build_site
@@ -347,7 +366,8 @@ def _build_site(out: Path, corpus_dir: Path | None, allow_failing: bool,
     tick = _site_progress()
     try:
         report = build_site(out, root=_corpus_root(corpus_dir), allow_failing=allow_failing,
-                            progress=tick, finish=_search_indexer(search, tick), jobs=jobs)
+                            progress=tick, finish=_search_indexer(search, tick), jobs=jobs,
+                            force=force)
     except RulingsFailed as exc:
         for line in exc.lines:
             click.echo(line)
@@ -367,6 +387,7 @@ _NO_SEARCH_OPTION = click.option(
 @cli.command("build")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("_site"),
               show_default=True, help="Folder to write the site into (replaced atomically).")
+@_force_option("the --out DIR")
 @click.option("--allow-failing", is_flag=True,
               help="Build even when rulings fail their replay; their pages say so.")
 @_NO_SEARCH_OPTION
@@ -376,7 +397,7 @@ _NO_SEARCH_OPTION = click.option(
               help="Also say how many times the engine ran (once per ruling, rule set and "
                    "branch).")
 @_CORPUS_OPTION
-def build_command(out: Path, allow_failing: bool, no_search: bool, jobs: int,
+def build_command(out: Path, force: bool, allow_failing: bool, no_search: bool, jobs: int,
                   verbose: bool, corpus_dir: Path | None) -> None:
     """Build the static website: every ruling replayed and narrated in Japanese, English and
     Chinese, with board diagrams, the glossary, indexes and the rule-change timeline.
@@ -388,7 +409,7 @@ def build_command(out: Path, allow_failing: bool, no_search: bool, jobs: int,
     rendered by several processes (--jobs). Details: docs/site.md.
     """
     _build_site(out, corpus_dir, allow_failing, search=not no_search, jobs=jobs,
-                verbose=verbose)
+                verbose=verbose, force=force)
 
 
 @cli.command("serve")
@@ -396,11 +417,12 @@ def build_command(out: Path, allow_failing: bool, no_search: bool, jobs: int,
               help="Port on 127.0.0.1 (0: any free port).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("_site"),
               show_default=True, help="Folder the site is built into and served from.")
+@_force_option("the --out DIR")
 @click.option("--allow-failing", is_flag=True,
               help="Build even when rulings fail their replay; their pages say so.")
 @_NO_SEARCH_OPTION
 @_CORPUS_OPTION
-def serve_command(port: int, out: Path, allow_failing: bool, no_search: bool,
+def serve_command(port: int, out: Path, force: bool, allow_failing: bool, no_search: bool,
                   corpus_dir: Path | None) -> None:
     """Build the site, serve it on http://127.0.0.1:PORT/ and rebuild it whenever a file
     under rulings/ or data/ (or a template) changes. Stop with Ctrl-C.
@@ -411,7 +433,7 @@ def serve_command(port: int, out: Path, allow_failing: bool, no_search: bool,
     from judge.site.serve import start_server, watch
 
     root = _corpus_root(corpus_dir)
-    _build_site(out, corpus_dir, allow_failing, search=not no_search)
+    _build_site(out, corpus_dir, allow_failing, search=not no_search, force=force)
 
     def rebuild() -> None:
         try:
@@ -455,6 +477,17 @@ def i18n_status_command(corpus_dir: Path | None) -> None:
 
 
 def main() -> None:
+    """The ``judge`` command: every error on one line, never a traceback. SIGTERM stops a
+    command as Ctrl-C does, removing its temporary files (:mod:`judge.outputs`), and the
+    process then ends by the signal."""
+    try:
+        with stop_on_sigterm():
+            _main()
+    except Terminated:
+        die_of_sigterm()
+
+
+def _main() -> None:
     try:
         cli(standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -471,6 +504,10 @@ def main() -> None:
         sys.exit(2)
     except JudgeError as exc:
         click.echo(f"Error: {exc}", err=True)
+        sys.exit(2)
+    except OSError as exc:  # what the system refused (a full disk, a path it cannot take)
+        where = f"{printable(os.fsdecode(exc.filename))}: " if exc.filename else ""
+        click.echo(f"Error: {where}{exc.strerror or exc}", err=True)
         sys.exit(2)
 
 

@@ -3,7 +3,9 @@
 The database is written to a temporary file beside the target (``.NAME.XXXXXXXX.tmp``),
 flushed to disk and renamed over it only when complete, so an interrupted or killed build
 leaves the previous database as it was; each build first removes the temporary files that
-killed builds left (:func:`clean_leftovers`). The same corpus gives the same bytes wherever it
+killed builds left (:func:`clean_leftovers`). It replaces only a database it wrote (its
+header carries :data:`APPLICATION_ID`), or anything with ``force`` (see :mod:`judge.outputs`
+for what is never replaced). The same corpus gives the same bytes wherever it
 lies: rows are inserted in a fixed order (rulings by id, rule sets in date order, events in
 log order), nothing records the time of the build or an absolute path, and the file is
 vacuumed last. A whole number SQLite cannot store (beyond 64 bits) is a
@@ -18,7 +20,6 @@ import json
 import os
 import re
 import sqlite3
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from judge import __version__
-from judge.atomic import busy, lock_fd
+from judge.atomic import busy
 from judge.corpus import Corpus, Ruling
 from judge.coverage import CATEGORIES
 from judge.coverage import compute as compute_coverage
@@ -36,10 +37,23 @@ from judge.engine.events import Event
 from judge.engine.rule_processing import TABLE as KIND_TABLE
 from judge.engine.trace import Replay
 from judge.errors import JudgeError
+from judge.outputs import (
+    Kind,
+    Target,
+    claim,
+    corpus_inputs,
+    head,
+    leftover_names,
+    shown,
+    temp_file,
+)
 from judge.scenario.model import LANGS, TEXT_FIELDS
 from judge.sources import MARK_RE, rests_on_official
 
 SCHEMA_VERSION = "2"
+#: SQLite's ``application_id`` of every database judge db writes ("WXJD"): what tells one
+#: that judge db may replace from any other file (docs/database.md).
+APPLICATION_ID = 0x57584A44
 
 
 class DatabaseError(JudgeError):
@@ -159,28 +173,64 @@ class Summary:
                 f"{c['cards']} cards ({self.size // 1024} KiB)")
 
 
-def build(corpus: Corpus, out: Path) -> Summary:
-    """Write the database of ``corpus`` to ``out`` atomically; returns the row counts."""
+def _foreign(path: Path) -> str:
+    """Why the file at ``path`` is not a database judge db wrote ("" when it is): its header
+    carries :data:`APPLICATION_ID`, or (a database from before the id) its ``meta`` table
+    holds ``schema_version`` and ``judge_version``."""
+    header = head(path, 100)
+    if len(header) == 100 and header.startswith(b"SQLite format 3\0"):
+        if int.from_bytes(header[68:72], "big") == APPLICATION_ID:
+            return ""
+        if int.from_bytes(header[68:72], "big") == 0 and _older_database(path):
+            return ""
+    return "it is not a database written by judge db"
+
+
+def _older_database(path: Path) -> bool:
+    from urllib.parse import quote
+
+    try:
+        con = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return False
+    try:
+        keys = {row[0] for row in con.execute(
+            "SELECT key FROM meta WHERE key IN ('schema_version', 'judge_version')")}
+    except sqlite3.Error:
+        return False
+    finally:
+        con.close()
+    return keys == {"schema_version", "judge_version"}
+
+
+#: The output of judge db (:mod:`judge.outputs`).
+DATABASE = Kind("write the database to", folder=False, foreign=_foreign)
+
+
+def claim_out(out: Path, root: Path, force: bool = False) -> Target:
+    """Check that the database of the corpus at ``root`` may be written to ``out``."""
+    return claim(out, DATABASE, force=force, inputs=corpus_inputs(root))
+
+
+def build(corpus: Corpus, out: Path, force: bool = False) -> Summary:
+    """Write the database of ``corpus`` to ``out`` atomically; returns the row counts.
+    Raises :class:`~judge.outputs.OutputError` when ``out`` is not to be replaced."""
     if not corpus.replayed:
         raise DatabaseError("the database needs a corpus loaded with its replays")
-    out = Path(out)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        clean_leftovers(out)
-        fd, name = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise DatabaseError(f"cannot write to {out.parent}: {exc}") from None
-    tmp = Path(name)
+    target = claim_out(Path(out), corpus.root, force)
+    out = target.path
+    clean_leftovers(out)
     # The descriptor stays open, locked, until the file is in place, so that a concurrent
     # build's clean-up leaves the file alone; it is closed only after SQLite's connection
     # (closing a descriptor of the file would drop SQLite's own POSIX locks). Where there are
     # no locks (Windows) it is closed at once: an open file can be neither replaced nor removed.
-    locked = lock_fd(fd)
+    fd, tmp, locked = temp_file(target)
     if not locked:
         os.close(fd)
     conn = sqlite3.connect(str(tmp))
     try:
         conn.execute("PRAGMA journal_mode = MEMORY")
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db = Database(conn)
         _create(db)
         _fill(db, corpus)
@@ -195,9 +245,11 @@ def build(corpus: Corpus, out: Path) -> Summary:
         _sync(tmp)  # the bytes on disk before the name points at them
         os.replace(tmp, out)
         _sync(out.parent)
-    except BaseException:
+    except BaseException as exc:
         conn.close()
         tmp.unlink(missing_ok=True)
+        if isinstance(exc, (OSError, sqlite3.Error)):
+            raise DatabaseError(f"cannot write the database to {shown(out)}: {exc}") from None
         raise
     finally:
         if locked:
@@ -206,9 +258,9 @@ def build(corpus: Corpus, out: Path) -> Summary:
 
 
 def _leftover_names(out: Path) -> re.Pattern[str]:
-    """The temporary names :func:`build` gives beside ``out`` (the 8 characters are
-    :func:`tempfile.mkstemp`'s), and the journal SQLite could keep beside one."""
-    return re.compile(rf"\.{re.escape(out.name)}\.[a-z0-9_]{{8}}\.tmp(-journal)?")
+    """The temporary names :func:`build` gives beside ``out``
+    (:func:`judge.outputs.temp_name`), and the journal SQLite could keep beside one."""
+    return leftover_names(out, "tmp(?:-journal)?")
 
 
 def clean_leftovers(out: Path) -> list[Path]:
@@ -216,7 +268,11 @@ def clean_leftovers(out: Path) -> list[Path]:
     :func:`build`'s temporary names only, and none that a running build holds. Returns them."""
     pattern = _leftover_names(out)
     removed = []
-    for path in sorted(out.parent.iterdir()):
+    try:
+        entries = sorted(out.parent.iterdir())
+    except OSError:
+        return []
+    for path in entries:
         if not pattern.fullmatch(path.name) or path.is_symlink() or not path.is_file():
             continue
         if busy(path):

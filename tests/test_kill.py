@@ -11,12 +11,20 @@ site's pages are written and its assets are being copied; the database's tempora
 exists), so that some land during the final switch. After each kill the output must be the
 previous one or the new one, complete (a manifest of every file's path and SHA-256; the
 database's bytes, its tables and row counts), and the next run that completes must leave
-nothing beside the output. They run everywhere, CI included (they need POSIX signals:
-elsewhere they skip, and fail when ``CI`` is set). ``pytest -s`` prints how the kills fell.
+nothing beside the output. Each run's temporary folder (``TMPDIR``) is one of the test's own,
+which must stay empty: temporary files live beside the output. They run everywhere, CI
+included (they need POSIX signals: elsewhere they skip, and fail when ``CI`` is set).
+``pytest -s`` prints how the kills fell.
+
+A build stopped while Pagefind indexes it (issue 25: the indexer's copies of every page were
+left in the temporary folder, 4 to 18 MB each, after a kill or SIGTERM): on SIGTERM it removes
+its temporary folders and stops Pagefind before it ends; after SIGKILL what it left lies
+beside the output, and the next run removes it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import hashlib
@@ -97,11 +105,14 @@ def two_corpora(tmp_path: Path) -> tuple[Path, Path]:
 class Run:
     argv: list[str]
     log: Path
+    #: the run's temporary folder (TMPDIR), when the test gives it one of its own
+    temp: Path | None = None
 
     def start(self) -> subprocess.Popen[bytes]:
+        env = None if self.temp is None else {**os.environ, "TMPDIR": str(self.temp)}
         with self.log.open("wb") as log:
             return subprocess.Popen(self.argv, stdout=log, stderr=subprocess.STDOUT,
-                                    stdin=subprocess.DEVNULL, start_new_session=True)
+                                    stdin=subprocess.DEVNULL, start_new_session=True, env=env)
 
     def finished(self, proc: subprocess.Popen[bytes]) -> None:
         assert proc.returncode == 0, f"{self.argv[3:]} failed:\n{self.log.read_text()}"
@@ -162,13 +173,20 @@ State = TypeVar("State")
 T = TypeVar("T")
 
 
+def temporary(run: Run) -> list[str]:
+    """What lies in the run's own temporary folder (TMPDIR)."""
+    assert run.temp is not None
+    return sorted(p.name for p in run.temp.iterdir())
+
+
 def kill_again_and_again(what: str, out: Path, corpora: tuple[Path, Path],
                          run: Callable[[Path], Run], state: Callable[[], State],
                          ready: Callable[[], bool]) -> Counter[str]:
     """Time one run from each corpus (the state each leaves is the expected one), then kill
     runs until :data:`KILLS` were killed, each run switching to the other corpus. After each
-    kill the output is one of the two expected states, complete; the next run that completes
-    (one is run after at most :data:`UNCHECKED` kills) leaves nothing beside the output."""
+    kill the output is one of the two expected states, complete, and nothing is in the run's
+    temporary folder; the next run that completes (one is run after at most
+    :data:`UNCHECKED` kills) leaves nothing beside the output either."""
     began = time.monotonic()
     expected: dict[Path, State] = {}
     total = tail = 0.0
@@ -176,7 +194,7 @@ def kill_again_and_again(what: str, out: Path, corpora: tuple[Path, Path],
         took, last = timed(run(corpus), ready)
         total, tail = max(total, took), max(tail, last)
         expected[corpus] = state()
-        assert beside(out) == []
+        assert beside(out) == [] and temporary(run(corpus)) == []
     assert expected[corpora[0]] != expected[corpora[1]]
     assert tail > 0, f"{what}: the end of a run was never seen"
     rng = random.Random(SEED)
@@ -193,6 +211,8 @@ def kill_again_and_again(what: str, out: Path, corpora: tuple[Path, Path],
             falls["completed"] += 1
             assert state() == expected[target], f"{what}: a completed run left another output"
             assert beside(out) == [], f"{what}: left beside the output: {beside(out)}"
+            assert temporary(run(target)) == [], \
+                f"{what}: left in the temporary folder: {temporary(run(target))}"
             current, unchecked = target, 0
             continue
         falls["killed"] += 1
@@ -210,6 +230,8 @@ def kill_again_and_again(what: str, out: Path, corpora: tuple[Path, Path],
             falls["killed before the switch"] += 1
         if beside(out):
             falls["left temporary files"] += 1
+        assert temporary(run(target)) == [], \
+            f"{what}: a killed run left in the temporary folder: {temporary(run(target))}"
     assert falls["killed near the end"] > 0
     print(f"\n{what}: {dict(falls)}; one run {total:.2f} s (its end {tail:.3f} s); "
           f"{time.monotonic() - began:.1f} s in all")
@@ -224,10 +246,12 @@ def test_killed_builds_leave_the_previous_site_or_the_new_one(tmp_path: Path) ->
     corpora = two_corpora(tmp_path)
     out = tmp_path / "out" / "site"
     out.parent.mkdir()
+    temp = tmp_path / "tmp"
+    temp.mkdir()
 
     def run(corpus: Path) -> Run:
         return Run([*JUDGE, "build", "--no-search", "--corpus", str(corpus), "--out", str(out)],
-                   tmp_path / "build.log")
+                   tmp_path / "build.log", temp)
 
     def site() -> dict[str, str]:
         assert (out / MARKER).is_file()
@@ -239,6 +263,99 @@ def test_killed_builds_leave_the_previous_site_or_the_new_one(tmp_path: Path) ->
         return any((p / "assets").exists() for p in out.parent.glob(f".{out.name}.*.tmp"))
 
     kill_again_and_again("judge build", out, corpora, run, site, pages_written)
+
+
+#: Builds stopped while Pagefind indexes, by SIGTERM and as many by SIGKILL (a run that
+#: completes first does not count; at most twice as many runs).
+STOPPED_WHILE_INDEXING = 3
+
+
+def test_a_build_stopped_while_indexing_leaves_no_temporary_folder(tmp_path: Path) -> None:
+    """SIGTERM (to the judge process alone, as ``kill PID`` sends it): the run removes its
+    temporary folders, stops Pagefind and ends by the signal, leaving the previous site (or,
+    when the signal came after the switch, the new one) and nothing else. SIGKILL (to the
+    whole group): the run leaves its folder beside the output, never in the temporary folder,
+    and the next run removes it."""
+    _need_signals()
+    corpora = two_corpora(tmp_path)
+    out = tmp_path / "out" / "site"
+    out.parent.mkdir()
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+
+    def run(corpus: Path) -> Run:
+        return Run([*JUDGE, "build", "--corpus", str(corpus), "--out", str(out)],
+                   tmp_path / "build.log", temp)
+
+    def indexing(before: frozenset[str] = frozenset()) -> bool:
+        """Pagefind's working copies exist, wherever they are (not counting what was there
+        ``before`` the run: a killed run's copies)."""
+        return any("pagefind" in p.name for p in temp.iterdir() if p.name not in before) \
+            or any(any(p.glob("*pagefind-*")) for p in out.parent.glob(f".{out.name}.*.tmp")
+                   if p.name not in before)
+
+    expected: dict[Path, dict[str, str]] = {}
+    tail = 0.0
+    for corpus in (corpora[1], corpora[0]):  # the first corpus' site stays in place
+        tail = max(tail, timed(run(corpus), indexing)[1])
+        expected[corpus] = manifest(out)
+        assert beside(out) == [] and temporary(run(corpus)) == []
+    assert tail > 0, "Pagefind's working copies were never seen"
+    rng = random.Random(SEED)
+    current = corpora[0]
+    falls: Counter[str] = Counter()
+    for n in range(4 * STOPPED_WHILE_INDEXING):
+        if min(falls["SIGTERM"], falls["SIGKILL"]) >= STOPPED_WHILE_INDEXING:
+            break
+        sig = signal.SIGTERM if n % 2 == 0 else signal.SIGKILL
+        target = corpora[1] if current == corpora[0] else corpora[0]
+        left = frozenset(beside(out) + temporary(run(target)))
+        proc = run(target).start()
+        try:
+            start = time.monotonic()
+            while proc.poll() is None and not indexing(left):
+                assert time.monotonic() - start < 120, "the build never reached its indexing"
+                time.sleep(0.002)
+            time.sleep(rng.uniform(0.0, 0.6 * tail))
+            if sig == signal.SIGTERM:
+                os.kill(proc.pid, sig)
+            else:
+                os.killpg(proc.pid, sig)
+            proc.wait(timeout=120)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        if proc.returncode == 0:
+            falls["completed first"] += 1
+            assert manifest(out) == expected[target]
+            current = target
+            continue
+        assert proc.returncode == -sig, (sig, proc.returncode, run(target).log.read_text())
+        falls[signal.Signals(sig).name] += 1
+        now = manifest(out)
+        assert now in (expected[current], expected[target]), \
+            "a stopped build left an incomplete or mixed site"
+        if now == expected[target]:
+            falls["stopped after the switch"] += 1
+            current = target
+        assert temporary(run(target)) == [], \
+            f"left in the temporary folder: {temporary(run(target))}"
+        if sig == signal.SIGTERM:
+            assert beside(out) == [], f"SIGTERM left beside the output: {beside(out)}"
+            with pytest.raises(ProcessLookupError):  # Pagefind was stopped too
+                os.killpg(proc.pid, 0)
+        else:
+            falls["left beside the output after SIGKILL"] += bool(beside(out))
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+    assert min(falls["SIGTERM"], falls["SIGKILL"]) >= STOPPED_WHILE_INDEXING, falls
+    last = run(corpora[1] if current == corpora[0] else corpora[0])
+    proc = last.start()
+    proc.wait()
+    last.finished(proc)
+    assert beside(out) == [] and temporary(last) == []
+    print(f"\njudge build while indexing: {dict(falls)}; the indexing {tail:.2f} s")
 
 
 def test_a_build_killed_between_the_two_renames_is_recovered(tmp_path: Path,
@@ -385,11 +502,13 @@ def test_killed_databases_leave_the_previous_one_or_the_new_one(tmp_path: Path) 
     corpora = two_corpora(tmp_path)
     out = tmp_path / "out" / "judge.db"
     out.parent.mkdir()
+    temp = tmp_path / "tmp"
+    temp.mkdir()
     counts: dict[str, int] = {}
 
     def run(corpus: Path) -> Run:
         return Run([*JUDGE, "db", "--corpus", str(corpus), "--out", str(out)],
-                   tmp_path / "db.log")
+                   tmp_path / "db.log", temp)
 
     def database() -> bytes:
         """The file's bytes, once it opened with every table and the row counts."""

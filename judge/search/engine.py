@@ -613,13 +613,14 @@ def make_snippet(text: str, terms: set[str], *, wide: bool = True) -> Snippet:
 def search(text: str, *, root: Path, folder: Path | None = None, lang: str | None = None,
            tags: Sequence[str] = (), rules: str | None = None, term: str | None = None,
            kind: str | None = None, limit: int = 10, rebuild: bool = False,
-           official: bool = False) -> SearchResult:
+           official: bool = False, force: bool = False) -> SearchResult:
     """Search the corpus at ``root``, first rebuilding its index if needed (or if it turns out
-    unreadable). Raises :class:`QueryError` for a query that cannot be read."""
+    unreadable; ``force``: even into a folder that does not hold an index, see
+    :mod:`judge.outputs`). Raises :class:`QueryError` for a query that cannot be read."""
     from judge.search.index import ensure_index, index_dir
 
     folder = folder or index_dir(root)
-    rebuilt = ensure_index(root, folder, rebuild=rebuild)
+    rebuilt = ensure_index(root, folder, rebuild=rebuild, force=force)
     for attempt in range(2):
         try:
             with SearchIndex(folder) as ix:
@@ -631,5 +632,6 @@ def search(text: str, *, root: Path, folder: Path | None = None, lang: str | Non
         except JudgeError as exc:
             if not isinstance(exc, SearchError) or attempt:
                 raise
-        rebuilt = ensure_index(root, folder, rebuild=True) and "the index was unreadable"
+        rebuilt = ensure_index(root, folder, rebuild=True, force=force) and \
+            "the index was unreadable"
     raise SearchError("unreachable")  # pragma: no cover

@@ -20,8 +20,11 @@
 
 ``stamp.json`` repeats the version and the fingerprint and holds each index file's size,
 modification time and SHA-256: a file whose size or time changed is hashed again, and one
-whose hash changed is damaged. A new index is built in a temporary folder beside the old one,
-which it replaces only when complete.
+whose hash changed is damaged. A new index is built in a temporary folder beside the old one
+(``.search.XXXXXXXX.tmp``), which it replaces only when complete, in one step where the system
+can exchange two folders. It replaces only a folder that holds nothing but these files (or an
+empty one), or anything with ``--force``; never the rulings or a working copy
+(:mod:`judge.outputs`). What a killed rebuild left beside the folder, the next one removes.
 """
 
 from __future__ import annotations
@@ -37,6 +40,17 @@ from pathlib import Path
 from typing import Any
 
 from judge.langs import LANGS
+from judge.outputs import (
+    Kind,
+    claim,
+    corpus_inputs,
+    failed,
+    leftovers,
+    only_files,
+    remove,
+    replace_folder,
+    temp_folder,
+)
 from judge.paths import data_dir
 from judge.search.analysis import fold, index_tokens, latin_token, latin_words
 from judge.search.documents import SearchDoc
@@ -48,6 +62,9 @@ INDEX_VERSION = "5"
 DB = "index.sqlite"
 STAMP = "stamp.json"
 COLUMNS = ("title", "question", "answer", "explanation", "keywords", "meta")
+#: The output of judge search (:mod:`judge.outputs`): a folder of the index's own files.
+SEARCH_INDEX = Kind("write the search index into", folder=True, foreign=only_files(
+    (DB, STAMP, f"{DB}-journal", f"{DB}-wal", f"{DB}-shm"), "judge search"))
 
 
 def index_dir(root: Path) -> Path:
@@ -122,14 +139,14 @@ def _charsets(docs: Sequence[SearchDoc]) -> dict[str, str]:
 
 def build_index(docs: Iterable[SearchDoc], folder: Path, *, corpus: str = "",
                 glossary: Iterable[Any] | Glossary | None = None,
-                rulesets: Sequence[str] | None = None) -> int:
+                rulesets: Sequence[str] | None = None, force: bool = False,
+                reads: Iterable[Path] = (), roots: Iterable[Path] = ()) -> int:
     """Index ``docs`` into ``folder``, replacing what is there only once the new index is
     complete. ``corpus`` is the fingerprint written to the stamp; ``glossary`` (terms, or a
-    :class:`Glossary`) and ``rulesets`` (ids) default to the project's data. Returns the
-    number of documents."""
-    import shutil  # only a build needs these: a search does not import them
-    import tempfile
-
+    :class:`Glossary`) and ``rulesets`` (ids) default to the project's data. ``force``,
+    ``reads`` (what the index is made from) and ``roots`` (the corpus): see
+    :func:`judge.outputs.claim`. Returns the number of documents."""
+    target = claim(folder, SEARCH_INDEX, force=force, inputs=reads, roots=roots)
     if glossary is None:
         from judge.corpus import load_glossary
 
@@ -142,27 +159,26 @@ def build_index(docs: Iterable[SearchDoc], folder: Path, *, corpus: str = "",
         rulesets = [str(r["id"]) for r in raw.get("ruleset", [])]
     glossary = glossary if isinstance(glossary, Glossary) else Glossary(glossary)
     docs = list(docs)
-    folder = folder.resolve()
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.", suffix=".tmp"))
+    for stale in leftovers(target.path, "tmp|old", folders=True):
+        remove(stale)
+    tmp, lock = temp_folder(target)
     try:
         _write(tmp / DB, docs, glossary, list(rulesets), corpus)
         stamp = {"version": INDEX_VERSION, "corpus": corpus, "docs": len(docs),
                  "files": _file_hashes(tmp), "stat": _file_stats(tmp)}
         (tmp / STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n",
                                  encoding="utf-8")
-        old = folder.with_name(f".{folder.name}.old-{os.getpid()}")
-        if folder.exists():
-            if old.exists():
-                shutil.rmtree(old)
-            folder.rename(old)
-        tmp.rename(folder)
-        if old.exists():
-            shutil.rmtree(old, ignore_errors=True)
+        replace_folder(tmp, target)
         return len(docs)
+    except OSError as exc:
+        remove(tmp)
+        raise failed(target, exc) from None
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        remove(tmp)
         raise
+    finally:
+        if lock is not None:
+            os.close(lock)
 
 
 def _write(path: Path, docs: list[SearchDoc], glossary: Glossary, rulesets: list[str],
@@ -265,15 +281,20 @@ def stamp_problem(folder: Path, corpus: str) -> str:
     return ""
 
 
-def ensure_index(root: Path, folder: Path | None = None, *, rebuild: bool = False) -> str:
+def ensure_index(root: Path, folder: Path | None = None, *, rebuild: bool = False,
+                 force: bool = False) -> str:
     """Make sure ``folder`` (default ``root/build/search``) holds a usable index of the corpus
-    at ``root``; rebuild it if not. Returns why it was rebuilt, or an empty string."""
+    at ``root``; rebuild it if not (replacing a folder that is not an index only with
+    ``force``). Returns why it was rebuilt, or an empty string."""
     from judge.search.documents import corpus_documents
 
     folder = folder or index_dir(root)
     current = fingerprint(root)
     problem = "rebuild requested" if rebuild else stamp_problem(folder, current)
     if problem:
+        # before the corpus is read: a folder that is not to be replaced fails at once
+        claim(folder, SEARCH_INDEX, force=force, inputs=corpus_inputs(root), roots=[root])
         docs, terms, rulesets = corpus_documents(root)
-        build_index(docs, folder, corpus=current, glossary=terms, rulesets=rulesets)
+        build_index(docs, folder, corpus=current, glossary=terms, rulesets=rulesets,
+                    force=force, reads=corpus_inputs(root), roots=[root])
     return problem

@@ -9,22 +9,24 @@ into place; a run killed between those two renames leaves no ``NAME``, and the n
 the previous site back before anything else. So a build that fails or is killed at any moment
 (a ruling that fails its replay, a template error, a full disk, SIGKILL) leaves the previous
 site or the new one, complete. Every run first removes what killed runs left beside the target
-(:func:`clean_leftovers`). The output depends only on the input: the same rulings and data
-give the same bytes (no dates, no random names, everything sorted).
+(:func:`clean_leftovers`), the search indexer's working copies included (they live inside the
+new folder). The output depends only on the input: the same rulings and data give the same
+bytes (no dates, no random names, everything sorted).
+
+It replaces only a previous site (a folder holding the :data:`MARKER` file) or an empty
+folder, or anything with ``force``; never a working copy, the corpus or the project
+(:mod:`judge.outputs`, the policy every output follows). A symbolic link at ``out`` is not
+followed: with ``force`` the site takes the link's place.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import errno
-import functools
 import multiprocessing
 import os
 import re
 import shutil
-import sys
-import tempfile
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -34,6 +36,19 @@ from pathlib import Path
 from judge.atomic import busy, lock_path
 from judge.errors import JudgeError
 from judge.i18n import LANGS, gettext_for
+from judge.outputs import (
+    Kind,
+    OutputError,
+    Target,
+    absolute,
+    claim,
+    corpus_inputs,
+    leftover_names,
+    remove,
+    temp_folder,
+    temp_name,
+)
+from judge.outputs import exchange as _exchange
 from judge.paths import project_root
 from judge.site.api import ApiReport, write_api
 from judge.site.context import Links, PageInfo, PageSpec, SiteModel, page_file
@@ -92,21 +107,32 @@ Progress = Callable[[str, int, int], None]  # phase, done, total
 MARKER = ".judge-site"
 
 
+def _foreign(folder: Path) -> str:
+    marker = folder / MARKER
+    return "" if marker.is_file() and not marker.is_symlink() else \
+        f"was not built by judge build (no {MARKER} file)"
+
+
+#: The output of judge build (:mod:`judge.outputs`).
+SITE = Kind("build into", folder=True, foreign=_foreign)
+
+
 def build_site(out: Path, *, root: Path | None = None, allow_failing: bool = False,
                progress: Progress | None = None,
                finish: Callable[[Path], None] | None = None,
-               jobs: int = 0) -> BuildReport:
+               jobs: int = 0, force: bool = False) -> BuildReport:
     """Build the whole site into ``out``; raises :class:`BuildError` (site untouched).
 
     ``finish``, if given, is called with the complete new folder just before it replaces the
     previous site (a search indexer can add its files there and still be atomic). ``jobs``:
     how many processes render the pages (0: one per core; see :func:`render_pages`).
+    ``force``: replace whatever folder (or link) is at ``out`` (:func:`check_target`).
 
     Before anything else it puts back a previous site that a killed run left aside
     (:func:`restore_previous`), then removes the temporary folders of killed runs
     (:func:`clean_leftovers`)."""
     restore_previous(out)
-    check_target(out, root)
+    target = check_target(out, root, force)
     clean_leftovers(out)
     report = BuildReport(out=out)
     tick = progress or (lambda phase, done, total: None)
@@ -126,37 +152,34 @@ def build_site(out: Path, *, root: Path | None = None, allow_failing: bool = Fal
         lines.append(f"{passed} passed, {len(site.failing)} failed")
         raise RulingsFailed(lines)
     report.failing = sorted({r.ruling for r in site.failing})
-    write_site(site, out, report, tick, finish, jobs)
+    write_site(site, target, report, tick, finish, jobs)
     return report
 
 
-def check_target(out: Path, root: Path | None = None) -> None:
-    """Refuse an output folder that is not a previous site: never replace the project."""
-    out = out.resolve()
-    for keep in {Path.cwd().resolve(), (root or Path.cwd()).resolve(), project_root()}:
-        if out == keep or out in keep.parents:
-            raise BuildError(f"refusing to build into {out}: it holds {keep}")
-    if out.exists():
-        if not out.is_dir():
-            raise BuildError(f"{out} exists and is not a folder")
-        if any(out.iterdir()) and not (out / MARKER).is_file():
-            raise BuildError(f"refusing to replace {out}: it is not empty and was not built by "
-                             f"judge build (no {MARKER} file)")
+def check_target(out: Path, root: Path | None = None, force: bool = False) -> Target:
+    """Refuse an output folder that is not a previous site (unless ``force``), and always the
+    corpus at ``root``, its rulings and data, the project or a working copy
+    (:func:`judge.outputs.claim`)."""
+    if root is None:
+        here = Path.cwd()
+        root = here if (here / "rulings").is_dir() else project_root()
+    try:
+        return claim(out, SITE, force=force, inputs=corpus_inputs(root), roots=[root])
+    except OutputError as exc:
+        raise BuildError(str(exc)) from None
 
 
-def write_site(site: SiteInput, out: Path, report: BuildReport, tick: Progress,
+def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Progress,
                finish: Callable[[Path], None] | None = None, jobs: int = 0) -> None:
     start = time.perf_counter()
     fresh_environments()
     model = SiteModel.build(site)
     specs = model.pages()
     report.seconds["context"] = time.perf_counter() - start
-    out = out.resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
-    lock = lock_path(tmp)  # so that a concurrent build's clean-up leaves this folder alone
+    out = claimed.path
+    # its lock: so that a concurrent build's clean-up leaves this folder alone
+    tmp, lock = temp_folder(claimed)
     try:
-        tmp.chmod(0o755)  # mkdtemp makes it private; a site is for reading
         start = time.perf_counter()
         total = len(specs) * len(LANGS) + 1
         done = 0
@@ -195,7 +218,7 @@ def write_site(site: SiteInput, out: Path, report: BuildReport, tick: Progress,
         report.offline = write_offline(tmp)  # last: its version covers every other file
         _swap(tmp, out)
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        remove(tmp)
         raise
     finally:
         if lock is not None:
@@ -262,6 +285,8 @@ def _render_chunk(chunk: list[tuple[int, str]]) -> tuple[int, int]:
 def _close_in_worker(lock: int | None) -> None:
     if lock is not None:
         os.close(lock)
+    if hasattr(signal, "SIGTERM"):  # the pool ends its workers with SIGTERM
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _write(root: Path, name: str, text: str, subject: str = "") -> int:
@@ -294,14 +319,21 @@ def _inside(root: Path, name: str, subject: str = "") -> Path:
 
 def _swap(new: Path, out: Path) -> None:
     """Put the complete folder ``new`` where ``out`` is: in one step when ``out`` is missing
-    or the system can exchange two folders, otherwise by two renames (see the module)."""
-    if out.is_symlink() or (out.exists() and not out.is_dir()):
-        raise BuildError(f"{out} exists and is not a folder")
-    if not out.exists():
+    or the system can exchange two folders, otherwise by two renames (see the module). A
+    link at ``out`` (claimed with ``force``) is replaced, never followed."""
+    if not os.path.lexists(out):
         os.replace(new, out)
         return
+    if out.is_symlink():
+        if not _exchange(new, out):
+            out.unlink()
+            os.replace(new, out)
+        remove(new)  # the link, after an exchange
+        return
+    if not out.is_dir():
+        raise BuildError(f"{out} exists and is not a folder")
     if _exchange(new, out):
-        shutil.rmtree(new, ignore_errors=True)  # ``new`` now holds the previous site
+        remove(new)  # ``new`` now holds the previous site
         return
     old = _spare(out, ".old")
     held = lock_path(out)  # the previous site, while it is aside: restore_previous leaves it alone
@@ -318,41 +350,6 @@ def _swap(new: Path, out: Path) -> None:
     _discard(old, out)
 
 
-#: Linux ``renameat2``: the two paths relative to the current folder, and the flag that
-#: exchanges them (``<linux/fs.h>``).
-AT_FDCWD = -100
-RENAME_EXCHANGE = 2
-
-
-@functools.cache
-def _renameat2() -> Callable[..., int] | None:
-    """libc's ``renameat2`` (glibc 2.28 and later, musl 1.1.24), or None."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        function = ctypes.CDLL(None, use_errno=True).renameat2
-    except (OSError, AttributeError):
-        return None
-    function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
-                         ctypes.c_uint]
-    function.restype = ctypes.c_int
-    return function
-
-
-def _exchange(a: Path, b: Path) -> bool:
-    """Exchange two existing paths in one system call; False (nothing done) when the system
-    or the filesystem cannot, so that the caller falls back to two renames."""
-    function = _renameat2()
-    if function is None:
-        return False
-    if function(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) == 0:
-        return True
-    code = ctypes.get_errno()
-    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
-        return False  # an old kernel, or a filesystem without RENAME_EXCHANGE
-    raise OSError(code, os.strerror(code), str(a), None, str(b))
-
-
 #: The renames of the fallback switch (a test stops a build between them).
 _rename = os.replace
 
@@ -360,9 +357,10 @@ _rename = os.replace
 def _spare(out: Path, suffix: str) -> Path:
     """A free name beside ``out``: ``.NAME.XXXXXXXX`` and ``suffix`` (see
     :func:`_leftover_names`)."""
-    spare = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=suffix, dir=out.parent))
-    os.rmdir(spare)
-    return spare
+    while True:
+        spare = temp_name(out, suffix)
+        if not os.path.lexists(spare):
+            return spare
 
 
 def _discard(old: Path, out: Path) -> None:
@@ -380,10 +378,17 @@ def _discard(old: Path, out: Path) -> None:
 # ---------------------------------------------------------------------------- leftovers
 
 
+def _absolute(out: Path) -> Path:
+    try:
+        return absolute(out)
+    except OutputError as exc:
+        raise BuildError(str(exc)) from None
+
+
 def _leftover_names(out: Path) -> re.Pattern[str]:
-    """The names this module gives its temporary folders beside ``out`` (the 8 characters
-    are :func:`tempfile.mkdtemp`'s)."""
-    return re.compile(rf"\.{re.escape(out.name)}\.[a-z0-9_]{{8}}\.(tmp|old)")
+    """The names this module gives its temporary folders beside ``out``
+    (:func:`judge.outputs.temp_name`)."""
+    return leftover_names(out, "tmp|old")
 
 
 def _leftovers(out: Path) -> list[Path]:
@@ -401,8 +406,8 @@ def restore_previous(out: Path) -> Path | None:
     """Put back the previous site when a run killed between the two renames of the fallback
     switch left no ``out`` and the site in ``.NAME.XXXXXXXX.old``; returns the folder it
     restored. Only a folder with the :data:`MARKER` file (a complete site) is taken."""
-    out = out.resolve()
-    if out.exists() or out.is_symlink():
+    out = _absolute(out)
+    if os.path.lexists(out):
         return None
     aside = [p for p in _leftovers(out) if p.name.endswith(".old")
              and (p / MARKER).is_file() and not busy(p)]
@@ -421,7 +426,7 @@ def clean_leftovers(out: Path) -> list[Path]:
     being written, or a previous one being deleted) and ``.NAME.XXXXXXXX.old`` folders that
     hold a site (the :data:`MARKER` file). Nothing else is touched, nor a folder that a
     running build holds. Returns the removed folders."""
-    out = out.resolve()
+    out = _absolute(out)
     removed = []
     for path in _leftovers(out):
         if path.name.endswith(".old") and not (path / MARKER).is_file():

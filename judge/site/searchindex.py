@@ -42,6 +42,13 @@ search page suggests a correction when a query matches nothing.
 Pagefind writes its filter and metadata files in an order that changes from run to run; each
 bundle is then rewritten in one order (:mod:`judge.site.pagefind_order`), so that the same
 site gives the same index, byte for byte.
+
+The copies are written into a working folder inside the site folder being indexed
+(``.judge-pagefind-XXXXXXXX``), removed before :func:`index_site` returns or fails (SIGTERM
+included, see :mod:`judge.outputs`). ``judge build`` indexes its new site in the temporary
+folder beside the output, so the copies of a killed build go with that folder, which the next
+build removes; a working folder that a killed indexing left in a site is removed by the next
+indexing of that site. Nothing is written to the system's temporary folder.
 """
 
 from __future__ import annotations
@@ -53,15 +60,17 @@ import html
 import json
 import os
 import re
+import shutil
 import tempfile
 import time
 import unicodedata
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+from judge.atomic import busy, lock_path
 from judge.i18n import LANGS
 from judge.site.build import BuildError
 from judge.site.pagefind_order import BundleFormatError, canonicalise
@@ -85,6 +94,8 @@ UNUSED = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-component-ui.js",
           "pagefind-highlight.js")
 #: The glossary's names and aliases, for the search page's suggestions.
 TERMS_FILE = "terms.json"
+#: The start of the name of the working folder of the copies, inside the site folder.
+WORK_PREFIX = ".judge-pagefind-"
 
 # a section of a result page that is a result of its own: <section id=... data-result=...>
 _RESULT = re.compile(r'<section\b[^>]*\bdata-result="([^"]+)"[^>]*>')
@@ -428,8 +439,7 @@ def index_site(folder: Path,
     records: dict[str, list[Record]] = {}
     names: dict[str, set[str]] = {}
     report = IndexReport()
-    with tempfile.TemporaryDirectory(prefix="judge-pagefind-") as work:
-        copies = Path(work)
+    with _working_folder(folder) as copies:
         for lang, pages in expected.items():
             # the glossary first: every name and alias of each term, for the other pages
             found: list[tuple[Record, list[str]]] = []
@@ -483,6 +493,27 @@ def index_site(folder: Path,
                 from exc
     report.seconds = time.perf_counter() - start
     return report
+
+
+@contextlib.contextmanager
+def _working_folder(folder: Path) -> Iterator[Path]:
+    """A new working folder inside ``folder``, held by a lock while it is used and removed
+    after; first, those of indexings killed in ``folder`` are removed (not one still held)."""
+    for stale in sorted(folder.glob(f"{WORK_PREFIX}*")):
+        if stale.is_dir() and not stale.is_symlink() and not busy(stale):
+            shutil.rmtree(stale, ignore_errors=True)
+    try:
+        work = Path(tempfile.mkdtemp(prefix=WORK_PREFIX, dir=folder))
+    except OSError as exc:
+        raise SearchIndexError(f"cannot write the search index's copies into {folder}: "
+                               f"{exc.strerror}") from None
+    lock = lock_path(work)
+    try:
+        yield work
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        if lock is not None:
+            os.close(lock)
 
 
 def _run(copies: Path, folder: Path, records: dict[str, list[Record]],
