@@ -67,6 +67,7 @@ from judge.scenario.model import (
 )
 from judge.scenario.model import placement as _placement
 from judge.sources import MARKS, Citation, load_sources, mark_problem, parse_citations
+from judge.texts import check_text
 from judge.tomlfile import indexed, parse, read_file
 
 TOP_FIELDS = ("id", "rulesets", "tags", "terms", "related", *TEXT_FIELDS, "sources", "cards",
@@ -357,7 +358,8 @@ class _Loader:
         _keys(table, LANGS, name)
         if "ja" not in table:
             raise FieldError(f"{name}.ja", "missing (Japanese is the fallback language)")
-        texts = {lang: _str(v, f"{name}.{lang}") for lang, v in table.items()}
+        texts = {lang: check_text(_str(v, f"{name}.{lang}"), f"{name}.{lang}")
+                 for lang, v in table.items()}
         for lang, text in texts.items():
             problem = mark_problem(text)
             if problem:
