@@ -117,6 +117,15 @@ _BRACKETS = (re.compile(r"[\[\]]"), re.compile(r"[^\[\]]*+\]"))
 _PARENS = (re.compile(r"[()]"), re.compile(r"[^()]*+\)"))
 
 
+class _Found:
+    """What :func:`closing` found in the text it was last asked about: the link patterns
+    (reference, link, short reference) ask about each ``[`` of a text in turn, and while
+    none of them replaces anything the text is the same object."""
+
+    text: str | None = None
+    ends: dict[tuple[int, str], int | None] = {}
+
+
 def closing(data: str, index: int, marks: tuple[re.Pattern[str], re.Pattern[str]] = _BRACKETS,
             limit: int = MAX_LINK_BRACKETS) -> int | None:
     """The index just past the bracket that closes the one opened just before ``index``, or
@@ -125,17 +134,25 @@ def closing(data: str, index: int, marks: tuple[re.Pattern[str], re.Pattern[str]
     simple = plain.match(data, index)
     if simple is not None:  # no other bracket first: the usual case
         return simple.end()
+    if _Found.text is not data:
+        _Found.text, _Found.ends = data, {}
+    key = (index, next_mark.pattern)
+    if key in _Found.ends:
+        return _Found.ends[key]
     depth = 1
     pos = index
+    end: int | None = None
     for _ in range(limit):
         found = next_mark.search(data, pos)
         if found is None:
-            return None
+            break
         depth += 1 if found.group() in "[(" else -1
         pos = found.end()
         if depth == 0:
-            return pos
-    return None
+            end = pos
+            break
+    _Found.ends[key] = end
+    return end
 
 
 class _Bounded(LinkInlineProcessor):  # type: ignore[misc]  # markdown is untyped
