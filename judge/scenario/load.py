@@ -256,9 +256,12 @@ def _int(value: Any, where: str, minimum: int | None = None,
          maximum: int = MAX_NUMBER) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise FieldError(where, f"expected a whole number, got {quote(value)}")
-    if minimum is not None and value < minimum:
-        raise FieldError(where, f"must be at least {minimum}, got {quote(value)}")
-    if value > maximum or value < -maximum:
+    lowest = -maximum if minimum is None else minimum
+    if value < lowest:
+        raise FieldError(where, f"must be at least {lowest}"
+                                f"{' (docs/limits.md)' if minimum is None else ''}, got "
+                                f"{quote(value)}")
+    if value > maximum:
         raise FieldError(where, f"must be at most {maximum} (docs/limits.md), got "
                                 f"{quote(value)}")
     return value
