@@ -23,17 +23,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from types import MappingProxyType
 
-from judge.data import Term, card_library, check_data, load_glossary, load_rulesets
+from judge.data import (
+    Term,
+    card_library,
+    check_data,
+    check_main_rulings,
+    load_glossary,
+    load_rulesets,
+)
 from judge.engine.cards import FILLER, CardDef
 from judge.engine.rulesets import RuleSet
 from judge.engine.trace import Replay, Trace
 from judge.errors import JudgeError, ManyErrors, ScenarioError
 from judge.paths import data_dir, project_root
-from judge.scenario.file import check_related, duplicate_id, load_one
+from judge.scenario.file import check_related, duplicate_id, load_one, written_ids
 from judge.scenario.load import discover
 from judge.scenario.model import LANGS, Scenario
 from judge.scenario.run import replay as replay_scenario
@@ -175,9 +182,33 @@ def fingerprint(root: Path, extra: str = "") -> str:
         name = "rulings:" + _relative(path, rulings) if path.is_relative_to(rulings) else \
             "data:" + _relative(path, data)
         body = path.read_bytes()
-        digest.update(f"{name}\0{len(body)}\0".encode())
+        # a name that is not UTF-8 (refused by the loader) is hashed as its bytes
+        digest.update(f"{name}\0{len(body)}\0".encode("utf-8", "surrogateescape"))
         digest.update(body)
     return digest.hexdigest()
+
+
+def _main_candidates(scenarios: Mapping[str, object]) -> set[str]:
+    """The ruling ids a glossary term's ``main`` may name: the corpus's, and when one is not
+    among them, those of the project's rulings (``rulings/`` beside the data folder, and this
+    package's own): a corpus elsewhere that reads the same data (a test's) shows the terms
+    without the main rulings it does not hold; a ``main`` that names a ruling of none is a
+    mistake of the glossary."""
+    ids = set(scenarios)
+    if all(t.main in ids for t in load_glossary().values() if t.main):
+        return ids
+    folders = {data_dir().resolve().parent / "rulings", project_root() / "rulings"}
+    for folder in sorted(folders):
+        ids |= _ids_in(folder)
+    return ids
+
+
+@cache
+def _ids_in(folder: Path) -> frozenset[str]:
+    """The ruling ids the files of a rulings folder declare (read, not loaded)."""
+    if not folder.is_dir():
+        return frozenset()
+    return frozenset(i for path in discover([folder]) for i in written_ids(path))
 
 
 def _card_files() -> dict[str, str]:
@@ -227,23 +258,28 @@ def load_corpus(root: Path | None = None, *, replay: bool = True) -> Corpus:
     check_data()
     scenarios: dict[str, tuple[str, Scenario]] = {}
     errors: list[JudgeError] = []
+    broken: set[str] = set()  # the ids the files that cannot be loaded seem to declare
     for path in discover([folder]):
         rel = _relative(path, root)
         try:
             scenario = load_one(path, rel)
-            if scenario.id in scenarios:
-                raise duplicate_id(scenario, scenarios[scenario.id][0])
         except ScenarioError as exc:
             errors.append(exc)
+            broken.update(written_ids(path))
+            continue
+        if scenario.id in scenarios:
+            errors.append(duplicate_id(scenario, scenarios[scenario.id][0]))
             continue
         scenarios[scenario.id] = (rel, scenario)
+    known = {**dict.fromkeys(broken), **scenarios}  # a link to a broken ruling: its problem
     for _rel, scenario in scenarios.values():
         try:
-            check_related(scenario, scenarios)
+            check_related(scenario, known)
         except ScenarioError as exc:
             errors.append(exc)
     if errors:
         raise ManyErrors(errors)
+    check_main_rulings(_main_candidates(scenarios))
     loaded: dict[str, Ruling] = {}
     for rid, (rel, scenario) in scenarios.items():
         replays = MappingProxyType(replay_all(scenario)) if replay else MappingProxyType({})

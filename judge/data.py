@@ -13,8 +13,9 @@ that happened to use it. Every command calls :func:`check_data` before it reads 
 
 from __future__ import annotations
 
+import difflib
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -28,6 +29,7 @@ from judge.ids import check_id, quote
 from judge.paths import data_dir
 from judge.scenario.model import LANGS
 from judge.sources import load_sources, parse_citations
+from judge.texts import check_text
 from judge.tomlfile import read_toml, shown_path
 
 TERM_FIELDS = (*LANGS, "aliases", "definition", "main")
@@ -79,9 +81,9 @@ class Term:
 
 
 def _text(value: Any, where: str) -> str:
-    if not isinstance(value, str):
-        raise FieldError(where, f"expected text, got {quote(value)}")
-    return value
+    """A name, an alias or a definition: text that is not blank and holds no control
+    character (:mod:`judge.texts`)."""
+    return check_text(value, where)
 
 
 def _texts(value: Any, where: str) -> tuple[str, ...]:
@@ -148,6 +150,21 @@ def _glossary(path: Path) -> Mapping[str, Term]:
 def load_glossary(path: Path | None = None) -> dict[str, Term]:
     """Every term of the glossary in file order (empty when there is no glossary file)."""
     return dict(_glossary(path or _data_file("glossary.toml")))
+
+
+def check_main_rulings(rulings: Collection[str], path: Path | None = None) -> None:
+    """Every term's ``main`` must name one of ``rulings`` (the ruling ids a main may name:
+    :func:`judge.corpus.load_corpus` gives them): a :class:`DataError` on the glossary's line
+    for the first that does not, with the closest ids."""
+    path = path or _data_file("glossary.toml")
+    for term in _glossary(path).values():
+        if term.main and term.main not in rulings:
+            where = f"terms.{term.id}.main"
+            _, index = read_toml(path, error=DataError)
+            close = difflib.get_close_matches(term.main, sorted(rulings), n=5, cutoff=0.5)
+            raise _fail(path, index.line(where), FieldError(
+                where, f"no ruling has the id {quote(term.main)}"
+                       f"{' (did you mean one of these?)' if close else ''}", close))
 
 
 # ---------------------------------------------------------------------------- cards

@@ -12,6 +12,13 @@ from __future__ import annotations
 #: Bytes in one ruling or data file. The largest real ruling is under 10 KiB.
 MAX_FILE_BYTES = 256 * 1024
 
+#: Characters in one text of a ruling or of the glossary (a title, an answer, a term's
+#: definition, in one language). The longest real one has under 1,000. Rendering a text as
+#: Markdown takes time in proportion to its length for the patterns that once ground
+#: (judge/site/markup.py); within this bound, the parts of Python-Markdown that still cost
+#: more than that stay within a fixed multiple of plain text (benchmarks/render.py).
+MAX_TEXT_CHARS = 20_000
+
 #: Nesting of arrays and tables in one TOML file (a ruling needs about 6).
 MAX_NESTING = 32
 

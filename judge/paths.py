@@ -25,14 +25,22 @@ def data_dir() -> Path:
     return Path(env) if env else project_root() / "data"
 
 
+#: What :func:`discover` looks for: ``*.toml`` in any case (the loader refuses a name in
+#: upper case with one line, rather than this skipping it in silence).
+PATTERN = "*.[tT][oO][mM][lL]"
+
+
 def discover(paths: list[Path]) -> Iterator[Path]:
-    """Ruling files under ``paths``: files as given, folders searched for ``*.toml``. Entries
-    named ``*.toml`` that are not folders are yielded even when they are not regular files,
-    so that the loader reports them instead of skipping them in silence. (Here, beside the
-    light path helpers, so that ``judge check`` finds its files before importing the
-    loader; :mod:`judge.scenario.load` gives it too.)"""
+    """Ruling files under ``paths``: files as given, folders searched for ``*.toml`` (in any
+    case). Entries named so that are not folders are yielded even when they are not regular
+    files, so that the loader reports them instead of skipping them in silence. In each
+    folder given, the files come in order of their paths, the symbolic links after the
+    others: where a link repeats a ruling, the link is the one reported as the copy. (Here,
+    beside the light path helpers, so that ``judge check`` finds its files before importing
+    the loader; :mod:`judge.scenario.load` gives it too.)"""
     for path in paths:
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*.toml") if not p.is_dir())
+            found = sorted(p for p in path.rglob(PATTERN) if not p.is_dir())
+            yield from sorted(found, key=os.path.islink)  # stable: path order kept
         else:
             yield path

@@ -170,10 +170,13 @@ def grouped(citations: Iterable[Citation]) -> dict[str, list[str]]:
 
 #: ``[text]{.interpretation}``: a sentence of a ruling's text that is this project's reading,
 #: not a source's statement. The text may hold Markdown (emphasis, a link) and balanced
-#: brackets one level deep.
-MARK_RE = re.compile(r"\[((?:[^\[\]\\]|\\.|\[[^\[\]]*\])+)\]\{\.interpretation\}", re.S)
+#: brackets one level deep; an escaped ``\[`` opens none. (Possessive, as is ``_ANY_MARK``, and
+#: never at an escaped bracket: each attempt reads on to the next bracket or brace only once,
+#: so that a search takes time in proportion to the text.)
+MARK_RE = re.compile(r"(?<!(?<!\\)\\)\[((?:[^\[\]\\]|\\.|\[[^\[\]]*+\])++)\]"
+                     r"\{\.interpretation\}", re.S)
 #: Anything that looks like an attribute mark: ``{.name}`` (checked by :func:`mark_problem`).
-_ANY_MARK = re.compile(r"\{\s*\.[^}]*\}")
+_ANY_MARK = re.compile(r"\{\s*+\.[^{}]*+\}")
 MARKS = ("interpretation",)
 
 

@@ -100,7 +100,9 @@ def parse(text: str, shown: str, error: type[ScenarioError] = ScenarioError
         raw = toml.loads(text)
     except toml.TOMLDecodeError as exc:
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        line = len(text.splitlines()) or 1 if "end of document" in str(exc) \
+        # "(at end of document)": the last line; "Expected newline or end of document after
+        # a statement (at line 3, ...)" names its line like any other message
+        line = len(text.splitlines()) or 1 if "(at end of document)" in str(exc) \
             else _toml_line(exc)
         raise error(shown, line, FieldError("", f"TOML syntax: {message}")) from None
     except RecursionError:

@@ -5,13 +5,19 @@ Three kinds of material, all deterministic:
 - :func:`ruling_cases`: hand-written bad ruling files (deep nesting, look-alike digits, trailing
   newlines in ids, huge counts and numbers, self-feeding triggers, FIFOs and symlinks, bad
   UTF-8, NUL bytes, markup and invisible characters in labels, repeated ids, dangling
-  ``related`` ids, operations that move cards into zones they cannot be in, huge values).
+  ``related`` ids, operations that move cards into zones they cannot be in, huge values;
+  issue 25: control characters and blanks in texts, texts past the limit, Markdown that
+  ground the build, negative printed numbers, a ruling copied through a symbolic link, a
+  good ruling relating to a broken one, file names in upper case or not in UTF-8). A case
+  may say which file every error line must name (``blame``) and what it must hold
+  (``words``: the right line, field or bound).
 - :func:`random_cases`: seeded random mutations of the project's own rulings, each of which
   must make the file unusable (a NUL byte or a bad UTF-8 sequence at a random place, a value
   nested thousands deep, a number beyond 64 bits, look-alike digits in a ``PREFIX*N``, ...).
 - :func:`data_cases`: copies of ``data/`` broken in one way each (a TOML syntax error, bad
   UTF-8, a missing file, values of the wrong type, a card id in two files, a rule set id that
-  climbs out of the site folder), read through ``JUDGE_DATA``.
+  climbs out of the site folder, a blank or NUL glossary name, a ``main`` ruling no corpus
+  holds), read through ``JUDGE_DATA``.
 
 A :class:`RulingCase` says what ``judge check``, ``judge db`` and ``judge build`` must do with
 it (``expect``):
@@ -23,7 +29,9 @@ it (``expect``):
 - ``skip``: not a regular file (a FIFO, a folder, a symlink to a device): skipped, or named on
   at most one line; it must never block.
 
-Good rulings (:func:`good_rulings`) go into the same folder and must still pass, every one.
+Good rulings (:func:`good_rulings`) go into the same folder and must still pass, every one;
+among them, Markdown within the limit of one text that once took minutes to render (they
+are also built on their own: the build must finish in time).
 """
 
 from __future__ import annotations
@@ -64,6 +72,10 @@ class RulingCase:
     #: For names that cannot be printed as they are (bytes that are not UTF-8, a newline): a
     #: line naming the file starts with this and holds ".toml" before its colon.
     prefix: str = ""
+    #: Of several entries, the one (relative to rulings/) every error line must name.
+    blame: str = ""
+    #: What every error line about the case must hold (the right line, field or bound).
+    words: tuple[str, ...] = ()
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -132,18 +144,19 @@ def nested(depth: int, open_: str = "[", close: str = "]", inner: str = "") -> s
 
 
 def _file(name: str, text: str | bytes, expect: str, about: str, folder: str = "bad",
-          filename: str = "", prefix: str = "") -> RulingCase:
+          filename: str = "", prefix: str = "", words: tuple[str, ...] = ()) -> RulingCase:
     data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
     return RulingCase(name, (Entry(f"{folder}/{filename or name + '.toml'}", data),), expect,
-                      about, prefix)
+                      about, prefix, words=words)
 
 
 def ruling_cases() -> list[RulingCase]:
     """The hand-written cases (names are unique and are the test ids)."""
     out: list[RulingCase] = []
 
-    def bad(name: str, text: str | bytes, about: str, expect: str = "error") -> None:
-        out.append(_file(name, text, expect, about))
+    def bad(name: str, text: str | bytes, about: str, expect: str = "error",
+            words: tuple[str, ...] = ()) -> None:
+        out.append(_file(name, text, expect, about, words=words))
 
     def rid(name: str) -> str:
         return f"hx-{name}"
@@ -398,6 +411,56 @@ def ruling_cases() -> list[RulingCase]:
         Entry("bad/duplicate-id-a.toml", tiny("hx-duplicate").encode()),
         Entry("bad/duplicate-id-b.toml", tiny("hx-duplicate").encode())), "error",
         "one ruling id in two files: one line for the pair"))
+    out.append(RulingCase("duplicate-through-symlink", (
+        Entry("bad/dup-link-genuine.toml", tiny("hx-dup-link").encode()),
+        Entry("bad/dup-link-a-copy.toml", kind="symlink", target="dup-link-genuine.toml")),
+        "error", "a symbolic link to a ruling, sorted before it: the link is the copy",
+        blame="bad/dup-link-a-copy.toml"))
+    out.append(RulingCase("related-to-broken", (
+        Entry("bad/related-broken-target.toml",
+              tiny("hx-related-target", top="bogus_field = 1").encode()),
+        Entry("bad/related-good-pointer.toml",
+              tiny("hx-related-pointer", top='related = ["hx-related-target"]').encode())),
+        "error", "a good ruling relates to a broken one: only the broken one is reported",
+        blame="bad/related-broken-target.toml"))
+
+    # ---- texts: nonsense and Markdown that grinds (issue 25)
+    for n, title, about, words in [
+        ("title-nul", '[title]\nja = "a\\u0000b"', "a NUL in a title (TOML's \\u0000)",
+         ("title.ja", "U+0000")),
+        ("title-escape", '[title]\nja = "t"\nen = "\\u001b[2Jx"', "a terminal escape",
+         ("title.en", "U+001B")),
+        ("title-c1", '[title]\nja = "t\\u0085"', "a C1 control character (NEL)",
+         ("title.ja", "U+0085")),
+        ("title-blank-en", '[title]\nja = "t"\nen = " "', "an English title of one space",
+         ("title.en", "blank")),
+        ("answer-nul", '[title]\nja = "t"\n[answer]\nja = "\\u0000"', "a NUL answer",
+         ("answer.ja", "U+0000")),
+        ("answer-over-limit", f'[title]\nja = "t"\n[answer]\nja = "{"x" * 20_001}"',
+         "an answer of 20,001 characters (MAX_TEXT_CHARS)", ("answer.ja", "20000")),
+        ("answer-unclosed-links", f'[title]\nja = "t"\n[answer]\nja = "{"[a](" * 8000}"',
+         "[a]( written 8,000 times: 73 s to build before issue 25", ("answer.ja", "20000")),
+        ("answer-references", '[title]\nja = "t"\n[answer]\nja = """' + "".join(
+            f"[l{i}][r{i}] " for i in range(1500)) + "\n\n" + "".join(
+            f"[r{i}]: ../x{i}/\n" for i in range(1500)) + '"""',
+         "1,500 reference links: minutes to render before issue 25", ("answer.ja", "20000")),
+    ]:
+        bad(n, tiny(rid(n), title=title), about, words=words)
+    for n, field, value in [("card-level-negative", "level", "-1"),
+                            ("card-power-negative", "power", "-1000")]:
+        card = '[cards.hx-neg]\ntype = "signi"\nlevel = 1\npower = 1000\n'.replace(
+            f"{field} = {1 if field == 'level' else 1000}", f"{field} = {value}")
+        bad(n, tiny(rid(n), cards=card, p1='deck = ["d1", "d2"]\nhand = ["H1:hx-neg"]'),
+            f"a SIGNI with a printed {field} of {value}",
+            words=(f"cards.hx-neg.{field}", "must be at least 0"))
+    n = "amount-below-limit"
+    bad(n, tiny(rid(n), p1=FIELD_P1, cards=KEY_CARD,
+                steps=effect(f'{{ op = "power", target = "S1", amount = {-BIG} }}')),
+        "a power change of -2**70: told the lower bound, not the upper",
+        words=("must be at least -9007199254740992",))
+    n = "toml-two-statements"
+    bad(n, tiny(rid(n), top="x = 1 y = 2"), "two statements on line 3: the error is on line 3, "
+        "not on the last line", words=(f"{n}.toml:3: TOML syntax: Expected newline",))
 
     # ---- file names
     out.append(_file("name-not-utf8", "id = 5\n", "error", "a file name that is not UTF-8",
@@ -408,6 +471,13 @@ def ruling_cases() -> list[RulingCase]:
                      filename="名前-name-japanese.toml"))
     out.append(_file("name-spaces", "id = 5\n", "error", "spaces in the file name",
                      filename="name with spaces.toml"))
+    out.append(_file("name-not-utf8-good", tiny("hx-name-not-utf8"), "error",
+                     "a good ruling whose file name is not UTF-8 (db and build crashed)",
+                     filename="good-but-not-utf8-\udcfe.toml",
+                     prefix="rulings/bad/good-but-not-utf8-"))
+    out.append(_file("name-upper-case", tiny("hx-name-upper"), "error",
+                     "a good ruling named UPPER.TOML: refused, never skipped",
+                     filename="UPPER.TOML"))
 
     # ---- things that are not regular files
     out.append(RulingCase("fifo", (Entry("special/x.toml", kind="fifo"),), "skip",
@@ -638,6 +708,17 @@ def good_rulings(bases: list[tuple[str, str]], count: int = 6) -> list[Good]:
                     "hx-good-crlf", rules))
     out.append(Good("good/日本語の名前.toml", skeleton("hx-good-japanese-name").encode(),
                     "hx-good-japanese-name", rules))
+    # Markdown that ground the build before issue 25, within the limit of one text
+    # (judge.limits.MAX_TEXT_CHARS), so judge check passes it: the question, answer and
+    # explanation in Japanese only, each shown in three languages (the answer also on the
+    # list of all rulings), each render took seconds (the build of these alone, minutes)
+    for name, markdown in [("markdown-links", "[a](" * 4999), ("markdown-tags", "<a " * 6666),
+                           ("markdown-images", "![a](" * 3999)]:
+        rid = f"hx-good-{name}"
+        text = re.sub(r'\[(question|answer|explanation)\]\nja = "[^"\n]*"\nen = "[^"\n]*"\n'
+                      r'zh-Hans = "[^"\n]*"\n', rf'[\1]\nja = "{markdown}"\n', skeleton(rid))
+        assert text.count(markdown) == 3, name
+        out.append(Good(f"good/{name}.toml", text.encode(), rid, rules))
     return out
 
 
@@ -898,6 +979,15 @@ def data_cases() -> list[DataCase]:
                  "a term id that climbs folders", ("evil",), both),
         DataCase("glossary-nesting-5000", gl, _append(gl, "x = " + nested(5000) + "\n"),
                  "5000 nested arrays", commands=both),
+        DataCase("glossary-en-blank", gl, _term_field(gl, "en", '" "'),
+                 "an English name of one space", ("en", "blank"), both),
+        DataCase("glossary-name-nul", gl, _term_field(gl, "en", '"a\\u0000b"'),
+                 "a NUL in a name (TOML's \\u0000)", ("en", "U+0000"), both),
+        DataCase("glossary-alias-blank", gl, _term_field(gl, "aliases", '["  "]'),
+                 "an alias of two spaces", ("aliases", "blank"), both),
+        DataCase("glossary-main-missing", gl, _line(gl, "main = ", 'main = "hx-no-such-ruling"'),
+                 "a main ruling that no corpus holds (the site dropped it)",
+                 ("main", "hx-no-such-ruling"), ("db", "build")),
         # cards
         DataCase("cards-syntax", cd, _header(cd, 2), "TOML syntax: a header without ]"),
         DataCase("cards-bad-utf8", cd, _inject(cd, "name = ", b"\xff"), "bad UTF-8"),

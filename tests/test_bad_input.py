@@ -287,6 +287,74 @@ def test_toml_syntax_error_line() -> None:
     assert err.line in (12, 13, 14)  # tomllib names where it noticed the open array
 
 
+def test_two_statements_on_one_line_point_at_that_line() -> None:
+    """"Expected newline or end of document after a statement" names its line, not the
+    file's last one (issue 25)."""
+    text = HEAD.replace('ja = "t"', 'ja = "t" en = "u"') + 'deck = ["d1"]\n\n' + \
+        '[[expect]]\nphase = "main"\n' * 5
+    err = error_of(text)
+    assert err.line == 5, str(err)
+    assert "Expected newline or end of document" in str(err)
+
+
+def test_an_unterminated_string_at_the_end_points_at_the_last_line() -> None:
+    text = HEAD + 'deck = ["d1"]\n[[expect]]\nphase = """main\n'
+    err = error_of(text)
+    assert err.line == text.count("\n"), str(err)
+
+
+@pytest.mark.parametrize(("where", "value", "says"), [
+    ("setup.seed", "-1", "must be at least 0"),
+    ("setup.turn", "-5", "must be at least 1"),
+    ("steps[0].ops[0].amount", str(-2**60), "must be at least -9007199254740992"),
+    ("steps[0].ops[0].amount", str(2**60), "must be at most 9007199254740992"),
+    ("steps[0].ops[0].count", "-3", "must be at least 0"),
+    ("steps[0].ops[0].count", "5000", "must be at most 1000"),
+    ("cards.x.level", "-1", "must be at least 0"),
+    ("cards.x.power", "-1000", "must be at least 0"),
+])
+def test_a_number_out_of_bounds_is_told_the_bound_it_breaks(where: str, value: str,
+                                                             says: str) -> None:
+    head = HEAD.replace("[setup]", '[cards.x]\ntype = "signi"\nlevel = 1\npower = 1000\n\n[setup]')
+    body = head + 'deck = ["d1", "d2", "d3"]\nhand = ["H1:x"]\n' \
+        '[[steps]]\naction = "effect"\nops = [{ op = "power", target = "H1", amount = 0 }]\n' \
+        '[[expect]]\nphase = "main"\n'
+    if where == "setup.seed":
+        body = body.replace("turn = 3\n", f"turn = 3\nseed = {value}\n")
+    elif where == "setup.turn":
+        body = body.replace("turn = 3\n", f"turn = {value}\n")
+    elif where.endswith("amount"):
+        body = body.replace("amount = 0", f"amount = {value}")
+    elif where.endswith("count"):
+        body = body.replace('{ op = "power", target = "H1", amount = 0 }',
+                            f'{{ op = "mill", count = {value} }}')
+    else:
+        field = where.rsplit(".", 1)[1]
+        body = body.replace(f"{field} = {1 if field == 'level' else 1000}\n",
+                            f"{field} = {value}\n", 1)
+    err = error_of(body)
+    assert f"{where}: {says}" in str(err), str(err)
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ('"a\\u0000b"', "U+0000 at character 2"),
+    ('"\\u001b[2J"', "U+001B"),
+    ('"x\\u0085"', "U+0085"),
+    ('" "', "blank"),
+    ('""', "blank"),
+    (f'"{"x" * 20_001}"', "20001 characters, more than the limit of 20000"),
+])
+def test_nonsense_in_a_text_is_refused(text: str, says: str) -> None:
+    err = error_of(HEAD.replace('ja = "t"', f'ja = "t"\nen = {text}') +
+                   'deck = ["d1"]\n\n[[expect]]\nphase = "main"\n')
+    assert err.line == 6 and "title.en: " in str(err) and says in str(err), str(err)
+
+
+def test_tabs_and_line_breaks_are_text() -> None:
+    load_text(HEAD.replace('ja = "t"', 'ja = "t"\nen = "a\\tb\\r\\nc"') +
+              'deck = ["d1"]\n\n[[expect]]\nphase = "main"\n', "x.toml")
+
+
 def test_contradictory_set_up_lines() -> None:
     text = HEAD + 'deck = []\ntrash = ["t1"]\n\n[[expect]]\nphase = "main"\n'
     err = error_of(text)

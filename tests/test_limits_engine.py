@@ -139,7 +139,8 @@ def test_parse_op_refuses_an_amount_above_max_number(name: str, amount: int) -> 
     with pytest.raises(FieldError) as info:
         parse_op(_raw(name, amount=amount), "o")
     assert info.value.field == "o.amount"
-    assert f"must be at most {MAX_NUMBER}" in info.value.text()
+    bound = f"must be at most {MAX_NUMBER}" if amount > 0 else f"must be at least {-MAX_NUMBER}"
+    assert bound in info.value.text()  # the bound that is broken (issue 25)
     assert parse_op(_raw(name, amount=-MAX_NUMBER), "o").amount == -MAX_NUMBER
 
 
@@ -167,7 +168,9 @@ def test_parse_card_refuses_numbers_above_max_number(field: str, value: int) -> 
     with pytest.raises(FieldError) as info:
         parse_card("x", raw, "cards.x")
     assert info.value.field == f"cards.x.{field}"
-    assert f"must be at most {MAX_NUMBER}" in info.value.text()
+    # a printed number is never below 0 (issue 25)
+    bound = f"must be at most {MAX_NUMBER}" if value > 0 else "must be at least 0"
+    assert bound in info.value.text()
 
 
 def test_parse_card_refuses_a_constant_ability_amount_above_max_number() -> None:

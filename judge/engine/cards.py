@@ -352,11 +352,17 @@ def _check_keys(raw: Mapping[str, Any], allowed: tuple[str, ...], where: str) ->
             raise FieldError(f"{where}.{key}", "unknown field", allowed)
 
 
-def _int(value: Any, where: str, maximum: int = MAX_NUMBER) -> int:
-    """A whole number of magnitude at most ``maximum`` (docs/limits.md)."""
+def _int(value: Any, where: str, maximum: int = MAX_NUMBER, minimum: int | None = None) -> int:
+    """A whole number from ``minimum`` (default ``-maximum``) to ``maximum``
+    (docs/limits.md); the error names the bound that is broken."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise FieldError(where, f"expected a whole number, got {quote(value)}")
-    if value > maximum or value < -maximum:
+    lowest = -maximum if minimum is None else minimum
+    if value < lowest:
+        raise FieldError(where, f"must be at least {lowest}"
+                                f"{' (docs/limits.md)' if minimum is None else ''}, got "
+                                f"{quote(value)}")
+    if value > maximum:
         raise FieldError(where, f"must be at most {maximum} (docs/limits.md), got "
                                 f"{quote(value)}")
     return value
@@ -364,14 +370,17 @@ def _int(value: Any, where: str, maximum: int = MAX_NUMBER) -> int:
 
 def _count(value: Any, where: str, minimum: int) -> int:
     """The count of an operation or a target: ``minimum`` to :data:`MAX_COUNT`."""
-    count = _int(value, where, MAX_COUNT)
-    if count < minimum:
-        raise FieldError(where, f"must be at least {minimum}, got {count}")
-    return count
+    return _int(value, where, MAX_COUNT, minimum)
 
 
-def _opt_int(raw: Mapping[str, Any], key: str, where: str) -> int | None:
-    return None if key not in raw else _int(raw[key], f"{where}.{key}")
+def _opt_int(raw: Mapping[str, Any], key: str, where: str,
+             minimum: int | None = None) -> int | None:
+    return None if key not in raw else _int(raw[key], f"{where}.{key}", minimum=minimum)
+
+
+#: The numbers printed on a card (level, power, LRIG limit): none is below zero. (What an
+#: effect adds or takes away, ``amount``, may be.)
+PRINTED_MINIMUM: Final = 0
 
 
 def _str(value: Any, where: str) -> str:
@@ -674,8 +683,8 @@ def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
     colour_raw = raw.get("colour", "colourless")
     colours = colour_raw if isinstance(colour_raw, list) else [colour_raw]
     colour = tuple(_choice(c, COLOURS, f"{where}.colour") for c in colours)
-    level = _opt_int(raw, "level", where)
-    power = _opt_int(raw, "power", where)
+    level = _opt_int(raw, "level", where, PRINTED_MINIMUM)
+    power = _opt_int(raw, "power", where, PRINTED_MINIMUM)
     if ctype in ("signi", "resona"):
         if level is None:
             raise FieldError(f"{where}.level", f"missing (a {ctype} has a level)")
@@ -700,7 +709,7 @@ def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
                                            "one of its abilities)")
     card = CardDef(
         id=card_id, name=name, type=ctype, colour=colour, level=level, power=power,
-        limit=_opt_int(raw, "limit", where),
+        limit=_opt_int(raw, "limit", where, PRINTED_MINIMUM),
         lrig_type=_str(raw["lrig_type"], f"{where}.lrig_type") if "lrig_type" in raw else None,
         card_class=parse_class(raw["class"], f"{where}.class") if "class" in raw else None,
         limiting=_str(raw["limiting"], f"{where}.limiting") if "limiting" in raw else None,

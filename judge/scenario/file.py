@@ -9,14 +9,16 @@ does not import the corpus (its dataclasses, the source registry's documents).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
-from judge.errors import FieldError, ScenarioError
+from judge.errors import FieldError, JudgeError, ScenarioError
 from judge.ids import quote
 from judge.scenario.load import load_path
 from judge.scenario.model import Scenario
+from judge.tomlfile import read_file
 
 
 class RulingHead(Protocol):
@@ -43,11 +45,45 @@ def duplicate_id(scenario: RulingHead, first: str) -> ScenarioError:
 
 
 def check_related(scenario: RulingHead, known: Mapping[str, object]) -> None:
-    """Every ``related`` id must name a ruling of the corpus."""
+    """Every ``related`` id must name a ruling of the corpus. (``known`` holds the ids that
+    files which could not be loaded seem to declare, :func:`written_ids`, so that a ruling
+    pointing at a broken one is not blamed for its problem.)"""
     for i, rid in enumerate(scenario.related):
         if rid not in known:
             raise ScenarioError(scenario.path, scenario.related_line, FieldError(
                 f"related[{i}]", f"no ruling has the id {rid!r}"))
+
+
+_ID_LINE = re.compile(r"""^[ \t]*id[ \t]*=[ \t]*(?:"([^"\n]*)"|'([^'\n]*)')""", re.MULTILINE)
+
+
+def written_ids(path: Path) -> set[str]:
+    """The ids a file that cannot be loaded seems to declare (``id = "..."`` lines), so
+    that the rulings whose ``related`` name it are not blamed for its problem."""
+    try:
+        text = read_file(path)
+    except JudgeError:
+        return set()
+    return {a or b for a, b in _ID_LINE.findall(text)}
+
+
+#: What a ruling file's name ends in (in lower case: ``UPPER.TOML`` is refused, not skipped).
+SUFFIX = ".toml"
+
+
+def check_name(path: Path, shown: str) -> None:
+    """A ruling file's name must be UTF-8 text (it is shown on pages, stored in the database
+    and hashed) and end in ``.toml``, in lower case."""
+    name = path.name
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ScenarioError(shown, 1, FieldError(
+            "", "the file name is not UTF-8 text: rename the file")) from None
+    if name[-len(SUFFIX):].lower() == SUFFIX and not name.endswith(SUFFIX):
+        raise ScenarioError(shown, 1, FieldError(
+            "", f"a ruling file's name ends in {SUFFIX!r}, in lower case: rename the file to "
+                f"{quote(name[:-len(SUFFIX)] + SUFFIX)}"))
 
 
 def load_one(path: Path, shown: str, folders: dict[Path, Path] | None = None,
@@ -59,6 +95,7 @@ def load_one(path: Path, shown: str, folders: dict[Path, Path] | None = None,
     resolved whole). ``parsed``: the file's text and table, parsed by another process
     (:mod:`judge.preparse`)."""
     try:
+        check_name(path, shown)
         scenario = load_path(path, shown, parsed)
         resolved = _resolve(path, folders)
         rulings = _rulings_above(resolved)

@@ -67,6 +67,7 @@ from judge.scenario.model import (
 )
 from judge.scenario.model import placement as _placement
 from judge.sources import MARKS, Citation, load_sources, mark_problem, parse_citations
+from judge.texts import check_text
 from judge.tomlfile import indexed, parse, read_file
 
 TOP_FIELDS = ("id", "rulesets", "tags", "terms", "related", *TEXT_FIELDS, "sources", "cards",
@@ -255,9 +256,12 @@ def _int(value: Any, where: str, minimum: int | None = None,
          maximum: int = MAX_NUMBER) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise FieldError(where, f"expected a whole number, got {quote(value)}")
-    if minimum is not None and value < minimum:
-        raise FieldError(where, f"must be at least {minimum}, got {quote(value)}")
-    if value > maximum or value < -maximum:
+    lowest = -maximum if minimum is None else minimum
+    if value < lowest:
+        raise FieldError(where, f"must be at least {lowest}"
+                                f"{' (docs/limits.md)' if minimum is None else ''}, got "
+                                f"{quote(value)}")
+    if value > maximum:
         raise FieldError(where, f"must be at most {maximum} (docs/limits.md), got "
                                 f"{quote(value)}")
     return value
@@ -357,7 +361,8 @@ class _Loader:
         _keys(table, LANGS, name)
         if "ja" not in table:
             raise FieldError(f"{name}.ja", "missing (Japanese is the fallback language)")
-        texts = {lang: _str(v, f"{name}.{lang}") for lang, v in table.items()}
+        texts = {lang: check_text(_str(v, f"{name}.{lang}"), f"{name}.{lang}")
+                 for lang, v in table.items()}
         for lang, text in texts.items():
             problem = mark_problem(text)
             if problem:

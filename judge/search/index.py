@@ -109,7 +109,8 @@ def fingerprint(root: Path) -> str:
             body = path.read_bytes()
         except OSError:
             body = b"\0unreadable"
-        digest.update(f"{path.name}\0{path.parent.name}\0{len(body)}\0".encode())
+        digest.update(f"{path.name}\0{path.parent.name}\0{len(body)}\0".encode(
+            "utf-8", "surrogateescape"))  # a name that is not UTF-8: the loader refuses it
         digest.update(body)
     return digest.hexdigest()
 

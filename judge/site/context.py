@@ -38,7 +38,7 @@ from judge.site import citations, timeline
 from judge.site.api import API_VERSION, DATABASE
 from judge.site.api import FOLDER as API_FOLDER
 from judge.site.load import RulingData, SiteInput
-from judge.site.markup import TermLinker, render_markdown
+from judge.site.markup import RenderedTexts, TermLinker
 from judge.site.sections import (  # noqa: F401 - board_caption, facts, moment_caption: re-exported
     MOMENT_NAMES,
     Words,
@@ -207,6 +207,8 @@ class Lang(Words):
     """Texts in one language: catalogue messages and the corpus's names, with fallbacks."""
 
     corpus: Corpus
+    #: the build's rendered texts (each rendered once, whichever page shows it)
+    rendered: RenderedTexts = field(default_factory=RenderedTexts, kw_only=True)
 
     def term(self, term_id: str) -> str:
         term = self.corpus.glossary.get(term_id)
@@ -239,7 +241,7 @@ class Lang(Words):
 
     def markdown(self, text: str) -> str:
         """A ruling's Markdown as sanitized HTML, interpretations labelled in this language."""
-        return render_markdown(text, interpretation=self.interpretation)
+        return self.rendered.html(text, self.interpretation)
 
 
 @dataclass(frozen=True)
@@ -277,6 +279,8 @@ class SiteModel:
     main_terms: dict[str, list[Term]] = field(default_factory=dict)  # ruling -> terms it explains
     coverage: Coverage | None = None  # judge.coverage's table of the same corpus
     official: set[str] = field(default_factory=set)  # rulings that rest on official text
+    #: every ruling text rendered, before the pages are (forked workers inherit them)
+    rendered: RenderedTexts = field(default_factory=RenderedTexts)
 
     @classmethod
     def build(cls, site: SiteInput) -> SiteModel:
@@ -308,7 +312,24 @@ class SiteModel:
             if glossary_term.main in model.by_id:
                 model.main_terms.setdefault(glossary_term.main, []).append(glossary_term)
         model.coverage = compute_coverage(corpus)  # from the replays loaded: no second replay
+        model.render_texts()
         return model
+
+    def render_texts(self) -> None:
+        """Render every text a page shows as Markdown (question, answer, explanation, in each
+        language or its Japanese fallback), each once: the pages then only look them up."""
+        for lang in LANGS:
+            L = self.lang(lang)
+            for data in self.site.rulings:
+                for name in TEXT_FIELDS:
+                    raw = data.scenario.texts.get(name)
+                    if raw and name != "title":
+                        L.markdown(_text(raw, lang).value)
+
+    def lang(self, lang: str) -> Lang:
+        """The texts of one language, with this build's rendered texts."""
+        return Lang(lang, self.site.corpus, rule_sets=self.site.corpus.rulesets,
+                    rendered=self.rendered)
 
     # ------------------------------------------------------------------ pages
 
@@ -334,7 +355,7 @@ class SiteModel:
     def context(self, spec: PageSpec, lang: str) -> dict[str, Any]:
         here = page_file(lang, spec.key)
         links = Links(here)
-        L = Lang(lang, self.site.corpus, rule_sets=self.site.corpus.rulesets)
+        L = self.lang(lang)
         page = PageInfo(lang=lang, key=spec.key, links=links)
         ctx: dict[str, Any] = {"page": page, "L": L, "model": self, "weights": SEARCH_WEIGHTS}
         builder: Callable[[Lang, Links, PageSpec], dict[str, Any]] = {

@@ -10,6 +10,18 @@ adds itself is its own links, and the mark of the project's interpretations:
 ``[a sentence]{.interpretation}`` (:data:`judge.sources.MARK_RE`) becomes
 ``<span class="interpretation">a sentence<small class="interp-label">LABEL</small></span>``,
 the label in the page's language, the sentence's own Markdown (emphasis, links) kept.
+
+Rendering time grows with a text's length, never with its square (issue 25). Python-Markdown's
+link patterns (``[text](address)``, ``[text][ref]``, ``[ref]``, and their ``![image]`` forms)
+look for the bracket or parenthesis that closes each ``[`` and ``(`` by walking the rest of the
+block, again after every link they replace: an answer of ``[a](`` written 8,000 times took over
+a minute, 8,000 reference links almost five. Here they are replaced (:class:`_Link` and its
+kin) by the same patterns with a bounded search: a link's text holds at most
+:data:`MAX_LINK_BRACKETS` brackets and its address at most as many parentheses; past that the
+bracket is shown as written. What Python-Markdown and the standard library's HTML parser still
+do in more than linear time is bounded by the length of one text
+(:data:`judge.limits.MAX_TEXT_CHARS`, checked by ``judge check``); ``benchmarks/render.py``
+measures both (docs/limits.md).
 """
 
 from __future__ import annotations
@@ -24,10 +36,20 @@ from xml.etree import ElementTree
 
 import markdown
 import nh3
-from markdown.inlinepatterns import InlineProcessor
+from markdown.htmlparser import HTMLExtractor
+from markdown.inlinepatterns import (
+    ImageInlineProcessor,
+    ImageReferenceInlineProcessor,
+    InlineProcessor,
+    LinkInlineProcessor,
+    ReferenceInlineProcessor,
+    ShortImageReferenceInlineProcessor,
+    ShortReferenceInlineProcessor,
+)
+from markdown.preprocessors import HtmlBlockPreprocessor
 from markdown.util import AtomicString
 
-from judge.sources import MARK_RE
+from judge.sources import MARK_RE, has_interpretation
 
 TAGS = frozenset({
     "p", "br", "em", "strong", "b", "i", "code", "pre", "ul", "ol", "li", "blockquote", "a",
@@ -86,10 +108,163 @@ class _Interpretation(InlineProcessor):  # type: ignore[misc]  # markdown is unt
         return span, m.start(0), m.end(0)
 
 
+#: Brackets a link's text (``[...]``) may hold, and parentheses its address (``(...)``), the
+#: closing one included: the search for the closing one stops there, so that it costs a
+#: bounded number of steps per ``[`` whatever follows (eight nested or successive pairs).
+MAX_LINK_BRACKETS = 17
+#: (the next bracket, the closing one when no other comes first)
+_BRACKETS = (re.compile(r"[\[\]]"), re.compile(r"[^\[\]]*+\]"))
+_PARENS = (re.compile(r"[()]"), re.compile(r"[^()]*+\)"))
+
+
+class _Found:
+    """What :func:`closing` found in the text it was last asked about: the link patterns
+    (reference, link, short reference) ask about each ``[`` of a text in turn, and while
+    none of them replaces anything the text is the same object."""
+
+    text: str | None = None
+    ends: dict[tuple[int, str], int | None] = {}
+
+
+def closing(data: str, index: int, marks: tuple[re.Pattern[str], re.Pattern[str]] = _BRACKETS,
+            limit: int = MAX_LINK_BRACKETS) -> int | None:
+    """The index just past the bracket that closes the one opened just before ``index``, or
+    None when it does not close within ``limit`` brackets (a nested pair counts two)."""
+    next_mark, plain = marks
+    simple = plain.match(data, index)
+    if simple is not None:  # no other bracket first: the usual case
+        return simple.end()
+    if _Found.text is not data:
+        _Found.text, _Found.ends = data, {}
+    key = (index, next_mark.pattern)
+    if key in _Found.ends:
+        return _Found.ends[key]
+    depth = 1
+    pos = index
+    end: int | None = None
+    for _ in range(limit):
+        found = next_mark.search(data, pos)
+        if found is None:
+            break
+        depth += 1 if found.group() in "[(" else -1
+        pos = found.end()
+        if depth == 0:
+            end = pos
+            break
+    _Found.ends[key] = end
+    return end
+
+
+class _Bounded(LinkInlineProcessor):  # type: ignore[misc]  # markdown is untyped
+    """Python-Markdown's link text and address, found with :func:`closing` (the rest of its
+    link handling as it is)."""
+
+    def getText(self, data: str, index: int) -> tuple[str, int, bool]:  # noqa: N802
+        end = closing(data, index)
+        if end is None:
+            return "", len(data), False
+        return data[index:end - 1], end, True
+
+    def getLink(self, data: str, index: int  # noqa: N802
+                ) -> tuple[str, str | None, int, bool]:
+        angled = self.RE_LINK.match(data, pos=index)
+        if angled is None:  # no "(" here
+            return "", None, index, False
+        if angled.group(1):  # [text](<address> "title")
+            title = angled.group(2)[1:-1] if angled.group(2) else None
+            return self._cleaned(angled.group(1)[1:-1], title, angled.end(0))
+        end = closing(data, angled.end(), _PARENS)
+        if end is None:
+            return "", None, index, False
+        href, title = _split_title(data[angled.end():end - 1])
+        return self._cleaned(href, title, end)
+
+    def _cleaned(self, href: str, title: str | None, end: int
+                 ) -> tuple[str, str | None, int, bool]:
+        if title is not None:
+            title = self.RE_TITLE_CLEAN.sub(" ", self.unescape(title.strip()))
+        return self.unescape(href).strip(), title, end, True
+
+
+def _split_title(inside: str) -> tuple[str, str | None]:
+    """``address "title"`` (or ``'title'``) -> (address, title); a title starts at the first
+    quote of the kind that ends the parentheses' text."""
+    body = inside.rstrip()
+    if len(body) >= 2 and body[-1] in "\"'":
+        first = body.find(body[-1])
+        if first < len(body) - 1:
+            return body[:first], body[first + 1:-1]
+    return inside, None
+
+
+class _Link(_Bounded):
+    pass
+
+
+class _Image(_Bounded, ImageInlineProcessor):  # type: ignore[misc]
+    pass
+
+
+class _Reference(_Bounded, ReferenceInlineProcessor):  # type: ignore[misc]
+    pass
+
+
+class _ShortReference(_Bounded, ShortReferenceInlineProcessor):  # type: ignore[misc]
+    pass
+
+
+class _ImageReference(_Bounded, ImageReferenceInlineProcessor):  # type: ignore[misc]
+    pass
+
+
+class _ShortImageReference(_Bounded, ShortImageReferenceInlineProcessor):  # type: ignore[misc]
+    pass
+
+
+#: Python-Markdown's link patterns by name, with their priority, and what replaces each.
+BOUNDED: dict[str, tuple[type[_Bounded], int]] = {
+    "reference": (_Reference, 170), "link": (_Link, 160), "image_link": (_Image, 150),
+    "image_reference": (_ImageReference, 140), "short_reference": (_ShortReference, 130),
+    "short_image_ref": (_ShortImageReference, 125),
+}
+
+
+class _Extractor(HTMLExtractor):  # type: ignore[misc]
+    """Python-Markdown's raw HTML finder, told at once that a ``<`` with no ``>`` after it
+    starts no tag: the standard library's parser (Python 3.11, 3.12) reads the rest of the
+    text to find that out, again for every such ``<``; ``<a `` written 8,000 times took 17 s."""
+
+    _ends: tuple[str | None, int] = (None, -1)  # (the text, where its last ">" is)
+
+    def parse_starttag(self, i: int) -> int:
+        text, last = self._ends
+        if text is not self.rawdata:
+            text = self.rawdata
+            last = text.rfind(">")
+            self._ends = (text, last)
+        if last < i:  # no tag can end: what the parser concludes after reading to the end
+            self.handle_data(text[i:i + 1])
+            return i + 1
+        return int(super().parse_starttag(i))
+
+
+class _HtmlBlocks(HtmlBlockPreprocessor):  # type: ignore[misc]
+    def run(self, lines: list[str]) -> list[str]:
+        parser = _Extractor(self.md)
+        parser.feed("\n".join(lines))
+        parser.close()
+        return "".join(parser.cleandoc).split("\n")
+
+
 class _Marks(markdown.Extension):  # type: ignore[misc]
     def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802
         # before the reference and link patterns (170, 160), which would take the brackets
         md.inlinePatterns.register(_Interpretation(md), "interpretation", 175)
+        for name, (bounded, priority) in BOUNDED.items():
+            # the same pattern, in the same place (registering a name again replaces it)
+            pattern = md.inlinePatterns[name].pattern
+            md.inlinePatterns.register(bounded(pattern, md), name, priority)
+        md.preprocessors.register(_HtmlBlocks(md), "html_block", 20)
 
 
 @cache
@@ -107,6 +282,26 @@ def render_markdown(text: str, *, allow_external: bool = False, interpretation: 
     assert isinstance(marks, _Interpretation)
     marks.label = interpretation
     return sanitize(str(md.convert(text)), allow_external=allow_external)
+
+
+class RenderedTexts:
+    """Each ruling text's HTML, rendered once per build and shown by every page that holds
+    it (a ruling's page and the list of all rulings, in its own language and as the fallback
+    of the others). The label of a marked interpretation is in the page's language, so a text
+    with a mark is rendered once per label; any other, once."""
+
+    def __init__(self) -> None:
+        self._html: dict[tuple[str, str], str] = {}
+
+    def html(self, text: str, interpretation: str = "") -> str:
+        key = (text, interpretation if has_interpretation(text) else "")
+        out = self._html.get(key)
+        if out is None:
+            out = self._html[key] = render_markdown(text, interpretation=key[1])
+        return out
+
+    def __len__(self) -> int:
+        return len(self._html)
 
 
 # ---------------------------------------------------------------------------- term links
