@@ -14,13 +14,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge.data import check_data, load_rulesets
+from judge.data import check_data, check_main_rulings, load_rulesets
 from judge.engine.trace import Replay
-from judge.errors import JudgeError, ScenarioError, printable
+from judge.errors import DataError, JudgeError, ScenarioError, printable
 from judge.ids import quote
 from judge.preparse import Parsed, Preparser
 from judge.scenario.expect import check_replay
-from judge.scenario.file import _rulings_folder, check_related, duplicate_id, load_one
+from judge.scenario.file import (
+    _rulings_folder,
+    check_related,
+    duplicate_id,
+    load_one,
+    main_candidates,
+)
 from judge.scenario.load import discover
 from judge.scenario.model import Scenario
 from judge.scenario.run import replay
@@ -176,8 +182,9 @@ def _sorted(heads: list[Head | Failed], rulings: dict[int, Scenario] | None,
             summary: Summary | None, known: Mapping[str, object]
             ) -> Generator[ScenarioError, None, list[tuple[int, str]]]:
     """Yield the errors of the loaded files in order (unusable files, ids used twice,
-    ``related`` ids that name no ruling); return the replays to make, as (file index, rule
-    set) pairs. ``rulings``: the loaded rulings by file index, when in this process."""
+    ``related`` ids that name no ruling, then a glossary ``main`` that names none); return
+    the replays to make, as (file index, rule set) pairs. ``rulings``: the loaded rulings by
+    file index, when in this process."""
     loaded: dict[str, Head] = {}
     failed_ids: set[str] = set()
     for head in heads:
@@ -204,6 +211,10 @@ def _sorted(heads: list[Head | Failed], rulings: dict[int, Scenario] | None,
             yield exc
             continue
         good.append(head)
+    try:  # a glossary term's main ruling must exist (the corpus checks it the same way)
+        check_main_rulings(main_candidates(known_ids))
+    except DataError as exc:
+        yield exc
     tasks: list[tuple[int, str]] = []
     for head in good:
         if rules and summary is not None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
@@ -40,7 +40,13 @@ from judge.engine.rulesets import RuleSet
 from judge.engine.trace import Replay, Trace
 from judge.errors import JudgeError, ManyErrors, ScenarioError
 from judge.paths import data_dir, project_root
-from judge.scenario.file import check_related, duplicate_id, load_one, written_ids
+from judge.scenario.file import (
+    check_related,
+    duplicate_id,
+    load_one,
+    main_candidates,
+    written_ids,
+)
 from judge.scenario.load import discover
 from judge.scenario.model import LANGS, Scenario
 from judge.scenario.run import replay as replay_scenario
@@ -188,29 +194,6 @@ def fingerprint(root: Path, extra: str = "") -> str:
     return digest.hexdigest()
 
 
-def _main_candidates(scenarios: Mapping[str, object]) -> set[str]:
-    """The ruling ids a glossary term's ``main`` may name: the corpus's, and when one is not
-    among them, those of the project's rulings (``rulings/`` beside the data folder, and this
-    package's own): a corpus elsewhere that reads the same data (a test's) shows the terms
-    without the main rulings it does not hold; a ``main`` that names a ruling of none is a
-    mistake of the glossary."""
-    ids = set(scenarios)
-    if all(t.main in ids for t in load_glossary().values() if t.main):
-        return ids
-    folders = {data_dir().resolve().parent / "rulings", project_root() / "rulings"}
-    for folder in sorted(folders):
-        ids |= _ids_in(folder)
-    return ids
-
-
-@cache
-def _ids_in(folder: Path) -> frozenset[str]:
-    """The ruling ids the files of a rulings folder declare (read, not loaded)."""
-    if not folder.is_dir():
-        return frozenset()
-    return frozenset(i for path in discover([folder]) for i in written_ids(path))
-
-
 def _card_files() -> dict[str, str]:
     return dict(card_library().files)
 
@@ -279,7 +262,7 @@ def load_corpus(root: Path | None = None, *, replay: bool = True) -> Corpus:
             errors.append(exc)
     if errors:
         raise ManyErrors(errors)
-    check_main_rulings(_main_candidates(scenarios))
+    check_main_rulings(main_candidates(scenarios))
     loaded: dict[str, Ruling] = {}
     for rid, (rel, scenario) in scenarios.items():
         replays = MappingProxyType(replay_all(scenario)) if replay else MappingProxyType({})

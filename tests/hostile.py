@@ -987,7 +987,7 @@ def data_cases() -> list[DataCase]:
                  "an alias of two spaces", ("aliases", "blank"), both),
         DataCase("glossary-main-missing", gl, _line(gl, "main = ", 'main = "hx-no-such-ruling"'),
                  "a main ruling that no corpus holds (the site dropped it)",
-                 ("main", "hx-no-such-ruling"), ("db", "build")),
+                 ("main", "hx-no-such-ruling"), ("check", "db", "build")),
         # cards
         DataCase("cards-syntax", cd, _header(cd, 2), "TOML syntax: a header without ]"),
         DataCase("cards-bad-utf8", cd, _inject(cd, "name = ", b"\xff"), "bad UTF-8"),

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
+from judge.data import load_glossary
 from judge.errors import FieldError, JudgeError, ScenarioError
 from judge.ids import quote
+from judge.paths import data_dir, discover, project_root
 from judge.scenario.load import load_path
 from judge.scenario.model import Scenario
 from judge.tomlfile import read_file
@@ -69,6 +72,30 @@ def written_ids(path: Path) -> set[str]:
 
 #: What a ruling file's name ends in (in lower case: ``UPPER.TOML`` is refused, not skipped).
 SUFFIX = ".toml"
+
+
+def main_candidates(ids: Collection[str]) -> set[str]:
+    """The ruling ids a glossary term's ``main`` may name: ``ids`` (the corpus's, or the
+    rulings a check loaded), and when a ``main`` is not among them, those of the project's
+    rulings (``rulings/`` beside the data folder, and this package's own). So a corpus
+    elsewhere that reads the same data (a test's), or a check of one folder, does not blame
+    the glossary for the main rulings it does not hold; a ``main`` that names a ruling of
+    none is a mistake of the glossary (:func:`judge.data.check_main_rulings`)."""
+    out = set(ids)
+    if all(t.main in out for t in load_glossary().values() if t.main):
+        return out
+    folders = {data_dir().resolve().parent / "rulings", project_root() / "rulings"}
+    for folder in sorted(folders):
+        out |= _ids_in(folder)
+    return out
+
+
+@cache
+def _ids_in(folder: Path) -> frozenset[str]:
+    """The ruling ids the files of a rulings folder declare (read, not loaded)."""
+    if not folder.is_dir():
+        return frozenset()
+    return frozenset(i for path in discover([folder]) for i in written_ids(path))
 
 
 def check_name(path: Path, shown: str) -> None:
