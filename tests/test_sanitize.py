@@ -139,3 +139,17 @@ def test_term_links_are_the_only_markup_added() -> None:
         "[refresh](../x/) trash"))
     assert out.count('class="term"') == 3, out  # first per paragraph, never inside a or code
     assert_harmless(out.replace(' class="term"', ""), False)
+
+
+def test_class_notation_is_text() -> None:
+    """English card texts write a SIGNI class in angle brackets; it stays on the page as text
+    (the sanitizer used to drop it as an unknown tag: "another  SIGNI")."""
+    out = render_markdown("Banish another <Weapon> SIGNI, or an <Ancient Weapon>, "
+                          "not `<Weapon>`.")
+    assert "another &lt;Weapon&gt; SIGNI" in out, out
+    assert "an &lt;Ancient Weapon&gt;" in out, out
+    assert "<code>&lt;Weapon&gt;</code>" in out, out
+    assert_harmless(out, False)
+    upper = render_markdown("<SCRIPT>alert(1)</SCRIPT><IMG SRC=x ONERROR=alert(1)>")
+    assert_harmless(upper, False)
+    assert "&lt;SCRIPT&gt;" in upper, upper

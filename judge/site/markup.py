@@ -281,7 +281,15 @@ def render_markdown(text: str, *, allow_external: bool = False, interpretation: 
     marks = md.inlinePatterns["interpretation"]
     assert isinstance(marks, _Interpretation)
     marks.label = interpretation
-    return sanitize(str(md.convert(text)), allow_external=allow_external)
+    return sanitize(_CLASS_NOTATION.sub("&lt;", str(md.convert(text))),
+                    allow_external=allow_external)
+
+
+#: A ``<`` before a capital letter: a SIGNI class as English card texts write it
+#: (``<Weapon>``, ``<Ancient Weapon>``), never a tag the allow-list keeps (they are lower case),
+#: so it is text; as raw HTML it would be dropped by the sanitizer, class and all. (In a code
+#: span Python-Markdown has already escaped it.)
+_CLASS_NOTATION = re.compile(r"<(?=/?[A-Z])")
 
 
 class RenderedTexts:
