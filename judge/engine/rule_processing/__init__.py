@@ -18,6 +18,7 @@ abilities do not trigger.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
 from judge.engine import events as ev
@@ -88,10 +89,14 @@ def check(game: Game) -> bool:
     One call is one simultaneous round (glossary, property 3): every kind looks at the same
     state and proposes moves; a card proposed by kinds that send it to different places is
     resolved by its owner's choice (``rule_order``); then the refreshes are made, each from the
-    trash as it was at the check, then the other moves in kind order.
+    trash as it was at the check, then the other moves in kind order. The ``rule_check``
+    event names the kinds and what each acts on; once every kind has applied, the game's
+    :attr:`~judge.engine.game.Game.checked` watcher is told where the check's events begin
+    and where its ``rule_check`` is (the trace makes the check one group of its own).
     """
     if not game.dirty:
         return False
+    start = len(game.log)  # the check's group begins here (the choices the looks ask)
     proposals: dict[str, list[Proposal]] = {}
     for p in () if quiet(game, "p1") and quiet(game, "p2") else PLAYERS:
         cards = side(game, p)
@@ -121,7 +126,8 @@ def check(game: Game) -> bool:
     applied = {p.kind for pick, props in zip(chosen, proposals.values(), strict=True)
                for p in props if (p.place, p.banish) == (pick.place, pick.banish)}
     kinds = sorted(applied | ({"refresh"} if refreshers else set()), key=KINDS.__getitem__)
-    game.emit(ev.RuleCheck, cause="rule", kinds=tuple(kinds))
+    check = game.emit(ev.RuleCheck, cause="rule", kinds=tuple(kinds),
+                      acts=_acts(proposals.values(), refreshers))
     for p in refreshers:
         game.refresh_waiting.discard(p)
         refreshing.refresh(game, p, snapshot=snapshots[p])
@@ -135,7 +141,20 @@ def check(game: Game) -> bool:
             banish_card(game, card, "rule", None)
             continue
         game.move(card, prop.zone, "rule", prop.kind, to_player=prop.player)
+    checked = game.checked
+    if checked is not None:
+        checked(start, check.seq)
     return True
+
+
+def _acts(proposals: Iterable[list[Proposal]], refreshers: list[str]) -> tuple[ev.Acting, ...]:
+    """What each kind that found something acts on, in the glossary's order, then by player
+    and zone: every card a kind proposed to move (both kinds of a card its owner chooses
+    an order for) and each player who refreshes."""
+    found = {(KINDS[p.kind], p.card.owner, _ZONE_ORDER[p.card.zone.zone], p.card.label, p.kind)
+             for props in proposals for p in props}
+    found.update((KINDS["refresh"], p, -1, p, "refresh") for p in refreshers)
+    return tuple(ev.Acting(kind, target) for _, _, _, target, kind in sorted(found))
 
 
 def _resolve_conflict(game: Game, props: list[Proposal]) -> Proposal:
