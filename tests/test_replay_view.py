@@ -11,7 +11,7 @@ from judge.engine import events as ev
 from judge.engine.state import ZoneRef
 from judge.site.board import GONE, NEW, board_of
 from judge.site.load import load_ruling
-from judge.site.replay import cut, step_views
+from judge.site.replay import AFTER_CHECK, AT_CHECK, cut, step_views
 
 
 @cache
@@ -52,15 +52,21 @@ def test_a_crush_sentence_is_not_cut_between_its_cards() -> None:
     after = ev.Choice(seq=3, step=1, cause="game", player="p2", kind="burst_order",
                       options=("k1", "k2"), picked=("k2",))
     parts = cut([*crush, after], frozenset({1, 2}))
-    assert [([e.seq for e in events], key.seq if key else None) for events, key in parts] == \
+    assert [([e.seq for e in p.events], p.key.seq if p.key else None) for p in parts] == \
         [([1, 2], 2), ([3], None)]
-    assert cut([], frozenset()) == [([], None)]
+    assert cut([], frozenset()) == [([], None, None, "")]
 
 
 def test_a_refresh_is_drawn_when_it_is_done() -> None:
+    """Under the launch rules the refresh interrupts the effect: a key moment of its own;
+    later it is rule processing, drawn once the check that makes it has applied."""
     data = load_ruling(ruling("refresh-steps"))
+    launch = next(g for g in data.replays if "2014-04" in g.rules).steps[1]
+    assert any(isinstance(m.key, ev.Refresh) for m in launch.moments)
     step = data.replays[-1].steps[1]
-    assert any(isinstance(m.key, ev.Refresh) for m in step.moments)
+    after = [m for m in step.moments if m.check == AFTER_CHECK]
+    assert len(after) == 1 and any(isinstance(e, ev.Refresh) for e in after[0].events)
+    assert [m.check for m in step.moments] == [AT_CHECK, AFTER_CHECK]
 
 
 def test_a_folded_replay_is_told_from_where_it_differs() -> None:

@@ -54,6 +54,7 @@ from judge.narrate.moves import GENERIC_MOVE_VERBS as GENERIC_MOVE_VERBS
 from judge.narrate.moves import MOVE_MESSAGES as MOVE_MESSAGES
 from judge.narrate.moves import VERB_NAMES as VERB_NAMES
 from judge.narrate.narrator import Narrator as Narrator
+from judge.narrate.narrator import Told as Told
 from judge.narrate.narrator import narrator_for as narrator_for
 from judge.narrate.narrator import scenario_cards as scenario_cards
 from judge.narrate.rules import RULE_KIND_NAMES as RULE_KIND_NAMES

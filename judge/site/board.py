@@ -38,6 +38,7 @@ from html import escape
 from judge.engine.state import FIELD_ZONES, LRIG_STACK_ZONES, ON_FIELD, PLAYERS, SIGNI_ZONES
 from judge.engine.trace import Position
 from judge.engine.visibility import sees
+from judge.i18n import gettext_for
 from judge.langs import N_
 from judge.narrate import Narrator
 from judge.narrate.cards import short_names
@@ -95,6 +96,8 @@ class CardView:
     mark: str = ""
     #: the power on the previous board, when it changed
     was: int | None = None
+    #: on the board of a rule-processing check: the kinds whose condition the card meets
+    rule: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,9 @@ class Board:
     attack_step: str
     zones: tuple[tuple[str, str, tuple[CardView, ...]], ...]  # (player, zone, cards)
     winner: str | None = None
+    #: on the board of a rule-processing check: (player, zone, kind) of a zone that meets a
+    #: kind's condition as a whole (an empty main deck: the refresh)
+    conditions: tuple[tuple[str, str, str], ...] = ()
 
     def cards(self, player: str, zone: str) -> tuple[CardView, ...]:
         for p, z, cards in self.zones:
@@ -139,6 +145,23 @@ def board_of(position: Position, printed: Mapping[str, Iterable[str]] | None = N
             zones.append((player, zone, cards))
     return Board(position.turn, position.turn_player, position.phase, position.attack_step,
                  tuple(zones), position.winner)
+
+
+def at_check(board: Board, acts: Iterable[tuple[str, str]]) -> Board:
+    """``board`` as the board of a rule-processing check: each card a kind acts on marked
+    with that kind (``acts``: (kind, card label), as ``rule_check`` events list them), and
+    for the refresh, which acts on a player, that player's main deck (:data:`RULE_MARK`)."""
+    by_card: dict[str, list[str]] = {}
+    zones: list[tuple[str, str, str]] = []
+    for kind, target in acts:
+        if kind == "refresh" and target in PLAYERS:
+            zones.append((target, "deck", kind))
+        else:
+            by_card.setdefault(target, []).append(kind)
+    return replace(board, conditions=tuple(zones), zones=tuple(
+        (p, z, tuple(replace(c, rule=tuple(by_card[c.label])) if c.label in by_card else c
+                     for c in cards))
+        for p, z, cards in board.zones))
 
 
 def marked(board: Board, previous: Board | None) -> Board:
@@ -214,6 +237,9 @@ NOBODY_MARK = "\u25a0"  # ■
 GIVEN_MARK = "\u2605"  # ★ has a keyword from an effect
 LOST_MARK = "\u2298"  # ⊘ has lost its abilities
 CROSS_MARK = "\u21c4"  # ⇄ in a cross state
+#: on the board of a rule-processing check: meets a kind's condition (after a card's label; an
+#: empty main deck that refreshes shows ``0!`` where a pile shows its count)
+RULE_MARK = "!"
 _HIDDEN_MARKS = {"": "", OWNER: OWNER_MARK, NOBODY: NOBODY_MARK}
 #: A card in the page's key with the keywords effects give it on its boards.
 GIVEN_KEY = N_("%(name)s (%(mark)s %(keywords)s)")
@@ -228,11 +254,12 @@ PLAYER_GAP = 8  # below a player's last row
 def card_text(card: CardView) -> str:
     """A card's label with its marks: ``T1``, ``T1↓``, ``T1↓❄``, ``X□`` (face down, seen by
     its owner), ``C■`` (seen by nobody), ``S★`` (a keyword from an effect), ``S⊘`` (lost its
-    abilities), ``A⇄`` (in a cross state)."""
+    abilities), ``A⇄`` (in a cross state), ``P1!`` (meets a condition of rule processing on the
+    board of a check)."""
     return card.label + (DOWN_MARK if card.down else "") + \
         (FROZEN_MARK if card.frozen else "") + _HIDDEN_MARKS[card.hidden] + \
         (GIVEN_MARK if card.given else "") + (LOST_MARK if card.lost else "") + \
-        (CROSS_MARK if card.crossed else "")
+        (CROSS_MARK if card.crossed else "") + (RULE_MARK if card.rule else "")
 
 
 def _text_width(zone: str) -> float:
@@ -412,16 +439,23 @@ class Painter:
                         for board, i in self.whole.items())
         return self._defs
 
-    def svg(self, board: Board, *, labelledby: str = "", label: str = "") -> str:
-        """``board`` as an ``<svg>`` on the page's frame (see :func:`render_svg`)."""
+    def svg(self, board: Board, *, labelledby: str = "", label: str = "",
+            described: tuple[str, str] | None = None) -> str:
+        """``board`` as an ``<svg>`` on the page's frame (see :func:`render_svg`);
+        ``described``: the id and text of its description (:func:`board_text`), which a
+        screen reader reads after its name: the cards in each zone."""
         name = (f'aria-labelledby="{escape(labelledby, quote=True)}"' if labelledby
                 else f'aria-label="{escape(label, quote=True)}"')
+        desc = ""
+        if described is not None:
+            name += f' aria-describedby="{escape(described[0], quote=True)}"'
+            desc = f'<desc id="{escape(described[0], quote=True)}">{escape(described[1])}</desc>'
         whole = self.whole.get(board)
         inside = f'<use href="#{whole}"/>' if whole else self._inside(board)
         players = {player for player, *_ in self.layout.boxes}
         frame = f"{FRAME_ID}-{board.turn_player}" if board.turn_player in players else FRAME_ID
         return (f'<svg class="board" viewBox="0 0 {WIDTH} {self.layout.height}" role="img" '
-                f'{name}><use href="#{frame}"/>{inside}</svg>')
+                f'{name}>{desc}<use href="#{frame}"/>{inside}</svg>')
 
 
 def _box_svg(board: Board, player: str, zone: str, x: int, y: int) -> str:
@@ -431,7 +465,10 @@ def _box_svg(board: Board, player: str, zone: str, x: int, y: int) -> str:
     cards = list(board.cards(player, zone))
     under = board.cards(player, UNDER[zone]) if zone in UNDER else ()
     count = sum(1 for c in cards if c.mark != GONE)
-    if count > 1 and zone in COUNTED:
+    if any(p == player and z == zone for p, z, _ in board.conditions):
+        parts.append(f'<text class="zc rp" x="{x + BOX_W - 3}" y="{y + NAME}">'
+                     f"{count}{RULE_MARK}</text>")
+    elif count > 1 and zone in COUNTED:
         parts.append(f'<text class="zc" x="{x + BOX_W - 3}" y="{y + NAME}">{count}</text>')
     lines = _lines(cards, _text_width(zone))
     shown = lines[:MAX_LINES]
@@ -464,8 +501,8 @@ def _card(card: CardView) -> str:
     """A card's label and marks, in a ``<tspan>`` with a class when it is down or frozen or
     changed since the previous board."""
     text = escape(card_text(card))
-    classes = [c for c, on in (("dn", card.down), ("fz", card.frozen), (card.mark, card.mark))
-               if on]
+    classes = [c for c, on in (("dn", card.down), ("fz", card.frozen), (card.mark, card.mark),
+                               ("rp", bool(card.rule))) if on]
     return f'<tspan class="{" ".join(classes)}">{text}</tspan>' if classes else text
 
 
@@ -499,7 +536,8 @@ def card_key(boards: Iterable[Board], n: Narrator) -> list[tuple[str, str]]:
 def marks_used(boards: Iterable[Board]) -> frozenset[str]:
     """Which of the marks the page's legend explains only when a board shows them appear on
     ``boards``: :data:`OWNER`, :data:`NOBODY` (face-down cards), ``given`` (a keyword from an
-    effect), ``lost`` (lost abilities), ``crossed`` (a cross state)."""
+    effect), ``lost`` (lost abilities), ``crossed`` (a cross state), ``rule`` (a condition of
+    rule processing, on the board of a check)."""
     out: set[str] = set()
     for b in boards:
         for _, _, cards in b.zones:
@@ -512,6 +550,10 @@ def marks_used(boards: Iterable[Board]) -> frozenset[str]:
                     out.add("lost")
                 if c.crossed:
                     out.add("crossed")
+                if c.rule:
+                    out.add("rule")
+        if b.conditions:
+            out.add("rule")
     return frozenset(out)
 
 
@@ -519,3 +561,82 @@ def _label_order(label: str) -> tuple[str, int, str]:
     head = label.rstrip("0123456789")
     digits = label[len(head):]
     return (head, int(digits) if digits else -1, label)
+
+
+#: The words of a board's text alternative (:func:`board_text`).
+TEXT_WORDS: dict[str, str] = {
+    "side": N_("%(player)s: %(zones)s"),
+    "zone": N_("%(zone)s: %(cards)s"),
+    "card": N_("%(card)s (%(states)s)"),
+    "power": N_("power %(power)s"),
+    "power_was": N_("power %(was)s, now %(power)s"),
+    "empty": N_("empty"),
+    "turn": N_("%(player)s's turn"),
+    "rule": N_("meets the condition of rule processing: %(kinds)s"),
+    "under": N_("%(cards)s under it"),
+    "zones": N_("; "),
+}
+#: The marks a card state is read with, by what they mean (the board's legend's words).
+_STATE_WORDS: tuple[tuple[str, str], ...] = (
+    ("down", N_("down")), ("frozen", N_("frozen")),
+    ("owner", N_("face down: only its owner may look at it")),
+    ("nobody", N_("face down: nobody may look at it")),
+    ("given", N_("has a keyword from an effect")), ("lost", N_("has lost its abilities")),
+    ("crossed", N_("in a cross state")), (NEW, N_("arrived")), (GONE, N_("left")),
+    (CHANGED, N_("changed")),
+)
+
+
+@functools.cache
+def _text_words(lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    """:data:`TEXT_WORDS` and the state words of :data:`_STATE_WORDS`, translated once per
+    language (a page's boards read them for every card)."""
+    return ({k: gettext_for(lang, m) for k, m in TEXT_WORDS.items()},
+            {k: gettext_for(lang, m) for k, m in _STATE_WORDS})
+
+
+def board_text(board: Board, layout: Layout, n: Narrator) -> str:
+    """The text alternative of ``board`` in ``n``'s language: whose turn it is, then each
+    player's side as the board draws it (player 2 first), zone by zone, each card with its
+    marks in words (down, frozen, face down, arrived, left, changed, a SIGNI's power, the
+    cards under it, a condition of rule processing it meets); a pile's cards are listed from
+    the top. What a screen reader hears of the board, besides its caption."""
+    words, states = _text_words(n.lang)
+    sep = n.join(["", ""])
+    sides = [words["turn"] % {"player": n.player(board.turn_player)}]
+    for player in ("p2", "p1"):
+        zones = []
+        for zone in layout.zones:
+            cards = board.cards(player, zone)
+            conds = [k for p, z, k in board.conditions if p == player and z == zone]
+            if not cards and not conds:
+                continue
+            shown = [_card_words(c, board, player, zone, n, words, states) for c in cards]
+            if conds:
+                shown.append(words["card"] % {"card": words["empty"], "states": words["rule"] % {
+                    "kinds": sep.join(n.rule_kind(k) for k in conds)}})
+            zones.append(words["zone"] % {"zone": n.board_zone_name(zone),
+                                          "cards": sep.join(shown)})
+        if zones:
+            sides.append(words["side"] % {"player": n.player(player),
+                                          "zones": words["zones"].join(zones)})
+    end = n.sentence_end()
+    return " ".join(side + end for side in sides)
+
+
+def _card_words(card: CardView, board: Board, player: str, zone: str, n: Narrator,
+                words: Mapping[str, str], states: Mapping[str, str]) -> str:
+    """One card of a board's text alternative: its label, with its marks in words."""
+    said = [states[key] for key, on in (
+        ("down", card.down), ("frozen", card.frozen), (card.hidden, card.hidden),
+        ("given", card.given), ("lost", card.lost), ("crossed", card.crossed),
+        (card.mark, card.mark)) if on]
+    if card.power is not None and card.mark != GONE:
+        said.append(words["power"] % {"power": card.power} if card.was is None else
+                    words["power_was"] % {"was": card.was, "power": card.power})
+        under = board.cards(player, UNDER[zone]) if zone in UNDER else ()
+        if under:
+            said.append(words["under"] % {"cards": n.join(c.label for c in under)})
+    if card.rule:
+        said.append(words["rule"] % {"kinds": n.join(n.rule_kind(k) for k in card.rule)})
+    return words["card"] % {"card": card.label, "states": n.join(said)} if said else card.label

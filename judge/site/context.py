@@ -25,6 +25,11 @@ from judge.engine import events as ev
 from judge.engine.rule_processing import BY_ID as RULE_KIND_BY_ID
 from judge.engine.rule_processing import KINDS as RULE_KINDS
 from judge.engine.rule_processing import TABLE as RULE_KIND_TABLE
+from judge.engine.rule_processing import (
+    TOGETHER_DESCRIPTION,
+    TOGETHER_NAME,
+    TOGETHER_SOURCE,
+)
 from judge.engine.rulesets import RuleSet
 from judge.engine.state import ATTACK_STEP_TERMS, ATTACK_STEPS, PHASE_TERMS, PHASES
 from judge.i18n import LANGS, N_, NATIVE_NAMES, gettext_for
@@ -269,6 +274,8 @@ class SiteModel:
     by_ruleset: dict[str, list[str]] = field(default_factory=dict)
     kinds: dict[str, list[str]] = field(default_factory=dict)
     phases: dict[str, list[str]] = field(default_factory=dict)
+    #: rulings whose replays apply several kinds at once, or ask an owner's order of two
+    together: list[str] = field(default_factory=list)
     term_use: dict[str, list[str]] = field(default_factory=dict)
     #: the dated rule changes with the rulings whose answer differs across each
     #: (:func:`judge.site.timeline.changes`)
@@ -294,7 +301,9 @@ class SiteModel:
                 model.by_ruleset.setdefault(rs, []).append(rid)
             for term in sc.terms:
                 model.term_use.setdefault(term, []).append(rid)
-            kinds, phases = _seen(data)
+            kinds, phases, together = _seen(data)
+            if together:
+                model.together.append(rid)
             for kind in kinds:
                 model.kinds.setdefault(kind, []).append(rid)
             for phase in phases:
@@ -476,11 +485,17 @@ class SiteModel:
 
     def _processing(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         glossary = links.to(f"{L.lang}/glossary/")
+        # each ruling links to the first step of its page that the kind drives
         kinds = [{"id": k.id, "number": k.number, "name": gettext_for(L.lang, k.name),
                   "description": L._(k.description), "sources": L.sources([k.source]),
                   "term_href": f"{glossary}#t-{k.term}" if k.term else "",
-                  "rulings": [self.entry(r, L, links) for r in self.kinds.get(k.id, [])]}
+                  "rulings": [self._step_entry(r, L, links, f"rule-kind-{k.id}")
+                              for r in self.kinds.get(k.id, [])]}
                  for k in RULE_KIND_TABLE]
+        together = {"name": L._(TOGETHER_NAME), "description": L._(TOGETHER_DESCRIPTION),
+                    "sources": L.sources([TOGETHER_SOURCE]),
+                    "rulings": [self._step_entry(r, L, links, "rule-together-together")
+                                for r in self.together]}
         phases = []
         for phase in ("setup", *PHASES):
             phases.append({"id": phase, "name": L.term(PHASE_TERMS[phase]),
@@ -494,7 +509,12 @@ class SiteModel:
                               for r in self.phases.get(f"attack:{s}", [])]}
                  for s in ATTACK_STEPS]
         return {"title": L._("Rule processing and phases"), "kinds": kinds, "phases": phases,
-                "steps": steps}
+                "steps": steps, "together": together}
+
+    def _step_entry(self, rid: str, L: Lang, links: Links, anchor: str) -> dict[str, Any]:
+        """A ruling in a list, linked to the sentence of its replay with id ``anchor``."""
+        entry = self.entry(rid, L, links)
+        return {**entry, "href": f"{entry['href']}#{anchor}"}
 
     def _coverage(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         """The table of ``judge coverage`` (:func:`judge.coverage.compute`), translated."""
@@ -704,23 +724,28 @@ def _newest_key(data: RulingData, registry: Mapping[str, Any]) -> tuple[str, str
     return ("".join(chr(0x10FFFF - ord(c)) for c in newest.ljust(10, "0")), data.id)
 
 
-def _seen(data: RulingData) -> tuple[list[str], list[str]]:
+def _seen(data: RulingData) -> tuple[list[str], list[str], bool]:
     """Kinds of rule processing and phases (``attack:<step>`` for attack steps) that any
-    branch of any rule set of the ruling went through."""
+    branch of any rule set of the ruling went through, and whether one of its checks acted
+    on several things at once or asked an owner's order of two kinds (property 3)."""
     kinds: set[str] = set()
     phases: set[str] = set()
+    together = False
     for rr in data.ruling.replays.values():
         for branch in rr.branches:
             for e in branch:
                 if isinstance(e, ev.RuleCheck):
                     kinds.update(e.kinds)
+                    together = together or len(e.acts) > 1
+                elif isinstance(e, ev.Choice) and e.kind == "rule_order":
+                    together = True
                 elif isinstance(e, ev.Phase):
                     phases.add(e.phase)
                 elif isinstance(e, ev.AttackStep):
                     phases.add(f"attack:{e.attack_step}")
                 elif isinstance(e, ev.GameStart):
                     phases.add("setup")
-    return sorted(k for k in kinds if k in RULE_KINDS), sorted(phases)
+    return sorted(k for k in kinds if k in RULE_KINDS), sorted(phases), together
 
 
 def search_filters(L: Lang) -> dict[str, str]:

@@ -10,23 +10,29 @@ than the engine, the narration and the boards (the sandbox runs it under Pyodide
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
+from judge.coverage import RuleRef, event_rules
 from judge.engine import events as ev
 from judge.engine.events import Event
+from judge.engine.rule_processing import BY_ID as RULE_KIND_BY_ID
+from judge.engine.rule_processing import TOGETHER_NAME
 from judge.engine.rulesets import RuleSet
 from judge.engine.state import ZoneRef
 from judge.i18n import N_, gettext_for, ngettext_for
-from judge.narrate import Narrator
+from judge.narrate import Narrator, Told
 from judge.scenario.expect import ORDERED_ZONES
 from judge.scenario.model import StatePattern, ZonePattern
-from judge.site.board import card_key, frame_svg, marks_used
+from judge.site.board import board_text, card_key, frame_svg, marks_used
 from judge.site.load import RulingData
+from judge.site.replay import AFTER_CHECK, AT_CHECK, Moment
 from judge.site.timeline import expectation_keys
+from judge.sources import load_sources
 
 
 @dataclass
@@ -52,15 +58,26 @@ class Words:
         return ngettext_for(self.lang, singular, plural, n) % {"num": n}
 
 
+#: The rows of the answers' tables a phone shows without folding them: about one screen
+#: (a row is two lines at 390 px); past it the tables fold under a summary, so that the
+#: replay is not pushed far down.
+FOLD_ROWS = 10
+
+
 def replay_sections(data: RulingData, L: Words, n: Narrator) -> dict[str, Any]:
     """The values ``site_templates/replay.html`` shows for one ruling in ``L``'s language."""
+    tables = answers(data, L, n)
+    rows = sum(len(a["rows"]) for a in tables)
     return {
-        "answers": answers(data, L, n),
+        "answers": tables,
+        "answer_rows": rows,
+        "fold_answers": rows > FOLD_ROWS,
         "replays": replays(data, L, n),
         "outcomes": outcome_views(data, L, n),
         "frame": Markup(frame_svg(data.layout, n, data.painter.defs())),
         "card_key": card_key(data.boards, n),
         "board_marks": marks_used(data.boards),
+        "full_stop": n.sentence_end(),
     }
 
 
@@ -89,6 +106,7 @@ def replays(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any]]:
     position."""
     out = []
     first_setup = None
+    anchors: set[str] = set()  # the rules a sentence of the page is the first to cite
     for gi, rv in enumerate(reversed(data.replays)):
         steps = []
         when: tuple[Any, ...] = ()  # the turn and phase the last caption gave
@@ -105,7 +123,7 @@ def replays(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any]]:
             parts = []
             number = 1
             for j, moment in enumerate(view.moments):
-                sentences = n.events(moment.events)
+                sentences = _lines(n.told(moment.events), moment, L, n, anchors)
                 part: dict[str, Any] = {"sentences": sentences, "start": number,
                                         "svg": None}
                 number += len(sentences)
@@ -116,9 +134,11 @@ def replays(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any]]:
                     board = moment.board
                     now = (board.turn, board.turn_player, board.phase, board.attack_step)
                     part.update(
-                        svg=Markup(data.painter.svg(board, labelledby=caption_id)),
+                        svg=Markup(data.painter.svg(
+                            board, labelledby=caption_id,
+                            described=(f"{caption_id}-d", board_text(board, data.layout, n)))),
                         caption=moment_caption(L, n, moment.key, board, title,
-                                               when=now != when),
+                                               when=now != when, check=moment.check),
                         caption_id=caption_id)
                     when = now
                 parts.append(part)
@@ -146,20 +166,27 @@ def outcome_views(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any
 
 
 #: What the board of a key moment inside a step (:mod:`judge.site.replay`) comes after: its
-#: caption (the step's heading above says which step, and the turn and phase do not change).
+#: caption (the step's heading above says which step, and the turn and phase do not change);
+#: the two moments of a round of rule processing: at its check and once it has applied.
 MOMENT_NAMES: dict[str, str] = {
     "crush": N_("After the crush"),
     "check": N_("After %(card)s goes into the check zone"),
     "burst": N_("After the Life Burst of %(card)s"),
     "refresh": N_("After the refresh of %(player)s"),
+    AT_CHECK: N_("At the check of rule processing: every condition at once, marked !"),
+    AFTER_CHECK: N_("After rule processing: every kind has applied"),
 }
 
 
 def moment_caption(L: Words, n: Narrator, key: Event | None, board: Any, title: str,
-                   when: bool = True) -> str:
+                   when: bool = True, check: str = "") -> str:
     """The caption of a board: after a step, the step's title, with the turn, the turn player
     and the phase when they are not those of the previous board's caption (``when``); at a
-    key moment inside a step, what it comes after."""
+    key moment inside a step, what it comes after; at a round of rule processing
+    (``check``: :data:`~judge.site.replay.AT_CHECK`, :data:`~judge.site.replay.AFTER_CHECK`),
+    which of its two moments it is."""
+    if check:
+        return L._(MOMENT_NAMES[check])
     if key is None:
         return board_caption(L, n, board, title) if when else title
     if isinstance(key, ev.Move):
@@ -170,6 +197,97 @@ def moment_caption(L: Words, n: Narrator, key: Event | None, board: Any, title: 
         which = "burst"
     card = key.ability.card if isinstance(key, ev.EffectEnd) else key.card
     return L._(MOMENT_NAMES[which], card=n.card(card), player=n.player(key.player))
+
+
+#: What a link to a rule says (:func:`rule_note`): a kind of rule processing by its number
+#: and name, property 3 by its name, a mechanic by its glossary term.
+RULE_NAMES: dict[str, str] = {
+    "kind": N_("rule processing %(number)s: %(name)s"),
+    "together": N_("rule processing: %(name)s"),
+}
+#: The note after a sentence, around the rules behind it (:func:`rule_note`).
+NOTE = N_(" (%(note)s)")
+#: From a ruling page to its language's root (``<lang>/rulings/<id>/``): a rule's link is
+#: relative to it; ``data-href`` holds the link from the language's root, for a page at
+#: another depth (the sandbox's page rewrites it: site_templates/sandbox.js).
+LANG_ROOT = "../../"
+#: A parenthesis at the end of a title or a section's name (``(as quoted on wixoss.81.la)``,
+#: ``（パワー0以下のシグニ）``): left out where a step names its source.
+_TAIL = re.compile(r"\s*[(（][^()（）]*[)）]$")
+
+
+def _lines(told: Iterable[Told], moment: Moment, L: Words, n: Narrator, anchors: set[str]
+           ) -> list[dict[str, Any]]:
+    """The sentences of one moment of a replay, each with the rules behind it
+    (:func:`rule_note`: a sentence driven by the same rules as the one before it names them
+    without their sources again); the first sentence of the page to cite a rule carries the
+    anchor its page links back to (``rule-kind-power``: the processing page's rulings)."""
+    in_check = bool(moment.check)
+    out = []
+    previous: tuple[RuleRef, ...] = ()
+    for t in told:
+        rules = tuple(dict.fromkeys(r for e in t.events for r in event_rules(e, in_check)))
+        anchor = ""
+        for rule in rules:
+            name = rule_anchor(rule)
+            if name not in anchors:
+                anchors.add(name)
+                anchor = anchor or name
+        out.append({"text": t.text, "rule": rule_note(rules, L, n, short=rules == previous),
+                    "id": anchor})
+        previous = rules
+    return out
+
+
+def rule_anchor(rule: RuleRef) -> str:
+    """The id of the first sentence of a ruling page that a rule drives: the processing page
+    and the glossary link back to it."""
+    return f"rule-{rule.what}-{rule.id}"
+
+
+def rule_note(rules: Iterable[RuleRef], L: Words, n: Narrator, short: bool = False) -> Markup:
+    """After a sentence, the rules behind it, each linked to where the site states it (the
+    processing page for rule processing, the glossary for a keyword), then their sources by
+    document and section: "(rule processing 1: power 0 or less; WIXOSS glossary: Rule
+    processing § kind 1)"; ``short``, the links alone. Empty for a sentence no rule
+    drives."""
+    rules = list(rules)
+    if not rules:
+        return Markup("")
+    links = []
+    cited: dict[str, list[str]] = {}
+    for rule in rules:
+        if rule.what == "kind":
+            kind = RULE_KIND_BY_ID[rule.id]
+            text = L._(RULE_NAMES["kind"], number=kind.number, name=L._(kind.name))
+            href = f"processing/#kind-{rule.id}"
+        elif rule.what == "together":
+            text = L._(RULE_NAMES["together"], name=L._(TOGETHER_NAME))
+            href = "processing/#together"
+        else:
+            text = n.term(rule.term or rule.id, rule.id)
+            href = f"glossary/#t-{rule.term or rule.id}"
+        links.append(Markup('<a href="{}" data-href="{}">{}</a>').format(
+            LANG_ROOT + href, href, text))
+        doc_id, _, section = rule.source.partition("#")
+        cited.setdefault(doc_id, [])
+        if section and section not in cited[doc_id]:
+            cited[doc_id].append(section)
+    registry = load_sources()
+    sources = []
+    for doc_id, sections in () if short else cited.items():
+        doc = registry.get(doc_id)
+        if doc is None:
+            continue
+        title = _TAIL.sub("", doc.title(L.lang))
+        names = [_TAIL.sub("", doc.sections[name].name(L.lang)) for name in sections
+                 if name in doc.sections]
+        sources.append(f"{title} § {n.join(names)}" if names else title)
+    sep = escape(L._(N_("; ")))
+    note = escape(n.join(["", ""])).join(links) + \
+        (sep + sep.join(escape(t) for t in sources) if sources else "")
+    return Markup('<span class="rule">{}</span>').format(
+        escape(L._(NOTE)).replace("%(note)s", note))
 
 
 def board_caption(L: Words, n: Narrator, board: Any, title: str) -> str:

@@ -40,7 +40,9 @@ from judge.engine.rule_processing.base import Kind, Proposal, quiet, side
 from judge.engine.rule_processing.key import KEY_ZONES as KEY_ZONES
 from judge.engine.rule_processing.resona import RESONA_ZONES as RESONA_ZONES
 from judge.engine.rule_processing.upper_limits import UPPER_LIMITS as UPPER_LIMITS
+from judge.engine.sources import GLOSSARY_RULE_PROCESSING, cite
 from judge.engine.state import PLAYERS, ZONES
+from judge.langs import N_
 
 if TYPE_CHECKING:
     from judge.engine.game import Game
@@ -58,6 +60,18 @@ TABLE: Final[tuple[Kind, ...]] = (
     limiting_condition.KIND,  # 9: limiting condition not the centre LRIG's type: to the trash
     same_lrig_type.KIND,  # 10: two LRIGs of one LRIG type: the non-centre stack goes
 )
+
+#: Property 3 of the glossary: every kind that applies applies at the same time, and where two
+#: kinds would move one card to different places, the player on that card's side chooses the
+#: order (``rule_order``). Its name and description (message ids), and the citation of its
+#: source: the site's processing page states it, and the replays link a simultaneous check
+#: and an owner's order to it.
+TOGETHER_NAME: Final = N_("applied at the same time")
+TOGETHER_DESCRIPTION: Final = N_(
+    "Every kind that applies applies at the same time. When two kinds would move one card to "
+    "different places, the player on that card's side chooses which applies first; the card "
+    "has then moved, and the other no longer applies.")
+TOGETHER_SOURCE: Final = cite(GLOSSARY_RULE_PROCESSING, "property-3")
 
 #: Kind id -> its number, as in the glossary.
 KINDS: Final[dict[str, int]] = {kind.id: kind.number for kind in TABLE}
