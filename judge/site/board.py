@@ -573,7 +573,7 @@ TEXT_WORDS: dict[str, str] = {
     "empty": N_("empty"),
     "turn": N_("%(player)s's turn"),
     "rule": N_("meets the condition of rule processing: %(kinds)s"),
-    "under": N_("%(cards)s under it"),
+    "under": N_("under it: %(cards)s"),
     "zones": N_("; "),
 }
 #: The marks a card state is read with, by what they mean (the board's legend's words).
@@ -608,10 +608,14 @@ def board_text(board: Board, layout: Layout, n: Narrator) -> str:
         zones = []
         for zone in layout.zones:
             cards = board.cards(player, zone)
+            under = board.cards(player, UNDER[zone]) if zone in UNDER else ()
             conds = [k for p, z, k in board.conditions if p == player and z == zone]
-            if not cards and not conds:
+            if not cards and not under and not conds:
                 continue
-            shown = [_card_words(c, board, player, zone, n, words, states) for c in cards]
+            shown = [_card_words(c, n, words, states) for c in cards]
+            if under:  # the cards under the SIGNI zone, as its box lists them after "+"
+                shown.append(words["under"] % {"cards": sep.join(
+                    _card_words(c, n, words, states) for c in under)})
             if conds:
                 shown.append(words["card"] % {"card": words["empty"], "states": words["rule"] % {
                     "kinds": sep.join(n.rule_kind(k) for k in conds)}})
@@ -624,8 +628,8 @@ def board_text(board: Board, layout: Layout, n: Narrator) -> str:
     return " ".join(side + end for side in sides)
 
 
-def _card_words(card: CardView, board: Board, player: str, zone: str, n: Narrator,
-                words: Mapping[str, str], states: Mapping[str, str]) -> str:
+def _card_words(card: CardView, n: Narrator, words: Mapping[str, str],
+                states: Mapping[str, str]) -> str:
     """One card of a board's text alternative: its label, with its marks in words."""
     said = [states[key] for key, on in (
         ("down", card.down), ("frozen", card.frozen), (card.hidden, card.hidden),
@@ -634,9 +638,6 @@ def _card_words(card: CardView, board: Board, player: str, zone: str, n: Narrato
     if card.power is not None and card.mark != GONE:
         said.append(words["power"] % {"power": card.power} if card.was is None else
                     words["power_was"] % {"was": card.was, "power": card.power})
-        under = board.cards(player, UNDER[zone]) if zone in UNDER else ()
-        if under:
-            said.append(words["under"] % {"cards": n.join(c.label for c in under)})
     if card.rule:
         said.append(words["rule"] % {"kinds": n.join(n.rule_kind(k) for k in card.rule)})
     return words["card"] % {"card": card.label, "states": n.join(said)} if said else card.label
