@@ -512,7 +512,7 @@ def card_key(boards: Iterable[Board], n: Narrator) -> list[tuple[str, str]]:
     show (:func:`judge.narrate.cards.short_names`)."""
     boards = list(boards)
     labels = sorted({c.label for b in boards for _, _, cards in b.zones for c in cards},
-                    key=_label_order)
+                    key=label_order)
     names = short_names(n, labels)
     given: dict[str, list[str]] = {}
     for b in boards:
@@ -557,7 +557,7 @@ def marks_used(boards: Iterable[Board]) -> frozenset[str]:
     return frozenset(out)
 
 
-def _label_order(label: str) -> tuple[str, int, str]:
+def label_order(label: str) -> tuple[str, int, str]:
     head = label.rstrip("0123456789")
     digits = label[len(head):]
     return (head, int(digits) if digits else -1, label)

@@ -45,12 +45,15 @@ from judge.site.api import FOLDER as API_FOLDER
 from judge.site.load import RulingData, SiteInput
 from judge.site.markup import TermLinker, render_markdown
 from judge.site.sections import (  # noqa: F401 - board_caption, facts, moment_caption: re-exported
+    FACT_SENTENCES,
     MOMENT_NAMES,
     Words,
+    answer_sentences,
     board_caption,
     facts,
     moment_caption,
     replay_sections,
+    timeline_card_key,
 )
 from judge.sources import Citation, has_interpretation, rests_on_official
 
@@ -576,7 +579,8 @@ class SiteModel:
                          "change": change is not None,
                          "rows": [self._changed(row, L, links)
                                   for row in (change.rows if change else ())]})
-        return {"title": L._("Rule changes"), "rulesets": sets}
+        return {"title": L._("Rule changes"), "rulesets": sets,
+                "full_stop": Narrator(L.lang, {}).sentence_end()}
 
     def _changed(self, row: timeline.Row, L: Lang, links: Links) -> dict[str, Any]:
         """One ruling of the timeline: its answer's facts that differ across the change, under
@@ -592,14 +596,26 @@ class SiteModel:
         def outcome_names(exp: Expectation) -> str:
             return n.join(o.title(L.lang)[0] for o in exp.outcomes)
 
+        def sentences(exp: Expectation) -> list[tuple[str, str]]:
+            return answer_sentences(exp.state, L, n)
+
+        def outcome_sentence(exp: Expectation) -> str:
+            return L._(FACT_SENTENCES["outcomes"], names=outcome_names(exp))
+
         before, after = corpus.rulesets[row.before], corpus.rulesets[row.after]
+        label = L._("Legal outcomes")
+        told = timeline.differences(data.scenario, row, sentences, outcome_sentence, label)
+        compared = timeline.differences(data.scenario, row, state_facts, outcome_names, label)
         return {**self.entry(row.ruling, L, links),
                 "before": {"id": before.id, "label": L.rules([before.id]),
-                           "title": L.ruleset_title(before), "start": before.start},
+                           "title": L.ruleset_title(before), "start": before.start,
+                           "answer": " ".join(f["before"] for f in told if f["before"])},
                 "after": {"id": after.id, "label": L.rules([after.id]),
-                          "title": L.ruleset_title(after), "start": after.start},
-                "facts": timeline.differences(data.scenario, row, state_facts, outcome_names,
-                                              L._("Legal outcomes"))}
+                          "title": L.ruleset_title(after), "start": after.start,
+                          "answer": " ".join(f["after"] for f in told if f["after"])},
+                "facts": compared,
+                "card_key": timeline_card_key(data.scenario, row, n, (
+                    f[side] for f in compared for side in ("what", "before", "after")))}
 
     # ------------------------------------------------------------------ a ruling
 

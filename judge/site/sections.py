@@ -25,13 +25,15 @@ from judge.engine.rule_processing import TOGETHER_NAME
 from judge.engine.rulesets import RuleSet
 from judge.engine.state import ZoneRef
 from judge.i18n import N_, gettext_for, ngettext_for
+from judge.langs import NP_
 from judge.narrate import Narrator, Told
+from judge.narrate.cards import short_names
 from judge.scenario.expect import ORDERED_ZONES
-from judge.scenario.model import StatePattern, ZonePattern
-from judge.site.board import board_text, card_key, frame_svg, marks_used
+from judge.scenario.model import Scenario, StatePattern, ZonePattern
+from judge.site.board import board_text, card_key, frame_svg, label_order, marks_used
 from judge.site.load import RulingData
 from judge.site.replay import AFTER_CHECK, AT_CHECK, Moment
-from judge.site.timeline import expectation_keys
+from judge.site.timeline import Row, expectation_keys
 from judge.sources import load_sources
 
 
@@ -156,6 +158,7 @@ def outcome_views(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any
     for ov in data.outcomes:
         svg = None
         name, name_lang = ov.outcome.title(L.lang)
+        name = heading(name, name_lang or L.lang)
         if ov.board is not None:
             svg = Markup(data.painter.svg(ov.board, label=name))
         choices = [n.event(e) for e in ov.choices]
@@ -317,12 +320,104 @@ def _zone_value(pattern: ZonePattern, zone: str, L: Words, n: Narrator) -> str:
     return cards[0]
 
 
+#: The facts of an answer as sentences (:func:`answer_sentences`): what the timeline sets side by
+#: side for a ruling whose answer changed.
+FACT_SENTENCES: dict[str, str] = {
+    "cards": N_("%(zone)s holds %(cards)s."),
+    "empty": N_("%(zone)s is empty."),
+    "contains": N_("%(zone)s includes %(cards)s."),
+    "lacks": N_("%(zone)s does not include %(cards)s."),
+    "phase": N_("It is the %(phase)s."),
+    "turn": N_("It is turn %(turn)s."),
+    "turn_player": N_("It is %(player)s's turn."),
+    "winner": N_("%(player)s wins the game."),
+    "no_winner": N_("Nobody wins the game."),
+    "power": N_("The power of %(card)s is %(value)s."),
+    "level": N_("The level of %(card)s is %(value)s."),
+    "limit": N_("The limit of %(player)s is %(value)s."),
+    "outcomes": N_("The legal outcomes: %(names)s."),
+}
+#: How many times a player has refreshed this turn, as a sentence (singular, plural).
+REFRESHES_SENTENCE = NP_("%(player)s has refreshed %(num)d time this turn.",
+                         "%(player)s has refreshed %(num)d times this turn.")
+
+
+def answer_sentences(state: StatePattern, L: Words, n: Narrator) -> list[tuple[str, str]]:
+    """The facts an expectation states (:func:`facts`: the same rows, by the same headings),
+    each as a sentence: (what, sentence)."""
+    out: list[tuple[str, str]] = []
+    for (what, _), (kind, values) in zip(facts(state, L, n), _fact_kinds(state, L, n),
+                                             strict=True):
+        if kind == "refreshes":
+            text = ngettext_for(L.lang, *REFRESHES_SENTENCE, int(values["num"])) % values
+        else:
+            text = L._(FACT_SENTENCES[kind], **values)
+        out.append((what, heading(text, L.lang)))
+    return out
+
+
+def _fact_kinds(state: StatePattern, L: Words, n: Narrator
+                ) -> list[tuple[str, dict[str, Any]]]:
+    """The sentence of each row of :func:`facts`, in the same order: its kind and values."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for where, pattern in state.zones.items():
+        ref = ZoneRef.parse(where)
+        zone = n.zone(ref)
+        cards = n.join(n.card(c) for c in pattern.cards)
+        if pattern.mode == "count":
+            out.append(("cards", {"zone": zone, "cards": _zone_value(pattern, ref.zone, L, n)}))
+        elif pattern.mode in ("contains", "lacks"):
+            out.append((pattern.mode, {"zone": zone, "cards": cards}))
+        elif not pattern.cards:
+            out.append(("empty", {"zone": zone}))
+        else:
+            out.append(("cards", {"zone": zone, "cards": _zone_value(pattern, ref.zone, L, n)}))
+    if state.phase:
+        out.append(("phase", {"phase": n.phase(state.phase)}))
+    if state.attack_step:
+        out.append(("phase", {"phase": n.attack_step(state.attack_step)}))
+    if state.turn is not None:
+        out.append(("turn", {"turn": state.turn}))
+    if state.turn_player:
+        out.append(("turn_player", {"player": n.player(state.turn_player)}))
+    if state.winner:
+        out.append(("no_winner", {}) if state.winner == "none" else
+                   ("winner", {"player": n.player(state.winner)}))
+    out += [("power", {"card": n.card(c), "value": v}) for c, v in state.power.items()]
+    out += [("level", {"card": n.card(c), "value": v}) for c, v in state.level.items()]
+    out += [("limit", {"player": n.player(p), "value": v}) for p, v in state.limit.items()]
+    out += [("refreshes", {"player": n.player(p), "num": v})
+            for p, v in state.refreshes.items()]
+    return out
+
+
+def timeline_card_key(scenario: Scenario, row: Row, n: Narrator, shown: Iterable[str]
+                      ) -> list[tuple[str, str]]:
+    """The key to the card labels that the texts ``shown`` (the facts of ``row`` the timeline
+    compares) name, of the ruling's named cards, in label order."""
+    labels: list[str] = []
+    for rules in (row.before, row.after):
+        for i in expectation_keys(scenario.expectations, rules):
+            state = scenario.expectations[i].state
+            labels += [c for pattern in state.zones.values() for c in pattern.cards]
+            labels += [*state.power, *state.level]
+    words = {w for text in shown for w in re.findall(r"[A-Za-z0-9_\-]+", text)}
+    names = short_names(n, (label for label in dict.fromkeys(labels) if label in words))
+    return [(label, names[label]) for label in sorted(names, key=label_order)]
+
+
+def heading(text: str, lang: str) -> str:
+    """``text`` as a heading: in English, from a capital letter ("Under Player 1's SIGNI in
+    SIGNI zone 1"); other languages have no capitals."""
+    return text[:1].upper() + text[1:] if lang == "en" and text[:1].islower() else text
+
+
 def facts(state: StatePattern, L: Words, n: Narrator) -> list[tuple[str, str]]:
-    """The key facts an expectation states, as (what, value) rows."""
+    """The key facts an expectation states, as (what, value) rows (what: a row's heading)."""
     rows: list[tuple[str, str]] = []
     for where, pattern in state.zones.items():
         ref = ZoneRef.parse(where)
-        rows.append((n.zone(ref), _zone_value(pattern, ref.zone, L, n)))
+        rows.append((heading(n.zone(ref), L.lang), _zone_value(pattern, ref.zone, L, n)))
     if state.phase:
         rows.append((L._("Phase"), n.phase(state.phase)))
     if state.attack_step:
