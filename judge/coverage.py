@@ -227,7 +227,8 @@ def event_rules(event: Event, in_check: bool = False) -> tuple[RuleRef, ...]:
         found.extend(_mechanic_rule(m.id) for m in mechanics.all_mechanics()
                      if event.kind in m.choices)
     elif event.cause == "rule":
-        if isinstance(event, ev.Move) and event.verb in RULE_KIND_BY_ID:
+        if isinstance(event, ev.Move) and event.verb in RULE_KIND_BY_ID and \
+                (in_check or event.verb != "refresh"):
             found.append(_kind_rule(event.verb))
         elif isinstance(event, ev.Banish | ev.Replaced):
             found.append(_kind_rule("power"))

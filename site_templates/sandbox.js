@@ -266,17 +266,17 @@
   /** The fragment's ids prefixed, so they do not clash with the page's own (the boards' shared
    * drawings, the sections, the captions). */
   function ownIds(html) {
-    return html.replace(/(\sid="|\shref="#|\saria-labelledby="|\saria-describedby="|url\(#)/g,
-                        "$1sb-");
+    return html.replace(/(\sid="|\shref="#|\saria-labelledby="|url\(#)/g, "$1sb-");
   }
 
-  /** A replay's links to the rules lead from the language's root (data-href): made to lead
-   * there from this page, whose brand link is that root. */
+  /** A replay's links to the rules lead from a ruling page (../../ is the language's root):
+   * made to lead there from this page, whose brand link is that root. */
   function rootLinks(box) {
     var brand = document.querySelector("a.brand");
     var root = brand ? brand.getAttribute("href") : "";
-    Array.prototype.forEach.call(box.querySelectorAll("a[data-href]"), function (link) {
-      link.setAttribute("href", root + link.getAttribute("data-href"));
+    Array.prototype.forEach.call(box.querySelectorAll(".rule a[href^='../../']"),
+                                 function (link) {
+      link.setAttribute("href", root + link.getAttribute("href").slice(6));
     });
   }
 
@@ -559,6 +559,9 @@
     }
     this.output.innerHTML = result.html ? ownIds(result.html) : "";
     rootLinks(this.output);
+    if (window.judgeBoards) {
+      window.judgeBoards.describe(this.output); // the boards' text alternatives (site.js)
+    }
     if (result.html) {
       this.output.insertBefore(element("p", { "class": "small", text: this.words.result }),
                                this.output.firstChild);

@@ -23,9 +23,7 @@ from judge.engine.rule_processing import BY_ID
 from judge.engine.state import PLAYERS
 from judge.engine.trace import Trace
 from judge.i18n import LANGS, gettext_for
-from judge.narrate import Narrator, scenario_cards
 from judge.paths import project_root
-from judge.site.board import TEXT_WORDS
 from judge.site.load import load_ruling
 from judge.site.replay import AFTER_CHECK, AT_CHECK
 from judge.site.sandbox import render_sections, replay_text
@@ -120,34 +118,45 @@ def test_each_check_is_one_group_of_its_trace_holding_what_it_does() -> None:
             assert orders and all(k in BY_ID for o in orders for k in map(str, o.options))
 
 
-_FIGURE = re.compile(r'<figure>.*?<desc id="[^"]*">(?P<desc>.*?)</desc>.*?'
+_FIGURE = re.compile(r'<figure>(?P<svg><svg class="board".*?</svg>)'
                      r'<figcaption id="[^"]*">(?P<caption>.*?)</figcaption></figure>', re.S)
 _SENTENCE = re.compile(r"<li[^>]*>(.*?)</li>", re.S)
+_SHARED = re.compile(r'<g id="(?P<id>[wz]\d+)">(?P<inside>.*?)</g>', re.S)
+_USE = re.compile(r'<use href="#([wz]\d+)"/>')
+
+
+def drawn(svg: str, shared: dict[str, str]) -> str:
+    """What a board draws: its markup with the boxes and boards it shares with others (the
+    frame's ``<g id="zN">``, ``<g id="wN">``) put in place of their ``<use>``."""
+    while _USE.search(svg):
+        svg = _USE.sub(lambda m: shared[m.group(1)], svg)
+    return svg
 
 
 def check_replay_html(text: str, m: Moment, lang: str) -> None:
     """The replay sections ``text`` (a ruling page's, or the sandbox's) show ``m`` as one
-    moment in ``lang``: a sentence telling the kinds at once, then a board at the check
-    whose text alternative marks every card and empty main deck a kind acts on, then a
-    board after rule processing."""
+    moment in ``lang``: a sentence telling the kinds at once, then a board at the check that
+    marks every card a kind acts on (``P1!``) and every empty main deck that refreshes
+    (``0!``), then a board after rule processing."""
     at_caption = html.escape(gettext_for(lang, MOMENT_NAMES[AT_CHECK]), quote=True)
     after_caption = html.escape(gettext_for(lang, MOMENT_NAMES[AFTER_CHECK]), quote=True)
+    shared = {g["id"]: g["inside"] for g in _SHARED.finditer(text)}
     figures = list(_FIGURE.finditer(text))
     at = [f for f in figures if f["caption"] == at_caption]
     assert at, f"{m.ruling.id} ({lang}): no board at the check"
-    n = Narrator(lang, scenario_cards(m.ruling.scenario))
-    condition = gettext_for(lang, TEXT_WORDS["rule"]).split("%(")[0]
-    wanted = [(a.target if not (a.kind == "refresh" and a.target in PLAYERS)
-               else gettext_for(lang, TEXT_WORDS["empty"]), n.rule_kind(a.kind))
-              for a in m.check.acts]
+    cards = [a.target for a in m.check.acts
+             if not (a.kind == "refresh" and a.target in PLAYERS)]
+    decks = sum(1 for a in m.check.acts if a.kind == "refresh" and a.target in PLAYERS)
     for figure in at:
-        desc = html.unescape(figure["desc"])
-        if all(f"{target} (" in desc or f"{target}（" in desc for target, _ in wanted) and \
-                all(kind in desc for _, kind in wanted) and condition in desc:
+        board = drawn(figure["svg"], shared)
+        marked = set(re.findall(r'<tspan class="[^"]*\brp\b[^"]*">([A-Za-z][\w-]*)[^<]*!'
+                                r'</tspan>', board))
+        empty = len(re.findall(r'<text class="zc rp"[^>]*>0!</text>', board))
+        if set(cards) <= marked and empty >= decks:
             break
     else:
-        raise AssertionError(f"{m.ruling.id} ({lang}): no board at the check marks "
-                             f"{wanted}: {[html.unescape(f['desc']) for f in at]}")
+        raise AssertionError(f"{m.ruling.id} ({lang}): no board at the check marks {cards} "
+                             f"and {decks} empty main deck(s)")
     # told at once, before that board; the board after rule processing follows it
     told = [html.unescape(re.sub(r"<[^>]+>", "", s))
             for s in _SENTENCE.findall(text[:figure.start()])]

@@ -58,15 +58,27 @@ def test_a_crush_sentence_is_not_cut_between_its_cards() -> None:
 
 
 def test_a_refresh_is_drawn_when_it_is_done() -> None:
-    """Under the launch rules the refresh interrupts the effect: a key moment of its own;
-    later it is rule processing, drawn once the check that makes it has applied."""
+    """One player's refresh, alone in its check, is drawn when it is done, whether it
+    interrupts the effect (the launch rules) or is rule processing (later)."""
     data = load_ruling(ruling("refresh-steps"))
-    launch = next(g for g in data.replays if "2014-04" in g.rules).steps[1]
-    assert any(isinstance(m.key, ev.Refresh) for m in launch.moments)
+    for group in data.replays:
+        step = group.steps[1]
+        assert any(isinstance(m.key, ev.Refresh) for m in step.moments), group.rules
+        assert not any(m.check for m in step.moments), group.rules
+
+
+def test_a_check_acting_on_several_things_is_drawn_at_the_check_and_after() -> None:
+    """Both players refresh in one check: one board at the check, one after it, and the
+    refresh of each is no key moment of its own inside it."""
+    data = load_ruling(ruling("empty-main-deck-refresh-both-players"))
     step = data.replays[-1].steps[1]
-    after = [m for m in step.moments if m.check == AFTER_CHECK]
-    assert len(after) == 1 and any(isinstance(e, ev.Refresh) for e in after[0].events)
-    assert [m.check for m in step.moments] == [AT_CHECK, AFTER_CHECK]
+    checks = [m.check for m in step.moments if m.check]
+    assert checks == [AT_CHECK, AFTER_CHECK]
+    at, after = (m for m in step.moments if m.check)
+    assert isinstance(at.key, ev.RuleCheck) and at.key is after.key
+    assert at.board is not None and {(p, z) for p, z, _ in at.board.conditions} == \
+        {("p1", "deck"), ("p2", "deck")}
+    assert [e.player for e in after.events if isinstance(e, ev.Refresh)] == ["p1", "p2"]
 
 
 def test_a_folded_replay_is_told_from_where_it_differs() -> None:

@@ -31,6 +31,7 @@ the rules of the copies that ``<use>`` shows within the ``<use>`` alone.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from html import escape
@@ -38,7 +39,6 @@ from html import escape
 from judge.engine.state import FIELD_ZONES, LRIG_STACK_ZONES, ON_FIELD, PLAYERS, SIGNI_ZONES
 from judge.engine.trace import Position
 from judge.engine.visibility import sees
-from judge.i18n import gettext_for
 from judge.langs import N_
 from judge.narrate import Narrator
 from judge.narrate.cards import short_names
@@ -374,7 +374,8 @@ def frame_svg(layout: Layout, n: Narrator, shared: str = "") -> str:
     turns = "".join(f'<g id="{FRAME_ID}-{p}"><use href="#{FRAME_ID}"/><text class="ph" '
                     f'x="2" y="{y + 12}">\u25cf</text></g>' for p, y in heads.items())
     # the zones' names and the ▲ take the frame's muted colour (class "zn", inherited)
-    return (f'<svg class="board frame" aria-hidden="true" focusable="false"><defs>'
+    return (f'<svg class="board frame" aria-hidden="true" focusable="false" '
+            f"data-words='{_attribute(board_words(n))}'><defs>"
             f'<g id="{FRAME_ID}" class="zn"><g id="{SIDE_ID}"><path class="bx" '
             f'd="{"".join(paths)}"/>{"".join(texts)}</g>{lower}{names}</g>{turns}{shared}'
             "</defs></svg>")
@@ -439,23 +440,18 @@ class Painter:
                         for board, i in self.whole.items())
         return self._defs
 
-    def svg(self, board: Board, *, labelledby: str = "", label: str = "",
-            described: tuple[str, str] | None = None) -> str:
-        """``board`` as an ``<svg>`` on the page's frame (see :func:`render_svg`);
-        ``described``: the id and text of its description (:func:`board_text`), which a
-        screen reader reads after its name: the cards in each zone."""
+    def svg(self, board: Board, *, labelledby: str = "", label: str = "") -> str:
+        """``board`` as an ``<svg>`` on the page's frame (see :func:`render_svg`); its text
+        alternative, the cards in each zone, is read off it by the page's script
+        (:data:`BOARD_WORDS`)."""
         name = (f'aria-labelledby="{escape(labelledby, quote=True)}"' if labelledby
                 else f'aria-label="{escape(label, quote=True)}"')
-        desc = ""
-        if described is not None:
-            name += f' aria-describedby="{escape(described[0], quote=True)}"'
-            desc = f'<desc id="{escape(described[0], quote=True)}">{escape(described[1])}</desc>'
         whole = self.whole.get(board)
         inside = f'<use href="#{whole}"/>' if whole else self._inside(board)
         players = {player for player, *_ in self.layout.boxes}
         frame = f"{FRAME_ID}-{board.turn_player}" if board.turn_player in players else FRAME_ID
         return (f'<svg class="board" viewBox="0 0 {WIDTH} {self.layout.height}" role="img" '
-                f'{name}>{desc}<use href="#{frame}"/>{inside}</svg>')
+                f'{name}><use href="#{frame}"/>{inside}</svg>')
 
 
 def _box_svg(board: Board, player: str, zone: str, x: int, y: int) -> str:
@@ -563,81 +559,33 @@ def label_order(label: str) -> tuple[str, int, str]:
     return (head, int(digits) if digits else -1, label)
 
 
-#: The words of a board's text alternative (:func:`board_text`).
-TEXT_WORDS: dict[str, str] = {
-    "side": N_("%(player)s: %(zones)s"),
+#: The words a board's text alternative is made of (``site_templates/assets/site.js`` reads the
+#: position off the board as it is drawn and says it with these: whose turn it is, each
+#: player's side, zone by zone, the cards there now with their marks in words, as the page's
+#: legend words the marks; the frame holds them, in the page's language, in its
+#: ``data-words``).
+BOARD_WORDS: dict[str, str] = {
+    "turn": N_("%(player)s's turn"),
+    "side": N_("%(player)s:"),
     "zone": N_("%(zone)s: %(cards)s"),
     "card": N_("%(card)s (%(states)s)"),
     "power": N_("power %(power)s"),
-    "power_was": N_("power %(was)s, now %(power)s"),
-    "empty": N_("empty"),
-    "turn": N_("%(player)s's turn"),
-    "rule": N_("meets the condition of rule processing: %(kinds)s"),
     "under": N_("under it: %(cards)s"),
-    "zones": N_("; "),
+    "empty": N_("empty"),
+    "rule": N_("meets a condition of rule processing"),
+    "run": N_("%(first)s to %(last)s"),
+    "more": N_("%(count)s more cards"),
 }
-#: The marks a card state is read with, by what they mean (the board's legend's words).
-_STATE_WORDS: tuple[tuple[str, str], ...] = (
-    ("down", N_("down")), ("frozen", N_("frozen")),
-    ("owner", N_("face down: only its owner may look at it")),
-    ("nobody", N_("face down: nobody may look at it")),
-    ("given", N_("has a keyword from an effect")), ("lost", N_("has lost its abilities")),
-    ("crossed", N_("in a cross state")), (NEW, N_("arrived")), (GONE, N_("left")),
-    (CHANGED, N_("changed")),
-)
 
 
-@functools.cache
-def _text_words(lang: str) -> tuple[dict[str, str], dict[str, str]]:
-    """:data:`TEXT_WORDS` and the state words of :data:`_STATE_WORDS`, translated once per
-    language (a page's boards read them for every card)."""
-    return ({k: gettext_for(lang, m) for k, m in TEXT_WORDS.items()},
-            {k: gettext_for(lang, m) for k, m in _STATE_WORDS})
+def _attribute(text: str) -> str:
+    """``text`` as the value of an attribute in single quotes (JSON's double quotes kept)."""
+    return text.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;")
 
 
-def board_text(board: Board, layout: Layout, n: Narrator) -> str:
-    """The text alternative of ``board`` in ``n``'s language: whose turn it is, then each
-    player's side as the board draws it (player 2 first), zone by zone, each card with its
-    marks in words (down, frozen, face down, arrived, left, changed, a SIGNI's power, the
-    cards under it, a condition of rule processing it meets); a pile's cards are listed from
-    the top. What a screen reader hears of the board, besides its caption."""
-    words, states = _text_words(n.lang)
-    sep = n.join(["", ""])
-    sides = [words["turn"] % {"player": n.player(board.turn_player)}]
-    for player in ("p2", "p1"):
-        zones = []
-        for zone in layout.zones:
-            cards = board.cards(player, zone)
-            under = board.cards(player, UNDER[zone]) if zone in UNDER else ()
-            conds = [k for p, z, k in board.conditions if p == player and z == zone]
-            if not cards and not under and not conds:
-                continue
-            shown = [_card_words(c, n, words, states) for c in cards]
-            if under:  # the cards under the SIGNI zone, as its box lists them after "+"
-                shown.append(words["under"] % {"cards": sep.join(
-                    _card_words(c, n, words, states) for c in under)})
-            if conds:
-                shown.append(words["card"] % {"card": words["empty"], "states": words["rule"] % {
-                    "kinds": sep.join(n.rule_kind(k) for k in conds)}})
-            zones.append(words["zone"] % {"zone": n.board_zone_name(zone),
-                                          "cards": sep.join(shown)})
-        if zones:
-            sides.append(words["side"] % {"player": n.player(player),
-                                          "zones": words["zones"].join(zones)})
-    end = n.sentence_end()
-    return " ".join(side + end for side in sides)
-
-
-def _card_words(card: CardView, n: Narrator, words: Mapping[str, str],
-                states: Mapping[str, str]) -> str:
-    """One card of a board's text alternative: its label, with its marks in words."""
-    said = [states[key] for key, on in (
-        ("down", card.down), ("frozen", card.frozen), (card.hidden, card.hidden),
-        ("given", card.given), ("lost", card.lost), ("crossed", card.crossed),
-        (card.mark, card.mark)) if on]
-    if card.power is not None and card.mark != GONE:
-        said.append(words["power"] % {"power": card.power} if card.was is None else
-                    words["power_was"] % {"was": card.was, "power": card.power})
-    if card.rule:
-        said.append(words["rule"] % {"kinds": n.join(n.rule_kind(k) for k in card.rule)})
-    return words["card"] % {"card": card.label, "states": n.join(said)} if said else card.label
+def board_words(n: Narrator) -> str:
+    """:data:`BOARD_WORDS` in ``n``'s language, with the list separator and the full stop,
+    as JSON (the frame's ``data-words``)."""
+    words = {key: n._(message) for key, message in BOARD_WORDS.items()}
+    words.update(sep=n.join(["", ""]), stop=n.sentence_end(), rule_mark=RULE_MARK)
+    return json.dumps(words, ensure_ascii=False, sort_keys=True, separators=(",", ":"))

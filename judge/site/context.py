@@ -52,6 +52,7 @@ from judge.site.sections import (  # noqa: F401 - board_caption, facts, moment_c
     board_caption,
     facts,
     moment_caption,
+    page_anchors,
     replay_sections,
     timeline_card_key,
 )
@@ -279,6 +280,8 @@ class SiteModel:
     phases: dict[str, list[str]] = field(default_factory=dict)
     #: rulings whose replays apply several kinds at once, or ask an owner's order of two
     together: list[str] = field(default_factory=list)
+    #: ruling -> the anchors of its page's sentences that first cite a rule (made when asked)
+    anchors: dict[str, frozenset[str]] = field(default_factory=dict)
     term_use: dict[str, list[str]] = field(default_factory=dict)
     #: the dated rule changes with the rulings whose answer differs across each
     #: (:func:`judge.site.timeline.changes`)
@@ -515,9 +518,13 @@ class SiteModel:
                 "steps": steps, "together": together}
 
     def _step_entry(self, rid: str, L: Lang, links: Links, anchor: str) -> dict[str, Any]:
-        """A ruling in a list, linked to the sentence of its replay with id ``anchor``."""
+        """A ruling in a list, linked to the sentence of its replay with id ``anchor`` when
+        its page has one (the rule may apply only in a branch the page does not tell)."""
         entry = self.entry(rid, L, links)
-        return {**entry, "href": f"{entry['href']}#{anchor}"}
+        if rid not in self.anchors:
+            self.anchors[rid] = page_anchors(self.by_id[rid])
+        return {**entry, "href": f"{entry['href']}#{anchor}"} \
+            if anchor in self.anchors[rid] else entry
 
     def _coverage(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         """The table of ``judge coverage`` (:func:`judge.coverage.compute`), translated."""

@@ -87,7 +87,8 @@ def cut(events: Sequence[Event], keys: frozenset[int],
     part: the last of them does. A round of rule processing (``checks``) is one moment: a
     part ends with its ``rule_check`` (:data:`AT_CHECK`: the choices asked while the kinds
     looked are told with it) and the next with its last event (:data:`AFTER_CHECK`); no key
-    event inside it ends a part."""
+    event inside it ends a part. :func:`step_views` passes the rounds that act on several
+    things at once (:func:`at_once`)."""
     at = {c.at: c for c in checks}
     last = {c.end - 1: c for c in checks}
     inside = frozenset(i for c in checks for i in range(c.start, c.end))
@@ -127,6 +128,7 @@ def step_views(trace: Trace | None, after: Sequence[Board],
     if trace is None:
         return ()
     keys = frozenset(i for i in trace.key_events if is_key_moment(trace.events[i]))
+    at_once_checks = [c for c in trace.checks if at_once(trace.events[c.at])]
     by_step: dict[int, list[Event]] = {}
     for e in trace.events:
         if e.type != "step":
@@ -136,7 +138,7 @@ def step_views(trace: Trace | None, after: Sequence[Board],
     for k in sorted({*by_step, *range(len(after))}):
         moments = []
         drawn = False
-        parts = cut(by_step.get(k, []), keys, trace.checks)
+        parts = cut(by_step.get(k, []), keys, at_once_checks)
         if parts[-1][1] is not None:  # the step ends with a key event: its board may differ
             parts.append(Part([], None))
         waiting: list[Event] = []  # told with the next part: no board between them
@@ -156,6 +158,14 @@ def step_views(trace: Trace | None, after: Sequence[Board],
             moments.append(Moment(tuple(waiting), None))
         out.append(StepView(k, tuple(moments), unchanged=not drawn and k < len(after)))
     return tuple(out)
+
+
+def at_once(check: Event) -> bool:
+    """Whether a round of rule processing is a moment the page draws (at its check, and once
+    every kind has applied): it applies two or more kinds, or acts on two or more cards or
+    players at the same time. A check that acts on one card is told with its step (its
+    sentence says what it acts on) and drawn with it."""
+    return isinstance(check, ev.RuleCheck) and (len(check.kinds) > 1 or len(check.acts) > 1)
 
 
 def _check_board(group: CheckGroup, which: str, check: Event,

@@ -24,15 +24,16 @@ from judge.engine.rule_processing import BY_ID as RULE_KIND_BY_ID
 from judge.engine.rule_processing import TOGETHER_NAME
 from judge.engine.rulesets import RuleSet
 from judge.engine.state import ZoneRef
+from judge.engine.trace import Trace
 from judge.i18n import N_, gettext_for, ngettext_for
 from judge.langs import NP_
-from judge.narrate import Narrator, Told
+from judge.narrate import Narrator, Told, scenario_cards
 from judge.narrate.cards import short_names
 from judge.scenario.expect import ORDERED_ZONES
 from judge.scenario.model import Scenario, StatePattern, ZonePattern
-from judge.site.board import board_text, card_key, frame_svg, label_order, marks_used
+from judge.site.board import card_key, frame_svg, label_order, marks_used
 from judge.site.load import RulingData
-from judge.site.replay import AFTER_CHECK, AT_CHECK, Moment
+from judge.site.replay import AFTER_CHECK, AT_CHECK
 from judge.site.timeline import Row, expectation_keys
 from judge.sources import load_sources
 
@@ -70,12 +71,14 @@ def replay_sections(data: RulingData, L: Words, n: Narrator) -> dict[str, Any]:
     """The values ``site_templates/replay.html`` shows for one ruling in ``L``'s language."""
     tables = answers(data, L, n)
     rows = sum(len(a["rows"]) for a in tables)
+    shown = replays(data, L, n)
+    outcomes = outcome_views(data, L, n)
     return {
         "answers": tables,
         "answer_rows": rows,
         "fold_answers": rows > FOLD_ROWS,
-        "replays": replays(data, L, n),
-        "outcomes": outcome_views(data, L, n),
+        "replays": shown,
+        "outcomes": outcomes,
         "frame": Markup(frame_svg(data.layout, n, data.painter.defs())),
         "card_key": card_key(data.boards, n),
         "board_marks": marks_used(data.boards),
@@ -109,7 +112,9 @@ def replays(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any]]:
     out = []
     first_setup = None
     anchors: set[str] = set()  # the rules a sentence of the page is the first to cite
+    sourced: set[str] = set()  # the rules whose sources a note has given
     for gi, rv in enumerate(reversed(data.replays)):
+        checked = checked_events(rv.trace)
         steps = []
         when: tuple[Any, ...] = ()  # the turn and phase the last caption gave
         for view in rv.steps:
@@ -125,20 +130,20 @@ def replays(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any]]:
             parts = []
             number = 1
             for j, moment in enumerate(view.moments):
-                sentences = _lines(n.told(moment.events), moment, L, n, anchors)
+                told = n.told(moment.events)
+                if j < same:  # told as in the first replay: counted, not shown
+                    number += len(told)
+                    continue
+                sentences = _lines(told, checked, L, n, anchors, sourced)
                 part: dict[str, Any] = {"sentences": sentences, "start": number,
                                         "svg": None}
                 number += len(sentences)
-                if j < same:
-                    continue
                 if moment.board is not None and not same_setup:
                     caption_id = f"b{gi}-{k}-{j}"
                     board = moment.board
                     now = (board.turn, board.turn_player, board.phase, board.attack_step)
                     part.update(
-                        svg=Markup(data.painter.svg(
-                            board, labelledby=caption_id,
-                            described=(f"{caption_id}-d", board_text(board, data.layout, n)))),
+                        svg=Markup(data.painter.svg(board, labelledby=caption_id)),
                         caption=moment_caption(L, n, moment.key, board, title,
                                                when=now != when, check=moment.check),
                         caption_id=caption_id)
@@ -206,40 +211,84 @@ def moment_caption(L: Words, n: Narrator, key: Event | None, board: Any, title: 
 #: and name, property 3 by its name, a mechanic by its glossary term.
 RULE_NAMES: dict[str, str] = {
     "kind": N_("rule processing %(number)s: %(name)s"),
+    "number": N_("rule processing %(number)s"),
     "together": N_("rule processing: %(name)s"),
 }
 #: The note after a sentence, around the rules behind it (:func:`rule_note`).
 NOTE = N_(" (%(note)s)")
 #: From a ruling page to its language's root (``<lang>/rulings/<id>/``): a rule's link is
-#: relative to it; ``data-href`` holds the link from the language's root, for a page at
-#: another depth (the sandbox's page rewrites it: site_templates/sandbox.js).
+#: relative to it (the sandbox, on a page at another depth, makes it lead from the language's
+#: root: site_templates/sandbox.js).
 LANG_ROOT = "../../"
 #: A parenthesis at the end of a title or a section's name (``(as quoted on wixoss.81.la)``,
 #: ``（パワー0以下のシグニ）``): left out where a step names its source.
 _TAIL = re.compile(r"\s*[(（][^()（）]*[)）]$")
 
 
-def _lines(told: Iterable[Told], moment: Moment, L: Words, n: Narrator, anchors: set[str]
-           ) -> list[dict[str, Any]]:
+def _lines(told: Iterable[Told], checked: frozenset[int], L: Words, n: Narrator,
+           anchors: set[str], sourced: set[str]) -> list[dict[str, Any]]:
     """The sentences of one moment of a replay, each with the rules behind it
-    (:func:`rule_note`: a sentence driven by the same rules as the one before it names them
-    without their sources again); the first sentence of the page to cite a rule carries the
-    anchor its page links back to (``rule-kind-power``: the processing page's rulings)."""
-    in_check = bool(moment.check)
+    (:func:`rule_note`; ``checked``: the events of the trace's rounds of rule processing,
+    :func:`judge.coverage.event_rules`): a run of sentences driven by the same rules is noted
+    at its first, with the rules' sources the first time the page cites them (``sourced``),
+    by their links alone after that. The first sentence of the page to cite a rule carries
+    the anchor its page links back to (``rule-kind-power``: the processing page's
+    rulings)."""
     out = []
     previous: tuple[RuleRef, ...] = ()
     for t in told:
-        rules = tuple(dict.fromkeys(r for e in t.events for r in event_rules(e, in_check)))
-        anchor = ""
+        rules = tuple(dict.fromkeys(r for e in t.events
+                                    for r in event_rules(e, e.seq in checked)))
+        ids = []
         for rule in rules:
             name = rule_anchor(rule)
             if name not in anchors:
                 anchors.add(name)
-                anchor = anchor or name
-        out.append({"text": t.text, "rule": rule_note(rules, L, n, short=rules == previous),
-                    "id": anchor})
+                ids.append(name)
+        # a run of sentences that the same rules drive (a refresh and the moves it is made
+        # of) is noted once, at its first; the sources with a rule's first note of the page
+        note = Markup("") if rules == previous else \
+            rule_note(rules, L, n, short=all(rule_anchor(r) in sourced for r in rules),
+                      named=_named_kinds(t))
+        sourced.update(rule_anchor(r) for r in rules)
+        out.append({"text": t.text, "rule": note, "ids": ids})
         previous = rules
     return out
+
+
+def _named_kinds(told: Told) -> frozenset[str]:
+    """The kinds of rule processing a sentence names itself (a ``rule_check``, a move made by
+    a kind): its note links them by their numbers alone."""
+    out: set[str] = set()
+    for e in told.events:
+        if isinstance(e, ev.RuleCheck):
+            out.update(e.kinds, (a.kind for a in e.acts))
+        elif isinstance(e, ev.Move) and e.cause == "rule":
+            out.add(e.verb)
+    return frozenset(out)
+
+
+def page_anchors(data: RulingData) -> frozenset[str]:
+    """The anchors a ruling's page gives the sentences that first cite each rule
+    (:func:`rule_anchor`), whatever its language: the rules behind the sentences its replays
+    show."""
+    n = Narrator("en", scenario_cards(data.scenario))
+    out: set[str] = set()
+    for rv in data.replays:
+        checked = checked_events(rv.trace)
+        for view in rv.steps:
+            for moment in view.moments[view.same:]:
+                for told in n.told(moment.events):
+                    out.update(rule_anchor(r) for e in told.events
+                               for r in event_rules(e, e.seq in checked))
+    return frozenset(out)
+
+
+def checked_events(trace: Trace | None) -> frozenset[int]:
+    """The events of ``trace``'s rounds of rule processing (a refresh among them is kind
+    5's; one outside, under the launch rules, interrupts)."""
+    return frozenset(i for c in (trace.checks if trace is not None else ())
+                     for i in range(c.start, c.end))
 
 
 def rule_anchor(rule: RuleRef) -> str:
@@ -248,12 +297,13 @@ def rule_anchor(rule: RuleRef) -> str:
     return f"rule-{rule.what}-{rule.id}"
 
 
-def rule_note(rules: Iterable[RuleRef], L: Words, n: Narrator, short: bool = False) -> Markup:
+def rule_note(rules: Iterable[RuleRef], L: Words, n: Narrator, short: bool = False,
+              named: frozenset[str] = frozenset()) -> Markup:
     """After a sentence, the rules behind it, each linked to where the site states it (the
     processing page for rule processing, the glossary for a keyword), then their sources by
     document and section: "(rule processing 1: power 0 or less; WIXOSS glossary: Rule
-    processing § kind 1)"; ``short``, the links alone. Empty for a sentence no rule
-    drives."""
+    processing § kind 1)"; ``short``, the links alone; a kind the sentence names itself
+    (``named``) by its number alone. Empty for a sentence no rule drives."""
     rules = list(rules)
     if not rules:
         return Markup("")
@@ -262,7 +312,8 @@ def rule_note(rules: Iterable[RuleRef], L: Words, n: Narrator, short: bool = Fal
     for rule in rules:
         if rule.what == "kind":
             kind = RULE_KIND_BY_ID[rule.id]
-            text = L._(RULE_NAMES["kind"], number=kind.number, name=L._(kind.name))
+            text = L._(RULE_NAMES["number"], number=kind.number) if rule.id in named else \
+                L._(RULE_NAMES["kind"], number=kind.number, name=L._(kind.name))
             href = f"processing/#kind-{rule.id}"
         elif rule.what == "together":
             text = L._(RULE_NAMES["together"], name=L._(TOGETHER_NAME))
@@ -270,8 +321,7 @@ def rule_note(rules: Iterable[RuleRef], L: Words, n: Narrator, short: bool = Fal
         else:
             text = n.term(rule.term or rule.id, rule.id)
             href = f"glossary/#t-{rule.term or rule.id}"
-        links.append(Markup('<a href="{}" data-href="{}">{}</a>').format(
-            LANG_ROOT + href, href, text))
+        links.append(Markup('<a href="{}">{}</a>').format(LANG_ROOT + href, text))
         doc_id, _, section = rule.source.partition("#")
         cited.setdefault(doc_id, [])
         if section and section not in cited[doc_id]:
