@@ -11,9 +11,10 @@ so (nothing is added or lost, and no event moves out of its action):
 - a round of rule processing (``rule_check``: the kinds at once, what each acts on) comes
   before the choices its kinds asked (the owner's order of two kinds, which SIGNI goes for
   the limit) and the waits they logged;
-- a grow comes before its payment, and its sentence tells the payment
-  (:class:`Compound`: the ``pay`` event is told in it, the payment's choice and the ener
-  cards moved follow);
+- a payment (``pay``: the cost and what paid it) comes before the choice of the cards that
+  pay it and their moves; a grow comes before its payment, and its sentence tells the
+  payment (:class:`Compound`: the ``pay`` event is told in it, the payment's choice and the
+  ener cards moved follow);
 - an attack that crushes life cloth says how many (:class:`Compound`: the crushes and the
   Life Bursts follow, card by card);
 - a Life Burst used begins with the sentence that it is used: its ``effect_begin`` is not
@@ -26,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from judge.engine import events as ev
+from judge.engine import mechanics
 from judge.engine.events import AbilityRef, Event
 from judge.engine.rule_processing import TABLE as RULE_KIND_TABLE
 
@@ -33,6 +35,10 @@ from judge.engine.rule_processing import TABLE as RULE_KIND_TABLE
 #: of two kinds that would move one card to two places, and the kinds' own (kind 2: which
 #: SIGNI goes for the limit; kind 8: which cards go over an upper limit).
 RULE_CHOICES = frozenset({"rule_order", *(k.choice for k in RULE_KIND_TABLE if k.choice)})
+#: The choices of the cards that pay a cost: ener (``pay``), and the mechanics' that are a
+#: part of a cost (Exceed's).
+_PAY_CHOICES = frozenset({"pay", *(c for m in mechanics.all_mechanics() if m.cost_parts
+                                   for c in m.choices)})
 #: The moves a refresh is made of.
 _REFRESH_VERBS = ("refresh", "refresh_life")
 #: What ends an attack: the crushes after it are its own until one of these.
@@ -90,14 +96,17 @@ def _summaries_first(out: list[Event]) -> None:
         elif isinstance(e, ev.RuleCheck):
             while start and _looked(out[start - 1]):
                 start -= 1
-        elif isinstance(e, ev.Move) and e.verb == "grow":
-            if start and isinstance(out[start - 1], ev.Pay) and _pays_for(out[start - 1], e):
-                pay = out[start - 1]
+        elif isinstance(e, ev.Pay):
+            while start and _cost_part(out[start - 1], e):
                 start -= 1
-                while start and _cost_part(out[start - 1], pay):
-                    start -= 1
+        elif isinstance(e, ev.Move) and e.verb == "grow":
+            # its payment was moved before how it was paid: [pay, choice, moves, grow]
+            j = i - 1
+            while j >= 0 and not isinstance(out[j], ev.Pay) and _cost_part(out[j], out[j]):
+                j -= 1
+            if j >= 0 and _pays_for(out[j], e):
                 # the grow, then its payment (told in its sentence), then how it was paid
-                out[start:i + 1] = [e, pay, *out[start:i - 1]]
+                out[j:i + 1] = [e, out[j], *out[j + 1:i]]
             i += 1
             continue
         if start < i:
@@ -123,10 +132,12 @@ def _pays_for(pay: Event, grow: ev.Move) -> bool:
 
 
 def _cost_part(e: Event, pay: Event) -> bool:
-    """A move that pays ``pay``'s cost, or the choice of the cards that pay it."""
+    """A move that pays ``pay``'s cost (``pay`` itself: any move that pays a cost), or the
+    choice of the cards that pay it."""
     if isinstance(e, ev.Move):
-        return e.cause == "cost" and e.source == pay.source
-    return isinstance(e, ev.Choice) and e.kind == "pay" and e.player == pay.player
+        return e.cause == "cost" and (e.source == pay.source or e is pay)
+    return isinstance(e, ev.Choice) and e.kind in _PAY_CHOICES and \
+        (e.player == pay.player or e is pay)
 
 
 def _crushes(events: Sequence[Event], at: int) -> int:

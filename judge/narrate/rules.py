@@ -26,9 +26,9 @@ VARIANTS: dict[str, str] = {
     "refresh:again": N_("%(player)s refreshes (their %(nth)s this turn): the trash becomes a "
                         "new main deck of %(deck_size)s cards."),
     # a round of rule processing, with what each kind acts on (rule_check's acts)
-    "rule_check:one": N_("Rule processing applies: %(parts)s."),
-    "rule_check:together": N_("At the same time, rule processing applies: %(parts)s."),
-    "rule_check:part": N_("%(kind)s for %(targets)s"),
+    "rule_check:one": N_("Rule processing applies to %(parts)s."),
+    "rule_check:together": N_("At the same time, rule processing applies to %(parts)s."),
+    "rule_check:part": N_("%(targets)s (%(kind)s)"),
     "rule_check:sep": N_("; "),
 }
 
@@ -53,8 +53,8 @@ def _refresh_waits(n: Narrator, e: ev.RefreshWaits, v: dict[str, Any],
 @tells(ev.RuleCheck)
 def _rule_check(n: Narrator, e: ev.RuleCheck, v: dict[str, Any], msg: str | None) -> str:
     """The kinds at once, each with what it acts on: "At the same time, rule processing
-    applies: power 0 or less for P1; refresh for Player 1." (one act: "Rule processing
-    applies: ..."; a check logged without its acts names the kinds alone)."""
+    applies to P1 (power 0 or less); Player 1 (refresh)." (one act: "Rule processing
+    applies to ..."; a check logged without its acts names the kinds alone)."""
     if not e.acts:
         v["kinds"] = n.join(n.rule_kind(k) for k in e.kinds)
         return n.say(msg, v, e)
@@ -63,8 +63,13 @@ def _rule_check(n: Narrator, e: ev.RuleCheck, v: dict[str, Any], msg: str | None
         targets.setdefault(act.kind, []).append(
             n.player(act.target) if act.kind == "refresh" and act.target in PLAYERS
             else n.card(act.target))
+    # kinds that act on the same cards are named together: "E1 (power 0 or less, level or
+    # limit exceeded)", the card whose owner then chooses their order
+    kinds: dict[tuple[str, ...], list[str]] = {}
+    for kind, cards in targets.items():
+        kinds.setdefault(tuple(cards), []).append(n.rule_kind(kind))
     v["parts"] = n._(VARIANTS["rule_check:sep"]).join(
-        n._(VARIANTS["rule_check:part"], kind=n.rule_kind(kind), targets=n.join(cards))
-        for kind, cards in targets.items())
+        n._(VARIANTS["rule_check:part"], kind=n.join(names), targets=n.join(cards))
+        for cards, names in kinds.items())
     return n.say(VARIANTS["rule_check:together" if len(e.acts) > 1 else "rule_check:one"],
                  v, e)

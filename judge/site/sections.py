@@ -101,7 +101,7 @@ def answers(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any]]:
                 rows.append((L._("Legal outcomes"),
                              n.join(o.title(L.lang)[0]
                                     for o in sc.expectations[i].outcomes)))
-        out.append({"rules": rules, "label": L.rules(rules), "rows": rows})
+        out.append({"rules": rules, "label": heading(L.rules(rules), L.lang), "rows": rows})
     return out
 
 def replays(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any]]:
