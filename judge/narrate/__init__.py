@@ -31,8 +31,10 @@ The messages and the code that fills them are split by family of events, one mod
 :mod:`.base` holds the registry of *tellers* (one function per kind of event that needs more
 than its message), :mod:`.catalogue` gathers the tables (:func:`messages`) and
 :mod:`.narrator` the :class:`Narrator`. ``Narrator(lang, cards).event(e)`` gives one sentence;
-:meth:`Narrator.events` joins runs of identical moves (a refresh moving six cards is one
-sentence).
+:meth:`Narrator.events` tells a run of events in a judge's order (:mod:`.order`: a compound
+action's summary first, then its parts) and joins runs of identical moves (a refresh moving
+six cards is one sentence); :meth:`Narrator.told` gives each sentence with the events it
+tells (the site links each to the rule behind it).
 """
 
 from judge.engine.state import ATTACK_STEP_TERMS as ATTACK_STEP_TERMS
