@@ -22,6 +22,7 @@ from judge.corpus import Corpus, Term
 from judge.coverage import Coverage, Row
 from judge.coverage import compute as compute_coverage
 from judge.engine import events as ev
+from judge.engine import mechanics
 from judge.engine.rule_processing import BY_ID as RULE_KIND_BY_ID
 from judge.engine.rule_processing import KINDS as RULE_KINDS
 from judge.engine.rule_processing import TABLE as RULE_KIND_TABLE
@@ -477,15 +478,20 @@ class SiteModel:
                 "entries": [self.entry(rid, L, links) for rid in ids]}
 
     def _glossary(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        # a keyword's rulings link to the first sentence of their replay that it drives
+        keyword = {m.term: m.id for m in mechanics.all_mechanics()}
         terms = []
         for term in self.site.corpus.glossary.values():
+            anchor = f"rule-mechanic-{keyword[term.id]}" if term.id in keyword else ""
             terms.append({
                 "id": term.id, "names": _names(term),
                 "name": _text(term.names, L.lang),
                 "aliases": aliases(term, L.lang),
                 "definition": _text(term.definition, L.lang),
                 "main": self.entry(term.main, L, links) if term.main in self.by_id else None,
-                "rulings": [self.entry(rid, L, links) for rid in self.term_use.get(term.id, [])],
+                "rulings": [self._step_entry(rid, L, links, anchor) if anchor
+                            else self.entry(rid, L, links)
+                            for rid in self.term_use.get(term.id, [])],
             })
         return {"title": L._("Glossary"), "terms": terms}
 
