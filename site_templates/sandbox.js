@@ -269,6 +269,17 @@
     return html.replace(/(\sid="|\shref="#|\saria-labelledby="|url\(#)/g, "$1sb-");
   }
 
+  /** A replay's links to the rules lead from a ruling page (../../ is the language's root):
+   * made to lead there from this page, whose brand link is that root. */
+  function rootLinks(box) {
+    var brand = document.querySelector("a.brand");
+    var root = brand ? brand.getAttribute("href") : "";
+    Array.prototype.forEach.call(box.querySelectorAll(".rule a[href^='../../']"),
+                                 function (link) {
+      link.setAttribute("href", root + link.getAttribute("href").slice(6));
+    });
+  }
+
   function Sandbox(trigger) {
     this.trigger = trigger;
     this.path = trigger.getAttribute("data-sandbox") || "";
@@ -547,6 +558,10 @@
       this.report.appendChild(link);
     }
     this.output.innerHTML = result.html ? ownIds(result.html) : "";
+    rootLinks(this.output);
+    if (window.judgeBoards) {
+      window.judgeBoards.describe(this.output); // the boards' text alternatives (site.js)
+    }
     if (result.html) {
       this.output.insertBefore(element("p", { "class": "small", text: this.words.result }),
                                this.output.firstChild);

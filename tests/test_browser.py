@@ -929,13 +929,13 @@ def test_the_card_key_names_each_card_by_a_short_name(browser: Browser, base_url
                                                       width: int) -> None:
     tab = open_at(browser, base_url, width, f"en/{CRUSH}")
     try:
-        key = tab.locator("#replay .card-key").inner_text()
+        key = tab.locator(".card-key").inner_text()
         for label, name in (("S1", "SIGNI with Double Crush"),
                             ("k1", "SIGNI with a draw burst"),
                             ("k2", "SIGNI with an Ener Charge burst"),
                             ("L", "Red LRIG, level 4")):
             assert f"{label} {name}" in key, key
         assert "put the top card" not in key and "Life Burst:" not in key, key
-        assert tab.locator("#replay .card-key").is_visible()
+        assert tab.locator(".card-key").is_visible()
     finally:
         tab.context.close()

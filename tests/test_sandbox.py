@@ -32,8 +32,10 @@ def text_of(path: str) -> str:
 
 
 def sections(page: str) -> str:
-    """The replay sections of a built ruling page (replay.html's part of it)."""
-    start = page.index('<section id="rulesets"')
+    """The replay sections of a built ruling page (replay.html's part of it: from the key to
+    the cards, or the answer's facts when no card has a name)."""
+    starts = [page.find(s) for s in ('<p class="small card-key"', '<section id="rulesets"')]
+    start = min(i for i in starts if i >= 0)
     return page[start:page.index('<section id="sources"')]
 
 

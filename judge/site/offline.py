@@ -36,7 +36,7 @@ FOLDER = "offline"
 #: for a page that was not kept.
 PAGES = ("", "search/", "rulings/", "glossary/", "processing/", "timeline/", "offline/")
 #: The assets those pages use (under ``/assets/``).
-ASSETS = ("site.css", "site.js", "search.css", "search.js")
+ASSETS = ("site.css", "site.js", "search.css", "search.js", "favicon.svg")
 #: Files of a Pagefind bundle the search page never loads (it runs without Pagefind's worker).
 PAGEFIND_UNUSED = ("pagefind-worker.js",)
 #: Left out of the version: the worker itself, and the marker of a built site.
