@@ -408,10 +408,15 @@ def serve_command(port: int, out: Path, allow_failing: bool, no_search: bool,
     import threading
 
     from judge.site.build import BuildError, build_site
-    from judge.site.serve import start_server, watch
+    from judge.site.serve import bind_server, serve_in_background, watch
 
     root = _corpus_root(corpus_dir)
-    _build_site(out, corpus_dir, allow_failing, search=not no_search)
+    server = bind_server(out.resolve(), port)  # a port in use fails now, not after a build
+    try:
+        _build_site(out, corpus_dir, allow_failing, search=not no_search)
+    except BaseException:
+        server.server_close()
+        raise
 
     def rebuild() -> None:
         try:
@@ -426,7 +431,7 @@ def serve_command(port: int, out: Path, allow_failing: bool, no_search: bool,
         except JudgeError as exc:
             click.echo(f"rebuild failed, still serving the previous site: {exc}", err=True)
 
-    server = start_server(out.resolve(), port)
+    serve_in_background(server)
     host, bound = server.server_address[:2]
     click.echo(f"serving {out} on http://{host!s}:{bound}/ (Ctrl-C to stop)")
     stop = threading.Event()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,6 +42,13 @@ ASSETS = ("site.css", "site.js", "search.css", "search.js")
 PAGEFIND_UNUSED = ("pagefind-worker.js",)
 #: Left out of the version: the worker itself, and the marker of a built site.
 UNHASHED = (SERVICE_WORKER, ".judge-site")
+#: The names that carry a hash of their content: the parts of a Pagefind index
+#: (``pagefind.en_7329116b6d.pf_meta``, ``index/en_5d6fe02.pf_index``, ``fragment/...``,
+#: ``filter/...``), which a new index names anew. Such a file never changes, so browsers may
+#: keep it (``judge serve`` says so, the worker serves its stored copy); every other file may
+#: change with any build and is asked for again each time (docs/site.md, "Caching"). The
+#: worker gets this very pattern (``__JUDGE_HASHED__``).
+HASHED_NAME = re.compile(r"_[0-9a-f]{7,}\.pf_(?:meta|index|fragment|filter)$")
 
 
 @dataclass
@@ -67,6 +75,7 @@ def write_offline(root: Path) -> OfflineReport:
     script = script.replace("__JUDGE_BUILD_VERSION__", report.version, 1)
     script = script.replace("__JUDGE_LANGS__", json.dumps(list(LANGS)), 1)
     script = script.replace("__JUDGE_PYODIDE__", _pyodide_version(root), 1)
+    script = script.replace("__JUDGE_HASHED__", HASHED_NAME.pattern.replace("/", "\\/"), 1)
     (root / SERVICE_WORKER).write_bytes(script.encode("utf-8"))
     return report
 
