@@ -208,28 +208,37 @@ function manifest(lang) {
   return SCOPE + "offline/" + lang + ".json";
 }
 
-/** Keep the files of a language's search (offline/<lang>.json lists them) in this build's
- * cache; the list itself is stored last, as the mark that the language is complete. */
+/** Keep the files of a language's search (offline/<lang>.json lists them, with a digest of
+ * their bytes) in this build's cache, as the site now has them: when the list kept is not the
+ * site's (a rebuild changed a page or the index while this worker stayed in control), they are
+ * fetched again. The list is stored last, as the mark that the language is complete. Without
+ * a network, what is kept stays. */
 function keepLanguage(lang) {
   if (LANGS.indexOf(lang) < 0) {
     return Promise.resolve();
   }
   return existing(CACHE).then(function (cache) {
-    return cache && cache.match(manifest(lang)).then(function (done) {
-      if (done) {
-        return undefined;
-      }
-      return fetch(manifest(lang), { cache: "reload" }).then(function (response) {
+    return cache && cache.match(manifest(lang)).then(function (kept) {
+      return fetch(manifest(lang), { cache: "no-cache" }).then(function (response) {
         if (!response.ok) {
           return undefined;
         }
-        return response.clone().json().then(function (list) {
-          return cache.addAll(list.files.map(function (file) {
-            return new Request(SCOPE + file, { cache: "reload" });
-          }));
-        }).then(function () {
-          return cache.put(manifest(lang), response);
+        return Promise.all([kept ? kept.text() : null, response.clone().text()]).then(function (texts) {
+          if (texts[0] === texts[1]) {
+            return undefined;
+          }
+          return response.clone().json().then(function (list) {
+            return cache.addAll(list.files.map(function (file) {
+              return new Request(SCOPE + file, { cache: "no-cache" });
+            }));
+          }).then(function () {
+            return cache.put(manifest(lang), response);
+          });
         });
+      }, function (error) {
+        if (!kept) {
+          throw error;
+        }
       });
     });
   });
@@ -338,10 +347,14 @@ function carryOver() {
   });
 }
 
+// A new build's worker waits, as browsers make it, until no page of the site is open, then
+// takes over (and takes any page not yet controlled). It does not skip the wait: taking over
+// while a page is being opened by the previous worker can leave that navigation hanging for
+// minutes in Chromium (issue 25), and nothing is gained by it: the previous worker already
+// serves the rebuilt pages and index (network first, revalidated) and keeps a language's
+// search as the site now lists it (keepLanguage).
 self.addEventListener("install", function (event) {
-  event.waitUntil(caches.open(CACHE).then(carryOver).catch(function () {}).then(function () {
-    return self.skipWaiting();
-  }));
+  event.waitUntil(caches.open(CACHE).then(carryOver).catch(function () {}));
 });
 
 self.addEventListener("activate", function (event) {

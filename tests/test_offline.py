@@ -23,7 +23,14 @@ import pytest
 from judge.langs import LANGS
 from judge.paths import project_root
 from judge.site.build import build_site
-from judge.site.offline import HASHED_NAME, PAGES, SERVICE_WORKER, kept_files, site_version
+from judge.site.offline import (
+    HASHED_NAME,
+    PAGES,
+    SERVICE_WORKER,
+    files_digest,
+    kept_files,
+    site_version,
+)
 from judge.site.searchindex import index_site
 from judge.site.serve import start_server
 
@@ -64,6 +71,21 @@ def test_each_language_keeps_its_search_and_the_pages_it_leads_to(site: Path) ->
         size = sum((site / f / "index.html").stat().st_size if f.endswith("/")
                    else (site / f).stat().st_size for f in files)
         assert listed["bytes"] == size
+        assert listed["digest"] == files_digest(site, files)
+
+
+def test_a_kept_files_change_changes_its_languages_list(site: Path, tmp_path: Path) -> None:
+    """A worker still in control after a rebuild keeps a language anew when its list is not
+    the one it kept: a change to any kept file, even of the same size, changes the list."""
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    files = kept_files(copy, "en")
+    before = files_digest(copy, files)
+    page = copy / "en" / "glossary" / "index.html"
+    text = page.read_bytes()
+    page.write_bytes(text.replace(b"<title>", b"<title>" + b"x", 1)[:len(text)])
+    assert files_digest(copy, files) != before
+    assert files_digest(copy, files) == files_digest(copy, kept_files(copy, "en"))
 
 
 def test_the_worker_carries_the_build_version(site: Path, tmp_path: Path) -> None:
@@ -177,29 +199,42 @@ def age(folder: Path, when: float) -> None:
         os.utime(path, (when, when), follow_symlinks=False)
 
 
-#: Resolves once the worker of the build ``version`` controls the page and is activated (the
-#: previous build's cache deleted): it asks the worker in control its build, again whenever
-#: another takes control, then waits for that worker's state; rejects after the timeout.
-NEW_WORKER = """([version, ms]) => new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("no worker of build " + version +
-                                                    " in control after " + ms + " ms")), ms);
+#: Resolves once the worker of a new build is installed and waits for the site's pages to
+#: close (waiting on its state changes); rejects after the timeout, or if there is none.
+NEW_WORKER_WAITS = """(ms) => new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no new worker installed after " + ms +
+                                                    " ms")), ms);
     const done = () => { clearTimeout(timer); resolve(true); };
+    navigator.serviceWorker.getRegistration().then(r => r.update().then(() => {
+        const worker = r.waiting || r.installing;
+        if (!worker) {
+            throw new Error("no new worker: " + (r.active && r.active.state));
+        }
+        const check = () => {
+            if (worker.state === "installed") { done(); }
+            if (worker.state === "redundant") { reject(new Error("the new worker failed")); }
+        };
+        worker.addEventListener("statechange", check);
+        check();
+    })).catch(error => { clearTimeout(timer); reject(error); });
+})"""
+
+#: The build of the worker in control of the page (it answers a message), once one is;
+#: rejects after the timeout.
+BUILD = """(ms) => new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no worker in control after " + ms +
+                                                    " ms")), ms);
     const container = navigator.serviceWorker;
     container.addEventListener("message", event => {
-        const data = event.data || {};
-        if (data.type !== "version" || data.version !== version) {
-            return;
+        if ((event.data || {}).type === "version") {
+            clearTimeout(timer);
+            resolve(event.data.version);
         }
-        const worker = event.source;
-        if (worker.state === "activated") {
-            done();
-        }
-        worker.addEventListener("statechange", () => worker.state === "activated" && done());
     });
     const ask = () => container.controller &&
         container.controller.postMessage({ type: "version" });
     container.addEventListener("controllerchange", ask);
-    container.getRegistration().then(r => r.update()).then(ask, reject);
+    ask();
 })"""
 
 
@@ -243,17 +278,34 @@ def test_a_returning_visitor_sees_the_rebuilt_page_and_search_on_the_first_load(
             build_site(out, root=corpus, finish=index_site)
             version = site_version(out)
 
-            # the first load after the rebuild: the new page, the new index
+            # the first load after the rebuild: the new page, the new index, while the
+            # previous build's worker is still in control
+            tab.goto(base + RULING_PAGE)
+            assert tab.locator("h1").inner_text() == NEW_TITLE
+            previous = tab.evaluate(BUILD, WAIT_MS)
+            assert previous != version
+            tab.wait_for_selector("html[data-offline=kept]")  # the language, kept anew
+            assert search(tab, base, NEW_WORD) == ["fixture-two-returners"]
+            # ... which keeps the new page and the new index for offline use
+            context.set_offline(True)
             tab.goto(base + RULING_PAGE)
             assert tab.locator("h1").inner_text() == NEW_TITLE
             assert search(tab, base, NEW_WORD) == ["fixture-two-returners"]
-            # the new build's worker takes over; what it keeps is the new build
-            assert tab.evaluate(NEW_WORKER, [version, WAIT_MS])
+            context.set_offline(False)
+
+            # the new build's worker installs, waits for the site's pages to close, then
+            # takes over: what it keeps is the new build, the previous cache is gone
+            assert tab.evaluate(NEW_WORKER_WAITS, WAIT_MS)
+            tab.close()
+            tab = context.new_page()
+            tab.on("pageerror", lambda exc: errors.append(str(exc)))
+            tab.goto(base + RULING_PAGE)
+            assert tab.locator("h1").inner_text() == NEW_TITLE
+            assert tab.evaluate(BUILD, WAIT_MS) == version
+            tab.wait_for_selector("html[data-offline=kept]")
             names = tab.evaluate("() => caches.keys()")
             assert [n for n in names if not n.split(" ")[-1].startswith("pyodide-")] == \
                 [f"wixoss-judge / {version}"], names
-            tab.goto(base + RULING_PAGE)
-            assert tab.locator("h1").inner_text() == NEW_TITLE
             kept = tab.evaluate("url => caches.match(url).then(r => r && r.text())",
                                 base + RULING_PAGE)
             assert kept and NEW_TITLE in kept
@@ -262,7 +314,7 @@ def test_a_returning_visitor_sees_the_rebuilt_page_and_search_on_the_first_load(
                                 ".then(keys => keys.map(r => r.url))", names[0])
             assert {base + RULING_PAGE, base + "offline/en.json", base + "en/search/",
                     base + "en/pagefind/pagefind-entry.json"} <= set(urls)
-        # offline: the new build's page and index, from the worker's cache
+        # no server: the new build's page and index, from the new worker's cache
         context.set_offline(True)
         tab.goto(base + RULING_PAGE)
         assert tab.locator("h1").inner_text() == NEW_TITLE

@@ -8,7 +8,8 @@ index are in the new folder, so that the version covers them all:
   ruling with its answer, the glossary, the processing and rule-change pages, the language's
   home and its "offline" page), the stylesheets and scripts they use (:data:`ASSETS`) and the
   language's whole Pagefind bundle except what the search page never loads (Pagefind's web
-  worker and the WebAssembly of the other languages);
+  worker and the WebAssembly of the other languages); with their total size and a digest
+  of their bytes (:func:`files_digest`), so that the list changes whenever one of them does;
 - ``sw.js``, at the root (so its scope is the whole site and nothing above it):
   ``site_templates/sw.js`` with the build's version, the first 20 hexadecimal digits of a
   SHA-256 of every other file's name and bytes. The same site gives the same version; any
@@ -67,7 +68,8 @@ def write_offline(root: Path) -> OfflineReport:
         size = sum((root / f.rstrip("/") / "index.html").stat().st_size if f.endswith("/")
                    else (root / f).stat().st_size for f in files)
         (root / FOLDER / f"{lang}.json").write_bytes(
-            (json.dumps({"lang": lang, "files": files, "bytes": size},
+            (json.dumps({"lang": lang, "files": files, "bytes": size,
+                         "digest": files_digest(root, files)},
                         separators=(",", ":"), sort_keys=True) + "\n").encode("utf-8"))
         report.files[lang], report.bytes[lang] = len(files), size
     report.version = site_version(root)
@@ -78,6 +80,18 @@ def write_offline(root: Path) -> OfflineReport:
     script = script.replace("__JUDGE_HASHED__", HASHED_NAME.pattern.replace("/", "\\/"), 1)
     (root / SERVICE_WORKER).write_bytes(script.encode("utf-8"))
     return report
+
+
+def files_digest(root: Path, files: list[str]) -> str:
+    """A hash of the names and bytes of ``files`` (addresses from the site root; a folder's
+    is its ``index.html``): any change to a kept file changes the list, and a worker still in
+    control after a rebuild keeps the language anew (``keepLanguage`` in sw.js)."""
+    digest = hashlib.sha256()
+    for name in files:
+        path = root / (f"{name}index.html" if name.endswith("/") else name)
+        digest.update(name.encode("utf-8") + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:20]
 
 
 def _pyodide_version(root: Path) -> str:
