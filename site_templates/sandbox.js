@@ -318,7 +318,8 @@
 
   Sandbox.prototype.start = function () {
     var self = this;
-    var text = this.path ? fetch(BASE + this.path).then(function (response) {
+    // the ruling's file of this build, asked past the HTTP cache (docs/site.md, "Caching")
+    var text = this.path ? fetch(BASE + this.path, { cache: "no-cache" }).then(function (response) {
       if (!response.ok) {
         throw { message: self.path + ": HTTP " + response.status };
       }
@@ -513,7 +514,7 @@
     }
     keeping = true;
     var root = new URL("../", BASE).href;
-    Promise.all([fetch(BASE + "files.json").then(function (r) {
+    Promise.all([fetch(BASE + "files.json", { cache: "no-cache" }).then(function (r) {
       return r.json();
     }), container.ready]).then(function (got) {
       var urls = got[0].files.map(function (file) {
