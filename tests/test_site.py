@@ -926,3 +926,24 @@ def test_pages_rendered_by_several_processes_are_the_same_bytes(fixture_site: Pa
     processes, pages = map(int, done.stdout.split())
     assert processes == 2 and pages == len(list(fixture_site.rglob("*.html")))
     assert tree_digest(out) == tree_digest(fixture_site)
+
+
+def test_only_the_assets_the_pages_load_are_published(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hidden file, a subfolder or a file of another kind in site_templates/assets is not
+    published, and a symbolic link there stops the build (it could point anywhere)."""
+    from judge.site import build
+
+    assets = tmp_path / "assets"
+    assets.mkdir()
+    (assets / "site.css").write_text("body{}", encoding="utf-8")
+    (assets / "site.js").write_text("", encoding="utf-8")
+    (assets / ".site.css.swp").write_text("secret", encoding="utf-8")
+    (assets / "notes.txt").write_text("secret", encoding="utf-8")
+    (assets / "old").mkdir()
+    (assets / "old" / "x.js").write_text("secret", encoding="utf-8")
+    monkeypatch.setattr(build, "assets_dir", lambda: assets)
+    assert [p.name for p in build.site_assets()] == ["site.css", "site.js"]
+    (assets / "env.js").symlink_to("/proc/self/environ")
+    with pytest.raises(build.BuildError, match="symbolic link"):
+        build.site_assets()
