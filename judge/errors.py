@@ -64,6 +64,17 @@ class FieldError(JudgeError):
         return out
 
 
+def unknown_field(where: str, key: str, allowed: tuple[str, ...] | list[str]) -> FieldError:
+    """The error for a key that the table ``where`` does not have: names the closest field
+    it has ("did you mean ...?") and every field it has."""
+    from difflib import get_close_matches  # here: only a mistake needs it
+
+    close = get_close_matches(key, list(allowed), n=1, cutoff=0.75) if isinstance(key, str) \
+        else []
+    hint = f" (did you mean `{close[0]}`?)" if close else ""
+    return FieldError(f"{where}.{key}" if where else str(key), f"unknown field{hint}", allowed)
+
+
 class ScenarioError(JudgeError):
     """A ruling file that cannot be used, located at ``path:line``."""
 

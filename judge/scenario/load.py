@@ -28,6 +28,7 @@ from judge.engine.state import (
     ATTACK_STEPS,
     CHEER,
     GAME_PHASES,
+    LRIG_STACK_ZONES,
     PHASES,
     PLAYERS,
     SEED_ZONES,
@@ -36,7 +37,7 @@ from judge.engine.state import (
     UNDER_ZONES,
     ZONES,
 )
-from judge.errors import FieldError, ScenarioError
+from judge.errors import FieldError, ScenarioError, unknown_field
 from judge.ids import LABEL_RE, LABEL_RULE, MAX_LABEL_LENGTH, check_id, is_label, quote
 from judge.limits import (
     MAX_BRANCHES,
@@ -76,6 +77,18 @@ SETUP_FIELDS = ("turn", "turn_player", "first_player", "phase", "attack_step",
                 "arts_priority", "ener_done", "grown", "removed", "redrawn", "seed", "refreshes",
                 "in_force", "format", "coins", *PLAYERS)
 WIN_REASONS = ("damage",)
+#: The set-up's flags of what the turn player has done this turn, and the phases in which
+#: each still changes something (the turn's ener phase, grow phase or main phase is ahead).
+FLAG_PHASES: dict[str, tuple[str, ...]] = {
+    "ener_done": ("up", "draw", "ener"),
+    "grown": ("up", "draw", "ener", "grow"),
+    "removed": ("up", "draw", "ener", "grow", "main"),
+}
+#: Where a set-up card may be ``down`` or ``frozen``: the zones whose cards the up phase ups
+#: (the LRIG zones, the SIGNI zones, the cheer zone) and the Key zone (a Key's cost may down
+#: it).
+UPRIGHT_ZONES = (*LRIG_STACK_ZONES, *SIGNI_ZONES, CHEER, "key")
+FLAG_WHAT = {"ener_done": "ener phase", "grown": "grow phase", "removed": "main phase"}
 #: The operations a set-up may put in force (those that put an effect in force).
 IN_FORCE_OPS = LASTING_OPS
 STEP_FIELDS: dict[str, tuple[str, ...]] = {
@@ -229,7 +242,7 @@ def _expect_type(value: Any, kind: type | tuple[type, ...], where: str, what: st
 def _keys(raw: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
     for key in raw:
         if key not in allowed:
-            raise FieldError(f"{where}.{key}" if where else key, "unknown field", allowed)
+            raise unknown_field(where, key, allowed)
 
 
 def _outcome_name(raw: Any, where: str) -> tuple[str, dict[str, str]]:
@@ -292,6 +305,8 @@ class _Loader:
         self.cards: dict[str, CardDef] = {}
         self.inline: list[str] = []  # the ids of the ruling's own cards
         self.labels: dict[str, Placement] = {}
+        #: the labels of the cards in a cheer zone: laid out there, or put there by a step
+        self.cheer: set[str] = set()
         self.rulesets: tuple[str, ...] = ()
         # the shared data, looked up once per ruling (not once per card or field)
         self.known: Mapping[str, RuleSet] = {}
@@ -324,9 +339,11 @@ class _Loader:
                 _one_of(term, glossary, f"terms[{i}]")
         self._cards(raw)
         setup = self._setup(_table(raw, "setup", "setup"), rulesets)
+        self.cheer.update(p.label for p in setup.placements if p.zone == CHEER)
         steps_raw = raw.get("steps", [])
         _expect_type(steps_raw, list, "steps", "an array of [[steps]] tables")
         steps = tuple(self._step(s, i) for i, s in enumerate(steps_raw))
+        self._unused_cards(setup)
         choices_raw = raw.get("choices", [])
         _expect_type(choices_raw, list, "choices", "an array of [[choices]] tables")
         choices = tuple(self._choice(c, i) for i, c in enumerate(choices_raw))
@@ -394,6 +411,17 @@ class _Loader:
                     if op.name == "make_token" and op.card:
                         self._token(op.card, f"cards.{card_id}")
 
+    def _unused_cards(self, setup: Setup) -> None:
+        """A ``[cards.ID]`` table that no card of the set-up (nor a token an effect makes)
+        is: nothing would ever read it."""
+        used = {p.card for p in setup.placements}
+        used.update(p.card for p in self.labels.values())
+        for card_id in self.inline:
+            if card_id not in used:
+                raise FieldError(f"cards.{card_id}", f"no card of the set-up is {card_id} "
+                                 f"(write a label as \"LABEL:{card_id}\" in a zone of the "
+                                 "set-up, or remove the card)")
+
     def card_def(self, card_id: str, where: str) -> CardDef:
         if card_id in self.cards:
             return self.cards[card_id]
@@ -439,12 +467,25 @@ class _Loader:
         elif "arts_priority" in raw:
             raise FieldError("setup.arts_priority", "only the ARTS step has a priority")
         flags = {}
-        for flag in ("ener_done", "grown", "removed"):
+        for flag, phases in FLAG_PHASES.items():
             flags[flag] = bool(_expect_type(raw.get(flag, False), bool, f"setup.{flag}",
                                             "true or false"))
+            if flags[flag] and phase not in phases:
+                raise FieldError(f"setup.{flag}", f"the {phase} phase comes after the turn's "
+                                 f"{FLAG_WHAT[flag]}, so it changes nothing there (only in "
+                                 "these phases)", phases)
+        if flags["removed"] and not any(self.known[r].remove == "once_per_turn"
+                                        for r in rulesets):
+            raise FieldError("setup.removed", "none of the ruling's rule sets limits removing "
+                             "to once a turn, so it changes nothing",
+                             tuple(r for r in self.known
+                                   if self.known[r].remove == "once_per_turn"))
         redrawn = _str_list(raw.get("redrawn", []), "setup.redrawn")
         for i, p in enumerate(redrawn):
             _one_of(p, PLAYERS, f"setup.redrawn[{i}]")
+        if redrawn and phase != "setup":
+            raise FieldError("setup.redrawn", "a redraw is made in the set-up only, so after it "
+                             "this changes nothing (phase = \"setup\")")
         if turn % 2 == 1 and tp != first or turn % 2 == 0 and tp == first:
             raise FieldError("setup.turn_player",
                              f"{tp} cannot be the turn player in turn {turn} when {first} "
@@ -536,6 +577,14 @@ class _Loader:
                                            "true or false"))
                 crushed = bool(_expect_type(item.get("crushed", False), bool,
                                             f"{at}.crushed", "true or false"))
+                for flag in ("down", "frozen"):
+                    if item.get(flag) and zone not in UPRIGHT_ZONES:
+                        raise FieldError(f"{at}.{flag}", f"only a card on the field is "
+                                         f"{flag} (the zones whose cards are upped and downed)",
+                                         UPRIGHT_ZONES)
+                if crushed and zone != "check":
+                    raise FieldError(f"{at}.crushed", "only a card in the check zone has been "
+                                     "crushed (its Life Burst then waits)", ("check",))
                 for how in ("under", "charm", "accessory"):
                     for j, u in enumerate(_str_list(item.get(how, []), f"{at}.{how}")):
                         under.append((how, u, f"{at}.{how}[{j}]"))
@@ -672,6 +721,10 @@ class _Loader:
             if "card" not in raw and not (action == "remove" and "cards" in raw):
                 raise FieldError(f"{where}.card", "missing")
         if "card" in raw:
+            if isinstance(raw["card"], list) and "cards" in STEP_FIELDS[action]:
+                raise FieldError(f"{where}.card", f"expected one card label, got "
+                                 f"{quote(raw['card'])}: did you mean `cards`? (cards = "
+                                 "[...] names several)")
             card = self.label(raw["card"], f"{where}.card")
         source = self.label(raw["source"], f"{where}.source") if "source" in raw else None
         if action == "effect":
@@ -683,6 +736,13 @@ class _Loader:
                 if problem:
                     raise FieldError(f"{where}.ops[{j}]", problem)
         zone = _one_of(raw["zone"], STEP_ZONES, f"{where}.zone") if "zone" in raw else None
+        if card is not None and zone == CHEER and action in ("play", "summon"):
+            self.cheer.add(card)
+        if action == "attack" and zone is not None and card not in self.cheer:
+            raise FieldError(f"{where}.zone", f"only a SIGNI in the cheer zone names the SIGNI "
+                             f"zone it attacks; {card} is neither laid out in the cheer zone nor "
+                             "put there by an earlier step (any other attacks the SIGNI in "
+                             "front of it)")
         to = _one_of(raw["to"], (*PHASES, *ATTACK_STEPS), f"{where}.to") if "to" in raw \
             else None
         first = _one_of(raw["first"], PLAYERS, f"{where}.first") if "first" in raw else None
