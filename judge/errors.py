@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 
 #: The longest field path and message an error line shows; longer ones are cut with "...".
 MAX_FIELD = 120
@@ -73,6 +74,23 @@ def unknown_field(where: str, key: str, allowed: tuple[str, ...] | list[str]) ->
         else []
     hint = f" (did you mean `{close[0]}`?)" if close else ""
     return FieldError(f"{where}.{key}" if where else str(key), f"unknown field{hint}", allowed)
+
+
+@dataclass(frozen=True)
+class FormatWarning:
+    """Something a ruling file should change, which does not stop it from being read (a file
+    of an older format, a field read for the last versions before it is refused): shown as
+    ``path:line: field: message`` by ``judge check``, never a failure."""
+
+    path: str
+    line: int
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        text = _cut(printable(self.message), MAX_MESSAGE)
+        return f"{printable(self.path)}:{self.line}: {self.field}: {text}" if self.field \
+            else f"{printable(self.path)}:{self.line}: {text}"
 
 
 class ScenarioError(JudgeError):

@@ -6,6 +6,7 @@ Every error is a :class:`~judge.errors.ScenarioError` whose text is
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Collection, Mapping
 from functools import cache, partial
@@ -37,7 +38,7 @@ from judge.engine.state import (
     UNDER_ZONES,
     ZONES,
 )
-from judge.errors import FieldError, ScenarioError, unknown_field
+from judge.errors import DataError, FieldError, FormatWarning, ScenarioError, unknown_field
 from judge.ids import LABEL_RE, LABEL_RULE, MAX_LABEL_LENGTH, check_id, is_label, quote
 from judge.limits import (
     MAX_BRANCHES,
@@ -67,12 +68,29 @@ from judge.scenario.model import (
     make_step,
 )
 from judge.scenario.model import placement as _placement
-from judge.sources import MARKS, Citation, load_sources, mark_problem, parse_citations
+from judge.scenario.versions import (
+    FORMAT_KEY,
+    FORMAT_VERSION,
+    changed_meanings,
+    detect,
+    findings,
+    migrate_command,
+)
+from judge.scenario.walk import get
+from judge.sources import (
+    MARKS,
+    Citation,
+    Document,
+    load_sources,
+    mark_problem,
+    parse_citations,
+    registry_for,
+)
 from judge.texts import check_text
 from judge.tomlfile import indexed, parse, read_file
 
-TOP_FIELDS = ("id", "rulesets", "tags", "terms", "related", *TEXT_FIELDS, "sources", "cards",
-              "setup", "steps", "choices", "expect", "explore_limit")
+TOP_FIELDS = (FORMAT_KEY, "id", "rulesets", "tags", "terms", "related", *TEXT_FIELDS,
+              "sources", "cards", "setup", "steps", "choices", "expect", "explore_limit")
 SETUP_FIELDS = ("turn", "turn_player", "first_player", "phase", "attack_step",
                 "arts_priority", "ener_done", "grown", "removed", "redrawn", "seed", "refreshes",
                 "in_force", "format", "coins", *PLAYERS)
@@ -206,9 +224,14 @@ def load_path(path: Path, display: str | None = None,
     the table :func:`judge.tomlfile.parse` made of it, when another process read the file
     (:mod:`judge.preparse`)."""
     shown = display or str(path)
+    try:
+        registry = registry_for(path)
+    except DataError as exc:  # the corpus's own sources file: its problem, on this ruling
+        raise ScenarioError(shown, 1, FieldError("sources", str(exc))) from None
     if parsed is not None:
-        return _validated(*indexed(*parsed), shown)
-    return load_text(read_file(path, shown), shown)
+        return _validated(*indexed(*parsed), shown, registry)
+    raw, index = parse(read_file(path, shown), shown)
+    return _validated(raw, index, shown, registry)
 
 
 def load_text(text: str, path: str = "<text>") -> Scenario:
@@ -217,11 +240,62 @@ def load_text(text: str, path: str = "<text>") -> Scenario:
     return _validated(raw, index, path)
 
 
-def _validated(raw: dict[str, Any], index: LineIndex, path: str) -> Scenario:
+def load_table(raw: dict[str, Any], index: LineIndex, path: str,
+               registry: Mapping[str, Document] | None = None) -> Scenario:
+    """Load one ruling from the table TOML gave and its line index; ``registry``: the
+    documents its citations may name (default: the project's)."""
+    return _validated(raw, index, path, registry)
+
+
+def _validated(raw: dict[str, Any], index: LineIndex, path: str,
+               registry: Mapping[str, Document] | None = None) -> Scenario:
     try:
-        return _Loader(path, index).scenario(raw)
+        version, raw, warnings = _versioned(raw, index, path)
+        loader = _Loader(path, index)
+        loader.version = version
+        if registry is not None:
+            loader.registry = registry
+        scenario = loader.scenario(raw)
     except FieldError as exc:
         raise ScenarioError(path, index.line(exc.field), exc) from None
+    if warnings:
+        object.__setattr__(scenario, "warnings", warnings)
+    return scenario
+
+
+def _versioned(raw: dict[str, Any], index: LineIndex, path: str
+               ) -> tuple[int, dict[str, Any], tuple[FormatWarning, ...]]:
+    """The format of the file (:mod:`judge.scenario.versions`) and what the loader reads of
+    it: a file of the current format as it is; an older file without what the current format
+    no longer reads (each a warning naming the new form: the deprecation policy), and with a
+    warning that names its version and the command that upgrades it."""
+    if FORMAT_KEY in raw:
+        version = raw[FORMAT_KEY]
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise FieldError(FORMAT_KEY, f"expected the number of a format version (1 to "
+                             f"{FORMAT_VERSION}), got {quote(version)}")
+        if version > FORMAT_VERSION:
+            raise FieldError(FORMAT_KEY, f"written for format {version}, newer than the "
+                             f"format {FORMAT_VERSION} this version of wixoss-judge reads: "
+                             "update wixoss-judge")
+        if version == FORMAT_VERSION:
+            return version, raw, ()
+    detected = detect(raw)
+    warnings = [FormatWarning(path, index.line(FORMAT_KEY) if FORMAT_KEY in raw else 1,
+                              FORMAT_KEY, f"written for {detected}; `{migrate_command(path)}` "
+                              f"upgrades it to format {FORMAT_VERSION}")]
+    found = findings(raw, FORMAT_VERSION)
+    if found:
+        raw = copy.deepcopy(raw)  # the parsed table may be shared (judge.preparse)
+        for finding in reversed(found):  # later items first: list indexes stay right
+            parent = get(raw, finding.path[:-1])
+            if isinstance(parent, (dict, list)):
+                del parent[finding.path[-1]]  # type: ignore[arg-type]
+    for finding in (*found, *changed_meanings(raw)):
+        warnings.append(FormatWarning(path, index.line(finding.where), finding.where,
+                                      f"{finding.what}: {finding.new} (format "
+                                      f"{finding.since})"))
+    return detected.high, raw, tuple(warnings)
 
 
 def _located(path: str, index: LineIndex, where: str) -> str:
@@ -308,6 +382,9 @@ class _Loader:
         #: the labels of the cards in a cheer zone: laid out there, or put there by a step
         self.cheer: set[str] = set()
         self.rulesets: tuple[str, ...] = ()
+        self.version = FORMAT_VERSION  # the format the file was written for
+        #: the documents its citations may name (judge.sources.registry_for)
+        self.registry: Mapping[str, Document] | None = None
         # the shared data, looked up once per ruling (not once per card or field)
         self.known: Mapping[str, RuleSet] = {}
         self.library: Mapping[str, CardDef] | None = None
@@ -362,7 +439,7 @@ class _Loader:
             expectations=expectations,
             explore_limit=_int(raw.get("explore_limit", 256), "explore_limit", 1, MAX_BRANCHES),
             related=self._related(raw.get("related", [])),
-            lines=self.index,
+            lines=self.index, format=self.version, warnings=(),
         )
 
     def _related(self, raw: Any) -> tuple[str, ...]:
@@ -389,10 +466,12 @@ class _Loader:
     def _sources(self, raw: Any) -> tuple[Citation, ...]:
         """``sources = ["ID", "ID#SECTION", ...]``: citations of ``data/sources.toml``."""
         if isinstance(raw, list) and any(isinstance(item, dict) for item in raw):
-            raise FieldError("sources", "[[sources]] tables are no longer read: cite the "
-                                        "documents of data/sources.toml, as in sources = "
-                                        "[\"mistaken-rules#crush\"] (docs/scenario-format.md)")
-        return parse_citations(raw, "sources", load_sources())
+            raise FieldError("sources", "[[sources]] tables are no longer read (format 3 and "
+                                        "earlier): cite the documents of data/sources.toml, as "
+                                        "in sources = [\"mistaken-rules#crush\"]; "
+                                        f"`{migrate_command(self.path)}` moves the tables into "
+                                        "a sources file and cites them")
+        return parse_citations(raw, "sources", self.registry or load_sources())
 
     # -------------------------------------------------------------- cards and set-up
 
