@@ -209,7 +209,11 @@ def migrate(paths: tuple[Path, ...], dry: bool, force: bool) -> None:
     changed = [f for f in run.files if f.changed]
     sources = [r for r in run.registries.values() if r.added and r.path is not None]
     if not dry:
-        write(run, force)
+        try:
+            write(run, force)
+        except JudgeError as exc:  # a write refused: nothing was written
+            click.echo(f"Error: {exc}")
+            sys.exit(2)
     verb = "would change" if dry else "changed"
     tail = f"; {len(sources)} sources file{'s' if len(sources) != 1 else ''} " \
            f"{'would get' if dry else 'got'} new documents" if sources else ""

@@ -18,10 +18,11 @@ never followed. ``--check`` writes nothing and lists what would change.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tomlkit
 
@@ -33,6 +34,9 @@ from judge.paths import discover
 from judge.scenario.locate import LineIndex
 from judge.scenario.walk import is_card_file
 from judge.tomlfile import BOM, read_file, shown_path
+
+if TYPE_CHECKING:
+    from judge.check import Result
 
 
 @dataclass
@@ -51,8 +55,10 @@ class Migrated:
         return self.after != self.before
 
     def report(self) -> Iterator[str]:
+        after = LineIndex(self.after[len(BOM):] if self.after.startswith(BOM) else self.after)
         for note in self.notes:
-            line = self.lines.line(note.where) if self.lines is not None else 1
+            index = after if note.after else self.lines
+            line = index.line(note.where) if index is not None else 1
             mark = "" if note.decided else "undecided: "
             yield f"{self.shown}:{line}: {note.where}: {mark}{printable(note.text)}"
 
@@ -65,6 +71,8 @@ class Run:
     files: list[Migrated] = field(default_factory=list)
     registries: dict[Path, Registry] = field(default_factory=dict)
     errors: list[ScenarioError] = field(default_factory=list)
+    #: (file, text) -> the results of its replays (None: it does not load)
+    replays: dict[tuple[Path, str], list[Result] | None] = field(default_factory=dict)
 
     @property
     def undecided(self) -> int:
@@ -111,9 +119,10 @@ def _sources(doc: Any, raw: dict[str, Any], registry: Registry) -> list[Note]:
                                      f"{planned.document!r} the ruling rests on, "
                                      f"{planned.document}#SECTION (the old title was "
                                      f"{str(table.get('title', ''))!r})", decided=False))
-        elif planned.new:
+        elif planned.new and registry.path is not None:
             notes.append(Note(where, f"needs a human: translate the title of "
-                                     f"{planned.document!r} in {registry.path}", decided=False))
+                                     f"{planned.document!r} in {shown_path(registry.path)}",
+                                     decided=False))
     del doc["sources"]
     array = tomlkit.array()
     array.extend(citations)
@@ -123,20 +132,9 @@ def _sources(doc: Any, raw: dict[str, Any], registry: Registry) -> list[Note]:
     return notes
 
 
-def migrate_text(path: Path, shown: str, text: str, run: Run) -> Migrated:
-    """Apply every rewrite to one file's text (nothing is written here)."""
-    body = text[len(BOM):] if text.startswith(BOM) else text
-    try:
-        doc = tomlkit.parse(body)
-    except Exception as exc:  # tomlkit's ParseError and friends: one line
-        raise ScenarioError(shown, getattr(exc, "line", 1) or 1,
-                            FieldError("", f"cannot read it as TOML: {exc}")) from None
-    raw = doc.unwrap()
-    lines = LineIndex(body)
-    if not is_card_file(raw) and not ({"id", "setup", "expect"} & set(raw)):
-        raise ScenarioError(shown, 1, FieldError("", "neither a ruling (id, setup, expect) "
-                                                     "nor a card file (card tables with a "
-                                                     "type)"))
+def _rewrite(doc: Any, raw: dict[str, Any], path: Path, run: Run) -> list[Note]:
+    """Apply every rewrite of :mod:`judge.migrate.rules` to ``doc`` (a tomlkit document, or a
+    copy of ``raw`` to learn whether anything changes), reading ``raw``."""
     notes: list[Note] = []
     if not is_card_file(raw):
         notes += _sources(doc, raw, _registry(run, path))
@@ -146,15 +144,44 @@ def migrate_text(path: Path, shown: str, text: str, run: Run) -> Migrated:
         notes += rules.assists(doc, raw)
         notes += rules.hints(raw)
     notes += rules.deprecated(doc, raw)
-    if not is_card_file(raw):
+    return notes
+
+
+def migrate_text(path: Path, shown: str, text: str, run: Run) -> Migrated:
+    """Apply every rewrite to one file's text (nothing is written here). The rewrites run
+    first on a plain copy of the file's table: tomlkit, which keeps the layout (and is slow),
+    reads the file only when something but the version line changes."""
+    from judge.tomlfile import parse
+
+    body = text[len(BOM):] if text.startswith(BOM) else text
+    raw, lines = parse(body, shown)
+    if not is_card_file(raw) and not ({"id", "setup", "expect"} & set(raw)):
+        raise ScenarioError(shown, 1, FieldError("", "neither a ruling (id, setup, expect) "
+                                                     "nor a card file (card tables with a "
+                                                     "type)"))
+    notes = _rewrite(copy.deepcopy(raw), raw, path, run)
+    doc: Any = None
+    if any(n.decided for n in notes):
+        doc = tomlkit.parse(body)
+        notes = _rewrite(doc, raw, path, run)
+    current = raw.get(rules.FORMAT_KEY) == rules.FORMAT_VERSION
+
+    def text_of(document: Any) -> str:
+        out = tomlkit.dumps(document) if document is not None else body
+        return out if current else rules.comment_above(rules.put_version_first(out, raw))
+
+    if not is_card_file(raw) and _failures(text_of(doc), path, shown, run):
         doc, decided = replayed.decide(
-            doc, lambda candidate: _failures(candidate, path, shown, run))
+            doc if doc is not None else tomlkit.parse(body),
+            lambda candidate: _failures(text_of(candidate) if not isinstance(candidate, str)
+                                        else candidate, path, shown, run), text_of)
         notes += decided
-    changes = [n for n in notes if n.decided]
-    after = body
-    if changes or raw.get("format_version") != rules.FORMAT_VERSION:
-        notes += rules.version(doc, raw)
-        after = rules.comment_above(rules.put_version_first(tomlkit.dumps(doc), raw))
+    after = text_of(doc)
+    if not current:
+        if doc is not None and rules.FORMAT_KEY in raw:
+            doc[rules.FORMAT_KEY] = rules.FORMAT_VERSION
+            after = text_of(doc)
+        notes += rules.version(raw)
     if after != body and text.startswith(BOM):
         after = BOM + after
     elif after == body:
@@ -181,42 +208,51 @@ def _load(text: str, path: Path, shown: str, run: Run) -> Any:
 
 def _failures(text: str, path: Path, shown: str, run: Run) -> int | None:
     """How many expectations of ``text`` fail under its rule sets (None: it does not
-    load)."""
+    load); each text is replayed once per run."""
     from judge.check import check_scenario
 
-    try:
-        scenario = _load(text, path, shown, run)
-    except ScenarioError:
-        return None
-    return sum(len(check_scenario(scenario, rs).failures) for rs in scenario.rulesets)
+    key = (path, text)
+    if key not in run.replays:
+        try:
+            scenario = _load(text, path, shown, run)
+        except ScenarioError:
+            run.replays[key] = None
+        else:
+            run.replays[key] = [check_scenario(scenario, rs) for rs in scenario.rulesets]
+    results = run.replays[key]
+    return None if results is None else sum(len(r.failures) for r in results)
 
 
 def _replayed(item: Migrated, run: Run) -> None:
     """Load the migrated text and replay it: what still fails is for a human to decide (a
     card file is read by the card parser alone)."""
-    from judge.check import check_scenario
     from judge.tomlfile import parse
 
     text = item.after[len(BOM):] if item.after.startswith(BOM) else item.after
     try:
         raw, _ = parse(text, item.shown)
     except ScenarioError as exc:
-        item.notes.append(Note("", f"does not load: {exc.error.text()}", decided=False))
+        item.notes.append(Note("", f"does not load: {exc.error.text()}", decided=False,
+                               after=True))
         return
     if is_card_file(raw):
         _card_file(item, raw)
         return
-    try:
-        scenario = _load(item.after, item.path, item.shown, run)
-    except ScenarioError as exc:
-        item.notes.append(Note(exc.error.field, f"needs a human: it does not load yet: "
-                                                f"{exc.error.text()}", decided=False))
+    if _failures(item.after, item.path, item.shown, run) is None:
+        try:
+            _load(item.after, item.path, item.shown, run)
+        except ScenarioError as exc:
+            said = {n.where for n in item.notes if not n.decided}
+            if exc.error.field not in said:  # not what a note above says already
+                item.notes.append(Note(exc.error.field, f"needs a human: it does not load "
+                                                        f"yet: {exc.error.text()}",
+                                       decided=False, after=True))
         return
-    for rules_id in scenario.rulesets:
-        result = check_scenario(scenario, rules_id)
+    for result in run.replays[(item.path, item.after)] or []:
         if not result.ok:
-            item.notes.append(Note("expect", f"needs a human: under {rules_id}, "
-                                             f"{result.failures[0]}", decided=False))
+            item.notes.append(Note("expect", f"needs a human: under {result.rules}, "
+                                             f"{result.failures[0]}", decided=False,
+                                   after=True))
 
 
 def _card_file(item: Migrated, raw: dict[str, Any]) -> None:
@@ -228,8 +264,8 @@ def _card_file(item: Migrated, raw: dict[str, Any]) -> None:
         try:
             parse_card(card_id, body, card_id)
         except FieldError as exc:
-            item.notes.append(Note(exc.field, f"does not load yet: {exc.text()}",
-                                   decided=False))
+            item.notes.append(Note(exc.field, f"needs a human: it does not load yet: "
+                                              f"{exc.text()}", decided=False, after=True))
 
 
 def related(run: Run) -> None:
@@ -246,17 +282,20 @@ def related(run: Run) -> None:
     for folder in sorted(folders):
         for path in discover([folder]):
             known.update(written_ids(path))
+    from judge.tomlfile import parse
+
     for item in run.files:
         try:
-            raw = tomlkit.parse(item.after).unwrap()
-        except Exception:
+            raw, _ = parse(item.after[len(BOM):] if item.after.startswith(BOM)
+                           else item.after, item.shown)
+        except ScenarioError:
             continue
         ids = raw.get("related")
         for i, rid in enumerate(ids if isinstance(ids, list) else []):
             if isinstance(rid, str) and rid not in known:
                 item.notes.append(Note(f"related[{i}]", f"needs a human: no ruling of this "
                                                         f"corpus has the id {rid!r}",
-                                       decided=False))
+                                       decided=False, after=True))
 
 
 def migrate(paths: Iterable[Path]) -> Run:

@@ -38,13 +38,15 @@ class Candidate:
 def candidates(raw: Mapping[str, Any]) -> Iterator[Candidate]:
     """The rewrites of event patterns that a replay may confirm, in the file's order."""
     removals = []
+    # Lancer's source is a question only where some card may have Lancer or S-Lancer
+    lancers = "lancer" in repr(raw)
     for node in walk(raw):
         if node.kind != "event":
             continue
         pattern = node.table
         path = node.path
         source = pattern.get("source")
-        if isinstance(source, str) and "#" not in source and \
+        if lancers and isinstance(source, str) and "#" not in source and \
                 pattern.get("type") in ("move", "game_over"):
             for keyword in ("lancer", "s-lancer"):
                 new = f"{source}#{keyword}"
@@ -77,10 +79,12 @@ def _remover(path: Path) -> Callable[[Any], None]:
     return lambda doc: remove(doc, path)
 
 
-def decide(doc: Any, failures: Callable[[str], int | None]) -> tuple[Any, list[Note]]:
+def decide(doc: Any, failures: Callable[[str], int | None],
+           text_of: Callable[[Any], str]) -> tuple[Any, list[Note]]:
     """Apply each candidate that makes fewer expectations fail (``failures``: how many fail
-    for a text, None when it does not load). Returns the document and what was changed."""
-    base = failures(tomlkit.dumps(doc))
+    for the file's text, None when it does not load; ``text_of``: the text of a document).
+    Returns the document and what was changed."""
+    base = failures(text_of(doc))
     if not base:  # it passes, or does not load: nothing to decide by replay
         return doc, []
     notes = []
@@ -90,7 +94,7 @@ def decide(doc: Any, failures: Callable[[str], int | None]) -> tuple[Any, list[N
             candidate.apply(trial)
         except (KeyError, IndexError):  # an earlier rewrite removed what it names
             continue
-        count = failures(tomlkit.dumps(trial))
+        count = failures(text_of(trial))
         if count is not None and count < base:
             doc, base = trial, count
             notes.append(Note(candidate.where, candidate.text))

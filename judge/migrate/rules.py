@@ -58,6 +58,8 @@ class Note:
     where: str
     text: str
     decided: bool = True
+    #: found in the migrated file (its lines are the new text's), not in the file as it was
+    after: bool = False
 
 
 def _inline(table: InlineTable) -> Item:
@@ -213,12 +215,11 @@ def _order(path: Path) -> tuple[tuple[int, str | int], ...]:
     return tuple((0, p) if isinstance(p, int) else (1, p) for p in path)
 
 
-def version(doc: Any, raw: Mapping[str, Any]) -> list[Note]:
-    """The file declares the current format."""
+def version(raw: Mapping[str, Any]) -> list[Note]:
+    """The file declares the current format (the change itself: :func:`put_version_first`,
+    or the value of the key it has)."""
     if raw.get(FORMAT_KEY) == FORMAT_VERSION:
         return []
-    if FORMAT_KEY in raw:
-        doc[FORMAT_KEY] = FORMAT_VERSION
     return [Note(FORMAT_KEY, f"declares format {FORMAT_VERSION}")]
 
 

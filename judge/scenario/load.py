@@ -293,8 +293,8 @@ def _versioned(raw: dict[str, Any], index: LineIndex, path: str
                 del parent[finding.path[-1]]  # type: ignore[arg-type]
     for finding in (*found, *changed_meanings(raw)):
         warnings.append(FormatWarning(path, index.line(finding.where), finding.where,
-                                      f"{finding.what}: {finding.new} (format "
-                                      f"{finding.since})"))
+                                      f"{finding.what}: {finding.new} (refused from "
+                                      f"format {finding.since})"))
     return detected.high, raw, tuple(warnings)
 
 

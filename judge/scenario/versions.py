@@ -271,7 +271,7 @@ def _card_findings(node: Node, raw: Mapping[str, Any]) -> Iterator[Finding]:
     ctype = card.get("type")
     for key, types in TYPE_FIELDS.items():
         if key in card and isinstance(ctype, str) and ctype not in types:
-            yield Finding((*node.path, key), f"{key} on a {ctype} (never read)",
+            yield Finding((*node.path, key), f"{key} on a card of type {ctype} (never read)",
                           f"drop it: only {', '.join(types)} cards have {key}", 7)
     for key in ("keywords", "grants"):
         words = card.get(key)
@@ -313,7 +313,8 @@ def _ability_findings(node: Node, raw: Mapping[str, Any]) -> Iterator[Finding]:
     ability = node.table
     kind = ability.get("kind")
     if kind in ("action", "const") and "zone" in ability:
-        yield Finding((*node.path, "zone"), f"zone on an {kind} ability (never read)",
+        name = "an action" if kind == "action" else "a constant"
+        yield Finding((*node.path, "zone"), f"zone on {name} ability (never read)",
                       "drop it: an action or constant ability works from the field", 7)
     if kind == "action" and "optional" in ability:
         yield Finding((*node.path, "optional"), "optional on an action ability (never read)",
