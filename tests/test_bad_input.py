@@ -271,7 +271,7 @@ def test_misspelt_array_of_tables_points_at_its_header() -> None:
     err = error_of(text)
     assert err.line == 14
     assert str(err).startswith("x.toml:14: setps: unknown field (did you mean `steps`?) "
-                               "(valid: id, rulesets, ")
+                               "(valid: format_version, id, rulesets, ")
 
 
 def test_wrong_type_inside_a_multi_line_zone_list() -> None:

@@ -141,7 +141,7 @@ EVENT_KEYS = ("type", "cause", "player", "card", "from", "to", "source")
 ZONE_MODES = ("cards", "order", "count", "contains", "lacks")
 #: Where an event pattern's ``from`` and ``to`` may point: ``p1.deck`` and so on.
 ZONE_PATHS = tuple(f"{p}.{z}" for p in PLAYERS for z in ZONES)
-_ZONE_TABLE_KEYS = ("card", "down", "frozen", "under", "charm", "accessory", "crushed")
+ZONE_TABLE_KEYS = ("card", "down", "frozen", "under", "charm", "accessory", "crushed")
 _UNDER_ZONE_NAMES = frozenset(UNDER_ZONES.values())
 _COUNT_RE = re.compile(r"[0-9]{1,9}", re.ASCII)
 _ABILITY_PICK_RE = re.compile(r"^.+#(\d+|burst)$")
@@ -285,9 +285,9 @@ def _versioned(raw: dict[str, Any], index: LineIndex, path: str
                               FORMAT_KEY, f"written for {detected}; `{migrate_command(path)}` "
                               f"upgrades it to format {FORMAT_VERSION}")]
     found = findings(raw, FORMAT_VERSION)
-    if found:
+    if any(f.strip for f in found):
         raw = copy.deepcopy(raw)  # the parsed table may be shared (judge.preparse)
-        for finding in reversed(found):  # later items first: list indexes stay right
+        for finding in reversed([f for f in found if f.strip]):  # later items first
             parent = get(raw, finding.path[:-1])
             if isinstance(parent, (dict, list)):
                 del parent[finding.path[-1]]  # type: ignore[arg-type]
@@ -420,7 +420,8 @@ class _Loader:
         steps_raw = raw.get("steps", [])
         _expect_type(steps_raw, list, "steps", "an array of [[steps]] tables")
         steps = tuple(self._step(s, i) for i, s in enumerate(steps_raw))
-        self._unused_cards(setup)
+        if self.version >= FORMAT_VERSION:  # an older file is warned (judge.scenario.versions)
+            self._unused_cards(setup)
         choices_raw = raw.get("choices", [])
         _expect_type(choices_raw, list, "choices", "an array of [[choices]] tables")
         choices = tuple(self._choice(c, i) for i, c in enumerate(choices_raw))
@@ -647,7 +648,7 @@ class _Loader:
             under: list[Any] = []
             card_at = at
             if isinstance(item, dict):
-                _keys(item, _ZONE_TABLE_KEYS, at)
+                _keys(item, ZONE_TABLE_KEYS, at)
                 if "card" not in item:
                     raise FieldError(f"{at}.card", "missing")
                 down = bool(_expect_type(item.get("down", False), bool, f"{at}.down",
@@ -852,7 +853,7 @@ class _Loader:
         _expect_type(raw, dict, where, "a reason code or a table { reason, rules }")
         _keys(raw, ("reason", "rules"), where)
         if "reason" not in raw:
-            raise FieldError(f"{where}.reason", "missing", ILLEGAL_REASONS)
+            raise FieldError(f"{where}.reason", "missing", tuple(ILLEGAL_REASONS))
         reason = _one_of(raw["reason"], ILLEGAL_REASONS, f"{where}.reason")
         rules = _str_list(raw.get("rules", list(self.rulesets)), f"{where}.rules")
         for j, rs in enumerate(rules):

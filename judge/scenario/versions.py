@@ -210,6 +210,9 @@ class Finding:
     what: str
     new: str
     since: int
+    #: whether the loader leaves it out of an older file (a key, an item); a whole card is
+    #: read as before (its errors are still errors), only not refused for being unused
+    strip: bool = True
 
     @property
     def where(self) -> str:
@@ -222,7 +225,8 @@ def _op_findings(node: Node, raw: Mapping[str, Any]) -> Iterator[Finding]:
     op = node.table
     name = op.get("op")
     here = node.path
-    if name == "cannot" and "by" in op and op.get("what") not in RESISTANCES:
+    if name == "cannot" and op.get("by") in ("opponent", "any") and \
+            op.get("what") not in RESISTANCES:
         yield Finding((*here, "by"), f"by on cannot {op.get('what')} (never read)",
                       "drop it: only a resistance says whose effects it resists "
                       f"({', '.join(RESISTANCES)})", 7)
@@ -237,7 +241,8 @@ def _op_findings(node: Node, raw: Mapping[str, Any]) -> Iterator[Finding]:
                 yield Finding((*here, key), f"{key} beside the target of discard (never read)",
                               "the target says which cards; or give who and count without "
                               "a target", 7)
-    if name == "place" and "position" in op and op.get("zone") not in ("deck", "life"):
+    if name == "place" and op.get("position") in ("top", "bottom") and \
+            op.get("zone") not in ("deck", "life"):
         yield Finding((*here, "position"), f"position of a place into {op.get('zone')} "
                       "(never read)", "position only for zone = \"deck\" or \"life\"", 7)
     if name == "keyword" and op.get("keyword") == "charm":
@@ -284,7 +289,8 @@ def _card_findings(node: Node, raw: Mapping[str, Any]) -> Iterator[Finding]:
     if node.path[0] == "cards" and len(node.path) == 2 and not is_card_file(raw) and \
             node.path[1] not in _used_cards(raw):
         yield Finding(node.path, f"the card {node.path[1]}, which no card of the set-up is "
-                      "(never read)", "lay it out as \"LABEL:card-id\", or drop it", 7)
+                      "(never read)", "lay it out as \"LABEL:card-id\", or drop it", 7,
+                      strip=False)
 
 
 def _card_of(text: Any) -> str:
@@ -352,8 +358,9 @@ def _cheer_labels(raw: Mapping[str, Any], before: int) -> set[str]:
 def _step_findings(node: Node, raw: Mapping[str, Any]) -> Iterator[Finding]:
     step = node.table
     index = node.path[1]
-    if step.get("action") == "attack" and "zone" in step and isinstance(index, int) and \
-            step.get("card") not in _cheer_labels(raw, index):
+    if step.get("action") == "attack" and \
+            step.get("zone") in ("signi1", "signi2", "signi3", "cheer") and \
+            isinstance(index, int) and step.get("card") not in _cheer_labels(raw, index):
         yield Finding((*node.path, "zone"), "zone on the attack of a SIGNI outside the cheer "
                       "zone (never read)", "drop it: only a cheer SIGNI names the zone it "
                       "attacks", 7)
@@ -383,10 +390,12 @@ def changed_meanings(raw: Mapping[str, Any]) -> list[Finding]:
     for node in walk(raw):
         op = node.table
         if node.kind == "op" and op.get("op") == "cannot" and "by" in op and \
-                op.get("what") in ("be_banished", "be_trashed"):
+                (op.get("what") in ("be_banished", "be_trashed") or
+                 (op.get("what") == "be_chosen" and op.get("by") == "any")):
             out.append(Finding((*node.path, "by"), f"by on cannot {op.get('what')} was not "
-                               "read before format 7", f"now the card resists only the "
-                               f"effects of {op.get('by')!s} (not battle or rule processing): "
-                               "check the expectations", 7))
+                               "read before format 7 (be_chosen: not against its own player)",
+                               f"now the card resists the effects of {op.get('by')!s} only "
+                               "(never battle or rule processing): check the expectations",
+                               7))
     return out
 
