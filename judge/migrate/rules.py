@@ -204,9 +204,10 @@ def deprecated(doc: Any, raw: Mapping[str, Any]) -> list[Note]:
     for finding in found:
         notes.append(Note(finding.where, f"removed {finding.what} (format "
                                          f"{finding.since}: {finding.new})"))
-    for finding in changed_meanings(raw):
-        notes.append(Note(finding.where, f"needs a replay: {finding.what}; {finding.new}",
-                          decided=False))
+    if raw.get(FORMAT_KEY) != FORMAT_VERSION:  # a file of the current format means it
+        for finding in changed_meanings(raw):
+            notes.append(Note(finding.where, f"needs a replay: {finding.what}; "
+                                             f"{finding.new}", decided=False))
     return notes
 
 
