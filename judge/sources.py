@@ -290,6 +290,11 @@ def _path(env: str | None) -> Path:
     return data_dir() / "sources.toml"
 
 
+@cache
+def _resolved(env: str | None) -> Path:
+    return _path(env).resolve()
+
+
 def load_sources(path: Path | None = None) -> Mapping[str, Document]:
     """Every document of ``data/sources.toml`` (or ``JUDGE_DATA``'s), in file order."""
     return _registry(path or _path(os.environ.get("JUDGE_DATA")))
@@ -306,8 +311,14 @@ def local_file(ruling: Path) -> Path | None:
     """The sources file of the corpus a ruling file belongs to: ``sources.toml`` beside the
     nearest folder named ``rulings`` above it (None when there is none). For the project's
     own rulings it is ``data/sources.toml`` itself."""
+    return _local_of_folder(os.path.abspath(ruling.parent))
+
+
+@cache
+def _local_of_folder(folder: str) -> Path | None:
+    """:func:`local_file` for the files of ``folder`` (worked out once per folder)."""
     try:
-        resolved = ruling.resolve()
+        resolved = Path(folder).resolve() / "_"
     except (OSError, RuntimeError):
         return None
     for parent in resolved.parents:
@@ -346,7 +357,7 @@ def registry_for(ruling: Path | None, root: Path | None = None) -> Mapping[str, 
     (:func:`local_file`)."""
     local = local_file(ruling) if ruling is not None else \
         root_file(root) if root is not None else None
-    if local is None or local == _path(os.environ.get("JUDGE_DATA")).resolve():
+    if local is None or local == _resolved(os.environ.get("JUDGE_DATA")):
         return load_sources()
     try:
         info = local.stat()
