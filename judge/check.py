@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from judge.data import check_data, check_main_rulings, load_rulesets
 from judge.engine.trace import Replay
-from judge.errors import DataError, JudgeError, ScenarioError, printable
+from judge.errors import DataError, FormatWarning, JudgeError, ScenarioError, printable
 from judge.ids import quote
 from judge.preparse import Parsed, Preparser
 from judge.scenario.expect import check_replay
@@ -68,6 +68,8 @@ class Summary:
     results: list[Result] = field(default_factory=list)
     errors: list[ScenarioError] = field(default_factory=list)
     skipped: int = 0
+    #: what the files should change, which did not fail them (judge.errors.FormatWarning)
+    warnings: list[FormatWarning] = field(default_factory=list)
 
     @property
     def passed(self) -> int:
@@ -79,7 +81,12 @@ class Summary:
 
     def last_line(self) -> str:
         line = f"{self.passed} passed, {self.failed} failed"
-        return f"{line}, {self.skipped} skipped" if self.skipped else line
+        if self.skipped:
+            line += f", {self.skipped} skipped"
+        if self.warnings:
+            count = len(self.warnings)
+            line += f", {count} warning{'s' if count > 1 else ''}"
+        return line
 
     @property
     def exit_code(self) -> int:
@@ -129,8 +136,11 @@ def check_scenario(scenario: Scenario, rules: str) -> Result:
 
 def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | None = None,
                 summary: Summary | None = None, jobs: int | None = 1,
-                early: Preparser | None = None) -> Iterator[Result | ScenarioError]:
-    """Yield a ScenarioError per unusable file, then a result per (ruling, rule set).
+                early: Preparser | None = None
+                ) -> Iterator[Result | ScenarioError | FormatWarning]:
+    """Yield a ScenarioError per unusable file and a FormatWarning per thing a file should
+    change (:mod:`judge.scenario.versions`: an older format, a field read for the last
+    versions before it is refused), then a result per (ruling, rule set).
 
     Every file is loaded first, so that a ruling id used twice and a ``related`` id that
     names no ruling are found before anything is replayed; the data files are checked before
@@ -157,7 +167,7 @@ def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | 
         except ScenarioError as exc:
             return None, pack_error(index, exc, _written_ids(files[index]))
         return scenario, Head(index, scenario.id, scenario.path, scenario.rulesets,
-                              scenario.related, str(files[index]))
+                              scenario.related, str(files[index]), scenario.warnings)
 
     def wanted(head: Head) -> list[str]:
         return _wanted(head, rules, keyword, known)
@@ -180,11 +190,11 @@ def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | 
 def _sorted(heads: list[Head | Failed], rulings: dict[int, Scenario] | None,
             paths: list[Path], rules: str | None, keyword: str | None,
             summary: Summary | None, known: Mapping[str, object]
-            ) -> Generator[ScenarioError, None, list[tuple[int, str]]]:
-    """Yield the errors of the loaded files in order (unusable files, ids used twice,
-    ``related`` ids that name no ruling, then a glossary ``main`` that names none); return
-    the replays to make, as (file index, rule set) pairs. ``rulings``: the loaded rulings by
-    file index, when in this process."""
+            ) -> Generator[ScenarioError | FormatWarning, None, list[tuple[int, str]]]:
+    """Yield the errors and warnings of the loaded files in order (unusable files, files of
+    an older format, ids used twice, ``related`` ids that name no ruling, then a glossary
+    ``main`` that names none); return the replays to make, as (file index, rule set) pairs.
+    ``rulings``: the loaded rulings by file index, when in this process."""
     loaded: dict[str, Head] = {}
     failed_ids: set[str] = set()
     for head in heads:
@@ -193,6 +203,9 @@ def _sorted(heads: list[Head | Failed], rulings: dict[int, Scenario] | None,
             failed_ids.update(written)
             yield error
             continue
+        if summary is not None:
+            summary.warnings.extend(head.warnings)
+        yield from head.warnings
         if head.id in loaded:
             yield duplicate_id(_about(head, rulings), loaded[head.id].path)
             continue
@@ -283,7 +296,7 @@ def run_checks(paths: Iterable[Path], rules: str | None = None,
     for item in iter_checks(paths, rules, keyword, summary, jobs, early):
         if isinstance(item, ScenarioError):
             summary.errors.append(item)
-        else:
+        elif isinstance(item, Result):
             summary.results.append(item)
     return summary
 

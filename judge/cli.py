@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from judge.errors import JudgeError, ManyErrors, ScenarioError, printable
+from judge.errors import FormatWarning, JudgeError, ManyErrors, ScenarioError, printable
 from judge.outputs import Terminated, die_of_sigterm, stop_on_sigterm
 from judge.paths import default_rulings, project_root
 
@@ -91,12 +91,16 @@ def _check(targets: list[Path], rules: str | None, keyword: str | None, junit: P
             if isinstance(item, ScenarioError):
                 summary.errors.append(item)
                 click.echo(f"Error: {item}")
+            elif isinstance(item, FormatWarning):
+                click.echo(f"Warning: {item}")
             else:
                 summary.results.append(item)
                 if not item.ok:
                     click.echo(item.report())
     else:
         summary = run_checks(targets, rules, keyword, jobs, early)
+        for warning in summary.warnings:
+            click.echo(f"Warning: {warning}")
         for error in summary.errors:
             click.echo(f"Error: {error}")
         for result in summary.results:
@@ -174,6 +178,51 @@ def new(ruling_id: str, folder: Path) -> None:
     ruling = Kind("write the ruling to", folder=False, foreign=lambda path: "it exists")
     write_file(claim(target, ruling), skeleton(ruling_id).encode("utf-8"))
     click.echo(f"wrote {target}")
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True,
+                type=click.Path(exists=True, path_type=Path))
+@click.option("--check", "dry", is_flag=True,
+              help="Write nothing: list what would change, and exit with 1 when something "
+                   "would (for CI).")
+@_force_option("a sources file that is not one")
+def migrate(paths: tuple[Path, ...], dry: bool, force: bool) -> None:
+    """Upgrade ruling and card files to the current format, keeping their comments, key
+    order and layout.
+
+    Each change is one line with its file and line; "undecided:" lines name what a human (or
+    a replay) must decide. Old [[sources]] tables move into the sources file beside the
+    rulings/ folder (data/sources.toml for the project's own) and are cited. A second run
+    changes nothing. Exit status: 0 done, 1 with --check when a file would change, 2
+    unreadable files.
+    """
+    from judge.migrate import migrate as run_migration
+    from judge.migrate import write
+
+    run = run_migration(paths)
+    for error in run.errors:
+        click.echo(f"Error: {error}")
+    for item in run.files:
+        for line in item.report():
+            click.echo(line)
+    changed = [f for f in run.files if f.changed]
+    sources = [r for r in run.registries.values() if r.added and r.path is not None]
+    if not dry:
+        try:
+            write(run, force)
+        except JudgeError as exc:  # a write refused: nothing was written
+            click.echo(f"Error: {exc}")
+            sys.exit(2)
+    verb = "would change" if dry else "changed"
+    tail = f"; {len(sources)} sources file{'s' if len(sources) != 1 else ''} " \
+           f"{'would get' if dry else 'got'} new documents" if sources else ""
+    click.echo(f"{len(changed)} of {len(run.files)} files {verb}{tail}; "
+               f"{run.undecided} item{'s' if run.undecided != 1 else ''} undecided")
+    if run.errors:
+        sys.exit(2)
+    if dry and (changed or sources):
+        sys.exit(1)
 
 
 @cli.command()

@@ -51,7 +51,7 @@ from judge.scenario.file import (
 from judge.scenario.load import discover
 from judge.scenario.model import LANGS, Scenario
 from judge.scenario.run import replay as replay_scenario
-from judge.sources import Document, load_sources
+from judge.sources import Document, registry_for
 
 #: Changes whenever the meaning of the corpus fingerprint changes.
 FINGERPRINT_VERSION = "3"
@@ -274,5 +274,5 @@ def load_corpus(root: Path | None = None, *, replay: bool = True) -> Corpus:
         rulesets=MappingProxyType(dict(load_rulesets())),
         fingerprint=fingerprint(root),
         replayed=replay,
-        sources=load_sources(),
+        sources=registry_for(None, root),
     )

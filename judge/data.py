@@ -28,6 +28,7 @@ from judge.errors import DataError, FieldError
 from judge.ids import check_id, quote
 from judge.paths import data_dir
 from judge.scenario.model import LANGS
+from judge.scenario.versions import FORMAT_KEY, FORMAT_VERSION
 from judge.sources import load_sources, parse_citations, registry_file
 from judge.texts import check_text
 from judge.tomlfile import read_toml, shown_path
@@ -195,6 +196,9 @@ def _cards(folder: Path) -> CardLibrary:
         rel = f"cards/{path.name}"
         for card_id, body in raw.items():
             try:
+                if card_id == FORMAT_KEY:  # the format the file was written for
+                    _card_file_version(body)
+                    continue
                 check_id(card_id, card_id, "card id")
                 if card_id in files:
                     raise FieldError(card_id, f"card id {card_id!r} is already defined in "
@@ -204,6 +208,15 @@ def _cards(folder: Path) -> CardLibrary:
                 raise _fail(path, index.line(exc.field), exc) from None
             files[card_id] = rel
     return CardLibrary(MappingProxyType(cards), MappingProxyType(files))
+
+
+def _card_file_version(value: Any) -> None:
+    """A card file's ``format_version``: the card parser reads the current format only (the
+    fields it no longer reads are refused; ``judge migrate`` upgrades the file)."""
+    if isinstance(value, bool) or not isinstance(value, int) or \
+            not 1 <= value <= FORMAT_VERSION:
+        raise FieldError(FORMAT_KEY, f"expected a format version from 1 to {FORMAT_VERSION}, "
+                                     f"got {quote(value)}")
 
 
 def card_library() -> CardLibrary:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 
 #: The longest field path and message an error line shows; longer ones are cut with "...".
 MAX_FIELD = 120
@@ -62,6 +63,34 @@ class FieldError(JudgeError):
                 shown += ", ..."
             out += f" (valid: {shown})"
         return out
+
+
+def unknown_field(where: str, key: str, allowed: tuple[str, ...] | list[str]) -> FieldError:
+    """The error for a key that the table ``where`` does not have: names the closest field
+    it has ("did you mean ...?") and every field it has."""
+    from difflib import get_close_matches  # here: only a mistake needs it
+
+    close = get_close_matches(key, list(allowed), n=1, cutoff=0.75) if isinstance(key, str) \
+        else []
+    hint = f" (did you mean `{close[0]}`?)" if close else ""
+    return FieldError(f"{where}.{key}" if where else str(key), f"unknown field{hint}", allowed)
+
+
+@dataclass(frozen=True)
+class FormatWarning:
+    """Something a ruling file should change, which does not stop it from being read (a file
+    of an older format, a field read for the last versions before it is refused): shown as
+    ``path:line: field: message`` by ``judge check``, never a failure."""
+
+    path: str
+    line: int
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        text = _cut(printable(self.message), MAX_MESSAGE)
+        return f"{printable(self.path)}:{self.line}: {self.field}: {text}" if self.field \
+            else f"{printable(self.path)}:{self.line}: {text}"
 
 
 class ScenarioError(JudgeError):

@@ -10,6 +10,9 @@ TEMPLATE = '''\
 # Ruling {id}. Every field is explained; delete the comments you no longer need.
 # Reference: docs/scenario-format.md. Check it with: judge check rulings/{id}.toml
 
+# The version of the ruling format this file is written for (docs/scenario-format.md#format-
+# versions); judge migrate upgrades a file of an older version.
+format_version = {format_version}
 # The permanent id: the page address on the site. Lowercase words joined by hyphens.
 id = "{id}"
 # Rule sets this answer is stated for (data/rulesets.toml): 2014-04, 2014-07, 2014-09, current.
@@ -117,4 +120,6 @@ absent = [{{ type = "refresh", player = "p2" }}]
 
 
 def skeleton(ruling_id: str) -> str:
-    return TEMPLATE.format(id=ruling_id)
+    from judge.scenario.versions import FORMAT_VERSION
+
+    return TEMPLATE.format(id=ruling_id, format_version=FORMAT_VERSION)

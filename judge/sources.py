@@ -295,11 +295,83 @@ def registry_file() -> Path:
     return _path(os.environ.get("JUDGE_DATA"))
 
 
+@cache
+def _resolved(env: str | None) -> Path:
+    return _path(env).resolve()
+
+
 def load_sources(path: Path | None = None) -> Mapping[str, Document]:
     """Every document of ``data/sources.toml`` (or ``JUDGE_DATA``'s), in file order."""
     return _registry(path or registry_file())
 
 
+# ---------------------------------------------------------------------------- a corpus's own
+
+#: The file beside a corpus's ``rulings/`` folder that declares the documents its rulings
+#: cite besides the project's (``judge migrate`` writes the old ``[[sources]]`` tables there).
+LOCAL_FILE = "sources.toml"
+
+
+def local_file(ruling: Path) -> Path | None:
+    """The sources file of the corpus a ruling file belongs to: ``sources.toml`` beside the
+    nearest folder named ``rulings`` above it (None when there is none). For the project's
+    own rulings it is ``data/sources.toml`` itself."""
+    return _local_of_folder(os.path.abspath(ruling.parent))
+
+
+@cache
+def _local_of_folder(folder: str) -> Path | None:
+    """:func:`local_file` for the files of ``folder`` (worked out once per folder)."""
+    try:
+        resolved = Path(folder).resolve() / "_"
+    except (OSError, RuntimeError):
+        return None
+    for parent in resolved.parents:
+        if parent.name == "rulings":
+            return root_file(parent.parent)
+    return None
+
+
+def root_file(root: Path) -> Path:
+    """The sources file of the corpus whose ``rulings/`` folder is in ``root``."""
+    data = data_dir().resolve()
+    return data / "sources.toml" if root.resolve() == data.parent else root / LOCAL_FILE
+
+
+@cache
+def _local(path: Path, stamp: tuple[int, int]) -> Mapping[str, Document]:
+    """The documents of a corpus's sources file, with the project's (``stamp``: the file's
+    size and time, so that an edited file is read again)."""
+    registry = load_sources()
+    raw, index = read_toml(path, error=DataError)
+    try:
+        own = parse_registry(raw)
+    except FieldError as exc:
+        raise DataError(shown_path(path), index.line(exc.field), exc) from None
+    for sid in own:
+        if sid in registry:
+            raise DataError(shown_path(path), index.line(f"sources.{sid}"), FieldError(
+                f"sources.{sid}", "this id is declared in the project's data/sources.toml "
+                                  "already: cite that one, or give this document another id"))
+    return MappingProxyType({**registry, **own})
+
+
+def registry_for(ruling: Path | None, root: Path | None = None) -> Mapping[str, Document]:
+    """The documents a ruling file may cite (or the rulings of the corpus in ``root``): the
+    project's registry and, when the corpus has one, its own sources file
+    (:func:`local_file`)."""
+    local = local_file(ruling) if ruling is not None else \
+        root_file(root) if root is not None else None
+    if local is None or local == _resolved(os.environ.get("JUDGE_DATA")):
+        return load_sources()
+    try:
+        info = local.stat()
+    except OSError:
+        return load_sources()
+    return _local(local, (info.st_size, info.st_mtime_ns))
+
+
 __all__ = ["AUTHORITIES", "MARK_RE", "OFFICIAL", "Citation", "Document", "Section",
-           "grouped", "has_interpretation", "load_sources", "mark_problem", "parse_citation",
-           "parse_citations", "registry_file", "rests_on_official", "strip_marks"]
+           "grouped", "has_interpretation", "load_sources", "local_file", "mark_problem",
+           "parse_citation", "parse_citations", "registry_file", "registry_for",
+           "rests_on_official", "strip_marks"]

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
-from judge.errors import FieldError, ScenarioError
+from judge.errors import FieldError, FormatWarning, ScenarioError
 
 #: A worker is worth its fork (a few milliseconds) from about this many files on.
 FILES_PER_JOB = 24
@@ -68,6 +68,8 @@ class Head(NamedTuple):
     rulesets: tuple[str, ...]
     related: tuple[str, ...]
     file: str
+    #: what the file should change, which did not stop it from loading (judge.errors)
+    warnings: tuple[FormatWarning, ...] = ()
 
     @property
     def id_line(self) -> int:

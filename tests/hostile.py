@@ -98,7 +98,7 @@ def tiny(rid: str, *, rulesets: str = '["current"]', top: str = "", cards: str =
          setup: str = "", p1: str = 'deck = ["d1", "d2"]', p2: str = "", steps: str = "",
          expect: str = 'phase = "main"', title: str = '[title]\nja = "t"') -> str:
     """A small ruling that passes as written; each argument replaces one part of it."""
-    out = f'id = "{rid}"\nrulesets = {rulesets}\n{top}\n{title}\n\n{cards}\n'
+    out = f'format_version = 7\nid = "{rid}"\nrulesets = {rulesets}\n{top}\n{title}\n\n{cards}\n'
     out += f'[setup]\nturn = 3\nturn_player = "p1"\n{setup}\n\n[setup.p1]\n{p1}\n'
     if p2:
         out += f"\n[setup.p2]\n{p2}\n"
@@ -459,8 +459,8 @@ def ruling_cases() -> list[RulingCase]:
         "a power change of -2**70: told the lower bound, not the upper",
         words=("must be at least -9007199254740992",))
     n = "toml-two-statements"
-    bad(n, tiny(rid(n), top="x = 1 y = 2"), "two statements on line 3: the error is on line 3, "
-        "not on the last line", words=(f"{n}.toml:3: TOML syntax: Expected newline",))
+    bad(n, tiny(rid(n), top="x = 1 y = 2"), "two statements on line 4: the error is on line 4, "
+        "not on the last line", words=(f"{n}.toml:4: TOML syntax: Expected newline",))
 
     # ---- file names
     out.append(_file("name-not-utf8", "id = 5\n", "error", "a file name that is not UTF-8",

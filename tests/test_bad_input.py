@@ -208,7 +208,8 @@ def test_misspelt_field_on_line_12() -> None:
     text = HEAD + 'dekc = ["d1"]\n\n[[expect]]\nphase = "main"\n'
     err = error_of(text)
     assert err.line == 12
-    assert str(err).startswith("x.toml:12: setup.p1.dekc: unknown field (valid: deck, hand, ")
+    assert str(err).startswith("x.toml:12: setup.p1.dekc: unknown field (did you mean `deck`?) "
+                               "(valid: deck, hand, ")
 
 
 def test_unknown_operation_in_a_multi_line_array() -> None:
@@ -269,7 +270,8 @@ def test_misspelt_array_of_tables_points_at_its_header() -> None:
     text = HEAD + 'deck = ["d1"]\n\n[[setps]]\naction = "advance"\n\n[[expect]]\nphase = "main"\n'
     err = error_of(text)
     assert err.line == 14
-    assert str(err).startswith("x.toml:14: setps: unknown field (valid: id, rulesets, ")
+    assert str(err).startswith("x.toml:14: setps: unknown field (did you mean `steps`?) "
+                               "(valid: format_version, id, rulesets, ")
 
 
 def test_wrong_type_inside_a_multi_line_zone_list() -> None:

@@ -105,7 +105,7 @@ def test_check_unusable_file_exit_2_one_line(corpus: Path) -> None:
     assert lines[-1] == "0 passed, 1 failed"
     assert len(lines) == 2
     assert re.match(rf"^Error: broken/cli-broken\.toml:{line}: setup\.phaze: unknown field "
-                    r"\(valid: .*phase.*\)$", lines[0]), lines[0]
+                    r"\(did you mean `phase`\?\) \(valid: .*phase.*\)$", lines[0]), lines[0]
 
 
 def test_check_unusable_file_wins_over_failures(corpus: Path) -> None:

@@ -41,5 +41,6 @@ def test_each_worked_example_loads_and_passes(example_id: str, text: str) -> Non
     scenario = load_text(text, f"docs/scenario-format.md#{example_id}")
     assert scenario.id == example_id
     assert scenario.sources, "a worked example cites its sources"
+    assert not scenario.warnings, "a worked example is written in the current format"
     for rules in scenario.rulesets:
         assert check_replay(scenario, replay(scenario, rules)) == [], rules

@@ -144,7 +144,8 @@ CASES = [
     ("expect-coins-player", ruling(expect="coins = { p9 = 1 }"), "coins =",
      "expect[0].coins.p9: unknown value 'p9' (valid: p1, p2)", ()),
     ("expect-visible-key", ruling(expect="[expect.visible.p2]\nsee = [\"d1\"]"), "see =",
-     "expect[0].visible.p2.see: unknown field (valid: sees, cannot_see)", ()),
+     "expect[0].visible.p2.see: unknown field (did you mean `sees`?) "
+     "(valid: sees, cannot_see)", ()),
     ("expect-visible-label", ruling(expect="[expect.visible.p1]\nsees = [\"z9\"]"), "sees =",
      "expect[0].visible.p1.sees[0]: no card labelled 'z9' in the set-up", ()),
     ("expect-visible-empty", ruling(expect="[expect.visible.p1]"), "[expect.visible.p1]",

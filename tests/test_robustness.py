@@ -27,6 +27,7 @@ from judge.scenario.load import load_path, load_text
 from judge.skeleton import skeleton
 
 BASE = skeleton("robust")
+ID_LINE = BASE.splitlines().index('id = "robust"') + 1
 DATA = project_root() / "data"
 
 
@@ -52,7 +53,7 @@ def test_ids_take_a_full_ascii_match(value: str) -> None:
     assert not is_id(value)
     message = error_of(BASE.replace('id = "robust"', f"id = {value!r}".replace("'", '"')
                                     .replace("\n", "\\n")))
-    assert ":5: id: " in message
+    assert f":{ID_LINE}: id: " in message
 
 
 def test_the_id_pattern_accepts_the_corpus_kind_of_ids() -> None:
@@ -243,7 +244,7 @@ def test_a_ruling_id_in_two_files_fails_check(tmp_path: Path) -> None:
     root = _corpus(tmp_path, ("a.toml", BASE), ("b.toml", BASE))
     done = _judge("check", "rulings", cwd=root)
     assert done.returncode == 2
-    assert "Error: rulings/t/b.toml:5: id: ruling id 'robust' is already used by " \
+    assert f"Error: rulings/t/b.toml:{ID_LINE}: id: ruling id 'robust' is already used by " \
            "rulings/t/a.toml" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
 

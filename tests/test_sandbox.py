@@ -88,9 +88,9 @@ def judge_check_lines(tmp_path: Path, path: str, text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("breakage, line", [
-    (("turn = 3\n", 'turn = "three"\n'), 30),          # a wrong type
-    (('hand = ["h1"]', 'hand = ["h1:no-such-card"]'), 38),  # an unknown card
-    (("[setup]\n", "[setup\n"), 29),                   # invalid TOML
+    (("turn = 3\n", 'turn = "three"\n'), 31),          # a wrong type
+    (('hand = ["h1"]', 'hand = ["h1:no-such-card"]'), 39),  # an unknown card
+    (("[setup]\n", "[setup\n"), 30),                   # invalid TOML
 ])
 def test_a_broken_edit_gives_judge_checks_one_line_error_at_its_line(
         tmp_path: Path, breakage: tuple[str, str], line: int) -> None:

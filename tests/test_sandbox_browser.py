@@ -130,8 +130,8 @@ def test_try_it_replays_the_ruling_as_the_page_and_an_edit_changes_it(
         text = page.locator(".sb-text").input_value()
         page.fill(".sb-text", text.replace("turn = 3\n", 'turn = "three"\n', 1))
         assert wait_replay(page, 4) == "error"
-        assert report(page).startswith(f"Error: {RULING}:30: setup.turn: ")
-        assert page.locator(".sb-lines mark.sb-bad").inner_text() == "30"
+        assert report(page).startswith(f"Error: {RULING}:31: setup.turn: ")
+        assert page.locator(".sb-lines mark.sb-bad").inner_text() == "31"
         assert page.locator(".sb-text").get_attribute("aria-invalid") == "true"
         page.click(".sb-reset")
         assert wait_replay(page, 5) == "ok"

@@ -58,15 +58,84 @@ ACTIONS: Final[dict[str, str]] = {
 }
 
 #: Every reason code an action can be refused with.
-ILLEGAL_REASONS: Final = (
-    "game-over", "not-main-phase", "not-in-hand", "not-in-lrig-deck", "arts-timing",
-    "not-usable", "limiting", "cannot-pay", "no-such-ability", "not-on-field", "cannot-play",
-    "no-empty-zone", "zone-taken", "not-grow-phase", "grow-done", "grow-level", "grow-type",
-    "grow-same-name", "grow-name", "not-ener-phase", "ener-done", "not-arts-step",
-    "not-your-priority", "not-attack-step", "already-down", "not-setup", "redraw-twice",
-    "illegal-deck", "cannot-remove", "remove-done", "summon-condition", "no-rise-material",
-    "cheer-target", "cannot-use", "once-per-turn", "cannot-attack",
-)
+#: Why a game action is refused: each code, what it means in every case it covers, and the
+#: actions that are refused with it. docs/game-flow.md#reason-codes is made from this table
+#: (``python -m judge.docs_tables``; tests/test_docs_tables.py keeps it current) and a ruling's
+#: ``expect_illegal`` names one of its codes.
+ILLEGAL_REASONS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
+    "game-over": ("the game already has a winner", ("every action",)),
+    "not-main-phase": ("it is not the acting player's own main phase",
+                       ("use (Spell)", "activate", "play", "remove", "summon")),
+    "not-in-hand": ("the card is not in its owner's hand (for ener: neither in the hand nor "
+                    "one of the owner's SIGNI on the field; for redraw: not in that player's "
+                    "hand)", ("use (Spell)", "play", "ener", "redraw")),
+    "not-in-lrig-deck": ("the card is not in its owner's LRIG deck (for grow: not a LRIG "
+                         "there; for summon: not a Resona there); a used ARTS is in the LRIG "
+                         "trash, so using it again gets this code",
+                         ("use (ARTS)", "grow", "summon")),
+    "arts-timing": ("the ARTS's timing does not allow it now: main only in its owner's main "
+                    "phase; attack only in the ARTS step by the player who may use ARTS now; "
+                    "spell_cut_in only when offered after an opponent's Spell (never as a "
+                    "step)", ("use",)),
+    "not-usable": ("the card is neither an ARTS nor a Spell (use); the Resona has no "
+                   "summoning condition (summon)", ("use", "summon")),
+    "limiting": ("the card's limiting condition names another LRIG type than the centre "
+                 "LRIG's (a Life Burst ignores this)", ("use",)),
+    "cannot-pay": ("the cost cannot be paid exactly now; nothing is paid",
+                   ("use", "activate", "grow")),
+    "no-such-ability": ("the card has no action ability with that number, or has lost its "
+                        "abilities", ("activate",)),
+    "not-on-field": ("the card is not where the action needs it: not one of the player's "
+                     "SIGNI on the field (remove), neither a SIGNI on the field nor the centre "
+                     "LRIG (activate, attack)", ("activate", "remove", "attack")),
+    "cannot-play": ("the card is not a SIGNI, its level is above the LRIG's, the total level "
+                    "would pass the limit, or its limiting condition does not match (play); "
+                    "the Resona's level or the total level would (summon)",
+                    ("play", "summon")),
+    "no-empty-zone": ("all three SIGNI zones are taken", ("play", "summon")),
+    "zone-taken": ("the SIGNI zone named by zone is not empty", ("play", "summon")),
+    "not-grow-phase": ("it is not the owner's own grow phase", ("grow",)),
+    "grow-done": ("the LRIG has already grown this turn", ("grow",)),
+    "grow-level": ("the new LRIG is more than one level above the centre LRIG; under "
+                   "grow = \"up_one_only\" (current) also: not exactly one level above it",
+                   ("grow",)),
+    "grow-type": ("the new LRIG has another LRIG type", ("grow",)),
+    "grow-same-name": ("the new LRIG has the centre LRIG's name", ("grow",)),
+    "grow-name": ("the new LRIG's grow condition names another LRIG", ("grow",)),
+    "not-ener-phase": ("it is not the owner's own ener phase", ("ener",)),
+    "ener-done": ("a card has already been put into the ener zone in this ener phase",
+                  ("ener",)),
+    "not-arts-step": ("the game is not in the ARTS step of the attack phase", ("pass",)),
+    "not-your-priority": ("the other player may use ARTS now, not this one", ("pass",)),
+    "not-attack-step": ("not the attack phase, the card is not the turn player's, a SIGNI "
+                        "outside the SIGNI attack step, or the LRIG outside the LRIG attack "
+                        "step", ("attack",)),
+    "already-down": ("the attacker is down (it has attacked already, or an effect downed "
+                     "it)", ("attack",)),
+    "not-setup": ("the game has already started (for start_game: the opening hands are drawn "
+                  "or turn 1 has begun; for redraw: turn 1 has begun, or that player has no "
+                  "opening hand yet)", ("start_game", "redraw")),
+    "redraw-twice": ("that player has already redrawn", ("redraw",)),
+    "illegal-deck": ("a player's main deck or LRIG deck breaks the deck rules (the message "
+                     "lists every problem)", ("start_game",)),
+    "cannot-remove": ("a card to remove is a Resona on the field (Chinese rules page, 共鸣精灵: "
+                      "its player cannot remove it) or a Seed (种子: not a SIGNI)",
+                      ("remove",)),
+    "remove-done": ("under remove = \"once_per_turn\" (current): the turn player has "
+                    "removed SIGNI this turn already", ("remove",)),
+    "summon-condition": ("the SIGNI named are not those a Resona's summoning condition asks "
+                         "for (not the player's SIGNI on the field, another class, too few or "
+                         "too many)", ("summon",)),
+    "no-rise-material": ("no SIGNI zone of the player holds a SIGNI the Rise SIGNI rises on "
+                         "(or not the zone named)", ("play",)),
+    "cheer-target": ("a SIGNI in the cheer zone must name an opposing SIGNI zone that holds "
+                     "a SIGNI: it attacks only a SIGNI", ("attack",)),
+    "cannot-use": ("an effect in force says the player cannot use Spells (or ARTS)",
+                   ("use",)),
+    "once-per-turn": ("the action ability is limited to once per turn and this card has used "
+                      "it this turn", ("activate",)),
+    "cannot-attack": ("an effect in force says this SIGNI cannot attack", ("attack",)),
+}
 
 
 def _playing(game: Game) -> None:

@@ -21,7 +21,7 @@ from judge.engine.classes import parse_class
 from judge.engine.conditions import Condition, Filter, parse_condition, parse_filter
 from judge.engine.costs import ENER_COLOURS, Cost, parse_cost
 from judge.engine.placement import op_problem
-from judge.errors import FieldError
+from judge.errors import FieldError, unknown_field
 from judge.ids import quote
 from judge.langs import LANGS
 from judge.limits import MAX_COUNT, MAX_NUMBER
@@ -80,7 +80,9 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "draw": (("who", "count"), "draw cards from the main deck"),
     "mill": (("who", "count"), "put cards from the top of the main deck into the trash"),
     "ener_charge": (("who", "count"), "put cards from the top of the main deck into the ener zone"),
-    "discard": (("who", "count", "target"), "put cards from the hand into the trash"),
+    "discard": (("who", "count", "target"),
+                "put cards from the hand into the trash: those of the target, or count cards "
+                "that the player who chooses from their own hand"),
     "banish": (("target",), "banish SIGNI (to the ener zone unless replaced)"),
     "trash": (("target",), "put cards into the trash (LRIG-deck cards into the LRIG trash)"),
     "to_ener": (("target",), "put cards into the ener zone"),
@@ -150,6 +152,18 @@ COMMON_OP_FIELDS: Final = ("if", "if_done")
 #: What the ``cannot`` operation forbids: card-level (needs a target) and player-level (who).
 CARD_CANNOT: Final = ("attack", "be_banished", "be_chosen", "be_affected", "be_trashed")
 PLAYER_CANNOT: Final = ("refresh", "pay_with_colourless", "use_spells", "use_arts")
+#: The ``cannot`` kinds that are a card's resistance to effects, which ``by`` narrows to the
+#: effects of one player: ``opponent`` (the card's owner's opponent) or ``any`` (either
+#: player's). Resistance comes before the effects it resists (001, 卡牌的效果处理及其他规则);
+#: rule processing and battle are not effects (004), so a ``cannot`` with ``by`` never
+#: shields a card from them. Without ``by``: ``be_chosen`` and ``be_affected`` resist the
+#: opponent's effects, ``be_trashed`` every effect, and ``be_banished`` every banish (effects,
+#: battle and rule processing alike).
+RESISTANCES: Final = ("be_banished", "be_chosen", "be_affected", "be_trashed")
+CANNOT_BY: Final = ("opponent", "any")
+#: What a ``cannot`` without ``by`` resists, by kind: "" stands for everything.
+CANNOT_BY_DEFAULT: Final[dict[str, str]] = {"be_banished": "", "be_trashed": "any",
+                                            "be_chosen": "opponent", "be_affected": "opponent"}
 #: What a replacement (``replace``) watches: card-level events and player-level ones.
 CARD_EVENTS: Final = ("banish", "ener")
 PLAYER_EVENTS: Final = ("refresh", "draw_phase")
@@ -221,7 +235,9 @@ class Op:
     #: "if you do": only if the operation before it did what it said
     if_done: bool = False
     what: str = ""  # cannot: what is forbidden
-    by: str = "opponent"  # cannot be_chosen / be_affected: whose effects
+    #: cannot (a resistance, :data:`RESISTANCES`): whose effects; "" when the operation does
+    #: not say (:func:`resisted_by` gives what that means for its kind)
+    by: str = ""
     event: str = ""  # replace: what is replaced
     ops: tuple[Op, ...] = ()  # replace: what happens instead
     optional: bool = False  # replace: "you may"
@@ -232,6 +248,13 @@ class Op:
     def duration(self) -> str:
         """``end_of_turn``, ``end_of_next_turn`` or ``while``."""
         return "while" if self.cond is not None else self.until
+
+
+def resisted_by(op: Op) -> str:
+    """Whose effects a ``cannot`` operation's card resists: ``opponent``, ``any`` (every
+    player's effects) or "" (everything: effects, battle and rule processing), from its
+    ``by`` or, without one, its kind's default (:data:`CANNOT_BY_DEFAULT`)."""
+    return op.by or CANNOT_BY_DEFAULT.get(op.what, "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,7 +372,7 @@ def _req(raw: Mapping[str, Any], key: str, where: str, valid: tuple[str, ...] = 
 def _check_keys(raw: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
     for key in raw:
         if key not in allowed:
-            raise FieldError(f"{where}.{key}", "unknown field", allowed)
+            raise unknown_field(where, key, allowed)
 
 
 def _int(value: Any, where: str, maximum: int = MAX_NUMBER, minimum: int | None = None) -> int:
@@ -471,13 +494,23 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
             if not target.this:
                 target = Target(who=target.who, zone=target.zone, card_type=target.card_type,
                                 all=True, other=target.other, filter=target.filter)
-    needs_target = "target" in fields and (
+    needs_target = "target" in fields and name != "discard" and (
         "who" not in fields or what in CARD_CANNOT or event in CARD_EVENTS)
     if needs_target and target is None:
         raise FieldError(f"{where}.target", f"missing (the {name} operation needs a target)")
     if target is not None and not needs_target and name in ("cannot", "replace"):
         raise FieldError(f"{where}.target", f"{name} for a player takes who, not a target")
+    if needs_target and "who" in fields and "who" in raw:
+        # the target says whose cards: a who beside it would say nothing
+        raise FieldError(f"{where}.who", f"{name} {what or event} acts on the cards of its "
+                                         "target, whose who says whose they are: write who in "
+                                         "the target table")
+    if name == "discard":
+        target = _discard_target(raw, target, where)
     count = _count(raw.get("count", 1), f"{where}.count", 0)
+    if name == "place" and "position" in raw and raw.get("zone") not in ("deck", "life"):
+        raise FieldError(f"{where}.position", "only a place into the deck or the life cloth has "
+                                              "a top and a bottom", ("deck", "life"))
     if name == "place" and "zone" not in raw:
         raise FieldError(f"{where}.zone", "missing (place needs the zone to put cards into)")
     zone = ""
@@ -530,13 +563,43 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
         only_if=parse_condition(raw["if"], f"{where}.if", CARD_TYPES) if "if" in raw else None,
         if_done=_bool(raw.get("if_done", False), f"{where}.if_done"),
         what=what,
-        by=_choice(raw.get("by", "opponent"), ("opponent", "any"), f"{where}.by"),
+        by=_cannot_by(raw, name, what, where),
         event=event,
         ops=instead,
         optional=_bool(raw.get("optional", False), f"{where}.optional"),
         free=_bool(raw.get("free", False), f"{where}.free"),
         ignore_limiting=_bool(raw.get("ignore_limiting", False), f"{where}.ignore_limiting"),
     )
+
+
+def _cannot_by(raw: Mapping[str, Any], name: str, what: str, where: str) -> str:
+    """A ``cannot``'s ``by``: only a resistance (:data:`RESISTANCES`) says whose effects it
+    resists; "" when not given."""
+    if "by" not in raw:
+        return ""
+    if what not in RESISTANCES:
+        raise FieldError(f"{where}.by", f"cannot {what} is not a resistance to effects, so it "
+                         "has no by: only these kinds say whose effects they resist",
+                         RESISTANCES)
+    return _choice(raw["by"], CANNOT_BY, f"{where}.by")
+
+
+#: Whose hand a ``discard`` without a target takes cards from (that player chooses them).
+DISCARD_WHO: Final = ("self", "opponent")
+
+
+def _discard_target(raw: Mapping[str, Any], target: Target | None, where: str) -> Target:
+    """A ``discard``'s cards: its ``target``, or ``count`` cards that the player ``who``
+    (default ``self``) chooses from their own hand; not both."""
+    if target is not None:
+        for key in ("who", "count"):
+            if key in raw:
+                raise FieldError(f"{where}.{key}", "a discard with a target discards the cards "
+                                 "its target names: give either target or who and count")
+        return target
+    who = _choice(raw.get("who", "self"), DISCARD_WHO, f"{where}.who")
+    return Target(who=who, zone="hand", count=_count(raw.get("count", 1), f"{where}.count", 1),
+                  chooser=who)
 
 
 def _cost_amounts(raw: Any, where: str) -> tuple[tuple[str, int], ...]:
@@ -617,7 +680,13 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
     if kind == "on_play":
         trigger, zone = "on_play", "field"
     if "zone" in raw:
+        if kind in ("action", "const"):
+            raise FieldError(f"{where}.zone", f"an {kind} ability works from the field: only a "
+                             "triggered (auto) ability says where it works from")
         zone = _choice(raw["zone"], ("", "field", "trash", "hand", "ener"), f"{where}.zone")
+    if kind == "action" and "optional" in raw:
+        raise FieldError(f"{where}.optional", "an action ability is used only when its player "
+                         "chooses to: only auto and on_play abilities are optional")
     by = _choice(raw.get("by", "any"), BY, f"{where}.by")
     if "by" in raw and trigger not in BY_TRIGGERS:
         raise FieldError(f"{where}.by", "only these triggers watch whose effect or use it is",
@@ -658,6 +727,26 @@ LATER_FIELDS: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
+#: The printed fields that only some card types have, and those types: on any other card
+#: nothing in the engine would read the field, so it is refused. (The fields of the later
+#: mechanics are in :data:`LATER_FIELDS`; ``timing``, ``grow_from``, ``modes`` and ``cross``
+#: are checked where they are read.)
+TYPE_FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    # a LRIG's level and limit bound the SIGNI (rule processing 2); SIGNI levels are compared
+    "level": ("lrig", "signi", "resona"),
+    "power": ("signi", "resona"),  # battle and rule processing 1 read the power of SIGNI
+    "limit": ("lrig",),
+    "lrig_type": ("lrig",),  # grow and limiting conditions compare the centre LRIG's
+    "limiting": ("signi", "resona", "arts", "spell", "key"),
+    "guard": ("signi",),  # a Guard card is a SIGNI in the hand
+    "class": ("signi", "resona"),
+    "life_burst": ("signi", "spell"),  # only main-deck cards are crushed from the life cloth
+    "effect": ("arts", "spell"),  # what an ARTS or a Spell does when used
+    "cost": ("lrig", "arts", "spell"),  # to grow into a LRIG, to use an ARTS or a Spell
+    "abilities": ("lrig", "signi", "resona", "spell", "key"),
+    "keywords": ("lrig", "signi", "resona", "spell", "key"),
+}
+
 CARD_FIELDS: Final = ("name", "type", "colour", "level", "power", "limit", "lrig_type", "class",
                       "limiting", "guard", "life_burst", "effect", "abilities", "keywords", "cost",
                       "timing", "grow_from", "modes", "choose", "cross", *LATER_FIELDS)
@@ -670,6 +759,10 @@ def parse_card(card_id: str, raw: Any, where: str) -> CardDef:
         raise FieldError(where, "expected a table describing the card")
     _check_keys(raw, CARD_FIELDS, where)
     ctype = _choice(_req(raw, "type", where, CARD_TYPES), CARD_TYPES, f"{where}.type")
+    for key, types in TYPE_FIELDS.items():
+        if key in raw and ctype not in types:
+            raise FieldError(f"{where}.{key}", f"a {ctype} has no {key} (only "
+                             f"{', '.join(types)})")
     name_raw = raw.get("name", card_id)
     names: dict[str, str] = {}
     if isinstance(name_raw, dict):

@@ -33,6 +33,27 @@ CHOICE_KINDS: Final[dict[str, str]] = {
     "replace": "which of several replacement effects applies (by its ability)",
 }
 
+#: What the answers of each kind of choice are, as ``[[choices]]`` ``pick`` writes them (in
+#: docs/scenario-format.md, made from this table and :data:`CHOICE_KINDS`).
+CHOICE_ANSWERS: Final[dict[str, str]] = {
+    "target": "card labels",
+    "zone": "SIGNI zones: signi1, signi2, signi3",
+    "trigger_order": "abilities: LABEL#N",
+    "burst_order": "card labels",
+    "use": "yes, no",
+    "rule_order": "kinds of rule processing (power, excess, ...)",
+    "excess": "card labels",
+    "over_limit": "card labels",
+    "discard": "card labels",
+    "pay": "a set of ener cards that pays the cost exactly, their labels joined by + in "
+           "ener-zone order (w1+r1); asked only when more than one set does",
+    "exceed": "card labels",
+    "guard": "labels of the Guard cards in the hand, and none",
+    "cut_in": "labels of the ARTS with Spell Cut-In that can be used, and none",
+    "mode": "mode1, mode2, ... in printed order",
+    "replace": "abilities: LABEL#N, or in-force",
+}
+
 MAX_ANSWERS: Final = 256
 
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 from judge.engine.classes import parse_class
 from judge.engine.costs import ENER_COLOURS
 from judge.engine.state import SIGNI_ZONES, UNDER_ZONES, other
-from judge.errors import FieldError
+from judge.errors import FieldError, unknown_field
 from judge.ids import quote
 from judge.limits import MAX_COUNT
 
@@ -213,7 +213,7 @@ def parse_condition(raw: Any, where: str, card_types: tuple[str, ...]) -> Condit
                                 f"got {quote(raw)}")
     for key in raw:
         if key not in COND_KEYS:
-            raise FieldError(f"{where}.{key}", "unknown field", COND_KEYS)
+            raise unknown_field(where, key, COND_KEYS)
     if not raw:
         raise FieldError(where, "an empty condition (give this_in, zone, turn or cross)",
                          COND_KEYS)

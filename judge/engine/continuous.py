@@ -54,7 +54,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from judge.engine import mechanics
-from judge.engine.cards import PLAYER_CANNOT, PLAYER_EVENTS, Ability, Op, Target
+from judge.engine.cards import PLAYER_CANNOT, PLAYER_EVENTS, Ability, Op, Target, resisted_by
 from judge.engine.events import AbilityRef
 from judge.engine.state import PLAYERS, SIGNI_ZONES, UNDER_ZONES, CardInstance, Lasting, other
 
@@ -318,7 +318,7 @@ def compute(game: Game) -> Layer:
         if item.op.name == "cannot" and item.op.what == "be_affected":
             for card in _affected(game, item, crossed_before):
                 if resist.get(card.label) != "any":
-                    resist[card.label] = item.op.by
+                    resist[card.label] = resisted_by(item.op)
 
     # 2. lost abilities (lasting effects only)
     lost = layer.lost
@@ -369,7 +369,7 @@ def compute(game: Game) -> Layer:
             elif name == "keyword":
                 granted.setdefault(label, []).append((item.seq, op.keyword))
             elif name == "cannot":
-                layer.cannot.setdefault(label, set()).add((op.what, op.by))
+                layer.cannot.setdefault(label, set()).add((op.what, resisted_by(op)))
             elif name == "replace":
                 layer.replacements.append(item._replace(cards=((label, card.epoch),)))
     stats = layer.stats
@@ -500,13 +500,25 @@ def resists(game: Game, card: CardInstance, controller: str) -> bool:
     return layer is not None and _resisted(layer.resist, card, controller)
 
 
-def cannot(game: Game, card: CardInstance, what: str) -> bool:
-    """Whether ``card`` cannot ``what`` (``attack``, ``be_banished``, ``be_trashed``)."""
+def cannot(game: Game, card: CardInstance, what: str, controller: str | None = None) -> bool:
+    """Whether ``card`` cannot ``what`` (``attack``, ``be_banished``, ``be_trashed``) when an
+    effect of ``controller`` would make it, or battle or rule processing (``controller``
+    None): a ``cannot`` that says ``by`` resists only effects, of the opponent or of any
+    player (resistance before the effects it resists, 001; rule processing is no effect,
+    004)."""
     layer = game.layer()
     if layer is None:
         return False
     forbidden = layer.cannot.get(card.label)
-    return forbidden is not None and any(w == what for w, _ in forbidden)
+    if forbidden is None:
+        return False
+    for w, by in forbidden:
+        if w != what:
+            continue
+        if not by or (controller is not None and (
+                by == "any" or (by == "opponent" and controller != card.owner))):
+            return True
+    return False
 
 
 def player_cannot(game: Game, player: str, what: str) -> bool:

@@ -393,9 +393,10 @@ class Game:
         layer = self.layer()
         return layer is not None and inst.label in layer.lost
 
-    def cannot(self, inst: CardInstance, what: str) -> bool:
-        """Whether an effect in force says ``inst`` cannot ``what``."""
-        return not self.plain and continuous.cannot(self, inst, what)
+    def cannot(self, inst: CardInstance, what: str, controller: str | None = None) -> bool:
+        """Whether an effect in force says ``inst`` cannot ``what``, when an effect of
+        ``controller`` would make it (None: battle or rule processing)."""
+        return not self.plain and continuous.cannot(self, inst, what, controller)
 
     def player_cannot(self, player: str, what: str) -> bool:
         return not self.plain and continuous.player_cannot(self, player, what)

@@ -127,19 +127,22 @@ def banish(game: Game, op: Op, controller: str, source: CardInstance | None,
            name: AbilityRef) -> bool:
     acted = 0
     for inst in op_targets(game, op, controller, source):
-        acted += banish_card(game, inst, CAUSE, name)
+        acted += banish_card(game, inst, CAUSE, name, controller)
     return _done(op, acted)
 
 
-def banish_card(game: Game, inst: CardInstance, cause: str, name: AbilityRef | None) -> bool:
+def banish_card(game: Game, inst: CardInstance, cause: str, name: AbilityRef | None,
+                controller: str | None = None) -> bool:
     """Banish a SIGNI: to the ener zone, or where a replacement in force puts it instead, or
     not at all when a replacement does something else instead or it cannot be banished (card
-    text comes before the rules: Chinese wiki, 卡牌的效果处理及其他规则). Whether it was."""
+    text comes before the rules: Chinese wiki, 卡牌的效果处理及其他规则). ``controller``: the
+    player whose effect banishes it (None for battle and rule processing, which are no
+    effects: a resistance to some player's effects does not stop them). Whether it was."""
     if not game.on_field(inst):
         game.emit(ev.Fizzle, cause=cause, player=inst.owner, card=inst.label, source=name,
                   reason="not-on-field")
         return False
-    if game.cannot(inst, "be_banished"):
+    if game.cannot(inst, "be_banished", controller):
         game.emit(ev.Fizzle, cause=cause, player=inst.owner, card=inst.label, source=name,
                   reason="cannot-be-banished")
         return False
@@ -201,7 +204,7 @@ def trash(game: Game, op: Op, controller: str, source: CardInstance | None,
           name: AbilityRef) -> bool:
     acted = 0
     for inst in op_targets(game, op, controller, source):
-        if game.on_field(inst) and game.cannot(inst, "be_trashed"):
+        if game.on_field(inst) and game.cannot(inst, "be_trashed", controller):
             game.emit(ev.Fizzle, cause=CAUSE, player=inst.owner, card=inst.label, source=name,
                       reason="cannot-be-trashed")
             continue

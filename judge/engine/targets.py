@@ -75,8 +75,9 @@ def resolve_targets(game: Game, target: Target, controller: str,
     candidates = candidates_of(game, target, controller, source, into)
     if target.all:
         return candidates
-    candidates = [c for c in candidates if c.owner == controller or
-                  not continuous.unchoosable(game, c, controller)]
+    # a card its own player's effects may choose, unless it cannot be chosen by any effect
+    # (``cannot be_chosen`` with ``by = "any"``): continuous.unchoosable tells both
+    candidates = [c for c in candidates if not continuous.unchoosable(game, c, controller)]
     chooser = controller if target.chooser == "self" else other(controller)
     count = min(target.count, len(candidates))
     picked = game.choose(chooser, "target", [c.label for c in candidates],

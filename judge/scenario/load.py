@@ -6,6 +6,7 @@ Every error is a :class:`~judge.errors.ScenarioError` whose text is
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Collection, Mapping
 from functools import cache, partial
@@ -28,6 +29,7 @@ from judge.engine.state import (
     ATTACK_STEPS,
     CHEER,
     GAME_PHASES,
+    LRIG_STACK_ZONES,
     PHASES,
     PLAYERS,
     SEED_ZONES,
@@ -36,7 +38,7 @@ from judge.engine.state import (
     UNDER_ZONES,
     ZONES,
 )
-from judge.errors import FieldError, ScenarioError
+from judge.errors import DataError, FieldError, FormatWarning, ScenarioError, unknown_field
 from judge.ids import LABEL_RE, LABEL_RULE, MAX_LABEL_LENGTH, check_id, is_label, quote
 from judge.limits import (
     MAX_BRANCHES,
@@ -66,16 +68,45 @@ from judge.scenario.model import (
     make_step,
 )
 from judge.scenario.model import placement as _placement
-from judge.sources import MARKS, Citation, load_sources, mark_problem, parse_citations
+from judge.scenario.versions import (
+    FORMAT_KEY,
+    FORMAT_VERSION,
+    changed_meanings,
+    detect,
+    findings,
+    migrate_command,
+)
+from judge.scenario.walk import get
+from judge.sources import (
+    MARKS,
+    Citation,
+    Document,
+    load_sources,
+    mark_problem,
+    parse_citations,
+    registry_for,
+)
 from judge.texts import check_text
 from judge.tomlfile import indexed, parse, read_file
 
-TOP_FIELDS = ("id", "rulesets", "tags", "terms", "related", *TEXT_FIELDS, "sources", "cards",
-              "setup", "steps", "choices", "expect", "explore_limit")
+TOP_FIELDS = (FORMAT_KEY, "id", "rulesets", "tags", "terms", "related", *TEXT_FIELDS,
+              "sources", "cards", "setup", "steps", "choices", "expect", "explore_limit")
 SETUP_FIELDS = ("turn", "turn_player", "first_player", "phase", "attack_step",
                 "arts_priority", "ener_done", "grown", "removed", "redrawn", "seed", "refreshes",
                 "in_force", "format", "coins", *PLAYERS)
 WIN_REASONS = ("damage",)
+#: The set-up's flags of what the turn player has done this turn, and the phases in which
+#: each still changes something (the turn's ener phase, grow phase or main phase is ahead).
+FLAG_PHASES: dict[str, tuple[str, ...]] = {
+    "ener_done": ("up", "draw", "ener"),
+    "grown": ("up", "draw", "ener", "grow"),
+    "removed": ("up", "draw", "ener", "grow", "main"),
+}
+#: Where a set-up card may be ``down`` or ``frozen``: the zones whose cards the up phase ups
+#: (the LRIG zones, the SIGNI zones, the cheer zone) and the Key zone (a Key's cost may down
+#: it).
+UPRIGHT_ZONES = (*LRIG_STACK_ZONES, *SIGNI_ZONES, CHEER, "key")
+FLAG_WHAT = {"ener_done": "ener phase", "grown": "grow phase", "removed": "main phase"}
 #: The operations a set-up may put in force (those that put an effect in force).
 IN_FORCE_OPS = LASTING_OPS
 STEP_FIELDS: dict[str, tuple[str, ...]] = {
@@ -110,7 +141,7 @@ EVENT_KEYS = ("type", "cause", "player", "card", "from", "to", "source")
 ZONE_MODES = ("cards", "order", "count", "contains", "lacks")
 #: Where an event pattern's ``from`` and ``to`` may point: ``p1.deck`` and so on.
 ZONE_PATHS = tuple(f"{p}.{z}" for p in PLAYERS for z in ZONES)
-_ZONE_TABLE_KEYS = ("card", "down", "frozen", "under", "charm", "accessory", "crushed")
+ZONE_TABLE_KEYS = ("card", "down", "frozen", "under", "charm", "accessory", "crushed")
 _UNDER_ZONE_NAMES = frozenset(UNDER_ZONES.values())
 _COUNT_RE = re.compile(r"[0-9]{1,9}", re.ASCII)
 _ABILITY_PICK_RE = re.compile(r"^.+#(\d+|burst)$")
@@ -193,9 +224,14 @@ def load_path(path: Path, display: str | None = None,
     the table :func:`judge.tomlfile.parse` made of it, when another process read the file
     (:mod:`judge.preparse`)."""
     shown = display or str(path)
+    try:
+        registry = registry_for(path)
+    except DataError as exc:  # the corpus's own sources file: its problem, on this ruling
+        raise ScenarioError(shown, 1, FieldError("sources", str(exc))) from None
     if parsed is not None:
-        return _validated(*indexed(*parsed), shown)
-    return load_text(read_file(path, shown), shown)
+        return _validated(*indexed(*parsed), shown, registry)
+    raw, index = parse(read_file(path, shown), shown)
+    return _validated(raw, index, shown, registry)
 
 
 def load_text(text: str, path: str = "<text>") -> Scenario:
@@ -204,11 +240,62 @@ def load_text(text: str, path: str = "<text>") -> Scenario:
     return _validated(raw, index, path)
 
 
-def _validated(raw: dict[str, Any], index: LineIndex, path: str) -> Scenario:
+def load_table(raw: dict[str, Any], index: LineIndex, path: str,
+               registry: Mapping[str, Document] | None = None) -> Scenario:
+    """Load one ruling from the table TOML gave and its line index; ``registry``: the
+    documents its citations may name (default: the project's)."""
+    return _validated(raw, index, path, registry)
+
+
+def _validated(raw: dict[str, Any], index: LineIndex, path: str,
+               registry: Mapping[str, Document] | None = None) -> Scenario:
     try:
-        return _Loader(path, index).scenario(raw)
+        version, raw, warnings = _versioned(raw, index, path)
+        loader = _Loader(path, index)
+        loader.version = version
+        if registry is not None:
+            loader.registry = registry
+        scenario = loader.scenario(raw)
     except FieldError as exc:
         raise ScenarioError(path, index.line(exc.field), exc) from None
+    if warnings:
+        object.__setattr__(scenario, "warnings", warnings)
+    return scenario
+
+
+def _versioned(raw: dict[str, Any], index: LineIndex, path: str
+               ) -> tuple[int, dict[str, Any], tuple[FormatWarning, ...]]:
+    """The format of the file (:mod:`judge.scenario.versions`) and what the loader reads of
+    it: a file of the current format as it is; an older file without what the current format
+    no longer reads (each a warning naming the new form: the deprecation policy), and with a
+    warning that names its version and the command that upgrades it."""
+    if FORMAT_KEY in raw:
+        version = raw[FORMAT_KEY]
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise FieldError(FORMAT_KEY, f"expected the number of a format version (1 to "
+                             f"{FORMAT_VERSION}), got {quote(version)}")
+        if version > FORMAT_VERSION:
+            raise FieldError(FORMAT_KEY, f"written for format {version}, newer than the "
+                             f"format {FORMAT_VERSION} this version of wixoss-judge reads: "
+                             "update wixoss-judge")
+        if version == FORMAT_VERSION:
+            return version, raw, ()
+    detected = detect(raw)
+    warnings = [FormatWarning(path, index.line(FORMAT_KEY) if FORMAT_KEY in raw else 1,
+                              FORMAT_KEY, f"written for {detected}; `{migrate_command(path)}` "
+                              f"upgrades it to format {FORMAT_VERSION}")]
+    found = findings(raw, FORMAT_VERSION)
+    if any(f.strip for f in found):
+        raw = copy.deepcopy(raw)  # the parsed table may be shared (judge.preparse)
+        for finding in reversed([f for f in found if f.strip]):  # later items first
+            parent = get(raw, finding.path[:-1])
+            if isinstance(parent, (dict, list)):
+                del parent[finding.path[-1]]  # type: ignore[arg-type]
+    for finding in (*found, *changed_meanings(raw)):
+        warnings.append(FormatWarning(path, index.line(finding.where), finding.where,
+                                      f"{finding.what}: {finding.new} (refused from "
+                                      f"format {finding.since})"))
+    return detected.high, raw, tuple(warnings)
 
 
 def _located(path: str, index: LineIndex, where: str) -> str:
@@ -229,7 +316,7 @@ def _expect_type(value: Any, kind: type | tuple[type, ...], where: str, what: st
 def _keys(raw: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
     for key in raw:
         if key not in allowed:
-            raise FieldError(f"{where}.{key}" if where else key, "unknown field", allowed)
+            raise unknown_field(where, key, allowed)
 
 
 def _outcome_name(raw: Any, where: str) -> tuple[str, dict[str, str]]:
@@ -292,7 +379,12 @@ class _Loader:
         self.cards: dict[str, CardDef] = {}
         self.inline: list[str] = []  # the ids of the ruling's own cards
         self.labels: dict[str, Placement] = {}
+        #: the labels of the cards in a cheer zone: laid out there, or put there by a step
+        self.cheer: set[str] = set()
         self.rulesets: tuple[str, ...] = ()
+        self.version = FORMAT_VERSION  # the format the file was written for
+        #: the documents its citations may name (judge.sources.registry_for)
+        self.registry: Mapping[str, Document] | None = None
         # the shared data, looked up once per ruling (not once per card or field)
         self.known: Mapping[str, RuleSet] = {}
         self.library: Mapping[str, CardDef] | None = None
@@ -324,9 +416,12 @@ class _Loader:
                 _one_of(term, glossary, f"terms[{i}]")
         self._cards(raw)
         setup = self._setup(_table(raw, "setup", "setup"), rulesets)
+        self.cheer.update(p.label for p in setup.placements if p.zone == CHEER)
         steps_raw = raw.get("steps", [])
         _expect_type(steps_raw, list, "steps", "an array of [[steps]] tables")
         steps = tuple(self._step(s, i) for i, s in enumerate(steps_raw))
+        if self.version >= FORMAT_VERSION:  # an older file is warned (judge.scenario.versions)
+            self._unused_cards(setup)
         choices_raw = raw.get("choices", [])
         _expect_type(choices_raw, list, "choices", "an array of [[choices]] tables")
         choices = tuple(self._choice(c, i) for i, c in enumerate(choices_raw))
@@ -345,7 +440,7 @@ class _Loader:
             expectations=expectations,
             explore_limit=_int(raw.get("explore_limit", 256), "explore_limit", 1, MAX_BRANCHES),
             related=self._related(raw.get("related", [])),
-            lines=self.index,
+            lines=self.index, format=self.version, warnings=(),
         )
 
     def _related(self, raw: Any) -> tuple[str, ...]:
@@ -372,10 +467,12 @@ class _Loader:
     def _sources(self, raw: Any) -> tuple[Citation, ...]:
         """``sources = ["ID", "ID#SECTION", ...]``: citations of ``data/sources.toml``."""
         if isinstance(raw, list) and any(isinstance(item, dict) for item in raw):
-            raise FieldError("sources", "[[sources]] tables are no longer read: cite the "
-                                        "documents of data/sources.toml, as in sources = "
-                                        "[\"mistaken-rules#crush\"] (docs/scenario-format.md)")
-        return parse_citations(raw, "sources", load_sources())
+            raise FieldError("sources", "[[sources]] tables are no longer read (format 3 and "
+                                        "earlier): cite the documents of data/sources.toml, as "
+                                        "in sources = [\"mistaken-rules#crush\"]; "
+                                        f"`{migrate_command(self.path)}` moves the tables into "
+                                        "a sources file and cites them")
+        return parse_citations(raw, "sources", self.registry or load_sources())
 
     # -------------------------------------------------------------- cards and set-up
 
@@ -393,6 +490,17 @@ class _Loader:
                 for op in ops:
                     if op.name == "make_token" and op.card:
                         self._token(op.card, f"cards.{card_id}")
+
+    def _unused_cards(self, setup: Setup) -> None:
+        """A ``[cards.ID]`` table that no card of the set-up (nor a token an effect makes)
+        is: nothing would ever read it."""
+        used = {p.card for p in setup.placements}
+        used.update(p.card for p in self.labels.values())
+        for card_id in self.inline:
+            if card_id not in used:
+                raise FieldError(f"cards.{card_id}", f"no card of the set-up is {card_id} "
+                                 f"(write a label as \"LABEL:{card_id}\" in a zone of the "
+                                 "set-up, or remove the card)")
 
     def card_def(self, card_id: str, where: str) -> CardDef:
         if card_id in self.cards:
@@ -439,12 +547,25 @@ class _Loader:
         elif "arts_priority" in raw:
             raise FieldError("setup.arts_priority", "only the ARTS step has a priority")
         flags = {}
-        for flag in ("ener_done", "grown", "removed"):
+        for flag, phases in FLAG_PHASES.items():
             flags[flag] = bool(_expect_type(raw.get(flag, False), bool, f"setup.{flag}",
                                             "true or false"))
+            if flags[flag] and phase not in phases:
+                raise FieldError(f"setup.{flag}", f"the {phase} phase comes after the turn's "
+                                 f"{FLAG_WHAT[flag]}, so it changes nothing there (only in "
+                                 "these phases)", phases)
+        if flags["removed"] and not any(self.known[r].remove == "once_per_turn"
+                                        for r in rulesets):
+            raise FieldError("setup.removed", "none of the ruling's rule sets limits removing "
+                             "to once a turn, so it changes nothing",
+                             tuple(r for r in self.known
+                                   if self.known[r].remove == "once_per_turn"))
         redrawn = _str_list(raw.get("redrawn", []), "setup.redrawn")
         for i, p in enumerate(redrawn):
             _one_of(p, PLAYERS, f"setup.redrawn[{i}]")
+        if redrawn and phase != "setup":
+            raise FieldError("setup.redrawn", "a redraw is made in the set-up only, so after it "
+                             "this changes nothing (phase = \"setup\")")
         if turn % 2 == 1 and tp != first or turn % 2 == 0 and tp == first:
             raise FieldError("setup.turn_player",
                              f"{tp} cannot be the turn player in turn {turn} when {first} "
@@ -527,7 +648,7 @@ class _Loader:
             under: list[Any] = []
             card_at = at
             if isinstance(item, dict):
-                _keys(item, _ZONE_TABLE_KEYS, at)
+                _keys(item, ZONE_TABLE_KEYS, at)
                 if "card" not in item:
                     raise FieldError(f"{at}.card", "missing")
                 down = bool(_expect_type(item.get("down", False), bool, f"{at}.down",
@@ -536,6 +657,14 @@ class _Loader:
                                            "true or false"))
                 crushed = bool(_expect_type(item.get("crushed", False), bool,
                                             f"{at}.crushed", "true or false"))
+                for flag in ("down", "frozen"):
+                    if item.get(flag) and zone not in UPRIGHT_ZONES:
+                        raise FieldError(f"{at}.{flag}", f"only a card on the field is "
+                                         f"{flag} (the zones whose cards are upped and downed)",
+                                         UPRIGHT_ZONES)
+                if crushed and zone != "check":
+                    raise FieldError(f"{at}.crushed", "only a card in the check zone has been "
+                                     "crushed (its Life Burst then waits)", ("check",))
                 for how in ("under", "charm", "accessory"):
                     for j, u in enumerate(_str_list(item.get(how, []), f"{at}.{how}")):
                         under.append((how, u, f"{at}.{how}[{j}]"))
@@ -672,6 +801,10 @@ class _Loader:
             if "card" not in raw and not (action == "remove" and "cards" in raw):
                 raise FieldError(f"{where}.card", "missing")
         if "card" in raw:
+            if isinstance(raw["card"], list) and "cards" in STEP_FIELDS[action]:
+                raise FieldError(f"{where}.card", f"expected one card label, got "
+                                 f"{quote(raw['card'])}: did you mean `cards`? (cards = "
+                                 "[...] names several)")
             card = self.label(raw["card"], f"{where}.card")
         source = self.label(raw["source"], f"{where}.source") if "source" in raw else None
         if action == "effect":
@@ -683,6 +816,13 @@ class _Loader:
                 if problem:
                     raise FieldError(f"{where}.ops[{j}]", problem)
         zone = _one_of(raw["zone"], STEP_ZONES, f"{where}.zone") if "zone" in raw else None
+        if card is not None and zone == CHEER and action in ("play", "summon"):
+            self.cheer.add(card)
+        if action == "attack" and zone is not None and card not in self.cheer:
+            raise FieldError(f"{where}.zone", f"only a SIGNI in the cheer zone names the SIGNI "
+                             f"zone it attacks; {card} is neither laid out in the cheer zone nor "
+                             "put there by an earlier step (any other attacks the SIGNI in "
+                             "front of it)")
         to = _one_of(raw["to"], (*PHASES, *ATTACK_STEPS), f"{where}.to") if "to" in raw \
             else None
         first = _one_of(raw["first"], PLAYERS, f"{where}.first") if "first" in raw else None
@@ -713,7 +853,7 @@ class _Loader:
         _expect_type(raw, dict, where, "a reason code or a table { reason, rules }")
         _keys(raw, ("reason", "rules"), where)
         if "reason" not in raw:
-            raise FieldError(f"{where}.reason", "missing", ILLEGAL_REASONS)
+            raise FieldError(f"{where}.reason", "missing", tuple(ILLEGAL_REASONS))
         reason = _one_of(raw["reason"], ILLEGAL_REASONS, f"{where}.reason")
         rules = _str_list(raw.get("rules", list(self.rulesets)), f"{where}.rules")
         for j, rs in enumerate(rules):

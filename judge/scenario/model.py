@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from judge.engine.cards import CardDef, Op
 from judge.engine.choices import Scripted
+from judge.errors import FormatWarning
 from judge.langs import LANGS as LANGS  # defined once, in judge.langs
 from judge.langs import TEXT_FIELDS as TEXT_FIELDS
 from judge.scenario.locate import LineIndex
@@ -213,6 +214,12 @@ class Scenario:
     related: tuple[str, ...] = ()
     #: the ruling file's line index (None: a scenario not read from a file)
     lines: LineIndex | None = field(default=None, compare=False, repr=False)
+    #: the format the file was written for: the one it declares (``format_version``), or for
+    #: a file without it the latest its content allows (judge.scenario.versions)
+    format: int = 0
+    #: what the file should change, which did not stop it from loading (judge check shows
+    #: them; never a failure)
+    warnings: tuple[FormatWarning, ...] = field(default=(), compare=False)
 
     @property
     def id_line(self) -> int:

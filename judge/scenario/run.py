@@ -133,6 +133,8 @@ def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
     for (label, card, player, ref, down, frozen, face_down, attach, crushed, zone, holds,
          is_under) in rows:
         inst = CardInstance(label, card, player, ref, down, frozen, face_down, attach, crushed)
+        if card.token:  # a token ARTS laid out is one made earlier: gone after its use
+            inst.token = True
         if label in cards:
             raise FieldError("", f"card label {label!r} is used twice")
         cards[label] = inst

@@ -6,8 +6,8 @@ a SIGNI on the field as its Charm; with no such SIGNI or an empty main deck it d
 trash by rule processing (kind 3, :mod:`judge.engine.rule_processing.attachments`). Nobody may
 look at a Charm, not even its owner (:mod:`judge.engine.visibility`). Card texts that say
 【Charm】 are written with this operation and with the condition ``charm`` ("while this SIGNI
-has a Charm": :func:`judge.engine.conditions.has_charm`); a card may also list ``charm`` as a
-keyword, which is recorded only (the sources give a Charm no ability of its own).
+has a Charm": :func:`judge.engine.conditions.has_charm`). Charm is no keyword a card has (the
+sources give a Charm no ability of its own), so ``keywords = ["charm"]`` is refused.
 
 Hook: :func:`charm`, the ``charm`` operation (:data:`judge.engine.ops.OPERATIONS`).
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from judge.engine.game import Game
 
 MECHANICS: Final = (
-    Mechanic(id="charm", term="charm", source=cite(MISTAKEN_RULES, "charm"),
+    Mechanic(id="charm", term="charm", source=cite(MISTAKEN_RULES, "charm"), keyword=False,
              verbs={"charm": NP_("%(card)s is put from %(from)s under a SIGNI as its Charm.",
                                  "%(card)s are put from %(from)s under a SIGNI as its Charm.")}),
 )
