@@ -40,6 +40,7 @@ BASE: dict[str, list[str]] = {
     "build": ["--no-search", "--corpus", "."],
     "serve": ["--no-search", "--port", "0", "--corpus", "."],
     "i18n-status": ["--corpus", "."],
+    "migrate": ["--check"],
 }
 NAME = "walk-output"
 
