@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -29,44 +30,28 @@ from judge.search.analysis import (
     edit_distance,
     fold,
     is_cjk,
-    latin_token,
     match_spans,
-    query_tokens,
     typo_limit,
 )
-from judge.search.index import COLUMNS, DB, meta_token
-from judge.search.query import (
-    BASES,
-    EN_STOP,
-    KINDS,
-    And,
-    Expand,
-    Field,
-    Glossary,
-    Node,
-    Not,
-    Or,
-    QueryError,
-    Text,
-    correct,
-    expand,
-    parse,
-    quote,
-    refine,
-    show,
-)
+from judge.search.definition import definition
+from judge.search.index import COLUMNS, DB
+from judge.search.plan import Plan, Planner, fts, top_fts
+from judge.search.query import Glossary, Node, QueryError, quote, show
 
+_RANKING = definition()["ranking"]
 #: BM25 weight of each FTS5 column (index.COLUMNS order): titles, questions and answers
 #: count more than explanations, and keyword lists (tags, term names, aliases) less.
-COLUMN_WEIGHTS = {"title": 4.0, "question": 2.0, "answer": 2.0, "explanation": 1.0,
-                  "keywords": 0.5, "meta": 0.0}
+COLUMN_WEIGHTS: dict[str, float] = dict(zip(_RANKING["columns"], _RANKING["weights"],
+                                            strict=True))
 #: Scores of the other kinds of result are multiplied by these (rulings: 1).
-KIND_WEIGHTS = {"ruling": 1.0, "term": 0.6, "processing": 0.8, "change": 0.8}
+KIND_WEIGHTS: dict[str, float] = dict(_RANKING["kinds"])
 #: The share of the query's words a result holds is raised to this power.
-COORDINATION = 2
-#: Two neighbouring words of a query also count as a phrase when at most this many tokens
-#: (English words, CJK character pairs) come between them in a text.
-NEAR = 3
+COORDINATION = int(_RANKING["coordination"])
+#: A word in more than this share of all results is common (see :meth:`SearchIndex.collect`).
+COMMON = float(_RANKING["common"])
+#: Characters of a snippet of English, and of Japanese or Chinese.
+SNIPPET_WIDE = int(definition()["snippets"]["wide"])
+SNIPPET_NARROW = int(definition()["snippets"]["narrow"])
 MARK = "**"
 
 
@@ -161,47 +146,17 @@ def detect_lang(query: str, glossary: Glossary | None = None,
     return "zh-Hans"
 
 
-# ---------------------------------------------------------------------- query plans
-
-
-class Plan:
-    """A query made ready for SQLite."""
-
-    def __init__(self) -> None:
-        self.concepts: list[str] = []  # the words: alternatives, coordinated
-        self.near: list[tuple[int, int, str]] = []  # neighbouring words, close together
-        self.musts: list[str] = []  # filters and strict parts
-        self.nots: list[str] = []
-        self.highlight: set[str] = set()
-        self.bare_term = ""  # the query is this glossary term and nothing else
-
-    def match(self, keep: set[int] | None = None, common: frozenset[int] = frozenset()
-              ) -> str:
-        """The MATCH expression of every result (empty when only NOT parts are left); with
-        ``keep``, of those holding one of these words (by their index in ``concepts``).
-        Neighbouring words both in ``common`` are not looked for close together."""
-        parts = []
-        concepts = [c for i, c in enumerate(self.concepts) if keep is None or i in keep]
-        near = [e for i, j, e in self.near if (keep is None or i in keep or j in keep)
-                and not (i in common and j in common)]
-        if concepts:
-            words = [*concepts, *near]
-            parts.append(words[0] if len(words) == 1 else "(" + " OR ".join(words) + ")")
-        parts += self.musts
-        if not parts:
-            return ""
-        return " AND ".join(parts) + "".join(f" NOT {n}" for n in self.nots)
-
-    def complete(self) -> str:
-        """The MATCH expression of the results that hold every word."""
-        parts = [*self.concepts, *self.musts]
-        return " AND ".join(parts) + "".join(f" NOT {n}" for n in self.nots)
-
-
-def _phrase(tokens: list[str]) -> str:
-    prefix = bool(tokens) and tokens[-1].endswith("*")
-    words = [t.rstrip("*") for t in tokens]
-    return f'"{" ".join(words)}"' + (" *" if prefix else "")
+def han_lang(query: str, lang: str, glossary: Glossary | None = None,
+             charsets: dict[str, str] | None = None) -> str:
+    """The language the Han characters of ``query`` are read in: Japanese when it holds
+    kana, else ``lang`` (the page's language, ``--lang``) when that is Japanese or Chinese,
+    else :func:`detect_lang`'s guess."""
+    if any("\u3041" <= c <= "\u30ff" for c in unicodedata.normalize("NFKC", query)):
+        return "ja"
+    if lang in ("ja", "zh-Hans"):
+        return lang
+    guess = detect_lang(query, glossary, charsets)
+    return guess if guess in ("ja", "zh-Hans") else "zh-Hans"
 
 
 # ---------------------------------------------------------------------- the index
@@ -235,6 +190,7 @@ class SearchIndex:
         self._vocab: list[tuple[str, str, int]] | None = None
         self._docs = self.doc_count
         self._weights = ", ".join(str(COLUMN_WEIGHTS[c]) for c in COLUMNS)
+        self.planner = Planner(self.glossary, self.rulesets, self._known, self.suggest)
 
     def close(self) -> None:
         self.db.close()
@@ -257,14 +213,14 @@ class SearchIndex:
 
     def suggest(self, word: str) -> str | None:
         """The word of the index closest to ``word`` within its typo limit (the one in the
-        most results among equals), or None."""
+        most results among equals, then the first in order), or None."""
         folded = fold(word)
         limit = typo_limit(folded)
         if not limit:
             return None
         if self._vocab is None:
             self._vocab = [(w, t, n) for w, t, n in
-                           self.db.execute("SELECT word, token, docs FROM vocab")]
+                           self.db.execute("SELECT word, token, docs FROM vocab ORDER BY word")]
         best: tuple[int, int, str] | None = None
         for candidate, _token, docs in self._vocab:
             if abs(len(candidate) - len(folded)) > limit:
@@ -274,133 +230,27 @@ class SearchIndex:
                 best = (distance, -docs, candidate)
         return best[2] if best else None
 
-    def _fix(self, word: str) -> str | None:
-        folded = fold(word)
-        if not (folded.isascii() and folded.isalpha()) or len(folded) < 5 \
-                or folded in EN_STOP:
-            return None
-        token = latin_token(folded)
-        if token in self.glossary.words or self._known(token):
-            return None
-        return self.suggest(folded)
-
     # -------------------------------------------------------------- query plans
 
-    def plan(self, text: str, *, tags: Sequence[str] = (), rules: str | None = None,
-             term: str | None = None, kind: str | None = None, official: bool = False,
-             ) -> tuple[Node | None, Plan, list[tuple[str, str]]]:
-        """Read a query: parse, correct, expand, leave out common words, add the option
-        filters. Returns the node as read, its plan and the corrections made."""
-        node = parse(text) if text.strip() else None
-        fixes: list[tuple[str, str]] = []
-        if node is not None:
-            node, fixes = correct(node, self._fix)
-            node = refine(expand(node, self.glossary))
-            if node is None and not (tags or rules or term or kind or official):
-                raise QueryError(f"nothing to search for in {quote(text)} (only common words?)")
-        extra: list[Node] = [Field("tag", t) for t in tags]
-        if rules:
-            extra.append(Field("rules", rules))
-        if term:
-            extra.append(Field("term", term))
-        if kind:
-            extra.append(Field("kind", kind))
-        if official:
-            extra.append(Field("basis", "official"))
-        if node is None and not extra:
-            raise QueryError("the query is empty")
-        plan = Plan()
-        children: Sequence[Node] = ()
-        if isinstance(node, And) and node.soft:
-            children = node.nodes
-        elif node is not None:
-            children = (node,)
-        previous, at = "", -1
-        for child in children:
-            if isinstance(child, Not):
-                plan.nots.append(self._match(child.node, plan, negated=True))
-            elif isinstance(child, Field):
-                plan.musts.append(self._match(child, plan))
-            else:
-                plan.concepts.append(self._match(child, plan))
-                # two neighbouring words of the query, as written, close together in a text
-                # count again: "hand limit" ranks "the hand limit" above "hand ... limit"
-                written = self._text(child.text, Plan(), True) \
-                    if isinstance(child, Text | Expand) else ""
-                if previous and written:
-                    plan.near.append((at, len(plan.concepts) - 1,
-                                      f"NEAR({previous} {written}, {NEAR})"))
-                previous, at = written, len(plan.concepts) - 1
-        plan.musts += [self._match(f, plan) for f in extra]
-        if len(children) == 1 and isinstance(children[0], Expand) and not plan.musts:
-            plan.bare_term = children[0].term
-        shown = node if not extra else And(tuple(([node] if node else []) + extra), soft=True)
-        return shown, plan, fixes
-
-    def _match(self, node: Node, plan: Plan, negated: bool = False) -> str:
-        if isinstance(node, Text):
-            return self._text(node.text, plan, negated)
-        if isinstance(node, Expand):
-            term = self.glossary.terms[node.term]
-            forms = [node.text, *(term.names[lang] for lang in LANGS if lang in term.names)]
-            phrases = list(dict.fromkeys(p for f in forms if (p := self._text(f, plan, negated))))
-            return phrases[0] if len(phrases) == 1 else "(" + " OR ".join(phrases) + ")"
-        if isinstance(node, Field):
-            return self._field(node)
-        if isinstance(node, Not):
-            raise QueryError(f"{quote(show(node))} needs something to search for beside it "
-                             "(NOT cannot stand alone inside OR or parentheses)")
-        if isinstance(node, Or):
-            return "(" + " OR ".join(self._match(n, plan, negated) for n in node.nodes) + ")"
-        positive = [self._match(n, plan, negated) for n in node.nodes if not isinstance(n, Not)]
-        negative = [self._match(n.node, plan, not negated) for n in node.nodes
-                    if isinstance(n, Not)]
-        if not positive:
-            raise QueryError(f"{quote(show(node))} needs something to search for beside NOT")
-        return "(" + " AND ".join(positive) + "".join(f" NOT {n}" for n in negative) + ")"
-
-    def _text(self, text: str, plan: Plan, negated: bool) -> str:
-        tokens = query_tokens(text)
-        if not tokens:
-            return '"_"'  # nothing can match (punctuation only)
-        if not negated:
-            latin = [t for t in tokens if not is_cjk(t)]
-            # a phrase of English words is marked where its words follow each other
-            plan.highlight.update([" ".join(latin)] if len(latin) == len(tokens) > 1
-                                  else latin)
-            plan.highlight.update(m.group(0) for m in TOKEN_PATTERN.finditer(fold(text))
-                                  if is_cjk(m.group(0)))
-        return _phrase(tokens)
-
-    def _field(self, node: Field) -> str:
-        value = node.value
-        if node.name == "rules" and value not in self.rulesets:
-            raise QueryError(f"unknown rule set {quote(value)} (valid: "
-                             f"{', '.join(self.rulesets)})")
-        if node.name == "term":
-            term = self.glossary.resolve(value)
-            if term is None:
-                raise QueryError(f"{quote(value)} is not a glossary term "
-                                 "(see data/glossary.toml)")
-            value = term.id
-        if node.name == "kind" and value.lower() not in KINDS:
-            raise QueryError(f"unknown kind {quote(value)} (valid: {', '.join(KINDS)})")
-        if node.name == "basis" and value.lower() not in BASES:
-            raise QueryError(f"unknown basis {quote(value)} (valid: {', '.join(BASES)})")
-        if node.name == "id" and value.endswith("*"):
-            return f'meta : "{meta_token("id", value[:-1])}" *'
-        return f'meta : "{meta_token(node.name, value)}"'
+    def plan(self, text: str, *, han: str = "", tags: Sequence[str] = (),
+             rules: str | None = None, term: str | None = None, kind: str | None = None,
+             official: bool = False) -> tuple[Node | None, Plan, list[tuple[str, str]]]:
+        """Read a query (:meth:`judge.search.plan.Planner.plan`)."""
+        return self.planner.plan(text, han=han, tags=tags, rules=rules, term=term, kind=kind,
+                                 official=official)
 
     # -------------------------------------------------------------- searching
 
     def search(self, text: str, *, lang: str | None = None, tags: Sequence[str] = (),
                rules: str | None = None, term: str | None = None, kind: str | None = None,
                limit: int = 10, snippets: bool = True, official: bool = False) -> SearchResult:
-        node, plan, fixes = self.plan(text, tags=tags, rules=rules, term=term, kind=kind,
-                                      official=official)
         chosen = lang or detect_lang(text, self.glossary, self.charsets)
         if chosen not in LANGS:
             raise QueryError(f"unknown language {quote(chosen)} (valid: {', '.join(LANGS)})")
+        node, plan, fixes = self.plan(text, han=han_lang(text, chosen, self.glossary,
+                                                         self.charsets),
+                                      tags=tags, rules=rules, term=term, kind=kind,
+                                      official=official)
         try:
             top, total, complete = self.collect(plan, limit)
             hits = self._hits(top, chosen, plan, snippets)
@@ -422,29 +272,31 @@ class SearchIndex:
         every match; otherwise every match is scored. Scoring only what can still rank keeps
         a query that matches nearly everything cheap; tests/test_search.py checks that both
         ways give one ranking."""
-        match = plan.match()
-        if not match:  # only NOT parts: everything else, in id order
+        query = plan.query()
+        if query is None:  # only NOT parts: everything else, in id order
             where = " AND ".join("rowid NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
                                  for _ in plan.nots)
             rows = self.db.execute(f"SELECT rowid FROM docs WHERE {where} ORDER BY rowid",
-                                   plan.nots).fetchall()
+                                   [fts(n) for n in plan.nots]).fetchall()
             return [(0.0, r[0]) for r in rows[:limit]], len(rows), len(rows)
+        match = top_fts(query)
         total = self._count(match)
         n = len(plan.concepts)
-        complete = total if n < 2 else self._count(plan.complete())
-        counts = [self._count(c) for c in plan.concepts] if n >= 2 else [total]
+        complete = total if n < 2 else self._count(top_fts(plan.complete()))
+        counts = [self._count(fts(c)) for c in plan.concepts] if n >= 2 else [total]
         found = sum(1 for k in counts if k)
         # a word in more than half of all results weighs nothing (BM25 gives it an IDF of
         # nearly 0) unless every word found is that common: the others are scored alone, and
         # the results holding only common words come after them, in coordination order
-        weighty = {i for i, k in enumerate(counts) if 0 < k <= self._docs / 2}
-        common = frozenset(i for i, k in enumerate(counts) if k > self._docs / 2)
+        weighty = {i for i, k in enumerate(counts) if 0 < k <= self._docs * COMMON}
+        common = frozenset(i for i, k in enumerate(counts) if k > self._docs * COMMON)
         scoring, candidates = match, total
         if n >= 2 and weighty and len(weighty) < found:
-            scoring = plan.match(keep=weighty, common=common)
+            scoring = top_fts(plan.query(keep=weighty, common=common) or query)
             candidates = self._count(scoring)
         elif n >= 2 and common:
-            scoring = plan.match(common=common)  # same matches, fewer NEAR phrases
+            # same matches, fewer NEAR phrases
+            scoring = top_fts(plan.query(common=common) or query)
         first = self._boosted(plan, scoring)
         pinned: list[tuple[float, int]] = []
         if first:
@@ -463,7 +315,7 @@ class SearchIndex:
             # of every word found anywhere (all but one once each match holding all is taken)
             most = found if found < n or sum(1 for c in held.values() if c == n) < complete \
                 else n - 1
-            bound = taken[-1][1] * ((most / n) ** COORDINATION if n >= 2 else 1.0)
+            bound = taken[-1][1] * (coordination(most, n) if n >= 2 else 1.0)
             if len(scored) < want or scored[want - 1][0] <= bound:
                 # no: score every match (one more pass, each word's matches read once)
                 taken = self.db.execute(
@@ -476,7 +328,7 @@ class SearchIndex:
         if len(top) < limit and candidates < total:
             rest = [r for (r,) in self.db.execute(
                 "SELECT rowid FROM fts WHERE fts MATCH ?",
-                (f"({match}) NOT {plan.match(keep=weighty)}",))]
+                (f"({match}) NOT {top_fts(plan.query(keep=weighty) or query)}",))]
             held = self._held(plan, rest)
             rest.sort(key=lambda r: (-held[r], r))
             top += [(0.0, r) for r in rest[:limit - len(top)]]
@@ -509,7 +361,7 @@ class SearchIndex:
         if n < 2 or not COORDINATION:
             return dict.fromkeys(rowids, n)
         held = dict.fromkeys(rowids, 0)
-        for concept in plan.concepts:
+        for concept in map(fts, plan.concepts):
             if len(rowids) <= 500:
                 found = self.db.execute(
                     f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN "
@@ -537,7 +389,7 @@ class SearchIndex:
         n = len(plan.concepts)
         out = []
         for rowid, bm in taken:
-            factor = (held[rowid] / n) ** COORDINATION if n >= 2 else 1.0
+            factor = coordination(held[rowid], n) if n >= 2 else 1.0
             weight = KIND_WEIGHTS.get(kinds.get(rowid, "ruling"), 1.0)
             out.append((float(bm) * factor * weight, rowid))
         if best:
@@ -569,6 +421,17 @@ class SearchIndex:
         return tuple(out)
 
 
+def coordination(held: int, words: int) -> float:
+    """The coordination factor of a result holding ``held`` of the query's ``words``: their
+    share multiplied by itself :data:`COORDINATION` times (so that the site computes the same
+    number, operation for operation)."""
+    share = held / words
+    factor = 1.0
+    for _ in range(COORDINATION):
+        factor *= share
+    return factor
+
+
 def _split(value: object) -> tuple[str, ...]:
     return tuple(v for v in str(value or "").split(",") if v)
 
@@ -577,10 +440,11 @@ def _split(value: object) -> tuple[str, ...]:
 
 
 def make_snippet(text: str, terms: set[str], *, wide: bool = True) -> Snippet:
-    """A window of ``text`` (about 240 characters of English or 120 of CJK text, the whole
+    """A window of ``text`` (about 240 characters of English or 120 of CJK text, ``[snippets]``
+    of the definition; the whole
     text when shorter) around the most matches of ``terms``, ``…`` where it was cut."""
     flat = " ".join(text.split())
-    width = 240 if wide else 120
+    width = SNIPPET_WIDE if wide else SNIPPET_NARROW
     spans = match_spans(flat, terms) if terms else []
     if len(flat) <= width:
         return Snippet(flat, tuple(spans))

@@ -32,7 +32,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -53,7 +52,9 @@ from judge.outputs import (
 )
 from judge.paths import data_dir
 from judge.search.analysis import fold, index_tokens, latin_token, latin_words
+from judge.search.definition import definition
 from judge.search.documents import SearchDoc
+from judge.search.plan import meta_token
 from judge.search.query import Glossary
 
 #: Bump when the schema, the analysis or the documents change: the stamp then no longer
@@ -61,7 +62,7 @@ from judge.search.query import Glossary
 INDEX_VERSION = "5"
 DB = "index.sqlite"
 STAMP = "stamp.json"
-COLUMNS = ("title", "question", "answer", "explanation", "keywords", "meta")
+COLUMNS: tuple[str, ...] = tuple(definition()["ranking"]["columns"])
 #: The output of judge search (:mod:`judge.outputs`): a folder of the index's own files.
 SEARCH_INDEX = Kind("write the search index into", folder=True, foreign=only_files(
     (DB, STAMP, f"{DB}-journal", f"{DB}-wal", f"{DB}-shm"), "judge search"))
@@ -69,11 +70,6 @@ SEARCH_INDEX = Kind("write the search index into", folder=True, foreign=only_fil
 
 def index_dir(root: Path) -> Path:
     return root / "build" / "search"
-
-
-def meta_token(name: str, value: str) -> str:
-    """The ``meta`` column's token of a filter value (``tag``, ``refresh``: ``tag_refresh``)."""
-    return f"{name}_" + re.sub(r"[^0-9a-z]", "_", value.lower())
 
 
 # ---------------------------------------------------------------------- the corpus
@@ -96,7 +92,8 @@ def input_files(root: Path) -> list[Path]:
     package = Path(__file__).resolve().parent.parent
     files += sorted((package / "locale").glob("*/LC_MESSAGES/*.po"))
     here = Path(__file__).resolve().parent
-    files += [here / name for name in ("analysis.py", "query.py", "documents.py", "index.py")]
+    files += [here / name for name in ("analysis.py", "query.py", "plan.py", "documents.py",
+                                       "index.py", "definition.toml")]
     files.append(package / "sources.py")  # the marks the documents strip, the official test
     return files
 
