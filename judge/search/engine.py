@@ -191,6 +191,8 @@ class SearchIndex:
         self._docs = self.doc_count
         self._weights = ", ".join(str(COLUMN_WEIGHTS[c]) for c in COLUMNS)
         self.planner = Planner(self.glossary, self.rulesets, self._known, self.suggest)
+        self._kinds: dict[int, str] = dict(
+            self.db.execute("SELECT rowid, kind FROM docs WHERE kind != 'ruling'").fetchall())
 
     def close(self) -> None:
         self.db.close()
@@ -264,14 +266,25 @@ class SearchIndex:
         """Rank every match of ``plan`` and keep the best ``limit``: (score, rowid) best
         first, the number of matches and the number that hold every word.
 
-        A result's score is its BM25 times the coordination factor and its kind's weight,
-        neither more than 1, so no result scores above its BM25. The best matches by BM25 are
-        taken first (four times ``limit``, at least 50) and scored: when the ``limit``-th best
-        score among them is above what an untaken match could reach (the BM25 of the last one
-        taken, times the coordination of every word found anywhere), that is the ranking of
-        every match; otherwise every match is scored. Scoring only what can still rank keeps
-        a query that matches nearly everything cheap; tests/test_search.py checks that both
-        ways give one ranking."""
+        The ranking (docs/search.md, "The search, defined once"; ``search-engine.js`` computes
+        the same from the site's index files):
+
+        1. The matches: every result holding one of the query's words and passing its filters,
+           ``AND`` and ``NOT`` parts.
+        2. A word in more than half of all results (``[ranking] common``) is common: unless
+           every word found is common, the results are scored by the other words only, and
+           the results holding nothing but common words come after all others, those
+           holding more of the words first, then by row.
+        3. A result's score: FTS5's bm25() of the words scored, plus bm25() of each pair of
+           neighbouring words found close together (:attr:`Plan.near`, never two common
+           ones), times the coordination factor (:func:`coordination`) and its kind's weight.
+        4. Best score first, equal scores by row; a query that is a glossary term and nothing
+           else puts the term's main ruling, then its glossary entry, first.
+
+        The pairs are scored by queries of their own, not inside the words' query: there,
+        FTS5 counts the words of a pair whose other word is missing from a text, or is not
+        next to the words of its phrase, as found in that text, and sometimes a word's places
+        in another text it looked at before."""
         query = plan.query()
         if query is None:  # only NOT parts: everything else, in id order
             where = " AND ".join("rowid NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
@@ -283,54 +296,38 @@ class SearchIndex:
         total = self._count(match)
         n = len(plan.concepts)
         complete = total if n < 2 else self._count(top_fts(plan.complete()))
-        counts = [self._count(fts(c)) for c in plan.concepts] if n >= 2 else [total]
+        holders = [self._rows(fts(c)) for c in plan.concepts] if n >= 2 else []
+        counts = [len(h) for h in holders] if n >= 2 else [total]
         found = sum(1 for k in counts if k)
-        # a word in more than half of all results weighs nothing (BM25 gives it an IDF of
-        # nearly 0) unless every word found is that common: the others are scored alone, and
-        # the results holding only common words come after them, in coordination order
         weighty = {i for i, k in enumerate(counts) if 0 < k <= self._docs * COMMON}
         common = frozenset(i for i, k in enumerate(counts) if k > self._docs * COMMON)
-        scoring, candidates = match, total
-        if n >= 2 and weighty and len(weighty) < found:
-            scoring = top_fts(plan.query(keep=weighty, common=common) or query)
-            candidates = self._count(scoring)
-        elif n >= 2 and common:
-            # same matches, fewer NEAR phrases
-            scoring = top_fts(plan.query(common=common) or query)
-        first = self._boosted(plan, scoring)
-        pinned: list[tuple[float, int]] = []
-        if first:
-            rows = self.db.execute(
-                f"SELECT rowid, -bm25(fts, {self._weights}) FROM fts WHERE fts MATCH ? AND "
-                f"rowid IN ({', '.join('?' * len(first))})", (scoring, *first)).fetchall()
-            pinned = sorted(self._score(plan, rows), key=lambda item: first.index(item[1]))
-        want = limit - len(pinned)
-        taken = self.db.execute(
-            f"SELECT rowid, -bm25(fts, {self._weights}) FROM fts WHERE fts MATCH ? "
-            "ORDER BY 2 DESC, rowid LIMIT ?", (scoring, max(4 * limit, 50))).fetchall()
-        held = self._held(plan, [r for r, _bm in taken])
-        scored = [item for item in self._score(plan, taken, held) if item[1] not in first]
-        if len(taken) < candidates and want > 0:
-            # the best an untaken match can do: the last BM25 taken, times the coordination
-            # of every word found anywhere (all but one once each match holding all is taken)
-            most = found if found < n or sum(1 for c in held.values() if c == n) < complete \
-                else n - 1
-            bound = taken[-1][1] * (coordination(most, n) if n >= 2 else 1.0)
-            if len(scored) < want or scored[want - 1][0] <= bound:
-                # no: score every match (one more pass, each word's matches read once)
-                taken = self.db.execute(
+        keep = weighty if n >= 2 and weighty and len(weighty) < found else None
+        scoring = plan.query(keep) or query
+        scores = dict(self.db.execute(
+            f"SELECT rowid, -bm25(fts, {self._weights}) FROM fts WHERE fts MATCH ?",
+            (top_fts(scoring),)).fetchall())
+        for near in plan.nears(keep, common):
+            for rowid, bonus in self.db.execute(
                     f"SELECT rowid, -bm25(fts, {self._weights}) FROM fts WHERE fts MATCH ?",
-                    (scoring,)).fetchall()
-                held = self._held(plan, [r for r, _bm in taken])
-                scored = [item for item in self._score(plan, taken, held, want + len(first))
-                          if item[1] not in first]
-        top = (pinned + scored)[:limit]
-        if len(top) < limit and candidates < total:
-            rest = [r for (r,) in self.db.execute(
-                "SELECT rowid FROM fts WHERE fts MATCH ?",
-                (f"({match}) NOT {top_fts(plan.query(keep=weighty) or query)}",))]
-            held = self._held(plan, rest)
-            rest.sort(key=lambda r: (-held[r], r))
+                    (fts(near),)):
+                if rowid in scores:
+                    scores[rowid] += bonus
+
+        def held(rowid: int) -> int:
+            return sum(1 for h in holders if rowid in h) if n >= 2 else n
+
+        scored = [(float(bm) * (coordination(held(rowid), n) if n >= 2 else 1.0)
+                   * KIND_WEIGHTS.get(self._kinds.get(rowid, "ruling"), 1.0), rowid)
+                  for rowid, bm in scores.items()]
+        first = self._boosted(plan, scores)
+        pinned = sorted((item for item in scored if item[1] in first),
+                        key=lambda item: first.index(item[1]))
+        top = pinned + heapq.nsmallest(limit, (item for item in scored if item[1] not in first),
+                                       key=lambda item: (-item[0], item[1]))
+        top = top[:limit]
+        if len(top) < limit and len(scores) < total:
+            rest = [r for r in self._rows(match) if r not in scores]
+            rest.sort(key=lambda r: (-held(r), r))
             top += [(0.0, r) for r in rest[:limit - len(top)]]
         return top, total, complete
 
@@ -338,64 +335,20 @@ class SearchIndex:
         return int(self.db.execute("SELECT count(*) FROM fts WHERE fts MATCH ?",
                                    (match,)).fetchone()[0])
 
-    def _boosted(self, plan: Plan, match: str) -> list[int]:
+    def _rows(self, match: str) -> set[int]:
+        return {r for (r,) in self.db.execute("SELECT rowid FROM fts WHERE fts MATCH ?",
+                                               (match,))}
+
+    def _boosted(self, plan: Plan, scores: dict[int, float]) -> list[int]:
         """The rows a bare glossary term puts first (its main ruling, then its entry), those
-        of them that match."""
+        of them that are scored."""
         if not plan.bare_term:
             return []
         term = self.glossary.terms[plan.bare_term]
         ids = [i for i in (term.main, f"term:{term.id}") if i]
         found = dict(self.db.execute(
             f"SELECT id, rowid FROM docs WHERE id IN ({', '.join('?' * len(ids))})", ids))
-        rows = [found[i] for i in ids if i in found]
-        if not rows:
-            return []
-        matching = {r for (r,) in self.db.execute(
-            f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN "
-            f"({', '.join('?' * len(rows))})", (match, *rows))}
-        return [r for r in rows if r in matching]
-
-    def _held(self, plan: Plan, rowids: list[int]) -> dict[int, int]:
-        """How many of the query's words each of ``rowids`` holds."""
-        n = len(plan.concepts)
-        if n < 2 or not COORDINATION:
-            return dict.fromkeys(rowids, n)
-        held = dict.fromkeys(rowids, 0)
-        for concept in map(fts, plan.concepts):
-            if len(rowids) <= 500:
-                found = self.db.execute(
-                    f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN "
-                    f"({', '.join('?' * len(rowids))})", (concept, *rowids))
-            else:  # many rows: all of the word's, then those taken
-                found = self.db.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (concept,))
-            for (rowid,) in found:
-                if rowid in held:
-                    held[rowid] += 1
-        return held
-
-    def _score(self, plan: Plan, taken: list[tuple[int, float]],
-               held: dict[int, int] | None = None, best: int = 0) -> list[tuple[float, int]]:
-        """(score, rowid) of the rows taken, best first (equal scores in id order); only the
-        ``best`` first when it is given."""
-        if not taken:
-            return []
-        rowids = [r for r, _bm in taken]
-        if held is None:
-            held = self._held(plan, rowids)
-        kinds = dict(self.db.execute(
-            f"SELECT rowid, kind FROM docs WHERE rowid IN ({', '.join('?' * len(rowids))})",
-            rowids)) if len(rowids) <= 500 else dict(
-            self.db.execute("SELECT rowid, kind FROM docs WHERE kind != 'ruling'"))
-        n = len(plan.concepts)
-        out = []
-        for rowid, bm in taken:
-            factor = coordination(held[rowid], n) if n >= 2 else 1.0
-            weight = KIND_WEIGHTS.get(kinds.get(rowid, "ruling"), 1.0)
-            out.append((float(bm) * factor * weight, rowid))
-        if best:
-            return heapq.nsmallest(best, out, key=lambda item: (-item[0], item[1]))
-        out.sort(key=lambda item: (-item[0], item[1]))
-        return out
+        return [found[i] for i in ids if i in found and found[i] in scores]
 
     def _hits(self, top: list[tuple[float, int]], lang: str, plan: Plan,
               snippets: bool) -> tuple[Hit, ...]:

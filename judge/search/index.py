@@ -114,15 +114,37 @@ def fingerprint(root: Path) -> str:
 # ---------------------------------------------------------------------- building
 
 
-def _joined(texts: Iterable[str]) -> str:
-    return " ".join(" ".join(index_tokens(t)) for t in texts if t)
+def _tokens(texts: Iterable[str]) -> list[str]:
+    return [token for text in texts if text for token in index_tokens(text)]
 
 
 def _by_lang(texts: Any) -> list[str]:
     return [texts[lang] for lang in LANGS if texts.get(lang)]
 
 
-def _charsets(docs: Sequence[SearchDoc]) -> dict[str, str]:
+def doc_columns(doc: SearchDoc) -> list[list[str]]:
+    """The tokens of each column (:data:`COLUMNS`) of a document, in order, as both indexes
+    hold them: the FTS5 table of ``judge search`` and the site's index files
+    (:mod:`judge.search.static`). A token's position in its column is its index here."""
+    meta = [meta_token("kind", doc.kind), meta_token("id", doc.id)]
+    meta += [meta_token("tag", t) for t in doc.tags]
+    meta += [meta_token("rules", r) for r in doc.rules]
+    meta += [meta_token("term", t) for t in doc.terms]
+    meta += [meta_token("basis", doc.basis)] if doc.basis else []
+    return [_tokens(_by_lang(doc.titles)), _tokens(_by_lang(doc.questions)),
+            _tokens(_by_lang(doc.bodies)), _tokens(_by_lang(doc.explanations)),
+            _tokens([doc.keywords]), meta]
+
+
+def doc_words(doc: SearchDoc) -> set[str]:
+    """The English words of a document (British spelling, not stemmed): the vocabulary of
+    typo correction."""
+    texts = [*_by_lang(doc.titles), *_by_lang(doc.bodies), *_by_lang(doc.questions),
+             *_by_lang(doc.explanations), doc.keywords]
+    return {w for t in texts for w in latin_words(t)}
+
+
+def charsets(docs: Sequence[SearchDoc]) -> dict[str, str]:
     """The Han characters only the Japanese texts use, and only the Chinese ones."""
     seen: dict[str, set[str]] = {"ja": set(), "zh-Hans": set()}
     for doc in docs:
@@ -202,21 +224,12 @@ def _write(path: Path, docs: list[SearchDoc], glossary: Glossary, rulesets: list
         df: Counter[str] = Counter()
         rows, fts = [], []
         for rowid, doc in enumerate(docs, 1):
-            texts = [*_by_lang(doc.titles), *_by_lang(doc.bodies), *_by_lang(doc.questions),
-                     *_by_lang(doc.explanations), doc.keywords]
-            df.update({w for t in texts for w in latin_words(t)})
+            df.update(doc_words(doc))
             rows.append((rowid, doc.id, doc.kind, doc.path, ",".join(doc.rules),
                          ",".join(doc.tags), ",".join(doc.terms), doc.label,
                          json.dumps(dict(doc.titles), ensure_ascii=False),
                          json.dumps(dict(doc.bodies), ensure_ascii=False)))
-            meta = [meta_token("kind", doc.kind), meta_token("id", doc.id)]
-            meta += [meta_token("tag", t) for t in doc.tags]
-            meta += [meta_token("rules", r) for r in doc.rules]
-            meta += [meta_token("term", t) for t in doc.terms]
-            meta += [meta_token("basis", doc.basis)] if doc.basis else []
-            fts.append((rowid, _joined(_by_lang(doc.titles)), _joined(_by_lang(doc.questions)),
-                        _joined(_by_lang(doc.bodies)), _joined(_by_lang(doc.explanations)),
-                        _joined([doc.keywords]), " ".join(meta)))
+            fts.append((rowid, *(" ".join(tokens) for tokens in doc_columns(doc))))
         con.executemany("INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         con.executemany(f"INSERT INTO fts (rowid, {', '.join(COLUMNS)}) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?)", fts)
@@ -227,7 +240,7 @@ def _write(path: Path, docs: list[SearchDoc], glossary: Glossary, rulesets: list
         meta_rows = {"version": INDEX_VERSION, "corpus": corpus,
                      "glossary": json.dumps(glossary.data(), ensure_ascii=False),
                      "rulesets": json.dumps(rulesets),
-                     "charsets": json.dumps(_charsets(docs), ensure_ascii=False)}
+                     "charsets": json.dumps(charsets(docs), ensure_ascii=False)}
         con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta_rows.items()))
         con.commit()
     finally:

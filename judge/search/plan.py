@@ -115,22 +115,25 @@ class Plan:
         self.highlight: set[str] = set()
         self.bare_term = ""  # the query is this glossary term and nothing else
 
-    def query(self, keep: set[int] | None = None, common: frozenset[int] = frozenset()
-              ) -> AllOf | None:
+    def query(self, keep: set[int] | None = None) -> AllOf | None:
         """The expression of every result (None when only NOT parts are left); with ``keep``,
-        of those holding one of these words (by their index in ``concepts``). Neighbouring
-        words both in ``common`` are not looked for close together."""
+        of those holding one of these words (by their index in ``concepts``)."""
         concepts = [c for i, c in enumerate(self.concepts) if keep is None or i in keep]
-        near: list[Expr] = [e for i, j, e in self.near
-                            if (keep is None or i in keep or j in keep)
-                            and not (i in common and j in common)]
         parts: list[Expr] = []
         if concepts:
-            parts.append(AnyOf((*concepts, *near)))
+            parts.append(AnyOf(tuple(concepts)))
         parts += self.musts
         if not parts:
             return None
         return AllOf(tuple(parts), tuple(self.nots))
+
+    def nears(self, keep: set[int] | None = None, common: frozenset[int] = frozenset()
+              ) -> list[Near]:
+        """The neighbouring words looked for close together: with ``keep``, those of which one
+        is kept; never two ``common`` ones. (A text holding them close together holds both
+        words: they only add to the score, :meth:`judge.search.engine.SearchIndex.collect`.)"""
+        return [e for i, j, e in self.near if (keep is None or i in keep or j in keep)
+                and not (i in common and j in common)]
 
     def complete(self) -> AllOf:
         """The expression of the results that hold every word."""
@@ -140,7 +143,9 @@ class Plan:
         """The plan in one line (FTS5 syntax), as both sides write it."""
         top = self.query()
         words = " | ".join(fts(c) for c in self.concepts)
-        return f"{fts(top) if top else ''} ; words: {words} ; term: {self.bare_term}"
+        near = " | ".join(fts(n) for n in self.nears())
+        return (f"{top_fts(top) if top else ''} ; near: {near} ; words: {words} ; "
+                f"term: {self.bare_term}")
 
 
 def top_fts(expr: AllOf) -> str:
