@@ -43,7 +43,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from judge.site.build import MARKER, build_site  # noqa: E402
-from judge.site.searchindex import index_site  # noqa: E402
 from judge.site.serve import start_server  # noqa: E402
 
 if TYPE_CHECKING:
@@ -106,12 +105,12 @@ def _site(path: Path) -> Iterator[Path]:
     """A built site with its index: ``path`` itself if it is one, else one built from the
     corpus at ``path`` into a temporary folder."""
     path = path.resolve()
-    if (path / MARKER).is_file() and any(path.glob("*/pagefind/pagefind.js")):
+    if (path / MARKER).is_file() and (path / "search-index" / "meta.json.gz").is_file():
         yield path
         return
     with tempfile.TemporaryDirectory(prefix="judge-relevance-site-") as work:
         out = Path(work) / "site"
-        build_site(out, root=path, allow_failing=True, finish=index_site)
+        build_site(out, root=path, allow_failing=True, search=True)
         yield out
 
 

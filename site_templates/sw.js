@@ -1,6 +1,6 @@
 // wixoss-judge's service worker: after a first visit the site works without a network.
 // It keeps every page the judge opens and, for each language visited, that language's search
-// (the search page, the list of every ruling, the glossary, Pagefind's index), so that at a
+// (the search page, the list of every ruling, the glossary, the search index), so that at a
 // venue without a network a judge can still read and search. Plain JavaScript, no library.
 // `judge build` writes it to the site's root as sw.js, with this build's version in place of
 // the marker below; docs/site.md, "Offline use", describes it.
@@ -49,9 +49,7 @@ var RULES = [
     return path.indexOf("sandbox/") === 0;
   } },
   { name: "search", strategy: "cache", match: function (path) {
-    return LANGS.some(function (lang) {
-      return path.indexOf(lang + "/pagefind/") === 0;
-    });
+    return path.indexOf("search-index/") === 0;
   } },
 ];
 

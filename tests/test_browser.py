@@ -1,6 +1,6 @@
 """The site in a real browser: Playwright driving Debian's Chromium, headless.
 
-The site is built once per session from the real corpus, with its Pagefind index, into a
+The site is built once per session from the real corpus, with its search index, into a
 temporary folder and served by ``judge serve``'s server (``http.server``) on 127.0.0.1 on a
 free port. The tests open the home page, switch language on a ruling, search in the three
 languages (and across them) and open the refresh ruling from the results, read the results
@@ -31,7 +31,6 @@ import pytest
 from judge.paths import project_root
 from judge.site.board import FRAME_ID, SIDE_ID, TOP_MARK
 from judge.site.build import build_site
-from judge.site.searchindex import index_site
 from judge.site.serve import start_server
 
 if TYPE_CHECKING:
@@ -53,7 +52,7 @@ def site_folder(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> P
     """The real corpus's site with its search index."""
     out = tmp_path_factory.mktemp("browser") / "site"
     # a ruling another change breaks is test_site's business; here it is only marked
-    build_site(out, root=project_root(), allow_failing=True, finish=index_site)
+    build_site(out, root=project_root(), allow_failing=True, search=True)
     return out
 
 
@@ -384,7 +383,7 @@ def test_search_filters_are_in_the_page_language(page: Page, base_url: str) -> N
 
 
 def test_search_page_without_an_index_says_so(page: Page, base_url: str) -> None:
-    page.route("**/pagefind/pagefind.js", lambda route: route.fulfill(status=404))
+    page.route("**/search-index/meta.json.gz", lambda route: route.fulfill(status=404))
     page.goto(f"{base_url}/en/search/?q=refresh")
     notice = page.locator("#search .notice")
     notice.wait_for()
@@ -717,7 +716,7 @@ def test_after_a_first_visit_the_site_reads_and_searches_offline(
     wide.reload()
     assert wide.locator("h1").inner_text() == title
     assert wide.locator("#replay section.step").count() >= 1
-    # the search: the page, Pagefind and its index come from the cache
+    # the search: the page, its scripts and the index come from the cache
     wide.goto(f"{site}en/search/?q=refresh")
     results = search_results(wide, more=False)
     assert results[:2] == [f"/site/en/{RULING}", "/site/en/glossary/#t-refresh"], results
@@ -741,7 +740,7 @@ def test_a_new_build_replaces_the_kept_files(browser: Browser, tmp_path: Path) -
     corpus = tmp_path / "corpus"
     shutil.copytree(fixture, corpus)
     out = tmp_path / "site"
-    build_site(out, root=corpus, finish=index_site)
+    build_site(out, root=corpus, search=True)
     server = start_server(out, 0)
     base = f"http://127.0.0.1:{server.server_address[1]}/"
     page_url = f"{base}en/rulings/fixture-two-returners/"
@@ -756,7 +755,7 @@ def test_a_new_build_replaces_the_kept_files(browser: Browser, tmp_path: Path) -
         ruling = corpus / "rulings" / "effects" / "fixture-two-returners.toml"
         ruling.write_text(ruling.read_text(encoding="utf-8").replace(
             "Two milled SIGNI", "Two milled SIGNI (edited)"), encoding="utf-8")
-        build_site(out, root=corpus, finish=index_site)
+        build_site(out, root=corpus, search=True)
         tab.evaluate("() => navigator.serviceWorker.getRegistration().then(r => r.update())")
         old = next(iter(before))
         for _ in range(100):  # the new worker installs, carries the pages over, activates

@@ -15,7 +15,6 @@ from judge.langs import LANGS
 from judge.paths import project_root
 from judge.site.build import build_site
 from judge.site.offline import PAGES, SERVICE_WORKER, kept_files, site_version
-from judge.site.searchindex import index_site
 from judge.site.serve import start_server
 
 FIXTURE = project_root() / "tests" / "fixtures" / "site_corpus"
@@ -24,7 +23,7 @@ FIXTURE = project_root() / "tests" / "fixtures" / "site_corpus"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("offline") / "site"
-    build_site(out, root=FIXTURE, finish=index_site)
+    build_site(out, root=FIXTURE, search=True)
     return out
 
 
@@ -36,18 +35,19 @@ def test_each_language_keeps_its_search_and_the_pages_it_leads_to(site: Path) ->
         assert {f"{lang}/{key}" for key in PAGES} <= set(files)
         assert {"assets/site.css", "assets/site.js", "assets/search.js",
                 "assets/search.css"} <= set(files)
-        # the whole Pagefind bundle of the language, but its web worker and the other
-        # languages' WebAssembly, which the search page never loads
-        bundle = {p.relative_to(site).as_posix() for p in (site / lang / "pagefind").rglob("*")
-                  if p.is_file()}
-        kept = {f for f in files if f.startswith(f"{lang}/pagefind/")}
-        entry = json.loads((site / lang / "pagefind" / "pagefind-entry.json").read_text())
-        wasm = {f"{lang}/pagefind/wasm.{v['wasm'] or 'unknown'}.pagefind"
-                for v in entry["languages"].values()}
-        assert wasm <= kept
-        assert kept == {f for f in bundle if not f.endswith("pagefind-worker.js")
-                        and not (f.split("/")[-1].startswith("wasm.") and f not in wasm)}
-        assert any("/index/" in f for f in kept) and any("/fragment/" in f for f in kept)
+        # the search: its engine, every file of the index that every language reads, and
+        # what the results show in this language (not in the others)
+        assert "assets/search-engine.js" in files
+        index = {p.relative_to(site).as_posix() for p in (site / "search-index").rglob("*")
+                 if p.is_file()}
+        kept = {f for f in files if f.startswith("search-index/")}
+        assert kept == {f for f in index if f.split("/")[1] in (lang, *(
+            part for part in {f.split("/")[1]} if part not in LANGS))}
+        assert "search-index/meta.json.gz" in kept and any(f.startswith("search-index/s/")
+                                                           for f in kept)
+        assert any(f.startswith(f"search-index/{lang}/") for f in kept)
+        assert not any(f.startswith(tuple(f"search-index/{other}/" for other in LANGS
+                                          if other != lang)) for f in kept)
         # nothing of another language, nothing outside the site, no download
         assert not any(f.startswith(tuple(f"{other}/" for other in LANGS if other != lang))
                        for f in files)
@@ -70,7 +70,7 @@ def test_the_worker_carries_the_build_version(site: Path, tmp_path: Path) -> Non
     ruling.write_text(ruling.read_text(encoding="utf-8").replace(
         "Two milled SIGNI", "Two milled SIGNI (edited)"), encoding="utf-8")
     other = tmp_path / "other"
-    build_site(other, root=corpus, finish=index_site)
+    build_site(other, root=corpus, search=True)
     assert site_version(other) != version
     assert f'var VERSION = "{site_version(other)}";' in \
         (other / SERVICE_WORKER).read_text(encoding="utf-8")
@@ -78,7 +78,7 @@ def test_the_worker_carries_the_build_version(site: Path, tmp_path: Path) -> Non
 
 def test_two_builds_with_the_index_are_the_same_bytes(site: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
-    build_site(again, root=FIXTURE, finish=index_site)
+    build_site(again, root=FIXTURE, search=True)
     files = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(again).as_posix() for p in again.rglob("*")
                            if p.is_file())
@@ -95,7 +95,7 @@ def test_judge_serve_serves_the_worker_as_javascript_at_the_root(site: Path) -> 
                              ("/offline/en.json", "application/json"),
                              ("/api/rulings.json", "application/json"),
                              ("/api/judge.db", "application/vnd.sqlite3"),
-                             ("/en/pagefind/pagefind-entry.json", "application/json")):
+                             ("/search-index/meta.json.gz", "application/gzip")):
             with urllib.request.urlopen(base + path, timeout=10) as response:
                 assert response.headers["Content-Type"].split(";")[0] == wanted, path
                 body = response.read()
