@@ -56,8 +56,12 @@ from judge.search.query import Glossary
 FOLDER = "search-index"
 #: Bumped when the files' format changes (the page checks it).
 FORMAT = 1
-#: Numbers in a shard, about (the shard count is the power of two nearest the total / this).
-SHARD_NUMBERS = 6000
+#: Numbers in a shard, about (the shard count is the power of two nearest the total / this):
+#: a shard of the corpus is then about 3.5 KB compressed, and a first search fetches one per
+#: token of its query.
+SHARD_NUMBERS = 3000
+#: Files of more bytes than this (before compression) are compressed faster and a little less.
+LARGE = 65536
 #: A posting list of more numbers than this goes to a file of its own.
 BIG = 20000
 #: Where a result leads, under the language's home, by kind (``{id}``: the id without its
@@ -88,44 +92,58 @@ def fnv(token: str) -> int:
 
 
 def _gz(data: Any) -> bytes:
-    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return gzip.compress(raw.encode("utf-8"), compresslevel=9, mtime=0)
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
+    # the smallest files for what a first search fetches; long lists (common words' files of
+    # their own) faster, 5% larger
+    return gzip.compress(raw, compresslevel=9 if len(raw) < LARGE else 6, mtime=0)
 
 
 def _postings(docs: Sequence[SearchDoc]) -> tuple[dict[str, list[int]], int, list[str]]:
     """Every token's posting list (see the module), the number of tokens of every result,
-    and the ``meta`` id token of each row."""
-    at: dict[str, dict[int, dict[int, list[int]]]] = defaultdict(dict)
-    lengths: dict[int, int] = {}
+    and the ``meta`` id token of each row. One pass: the rows come in order, so each
+    result's entry is appended to the lists of the tokens it holds."""
+    out: dict[str, list[int]] = {}
+    last: dict[str, int] = {}
     ids: list[str] = []
     total = 0
     for rowid, doc in enumerate(docs, 1):
         columns = doc_columns(doc)
-        lengths[rowid] = sum(len(c) for c in columns)
-        total += lengths[rowid]
+        length = sum(len(c) for c in columns)
+        total += length
         ids.append(meta_token("id", doc.id))
+        here: dict[str, dict[int, list[int]]] = {}
         for col, tokens in enumerate(columns):
+            starts = col != _META_COLUMN
             for pos, token in enumerate(tokens):
-                at[token].setdefault(rowid, {}).setdefault(col, []).append(pos)
-                if col != _META_COLUMN and is_cjk(token[0]):
+                found = here.get(token)
+                if found is None:
+                    here[token] = {col: [pos]}
+                elif col in found:
+                    found[col].append(pos)
+                else:
+                    found[col] = [pos]
+                if starts and is_cjk(token[0]):
                     # the start of a token: what FTS5's "X" * finds
-                    at[token[0] + PREFIX].setdefault(rowid, {}).setdefault(col, []).append(pos)
-    out: dict[str, list[int]] = {}
-    for token, rows in at.items():
-        flat: list[int] = []
-        last = 0
-        for rowid in sorted(rows):
-            cols = rows[rowid]
-            flat += [rowid - last, lengths[rowid], len(cols)]
-            last = rowid
-            for col in sorted(cols):
-                positions = sorted(set(cols[col]))
-                flat += [col, len(positions)]
+                    start = token[0] + PREFIX
+                    found = here.get(start)
+                    if found is None:
+                        here[start] = {col: [pos]}
+                    elif col in found:
+                        found[col].append(pos)
+                    else:
+                        found[col] = [pos]
+        for token, cols in here.items():
+            flat = out.get(token)
+            if flat is None:
+                flat = out[token] = []
+            flat += (rowid - last.get(token, 0), length, len(cols))
+            last[token] = rowid
+            for col, positions in cols.items():  # columns in order, positions ascending
+                flat += (col, len(positions))
                 previous = 0
                 for pos in positions:
                     flat.append(pos - previous)
                     previous = pos
-        out[token] = flat
     return out, total, ids
 
 
@@ -213,7 +231,7 @@ def write_index(docs: Iterable[SearchDoc], folder: Path, *, glossary: Iterable[A
             vocab[word] = vocab.get(word, 0) + 1
     files: dict[str, Any] = {"meta.json": meta, "vocab.json": sorted(vocab.items()),
                              "ids.json": ids}
-    files.update({f"s/{n:x}.json": shard for n, shard in sorted(by_shard.items())})
+    files.update({f"s/{n:x}.json": by_shard.get(n, {}) for n in range(shards)})
     files.update(big)
     for lang in langs:
         files[f"{lang}/facets.json"] = facets(docs, glossary, lang)

@@ -1335,33 +1335,104 @@
     return h >>> 0;
   }
 
-  /** A posting list as the index file writes it (static.py, "postings"): for each result
-   * holding the token, best read as [rowid delta, length, then for each column holding it:
-   * column, count, position deltas...], preceded by the number of columns. */
-  function decode(list) {
-    var out = new Map();
+  /**
+   * A token's posting list as the index file writes it (static.py): for each result holding
+   * the token, by row: the distance from the previous row, the result's length, how many
+   * columns hold the token, then for each column: its number, how many times, the distance
+   * of each place from the previous one. Read once into rows, lengths and weighted counts;
+   * the places of a row are read when a phrase or a pair of words needs them.
+   */
+  function Posting(list, weights, lengths) {
+    var rows = [];
+    var at = [];
+    var freq = [];
+    var index = new Map();
     var i = 0;
     var rowid = 0;
     while (i < list.length) {
-      rowid += list[i++];
-      var length = list[i++];
-      var columns = list[i++];
-      var cols = {};
+      rowid += list[i];
+      var length = list[i + 1];
+      var columns = list[i + 2];
+      lengths.set(rowid, length);
+      index.set(rowid, rows.length);
+      rows.push(rowid);
+      at.push(i + 3);
+      i += 3;
+      var f = 0.0;
       for (var c = 0; c < columns; c++) {
-        var col = list[i++];
-        var count = list[i++];
-        var positions = [];
-        var pos = 0;
-        for (var k = 0; k < count; k++) {
-          pos += list[i++];
-          positions.push(pos);
-        }
-        cols[col] = positions;
+        var count = list[i + 1];
+        f += weights[list[i]] * count;
+        i += 2 + count;
       }
-      out.set(rowid, { length: length, cols: cols });
+      freq.push(f);
+    }
+    this.list = list;
+    this.rows = rows;
+    this.at = at;
+    this.f = freq;
+    this.index = index;
+  }
+  Posting.prototype.has = function (rowid) {
+    return this.index.has(rowid);
+  };
+  /** The weighted count of the token in a result (0 when it does not hold it). */
+  Posting.prototype.freq = function (rowid) {
+    var i = this.index.get(rowid);
+    return i === undefined ? 0.0 : this.f[i];
+  };
+  /** {column: [places]} of the token in a result (undefined when it does not hold it). */
+  Posting.prototype.cols = function (rowid) {
+    var i = this.index.get(rowid);
+    if (i === undefined) {
+      return undefined;
+    }
+    var list = this.list;
+    var k = this.at[i];
+    var columns = list[k - 1];
+    var out = {};
+    for (var c = 0; c < columns; c++) {
+      var col = list[k];
+      var count = list[k + 1];
+      var positions = new Array(count);
+      var pos = 0;
+      for (var j = 0; j < count; j++) {
+        pos += list[k + 2 + j];
+        positions[j] = pos;
+      }
+      out[col] = positions;
+      k += 2 + count;
     }
     return out;
+  };
+
+  /** Where a phrase of several tokens (or in the meta column only) is: rows, and per row its
+   * places by column and its weighted count; the same interface as Posting. */
+  function Hits(weights) {
+    this.rows = [];
+    this.found = new Map();
+    this.weights = weights;
   }
+  Hits.prototype.add = function (rowid, cols) {
+    var f = 0.0;
+    var w = this.weights;
+    Object.keys(cols).forEach(function (c) {
+      f += w[c] * cols[c].length;
+    });
+    this.rows.push(rowid);
+    this.found.set(rowid, { cols: cols, f: f });
+  };
+  Hits.prototype.has = function (rowid) {
+    return this.found.has(rowid);
+  };
+  Hits.prototype.freq = function (rowid) {
+    var x = this.found.get(rowid);
+    return x === undefined ? 0.0 : x.f;
+  };
+  Hits.prototype.cols = function (rowid) {
+    var x = this.found.get(rowid);
+    return x === undefined ? undefined : x.cols;
+  };
+  var NO_HITS = new Hits([]);
 
   // ================================================================ the engine
 
@@ -1382,7 +1453,8 @@
     this.glossary = new Glossary(meta.glossary, this.a);
     this.planner = new Planner(this);
     this.shards = new Map(); // shard number -> Promise of its object
-    this.postings = new Map(); // token -> Map(rowid -> {length, cols}) (loaded ones)
+    this.postings = new Map(); // token -> Posting (those loaded)
+    this.lengths = new Map(); // row -> the result's length in tokens (of those loaded)
     this.vocab = null;
     this.ids = null;
     var ranking = this.def.ranking;
@@ -1415,15 +1487,15 @@
         return self.shards.get(self.shardOf(t)).then(function (shard) {
           var entry = has(shard, t) ? shard[t] : null;
           if (entry === null) {
-            self.postings.set(t, new Map());
+            self.postings.set(t, NO_HITS);
             return null;
           }
           if (!Array.isArray(entry)) { // a long list in a file of its own
             return self.load(entry.f).then(function (list) {
-              self.postings.set(t, decode(list));
+              self.postings.set(t, new Posting(list, self.weights, self.lengths));
             });
           }
-          self.postings.set(t, decode(entry));
+          self.postings.set(t, new Posting(entry, self.weights, self.lengths));
           return null;
         });
       }));
@@ -1434,7 +1506,7 @@
     if (p === undefined) {
       throw new Error("token not fetched: " + token);
     }
-    return p.size > 0;
+    return p.rows.length > 0;
   };
   Engine.prototype.suggest = function (folded) {
     var a = this.a;
@@ -1566,53 +1638,73 @@
 
   // ---------------------------------------------------------------- matching (FTS5's)
 
-  /** {rowid: {col: [start positions]}} of a phrase, every result holding it. */
+  /** Where a phrase is (a Posting or Hits), every result holding it. */
   Engine.prototype.phraseHits = function (phrase) {
     var self = this;
     if (phrase._hits) {
       return phrase._hits;
     }
-    var out = new Map();
     var n = phrase.tokens.length;
     var meta = phrase.column === "meta";
+    var out;
     if (meta && phrase.prefix && phrase.tokens[0].indexOf("id_") === 0) {
       var start = phrase.tokens[0];
+      out = new Hits(this.weights);
       (this.ids || []).forEach(function (id, i) {
         if (id.indexOf(start) === 0) {
           var cols = {};
           cols[self.metaColumn] = [1];
-          out.set(i + 1, cols);
+          out.add(i + 1, cols);
         }
       });
       phrase._hits = out;
       return out;
     }
     var lists = phrase.tokens.map(function (t, i) {
-      return self.postings.get(i === n - 1 && phrase.prefix ? t + PREFIX : t) || new Map();
+      return self.postings.get(i === n - 1 && phrase.prefix ? t + PREFIX : t) || NO_HITS;
     });
-    lists[0].forEach(function (entry, rowid) {
+    // a token is only ever in the meta column (a filter's) or only outside it (a text's)
+    if (n === 1) {
+      var only = lists[0];
+      var metaToken = only.rows.length && only.cols(only.rows[0])[this.metaColumn] !== undefined;
+      phrase._hits = metaToken === meta ? only : NO_HITS;
+      return phrase._hits;
+    }
+    out = new Hits(this.weights);
+    var first = lists[0];
+    first.rows.forEach(function (rowid) {
+      for (var k = 1; k < n; k++) {
+        if (!lists[k].has(rowid)) {
+          return;
+        }
+      }
+      var starts = first.cols(rowid);
+      var others = lists.slice(1).map(function (l) { return l.cols(rowid); });
       var found = null;
-      Object.keys(entry.cols).forEach(function (key) {
+      Object.keys(starts).forEach(function (key) {
         var col = Number(key);
         if (meta !== (col === self.metaColumn)) {
           return;
         }
-        var starts = entry.cols[key].filter(function (p) {
-          for (var k = 1; k < n; k++) {
-            var other = lists[k].get(rowid);
-            if (!other || !other.cols[key] || other.cols[key].indexOf(p + k) < 0) {
+        var sets = others.map(function (o) { return o[key] ? new Set(o[key]) : null; });
+        if (sets.some(function (x) { return x === null; })) {
+          return;
+        }
+        var kept = starts[key].filter(function (p) {
+          for (var k = 0; k < sets.length; k++) {
+            if (!sets[k].has(p + k + 1)) {
               return false;
             }
           }
           return true;
         });
-        if (starts.length) {
+        if (kept.length) {
           found = found || {};
-          found[col] = starts;
+          found[col] = kept;
         }
       });
       if (found) {
-        out.set(rowid, found);
+        out.add(rowid, found);
       }
     });
     phrase._hits = out;
@@ -1698,21 +1790,24 @@
     }
   }
 
+  /** Where two phrases are close together: [Hits of the left one's places that take part,
+   * Hits of the right one's]. */
   Engine.prototype.nearHits = function (near) {
     if (near._hits) {
       return near._hits;
     }
     var left = this.phraseHits(near.left);
     var right = this.phraseHits(near.right);
-    var out = new Map();
-    left.forEach(function (l, rowid) {
-      var r = right.get(rowid);
-      if (!r) {
+    var out = [new Hits(this.weights), new Hits(this.weights)];
+    left.rows.forEach(function (rowid) {
+      if (!right.has(rowid)) {
         return;
       }
-      var m = nearMatch(l, r, near.left.tokens.length, near.right.tokens.length, near.distance);
+      var m = nearMatch(left.cols(rowid), right.cols(rowid), near.left.tokens.length,
+        near.right.tokens.length, near.distance);
       if (m) {
-        out.set(rowid, m);
+        out[0].add(rowid, m[0]);
+        out[1].add(rowid, m[1]);
       }
     });
     near._hits = out;
@@ -1722,51 +1817,49 @@
   /** The set of results an expression matches. */
   Engine.prototype.matches = function (expr) {
     var self = this;
-    if (expr.e === "phrase") {
-      return new Set(this.phraseHits(expr).keys());
+    if (expr._rows) {
+      return expr._rows;
     }
-    if (expr.e === "near") {
-      return new Set(this.nearHits(expr).keys());
-    }
-    var sets = expr.nodes.map(function (n) { return self.matches(n); });
     var out;
-    if (expr.e === "any") {
+    if (expr.e === "phrase") {
+      out = new Set(this.phraseHits(expr).rows);
+    } else if (expr.e === "near") {
+      out = new Set(this.nearHits(expr)[0].rows);
+    } else if (expr.e === "any") {
       out = new Set();
-      sets.forEach(function (s) { s.forEach(function (r) { out.add(r); }); });
-      return out;
-    }
-    out = new Set(sets[0]);
-    sets.slice(1).forEach(function (s) {
-      out.forEach(function (r) {
-        if (!s.has(r)) {
-          out.delete(r);
-        }
+      expr.nodes.forEach(function (n) {
+        self.matches(n).forEach(function (r) { out.add(r); });
       });
-    });
-    expr.nots.forEach(function (n) {
-      self.matches(n).forEach(function (r) { out.delete(r); });
-    });
+    } else {
+      var sets = expr.nodes.map(function (n) { return self.matches(n); });
+      sets.sort(function (a, b) { return a.size - b.size; });
+      out = new Set();
+      sets[0].forEach(function (r) {
+        for (var i = 1; i < sets.length; i++) {
+          if (!sets[i].has(r)) {
+            return;
+          }
+        }
+        out.add(r);
+      });
+      expr.nots.forEach(function (n) {
+        self.matches(n).forEach(function (r) { out.delete(r); });
+      });
+    }
+    expr._rows = out;
     return out;
   };
 
-  /** The phrases of an expression in FTS5's order, each with how it counts in a result:
-   * [phrase, hits(rowid) -> {col: positions} | undefined], NOT parts as never present. */
+  /** The phrases of an expression in FTS5's order, each with where it counts: [phrase,
+   * hits] (the places of a NOT part never count in a result it matches). */
   Engine.prototype.phrases = function (expr, out, negated) {
     var self = this;
     if (expr.e === "phrase") {
-      var hits = this.phraseHits(expr);
-      out.push([expr, negated ? function () { return undefined; } : function (rowid) {
-        return hits.get(rowid);
-      }]);
+      out.push([expr, negated ? NO_HITS : this.phraseHits(expr)]);
     } else if (expr.e === "near") {
       var near = this.nearHits(expr);
-      [0, 1].forEach(function (k) {
-        out.push([k ? expr.right : expr.left, negated ? function () { return undefined; } :
-          function (rowid) {
-            var m = near.get(rowid);
-            return m ? m[k] : undefined;
-          }]);
-      });
+      out.push([expr.left, negated ? NO_HITS : near[0]]);
+      out.push([expr.right, negated ? NO_HITS : near[1]]);
     } else {
       expr.nodes.forEach(function (n) { self.phrases(n, out, negated); });
       (expr.nots || []).forEach(function (n) { self.phrases(n, out, true); });
@@ -1783,7 +1876,7 @@
     var k1 = 1.2;
     var b = 0.75;
     var phrases = this.phrases(expr, [], false).map(function (item) {
-      var nHit = self.phraseHits(item[0]).size;
+      var nHit = self.phraseHits(item[0]).rows.length;
       var idf = Math.log((n - nHit + 0.5) / (nHit + 0.5));
       if (idf <= 0.0) {
         idf = 1e-6;
@@ -1791,19 +1884,13 @@
       return [idf, item[1]];
     });
     var scores = new Map();
-    Array.from(rows).forEach(function (rowid) {
+    rows.forEach(function (rowid) {
       var length = self.lengthOf(rowid);
       var score = 0.0;
-      phrases.forEach(function (p) {
-        var cols = p[1](rowid);
-        var freq = 0.0;
-        if (cols) {
-          Object.keys(cols).forEach(function (c) {
-            freq += self.weights[c] * cols[c].length;
-          });
-        }
-        score += p[0] * ((freq * (k1 + 1.0)) / (freq + k1 * (1 - b + b * length / avgdl)));
-      });
+      for (var i = 0; i < phrases.length; i++) {
+        var freq = phrases[i][1].freq(rowid);
+        score += phrases[i][0] * ((freq * (k1 + 1.0)) / (freq + k1 * (1 - b + b * length / avgdl)));
+      }
       scores.set(rowid, score);
     });
     return scores;
@@ -1841,13 +1928,6 @@
    * [[score, rowid]...] best first, total, complete}. */
   Engine.prototype.rank = function (plan) {
     var self = this;
-    // every result's length, from the postings fetched
-    this.lengths = new Map();
-    this.postings.forEach(function (list) {
-      list.forEach(function (entry, rowid) {
-        self.lengths.set(rowid, entry.length);
-      });
-    });
     var docs = this.meta.docs;
     var query = plan.query();
     if (query === null) {
@@ -1868,6 +1948,12 @@
     var n = plan.concepts.length;
     var complete = n < 2 ? total : this.matches(plan.complete()).size;
     var conceptSets = plan.concepts.map(function (c) { return self.matches(c); });
+    var holders = new Map(); // row -> how many of the words it holds
+    if (n >= 2) {
+      conceptSets.forEach(function (set) {
+        set.forEach(function (rowid) { holders.set(rowid, (holders.get(rowid) || 0) + 1); });
+      });
+    }
     var counts = n >= 2 ? conceptSets.map(function (s) { return s.size; }) : [total];
     var found = counts.filter(function (k) { return k; }).length;
     var share = this.def.ranking.common;
@@ -1886,7 +1972,7 @@
     var scoringRows = scoring === query ? matched : this.matches(scoring);
     var scores = this.bm25(scoring, scoringRows);
     plan.nears(keep, common).forEach(function (near) {
-      var bonus = self.bm25(near, self.nearHits(near).keys());
+      var bonus = self.bm25(near, self.nearHits(near)[0].rows);
       bonus.forEach(function (value, rowid) {
         if (scores.has(rowid)) {
           scores.set(rowid, scores.get(rowid) + value);
@@ -1894,10 +1980,7 @@
       });
     });
     var held = function (rowid) {
-      if (n < 2) {
-        return n;
-      }
-      return conceptSets.filter(function (s) { return s.has(rowid); }).length;
+      return n < 2 ? n : holders.get(rowid) || 0;
     };
     var power = this.def.ranking.coordination;
     var scored = [];
