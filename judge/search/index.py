@@ -33,6 +33,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -62,10 +63,12 @@ from judge.search.query import Glossary
 INDEX_VERSION = "5"
 DB = "index.sqlite"
 STAMP = "stamp.json"
+#: The stamp being rewritten (see :func:`_remember`).
+STAMP_SPARE = "stamp.json.tmp"
 COLUMNS: tuple[str, ...] = tuple(definition()["ranking"]["columns"])
 #: The output of judge search (:mod:`judge.outputs`): a folder of the index's own files.
 SEARCH_INDEX = Kind("write the search index into", folder=True, foreign=only_files(
-    (DB, STAMP, f"{DB}-journal", f"{DB}-wal", f"{DB}-shm"), "judge search"))
+    (DB, STAMP, STAMP_SPARE, f"{DB}-journal", f"{DB}-wal", f"{DB}-shm"), "judge search"))
 
 
 def index_dir(root: Path) -> Path:
@@ -96,6 +99,24 @@ def input_files(root: Path) -> list[Path]:
                                        "index.py", "definition.toml")]
     files.append(package / "sources.py")  # the marks the documents strip, the official test
     return files
+
+
+#: Nanoseconds: an input file changed this close to (or after) the last check is read again,
+#: whatever its size and time say (two writes within one tick of the clock look alike).
+RACY_NS = 2_000_000_000
+
+
+def inputs_manifest(root: Path) -> dict[str, list[int]]:
+    """Each input file's size and modification time (:func:`input_files`): what tells
+    whether the index is current without reading the corpus."""
+    out: dict[str, list[int]] = {}
+    for path in input_files(root):
+        try:
+            info = path.stat()
+            out[str(path)] = [info.st_size, info.st_mtime_ns]
+        except OSError:
+            out[str(path)] = [-1, 0]
+    return out
 
 
 def fingerprint(root: Path) -> str:
@@ -159,12 +180,15 @@ def charsets(docs: Sequence[SearchDoc]) -> dict[str, str]:
 def build_index(docs: Iterable[SearchDoc], folder: Path, *, corpus: str = "",
                 glossary: Iterable[Any] | Glossary | None = None,
                 rulesets: Sequence[str] | None = None, force: bool = False,
-                reads: Iterable[Path] = (), roots: Iterable[Path] = ()) -> int:
+                reads: Iterable[Path] = (), roots: Iterable[Path] = (),
+                inputs: dict[str, list[int]] | None = None) -> int:
     """Index ``docs`` into ``folder``, replacing what is there only once the new index is
     complete. ``corpus`` is the fingerprint written to the stamp; ``glossary`` (terms, or a
     :class:`Glossary`) and ``rulesets`` (ids) default to the project's data. ``force``,
     ``reads`` (what the index is made from) and ``roots`` (the corpus): see
-    :func:`judge.outputs.claim`. Returns the number of documents."""
+    :func:`judge.outputs.claim`; ``inputs``: the sizes and times of the files it is made from
+    (:func:`inputs_manifest`, taken before they were read). Returns the number of
+    documents."""
     target = claim(folder, SEARCH_INDEX, force=force, inputs=reads, roots=roots)
     if glossary is None:
         from judge.corpus import load_glossary
@@ -184,7 +208,8 @@ def build_index(docs: Iterable[SearchDoc], folder: Path, *, corpus: str = "",
     try:
         _write(tmp / DB, docs, glossary, list(rulesets), corpus)
         stamp = {"version": INDEX_VERSION, "corpus": corpus, "docs": len(docs),
-                 "files": _file_hashes(tmp), "stat": _file_stats(tmp)}
+                 "files": _file_hashes(tmp), "stat": _file_stats(tmp),
+                 "inputs": inputs or {}, "checked": time.time_ns()}
         (tmp / STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n",
                                  encoding="utf-8")
         replace_folder(tmp, target)
@@ -291,20 +316,68 @@ def stamp_problem(folder: Path, corpus: str) -> str:
     return ""
 
 
+def _unchanged(folder: Path, seen: dict[str, list[int]]) -> bool:
+    """Whether the index in ``folder`` is current by its stamp alone: the same index version,
+    every input file of the same size and time as when the stamp was last checked (and
+    older than that by :data:`RACY_NS`), every index file of the size and time recorded."""
+    try:
+        stamp = json.loads((folder / STAMP).read_text(encoding="utf-8"))
+        if stamp["version"] != INDEX_VERSION or stamp.get("inputs") != seen:
+            return False
+        checked = int(stamp["checked"])
+        stats = dict(stamp["stat"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    if any(mtime >= checked - RACY_NS for _size, mtime in seen.values()):
+        return False
+    try:
+        return _file_stats(folder) == stats and sorted(stats) == sorted(stamp["files"])
+    except OSError:
+        return False
+
+
+def _remember(folder: Path, seen: dict[str, list[int]]) -> None:
+    """Record in the stamp that the inputs, as ``seen``, were checked to be the index's (the
+    files were touched, not changed), so that the next search need not read them. Best
+    effort: a stamp that cannot be written is checked by reading the corpus next time."""
+    path = folder / STAMP
+    try:
+        stamp = json.loads(path.read_text(encoding="utf-8"))
+        stamp["inputs"], stamp["checked"] = seen, time.time_ns()
+        spare = folder / STAMP_SPARE
+        # another search writing it at the same moment: that one records it
+        handle = os.open(spare, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(json.dumps(stamp, indent=1, sort_keys=True) + "\n")
+        os.replace(spare, path)
+    except (OSError, ValueError):
+        return
+
+
 def ensure_index(root: Path, folder: Path | None = None, *, rebuild: bool = False,
                  force: bool = False) -> str:
     """Make sure ``folder`` (default ``root/build/search``) holds a usable index of the corpus
     at ``root``; rebuild it if not (replacing a folder that is not an index only with
-    ``force``). Returns why it was rebuilt, or an empty string."""
+    ``force``). Returns why it was rebuilt, or an empty string.
+
+    Whether the index is current is told first from the sizes and times of the files it is
+    made from (a manifest in its stamp): when none changed, nothing is read. Otherwise their
+    contents are hashed (:func:`fingerprint`): files touched but not changed only refresh the
+    manifest; anything else rebuilds the index."""
     from judge.search.documents import corpus_documents
 
     folder = folder or index_dir(root)
+    seen = inputs_manifest(root)
+    if not rebuild and _unchanged(folder, seen):
+        return ""
     current = fingerprint(root)
     problem = "rebuild requested" if rebuild else stamp_problem(folder, current)
-    if problem:
-        # before the corpus is read: a folder that is not to be replaced fails at once
-        claim(folder, SEARCH_INDEX, force=force, inputs=corpus_inputs(root), roots=[root])
-        docs, terms, rulesets = corpus_documents(root)
-        build_index(docs, folder, corpus=current, glossary=terms, rulesets=rulesets,
-                    force=force, reads=corpus_inputs(root), roots=[root])
+    if not problem:
+        _remember(folder, seen)
+        return ""
+    # before the corpus is read: a folder that is not to be replaced fails at once
+    claim(folder, SEARCH_INDEX, force=force, inputs=corpus_inputs(root), roots=[root])
+    docs, terms, rulesets = corpus_documents(root)
+    build_index(docs, folder, corpus=current, glossary=terms, rulesets=rulesets,
+                force=force, reads=corpus_inputs(root), roots=[root], inputs=seen)
     return problem
