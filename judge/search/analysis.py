@@ -79,6 +79,13 @@ def _fold_width(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower().translate(_KANA_FOLD)
 
 
+_fold_char = lru_cache(maxsize=65536)(_fold_width)
+#: Full-width ASCII and the ideographic space, each to its one ordinary character (as NFKC
+#: makes them): a text that is normalised once these are is folded character for character.
+_WIDE: dict[int, int] = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+_WIDE[0x3000] = 0x20
+
+
 def fold(text: str) -> str:
     """NFKC, lower case, katakana to hiragana, no middle dots, counted CJK numerals as digits
     (the length may change): :class:`FoldFilter` and :class:`NumeralFilter` on a whole text."""
@@ -228,16 +235,18 @@ def normalize(text: str) -> tuple[str, list[int], list[int]]:
     """:func:`fold` with, for each character of the result, where it starts and ends in
     ``text`` (for highlighting the original text)."""
     folded = fold(text)
-    if text.isascii() or (len(folded) == len(text) and "\u30fb" not in text
-                          and unicodedata.is_normalized("NFKC", text)
-                          and len(text.lower()) == len(text)):
+    if len(folded) == len(text) and (text.isascii() or (
+            "\u30fb" not in text and "\uff65" not in text
+            and unicodedata.is_normalized("NFKC", text.translate(_WIDE))
+            and len(text.lower()) == len(text))):
+        # each character folds to one (full-width punctuation and letters, one for one)
         ends = list(range(1, len(text) + 1))
         return folded, list(range(len(text))), ends
     out: list[str] = []
     starts: list[int] = []
     ends = []
     for i, char in enumerate(text):
-        piece = _fold_width(char)
+        piece = _fold_char(char)
         if piece and piece[0] in _VOICED_MARKS and out:
             # a half-width voiced sound mark: compose it with the kana before it
             composed = unicodedata.normalize("NFC", out[-1] + piece[0])
@@ -291,37 +300,48 @@ def script_runs(text: str) -> list[tuple[str, str]]:
 # ---------------------------------------------------------------------- highlighting
 
 
+class Highlight:
+    """What a query marks in a text (``terms``: Latin tokens, phrases of them joined by
+    spaces, folded CJK strings), sorted once for every text it marks."""
+
+    def __init__(self, terms: set[str]) -> None:
+        self.latin = {t for t in terms if not is_cjk(t) and " " not in t}
+        self.phrases = [t.split(" ") for t in terms if not is_cjk(t) and " " in t]
+        self.runs = [t for t in terms if is_cjk(t)]
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """The character ranges of ``text`` that match, merged: a Latin word whose token is
+        a term, a run of Latin words whose tokens are a phrase (``main deck``), and wherever
+        the folded text holds a CJK term."""
+        folded, starts, ends = normalize(text)
+        spans: list[tuple[int, int]] = []
+        latin, phrases = self.latin, self.phrases
+        words = [(latin_token(m.group(0)), starts[m.start()], ends[m.end() - 1])
+                 for m in TOKEN_PATTERN.finditer(folded) if not _CJK_CHAR.match(m.group(0))] \
+            if latin or phrases else []
+        spans += [(s, e) for token, s, e in words if token in latin]
+        for phrase in phrases:
+            n = len(phrase)
+            for i in range(len(words) - n + 1):
+                if [w[0] for w in words[i:i + n]] == phrase:
+                    spans.append((words[i][1], words[i + n - 1][2]))
+        for run in self.runs:
+            at = folded.find(run)
+            while at >= 0:
+                spans.append((starts[at], ends[at + len(run) - 1]))
+                at = folded.find(run, at + 1)
+        merged: list[tuple[int, int]] = []
+        for start, end in sorted(spans):
+            if merged and start <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+            else:
+                merged.append((start, end))
+        return merged
+
+
 def match_spans(text: str, terms: set[str]) -> list[tuple[int, int]]:
-    """The character ranges of ``text`` that match ``terms``, merged: a Latin word whose token
-    is in ``terms``, a run of Latin words whose tokens are a phrase of ``terms`` (tokens
-    joined by spaces: ``main deck``), and wherever the folded text holds a folded CJK string
-    of ``terms``."""
-    folded, starts, ends = normalize(text)
-    spans: list[tuple[int, int]] = []
-    latin = {t for t in terms if not is_cjk(t) and " " not in t}
-    phrases = [t.split(" ") for t in terms if not is_cjk(t) and " " in t]
-    runs = [t for t in terms if is_cjk(t)]
-    words = [(latin_token(m.group(0)), starts[m.start()], ends[m.end() - 1])
-             for m in TOKEN_PATTERN.finditer(folded) if not _CJK_CHAR.match(m.group(0))] \
-        if latin or phrases else []
-    spans += [(s, e) for token, s, e in words if token in latin]
-    for phrase in phrases:
-        n = len(phrase)
-        for i in range(len(words) - n + 1):
-            if [w[0] for w in words[i:i + n]] == phrase:
-                spans.append((words[i][1], words[i + n - 1][2]))
-    for run in runs:
-        at = folded.find(run)
-        while at >= 0:
-            spans.append((starts[at], ends[at + len(run) - 1]))
-            at = folded.find(run, at + 1)
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
+    """The character ranges of ``text`` that match ``terms`` (:meth:`Highlight.spans`)."""
+    return Highlight(terms).spans(text)
 
 
 # ---------------------------------------------------------------------- typos
@@ -349,6 +369,18 @@ def edit_distance(a: str, b: str, limit: int) -> int:
             return limit + 1
         prev2, prev = prev, row
     return prev[len(b)] if prev[len(b)] <= limit else limit + 1
+
+
+def deletions(word: str, most: int) -> set[str]:
+    """``word`` with up to ``most`` of its letters left out (itself included): two words at
+    most ``most`` edits apart (letters added, left out, changed, neighbours swapped) share
+    one of these, so the words a typo may be are found without comparing every word."""
+    out = {word}
+    frontier = {word}
+    for _ in range(most):
+        frontier = {w[:i] + w[i + 1:] for w in frontier for i in range(len(w))}
+        out |= frontier
+    return out
 
 
 def typo_limit(word: str) -> int:

@@ -27,10 +27,11 @@ from judge.errors import JudgeError
 from judge.langs import LANGS
 from judge.search.analysis import (
     TOKEN_PATTERN,
+    Highlight,
+    deletions,
     edit_distance,
     fold,
     is_cjk,
-    match_spans,
     typo_limit,
 )
 from judge.search.definition import definition
@@ -165,6 +166,9 @@ def han_lang(query: str, lang: str, glossary: Glossary | None = None,
 class SearchIndex:
     """An open index; keep one open to run many queries."""
 
+    #: A query with at most this many matches is ranked in Python (see :meth:`collect`).
+    small = 1000
+
     def __init__(self, folder: Path, glossary: Iterable[Any] | Glossary | None = None,
                  rulesets: Sequence[str] | None = None) -> None:
         import sqlite3
@@ -187,12 +191,22 @@ class SearchIndex:
         else:
             self.glossary = glossary if isinstance(glossary, Glossary) else Glossary(glossary)
         self.rulesets = tuple(rulesets if rulesets is not None else stored_rulesets)
-        self._vocab: list[tuple[str, str, int]] | None = None
         self._docs = self.doc_count
         self._weights = ", ".join(str(COLUMN_WEIGHTS[c]) for c in COLUMNS)
         self.planner = Planner(self.glossary, self.rulesets, self._known, self.suggest)
         self._kinds: dict[int, str] = dict(
             self.db.execute("SELECT rowid, kind FROM docs WHERE kind != 'ruling'").fetchall())
+        self._kind_weights = {rowid: KIND_WEIGHTS.get(kind, 1.0)
+                              for rowid, kind in self._kinds.items()}
+        #: (first row, last row, weight) of each run of rows of a kind weighing less than 1
+        self._kind_runs: list[tuple[int, int, float]] = []
+        for rowid, kind in sorted(self._kinds.items()):
+            weight = KIND_WEIGHTS.get(kind, 1.0)
+            runs = self._kind_runs
+            if runs and runs[-1][1] == rowid - 1 and runs[-1][2] == weight:
+                runs[-1] = (runs[-1][0], rowid, weight)
+            elif weight != 1.0:
+                runs.append((rowid, rowid, weight))
 
     def close(self) -> None:
         self.db.close()
@@ -220,11 +234,13 @@ class SearchIndex:
         limit = typo_limit(folded)
         if not limit:
             return None
-        if self._vocab is None:
-            self._vocab = [(w, t, n) for w, t, n in
-                           self.db.execute("SELECT word, token, docs FROM vocab ORDER BY word")]
+        variants = sorted(deletions(folded, limit))
+        candidates = self.db.execute(
+            "SELECT DISTINCT vocab.word, vocab.token, vocab.docs FROM deletion JOIN vocab "
+            "ON vocab.word = deletion.word WHERE deletion.variant IN "
+            f"({', '.join('?' * len(variants))})", variants).fetchall()
         best: tuple[int, int, str] | None = None
-        for candidate, _token, docs in self._vocab:
+        for candidate, _token, docs in candidates:
             if abs(len(candidate) - len(folded)) > limit:
                 continue
             distance = edit_distance(folded, candidate, limit)
@@ -262,7 +278,8 @@ class SearchIndex:
                             total=total, hits=hits, complete=complete,
                             words=len(plan.concepts), corrections=tuple(fixes))
 
-    def collect(self, plan: Plan, limit: int) -> tuple[list[tuple[float, int]], int, int]:
+    def collect(self, plan: Plan, limit: int, path: str | None = None
+                ) -> tuple[list[tuple[float, int]], int, int]:
         """Rank every match of ``plan`` and keep the best ``limit``: (score, rowid) best
         first, the number of matches and the number that hold every word.
 
@@ -284,7 +301,11 @@ class SearchIndex:
         The pairs are scored by queries of their own, not inside the words' query: there,
         FTS5 counts the words of a pair whose other word is missing from a text, or is not
         next to the words of its phrase, as found in that text, and sometimes a word's places
-        in another text it looked at before."""
+        in another text it looked at before.
+
+        A query with at most :attr:`small` matches is ranked in Python from every score; one
+        with more by SQLite, which returns only the top (``path``: ``"python"`` or ``"sql"``
+        to choose; both give the same ranking, which tests/test_search_parity.py checks)."""
         query = plan.query()
         if query is None:  # only NOT parts: everything else, in id order
             where = " AND ".join("rowid NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
@@ -293,43 +314,116 @@ class SearchIndex:
                                    [fts(n) for n in plan.nots]).fetchall()
             return [(0.0, r[0]) for r in rows[:limit]], len(rows), len(rows)
         match = top_fts(query)
-        total = self._count(match)
         n = len(plan.concepts)
+        total = self._count(match)
+        small = total <= self.small if path is None else path == "python"
+        holders = [self._rows(fts(c)) for c in plan.concepts] if n >= 2 and small else []
         complete = total if n < 2 else self._count(top_fts(plan.complete()))
-        holders = [self._rows(fts(c)) for c in plan.concepts] if n >= 2 else []
-        counts = [len(h) for h in holders] if n >= 2 else [total]
+        counts = [len(h) for h in holders] if holders else \
+            [self._count(fts(c)) for c in plan.concepts] if n >= 2 else [total]
         found = sum(1 for k in counts if k)
         weighty = {i for i, k in enumerate(counts) if 0 < k <= self._docs * COMMON}
         common = frozenset(i for i, k in enumerate(counts) if k > self._docs * COMMON)
         keep = weighty if n >= 2 and weighty and len(weighty) < found else None
-        scoring = plan.query(keep) or query
+        scoring = top_fts(plan.query(keep) or query)
+        nears = plan.nears(keep, common)
+        first = self._boosted(plan, scoring)
+        if small:
+            top, scored = self._rank_here(plan, scoring, nears, holders, first, limit)
+        else:
+            top, scored = self._rank_in_sql(plan, scoring, nears, first, limit)
+        if len(top) < limit and scored < total:
+            # the results holding nothing but common words: those holding more words first
+            rest = self._rows(f"({match}) NOT ({scoring})")
+            holders = holders or [self._rows(fts(c)) for c in plan.concepts]
+            held = {r: sum(1 for h in holders if r in h) for r in rest}
+            top += [(0.0, r) for r in sorted(rest, key=lambda r: (-held[r], r))
+                    [:limit - len(top)]]
+        return top, total, complete
+
+    def _rank_here(self, plan: Plan, scoring: str, nears: Sequence[Any],
+                   holders: list[set[int]], first: list[int], limit: int
+                   ) -> tuple[list[tuple[float, int]], int]:
+        """The ranking of a query with few matches: every score read, ranked in Python
+        (:meth:`_ranking` tells what each score is). Returns the top and how many results
+        were scored."""
+        n = len(plan.concepts)
         scores = dict(self.db.execute(
             f"SELECT rowid, -bm25(fts, {self._weights}) FROM fts WHERE fts MATCH ?",
-            (top_fts(scoring),)).fetchall())
-        for near in plan.nears(keep, common):
+            (scoring,)).fetchall())
+        for near in nears:
             for rowid, bonus in self.db.execute(
                     f"SELECT rowid, -bm25(fts, {self._weights}) FROM fts WHERE fts MATCH ?",
                     (fts(near),)):
                 if rowid in scores:
                     scores[rowid] += bonus
-
-        def held(rowid: int) -> int:
-            return sum(1 for h in holders if rowid in h) if n >= 2 else n
-
-        scored = [(float(bm) * (coordination(held(rowid), n) if n >= 2 else 1.0)
-                   * KIND_WEIGHTS.get(self._kinds.get(rowid, "ruling"), 1.0), rowid)
-                  for rowid, bm in scores.items()]
-        first = self._boosted(plan, scores)
-        pinned = sorted((item for item in scored if item[1] in first),
+        counted: dict[int, int] = {}
+        for rows in holders:
+            for rowid in rows:
+                counted[rowid] = counted.get(rowid, 0) + 1
+        factors = [coordination(k, n) if n >= 2 else 1.0 for k in range(n + 1)]
+        weights = self._kind_weights
+        # (-score, row): the best first, equal scores by row
+        ranked = [(-(float(bm) * factors[counted.get(rowid, 0) if n >= 2 else 0]
+                     * weights.get(rowid, 1.0)), rowid) for rowid, bm in scores.items()]
+        pinned = sorted((item for item in ranked if item[1] in first),
                         key=lambda item: first.index(item[1]))
-        top = pinned + heapq.nsmallest(limit, (item for item in scored if item[1] not in first),
-                                       key=lambda item: (-item[0], item[1]))
-        top = top[:limit]
-        if len(top) < limit and len(scores) < total:
-            rest = [r for r in self._rows(match) if r not in scores]
-            rest.sort(key=lambda r: (-held(r), r))
-            top += [(0.0, r) for r in rest[:limit - len(top)]]
-        return top, total, complete
+        best = heapq.nsmallest(limit, [item for item in ranked if item[1] not in first]
+                               if first else ranked)
+        return [(-s, rowid) for s, rowid in (pinned + best)[:limit]], len(scores)
+
+    def _rank_in_sql(self, plan: Plan, scoring: str, nears: Sequence[Any], first: list[int],
+                     limit: int) -> tuple[list[tuple[float, int]], int]:
+        """The ranking of a query with many matches, computed by SQLite in one statement
+        (:meth:`_ranking`) that returns only the top. Returns the top and how many results
+        were scored."""
+        ranking, params = self._ranking(plan, scoring, nears)
+        pinned: list[tuple[float, int]] = []
+        if first:
+            marks = ", ".join("?" * len(first))
+            found = {r: s for r, s in self.db.execute(
+                f"{ranking} AND fts.rowid IN ({marks})", (*params, *first))}
+            pinned = [(found[r], r) for r in first]
+        besides = f" AND fts.rowid NOT IN ({', '.join('?' * len(first))})" if first else ""
+        shown = [(score, rowid) for rowid, score in self.db.execute(
+            f"{ranking}{besides} ORDER BY 2 DESC, 1 LIMIT ?", (*params, *first, limit))]
+        return (pinned + shown)[:limit], self._count(scoring)
+
+    def _ranking(self, plan: Plan, scoring: str, nears: Sequence[Any]
+                 ) -> tuple[str, list[Any]]:
+        """The SQL that scores every result of ``scoring`` (rowid, score) as
+        :meth:`collect` describes, in one statement: bm25() of the words, plus each pair's
+        bm25() (a query of its own, joined), times the coordination factor of the words the
+        result holds (each looked up once) and its kind's weight. Each operation in the order
+        ``search-engine.js`` does it, so the numbers are the same."""
+        n = len(plan.concepts)
+        params: list[Any] = []
+        ctes = []
+        for k, near in enumerate(nears):
+            ctes.append(f"near{k} AS MATERIALIZED (SELECT rowid AS r, -bm25(fts, "
+                        f"{self._weights}) AS b FROM fts WHERE fts MATCH ?)")
+            params.append(fts(near))
+        score = f"(-bm25(fts, {self._weights}))"
+        for k in range(len(nears)):
+            score = (f"({score} + coalesce((SELECT b FROM near{k} WHERE near{k}.r = "
+                     f"fts.rowid), 0.0))")
+        if n >= 2:
+            held = " + ".join("(fts.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?))"
+                              for _ in plan.concepts)
+            params += [fts(c) for c in plan.concepts]
+            cases = " ".join(f"WHEN {k} THEN ?" for k in range(n + 1))
+            params += [coordination(k, n) for k in range(n + 1)]
+            score = f"({score} * (CASE {held} {cases} END))"
+        else:
+            score = f"({score} * ?)"
+            params.append(1.0)
+        if self._kind_runs:
+            cases = " ".join("WHEN fts.rowid BETWEEN ? AND ? THEN ?" for _ in self._kind_runs)
+            params += [x for run in self._kind_runs for x in run]
+            score = f"({score} * (CASE {cases} ELSE 1.0 END))"
+        params.append(scoring)
+        head = f"WITH {', '.join(ctes)} " if ctes else ""
+        return (f"{head}SELECT fts.rowid, {score} FROM fts WHERE fts MATCH ?", params)
 
     def _count(self, match: str) -> int:
         return int(self.db.execute("SELECT count(*) FROM fts WHERE fts MATCH ?",
@@ -339,7 +433,7 @@ class SearchIndex:
         return {r for (r,) in self.db.execute("SELECT rowid FROM fts WHERE fts MATCH ?",
                                                (match,))}
 
-    def _boosted(self, plan: Plan, scores: dict[int, float]) -> list[int]:
+    def _boosted(self, plan: Plan, scoring: str) -> list[int]:
         """The rows a bare glossary term puts first (its main ruling, then its entry), those
         of them that are scored."""
         if not plan.bare_term:
@@ -348,12 +442,19 @@ class SearchIndex:
         ids = [i for i in (term.main, f"term:{term.id}") if i]
         found = dict(self.db.execute(
             f"SELECT id, rowid FROM docs WHERE id IN ({', '.join('?' * len(ids))})", ids))
-        return [found[i] for i in ids if i in found and found[i] in scores]
+        rows = [found[i] for i in ids if i in found]
+        if not rows:
+            return []
+        scored = {r for (r,) in self.db.execute(
+            f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN "
+            f"({', '.join('?' * len(rows))})", (scoring, *rows))}
+        return [r for r in rows if r in scored]
 
     def _hits(self, top: list[tuple[float, int]], lang: str, plan: Plan,
               snippets: bool) -> tuple[Hit, ...]:
         if not top:
             return ()
+        marks = Highlight(plan.highlight)
         rows = {r[0]: r for r in self.db.execute(
             "SELECT rowid, id, kind, path, rules, tags, label, titles, bodies FROM docs "
             f"WHERE rowid IN ({', '.join('?' * len(top))})", [rowid for _s, rowid in top])}
@@ -366,7 +467,7 @@ class SearchIndex:
             snippet = Snippet("")
             if snippets:
                 snippet = make_snippet(bodies.get(shown) or bodies.get("ja", ""),
-                                       plan.highlight, wide=shown == "en")
+                                       marks, wide=shown == "en")
             out.append(Hit(id=rid, title=titles.get(shown, ""), snippet=snippet.marked(),
                            rules=_split(rules), tags=_split(tags), path=path, score=score,
                            lang=shown, kind=kind, label=label, text=snippet.text,
@@ -392,13 +493,14 @@ def _split(value: object) -> tuple[str, ...]:
 # ---------------------------------------------------------------------- snippets
 
 
-def make_snippet(text: str, terms: set[str], *, wide: bool = True) -> Snippet:
+def make_snippet(text: str, terms: set[str] | Highlight, *, wide: bool = True) -> Snippet:
     """A window of ``text`` (about 240 characters of English or 120 of CJK text, ``[snippets]``
     of the definition; the whole
     text when shorter) around the most matches of ``terms``, ``…`` where it was cut."""
     flat = " ".join(text.split())
     width = SNIPPET_WIDE if wide else SNIPPET_NARROW
-    spans = match_spans(flat, terms) if terms else []
+    marker = terms if isinstance(terms, Highlight) else Highlight(terms)
+    spans = marker.spans(flat) if marker.latin or marker.phrases or marker.runs else []
     if len(flat) <= width:
         return Snippet(flat, tuple(spans))
     if not spans:

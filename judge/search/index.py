@@ -13,7 +13,9 @@
   ``id_refresh_steps``: the filters). A prefix index of one character serves the searches
   for one CJK character.
 - ``vocab``: every English word of the corpus (British spelling, not stemmed) with its token
-  and the number of results it is in, for typo correction.
+  and the number of results it is in, for typo correction; ``deletion``: each word with some
+  of its letters left out (as many as a typo of its length may differ by), by which the
+  words a typo may be are looked up.
 - ``meta``: the index version, the corpus fingerprint, the glossary's lookup tables (so that a
   search never reads the TOML), the rule set ids and the Han characters only the Japanese or
   only the Chinese texts use (to tell a Japanese query from a Chinese one).
@@ -52,7 +54,7 @@ from judge.outputs import (
     temp_folder,
 )
 from judge.paths import data_dir
-from judge.search.analysis import fold, index_tokens, latin_token, latin_words
+from judge.search.analysis import deletions, fold, index_tokens, latin_token, latin_words
 from judge.search.definition import definition
 from judge.search.documents import SearchDoc
 from judge.search.plan import meta_token
@@ -60,7 +62,7 @@ from judge.search.query import Glossary
 
 #: Bump when the schema, the analysis or the documents change: the stamp then no longer
 #: matches and the index is rebuilt.
-INDEX_VERSION = "5"
+INDEX_VERSION = "6"
 DB = "index.sqlite"
 STAMP = "stamp.json"
 #: The stamp being rewritten (see :func:`_remember`).
@@ -262,6 +264,16 @@ def _write(path: Path, docs: list[SearchDoc], glossary: Glossary, rulesets: list
         con.executemany("INSERT INTO vocab VALUES (?, ?, ?)",
                         ((w, latin_token(w), n) for w, n in sorted(df.items())))
         con.execute("CREATE INDEX vocab_token ON vocab (token)")
+        # each word's deletions (analysis.deletions), up to the most edits a typo of its
+        # length may be from it: what typo correction looks its candidates up by
+        edits = definition()["typos"]["edits"]
+        shortest = definition()["typos"]["min_length"] - edits[0]
+        con.execute("CREATE TABLE deletion (variant TEXT NOT NULL, word TEXT NOT NULL)")
+        con.executemany("INSERT INTO deletion VALUES (?, ?)", (
+            (variant, word) for word in sorted(df) if len(word) >= shortest
+            for variant in sorted(deletions(word, edits[1] if len(word) >= definition()[
+                "typos"]["long"] - edits[1] else edits[0]))))
+        con.execute("CREATE INDEX deletion_variant ON deletion (variant)")
         meta_rows = {"version": INDEX_VERSION, "corpus": corpus,
                      "glossary": json.dumps(glossary.data(), ensure_ascii=False),
                      "rulesets": json.dumps(rulesets),

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from judge.errors import JudgeError
@@ -292,6 +293,7 @@ class GlossaryTerm(NamedTuple):
     main: str = ""
 
 
+@lru_cache(maxsize=4096)
 def latin_key(text: str) -> tuple[str, ...]:
     """The tokens of the Latin words of ``text`` (how a name or a run of query words is
     compared: folded, British spelling, stemmed)."""
@@ -299,6 +301,7 @@ def latin_key(text: str) -> tuple[str, ...]:
                  if not is_cjk(m.group(0)))
 
 
+@lru_cache(maxsize=4096)
 def cjk_key(text: str) -> str:
     """``text`` folded, with everything but letters, digits and CJK characters left out
     (``【ランサー】`` and ``ランサー`` are one name)."""
