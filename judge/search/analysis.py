@@ -37,10 +37,42 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
-from whoosh.analysis import Filter, RegexTokenizer, StemFilter
-from whoosh.lang.porter import stem as _porter_stem
-
 from judge.search.definition import definition
+
+
+def _import_whoosh() -> Any:
+    """``whoosh.analysis``, imported without ``urllib.request``: whoosh's compatibility module
+    imports it at once (a third of a fresh ``judge search``'s imports) for a download function
+    the analysis never calls. That name is bound to a function that imports the real one when
+    called; the real module is left to whoever imports it."""
+    import importlib
+    import sys
+    import types
+
+    if "whoosh.compat" in sys.modules or "urllib.request" in sys.modules:
+        return importlib.import_module("whoosh.analysis")
+
+    def urlretrieve(*args: Any, **kwargs: Any) -> Any:
+        from urllib.request import urlretrieve as real
+
+        return real(*args, **kwargs)
+
+    stand_in = types.ModuleType("urllib.request")
+    stand_in.urlretrieve = urlretrieve  # type: ignore[attr-defined]
+    sys.modules["urllib.request"] = stand_in
+    try:
+        return importlib.import_module("whoosh.analysis")
+    finally:
+        if sys.modules.get("urllib.request") is stand_in:
+            del sys.modules["urllib.request"]
+        parent = sys.modules.get("urllib")
+        if parent is not None and getattr(parent, "request", None) is stand_in:
+            delattr(parent, "request")
+
+
+_import_whoosh()
+from whoosh.analysis import Filter, RegexTokenizer, StemFilter  # noqa: E402
+from whoosh.lang.porter import stem as _porter_stem  # noqa: E402
 
 _FOLD = definition()["fold"]
 _EN = definition()["english"]

@@ -318,7 +318,10 @@ class SearchIndex:
         total = self._count(match)
         small = total <= self.small if path is None else path == "python"
         holders = [self._rows(fts(c)) for c in plan.concepts] if n >= 2 and small else []
-        complete = total if n < 2 else self._count(top_fts(plan.complete()))
+        if holders and not plan.musts and not plan.nots:
+            complete = len(set.intersection(*holders))
+        else:
+            complete = total if n < 2 else self._count(top_fts(plan.complete()))
         counts = [len(h) for h in holders] if holders else \
             [self._count(fts(c)) for c in plan.concepts] if n >= 2 else [total]
         found = sum(1 for k in counts if k)
@@ -327,7 +330,7 @@ class SearchIndex:
         keep = weighty if n >= 2 and weighty and len(weighty) < found else None
         scoring = top_fts(plan.query(keep) or query)
         nears = plan.nears(keep, common)
-        first = self._boosted(plan, scoring)
+        first = self._boosted(plan)
         if small:
             top, scored = self._rank_here(plan, scoring, nears, holders, first, limit)
         else:
@@ -366,6 +369,7 @@ class SearchIndex:
         # (-score, row): the best first, equal scores by row
         ranked = [(-(float(bm) * factors[counted.get(rowid, 0) if n >= 2 else 0]
                      * weights.get(rowid, 1.0)), rowid) for rowid, bm in scores.items()]
+        first = [r for r in first if r in scores]
         pinned = sorted((item for item in ranked if item[1] in first),
                         key=lambda item: first.index(item[1]))
         best = heapq.nsmallest(limit, [item for item in ranked if item[1] not in first]
@@ -383,6 +387,7 @@ class SearchIndex:
             marks = ", ".join("?" * len(first))
             found = {r: s for r, s in self.db.execute(
                 f"{ranking} AND fts.rowid IN ({marks})", (*params, *first))}
+            first = [r for r in first if r in found]
             pinned = [(found[r], r) for r in first]
         besides = f" AND fts.rowid NOT IN ({', '.join('?' * len(first))})" if first else ""
         shown = [(score, rowid) for rowid, score in self.db.execute(
@@ -433,22 +438,16 @@ class SearchIndex:
         return {r for (r,) in self.db.execute("SELECT rowid FROM fts WHERE fts MATCH ?",
                                                (match,))}
 
-    def _boosted(self, plan: Plan, scoring: str) -> list[int]:
+    def _boosted(self, plan: Plan) -> list[int]:
         """The rows a bare glossary term puts first (its main ruling, then its entry), those
-        of them that are scored."""
+        the index holds (the ranking keeps those that are scored)."""
         if not plan.bare_term:
             return []
         term = self.glossary.terms[plan.bare_term]
         ids = [i for i in (term.main, f"term:{term.id}") if i]
         found = dict(self.db.execute(
             f"SELECT id, rowid FROM docs WHERE id IN ({', '.join('?' * len(ids))})", ids))
-        rows = [found[i] for i in ids if i in found]
-        if not rows:
-            return []
-        scored = {r for (r,) in self.db.execute(
-            f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN "
-            f"({', '.join('?' * len(rows))})", (scoring, *rows))}
-        return [r for r in rows if r in scored]
+        return [found[i] for i in ids if i in found]
 
     def _hits(self, top: list[tuple[float, int]], lang: str, plan: Plan,
               snippets: bool) -> tuple[Hit, ...]:
