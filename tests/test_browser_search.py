@@ -30,6 +30,7 @@ import pytest
 from judge.paths import project_root
 from judge.search import search
 from judge.search.documents import corpus_documents
+from judge.search.static import shown_of
 from judge.site.build import build_site
 from judge.site.searchindex import FOLDER
 from judge.site.serve import start_server
@@ -84,8 +85,7 @@ def page(browser: Browser) -> Iterator[Page]:
 
 
 def fragment(site: Path, lang: str, row: int) -> dict[str, Any]:
-    return dict(json.loads(gzip.decompress(
-        (site / FOLDER / lang / f"{row}.json.gz").read_bytes())))
+    return shown_of(row, lang, site / FOLDER)
 
 
 def drawn(page: Page, base_url: str, lang: str, query: str) -> list[str]:

@@ -32,7 +32,7 @@ from judge.search import build_index
 from judge.search.definition import definition
 from judge.search.documents import corpus_documents
 from judge.search.index import COLUMNS, DB
-from judge.search.static import FORMAT, fnv, postings_of
+from judge.search.static import BLOCK, FORMAT, fnv, postings_of, shown_of
 from judge.site.build import build_site
 from judge.site.searchindex import FOLDER
 
@@ -113,7 +113,7 @@ def test_the_meta_file_holds_the_definition_and_the_glossary(site: Path) -> None
     ids = read(site / FOLDER, "ids.json")
     main, entry = meta["terms"]["refresh"]
     assert ids[entry - 1] == "id_term_refresh"
-    assert meta["kinds"][0] == [1, "ruling"]
+    assert meta["kinds"][0] == [1, "ruling"] and meta["block"] == BLOCK
     assert [k for _row, k in meta["kinds"]] == ["ruling", "term", "processing", "change"]
 
 
@@ -124,7 +124,7 @@ def test_fragments_hold_only_the_text_of_the_page_in_its_language(site: Path) ->
     index = site / FOLDER
     for lang in LANGS:
         for row, doc in enumerate(docs, 1):
-            shown = read(index, f"{lang}/{row}.json")
+            shown = shown_of(row, lang, index)
             assert shown["id"] == doc.id and shown["kind"] == doc.kind
             if doc.titles.get(lang):
                 assert shown["lang"] == lang
@@ -139,7 +139,7 @@ def test_fragments_hold_only_the_text_of_the_page_in_its_language(site: Path) ->
                 first = re.split(r"[。.]", shown["text"])[0]
                 assert first and first in text, (lang, doc.id)
             assert "·" not in shown["text"] and doc.keywords not in shown["text"]
-        term = read(index, f"{lang}/{[d.id for d in docs].index('term:refresh') + 1}.json")
+        term = shown_of([d.id for d in docs].index("term:refresh") + 1, lang, index)
         assert term["href"] == "glossary/#t-refresh"
         assert 'id="t-refresh"' in (site / lang / "glossary" / "index.html").read_text(
             encoding="utf-8")

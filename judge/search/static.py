@@ -25,13 +25,15 @@ itself, so any static host serves them):
 - ``vocab.json.gz``: every English word of the corpus with the number of results holding it,
   for typo correction (fetched only when a query has a word no result holds);
   ``ids.json.gz``: the ``meta`` token of each row's id (``id:refresh-*`` queries).
-- ``<lang>/<row>.json.gz``: what a result shows in that language (its title, its answer,
-  rule sets, basis, label and address), fetched only for the results drawn; and
-  ``<lang>/facets.json.gz``: the values of the page's filters with their names and counts.
+- ``<lang>/<block>.json.gz``: what a result shows in that language (its title, its answer,
+  rule sets, basis, label and address), for :data:`BLOCK` consecutive rows (row ``r`` is item
+  ``(r - 1) % BLOCK`` of block ``(r - 1) // BLOCK``, in hexadecimal), fetched only for the
+  results drawn; and ``<lang>/facets.json.gz``: the values of the page's filters with their
+  names and counts.
 
 The number of shards is a power of two chosen so that a shard holds about
-:data:`SHARD_NUMBERS` numbers: a first search fetches the meta file and one shard per token
-of the query, whatever the size of the corpus.
+:data:`SHARD_NUMBERS` numbers, at most :data:`MAX_SHARDS`: a first search fetches the meta
+file and one shard per token of the query.
 """
 
 from __future__ import annotations
@@ -60,6 +62,13 @@ FORMAT = 1
 #: a shard of the corpus is then about 3.5 KB compressed, and a first search fetches one per
 #: token of its query.
 SHARD_NUMBERS = 3000
+#: At most this many shards: a larger index has larger shards (a first search of 10,000
+#: rulings still fetches a few kilobytes a token), and the service worker that keeps the
+#: index for offline use fetches fewer files.
+MAX_SHARDS = 2048
+#: What results show is in files of this many consecutive rows (a first search fetches the
+#: blocks of the ten results drawn; fewer files to keep offline).
+BLOCK = 8
 #: Files of more bytes than this (before compression) are compressed faster and a little less.
 LARGE = 65536
 #: A posting list of more numbers than this goes to a file of its own.
@@ -149,7 +158,7 @@ def _postings(docs: Sequence[SearchDoc]) -> tuple[dict[str, list[int]], int, lis
 
 def _shard_count(numbers: int) -> int:
     count = 1
-    while count * SHARD_NUMBERS < numbers:
+    while count * SHARD_NUMBERS < numbers and count < MAX_SHARDS:
         count *= 2
     return count
 
@@ -211,6 +220,7 @@ def write_index(docs: Iterable[SearchDoc], folder: Path, *, glossary: Iterable[A
     report.tokens, report.shards = total, shards
     rows = {doc.id: rowid for rowid, doc in enumerate(docs, 1)}
     meta = {"format": FORMAT, "docs": len(docs), "tokens": total, "shards": shards,
+            "block": BLOCK,
             "kinds": _kinds(docs), "definition": definition(), "glossary": glossary.data(),
             "rulesets": list(rulesets), "charsets": charsets(docs),
             "terms": {t.id: [rows.get(t.main, 0) if t.main else 0, rows.get(f"term:{t.id}", 0)]
@@ -235,8 +245,9 @@ def write_index(docs: Iterable[SearchDoc], folder: Path, *, glossary: Iterable[A
     files.update(big)
     for lang in langs:
         files[f"{lang}/facets.json"] = facets(docs, glossary, lang)
-        for rowid, doc in enumerate(docs, 1):
-            files[f"{lang}/{rowid}.json"] = fragment(doc, lang)
+        for start in range(0, len(docs), BLOCK):
+            files[f"{lang}/{start // BLOCK:x}.json"] = [
+                fragment(doc, lang) for doc in docs[start:start + BLOCK]]
     made: set[Path] = set()
     for name, data in files.items():
         path = folder / (name + ".gz")
@@ -251,6 +262,14 @@ def write_index(docs: Iterable[SearchDoc], folder: Path, *, glossary: Iterable[A
         kind = "fragments" if kind in langs else kind
         report.by_kind[kind] = report.by_kind.get(kind, 0) + len(body)
     return report
+
+
+def shown_of(row: int, lang: str, folder: Path) -> dict[str, Any]:
+    """What the result of ``row`` shows in ``lang``, read back from the index in ``folder``
+    (for tests and benchmarks)."""
+    block = json.loads(gzip.decompress(
+        (folder / lang / f"{(row - 1) // BLOCK:x}.json.gz").read_bytes()))
+    return dict(block[(row - 1) % BLOCK])
 
 
 def postings_of(token: str, folder: Path) -> Mapping[int, dict[int, list[int]]]:
@@ -282,5 +301,5 @@ def postings_of(token: str, folder: Path) -> Mapping[int, dict[int, list[int]]]:
     return out
 
 
-__all__ = ["BIG", "FOLDER", "FORMAT", "IndexReport", "RUN_END", "fnv", "fragment",
-           "postings_of", "write_index"]
+__all__ = ["BIG", "BLOCK", "FOLDER", "FORMAT", "IndexReport", "RUN_END", "fnv", "fragment",
+           "postings_of", "shown_of", "write_index"]

@@ -21,12 +21,12 @@
 
   //: Milliseconds between the last keystroke and the search (results follow within 150 ms).
   var DEBOUNCE_MS = 50;
-  //: Results drawn at a time (each needs its fragment: about half a kilobyte).
+  //: Results drawn at a time (each needs its block of what results show).
   var PAGE = 10;
 
   var engine = null; // the search, once its meta file is loaded
   var loading = null;
-  var fragments = {}; // row -> Promise of what the result shows
+  var fragments = {}; // block -> Promise of what its rows' results show
   var generation = 0; // the latest search: an older one that ends later is not drawn
   var timer = null;
   var chosen = {}; // filter field -> values ticked
@@ -117,11 +117,16 @@
     return loading;
   }
 
+  /** What the result of a row shows (in a file of engine.meta.block consecutive rows). */
   function fragment(row) {
-    if (!fragments[row]) {
-      fragments[row] = fetchJson(lang + "/" + row + ".json");
+    var size = engine.meta.block;
+    var block = Math.floor((row - 1) / size);
+    if (!fragments[block]) {
+      fragments[block] = fetchJson(lang + "/" + block.toString(16) + ".json");
     }
-    return fragments[row];
+    return fragments[block].then(function (items) {
+      return items[(row - 1) % size];
+    });
   }
 
   // ------------------------------------------------------------------ drawing the results
