@@ -71,6 +71,7 @@ sys.path.insert(0, str(ROOT))
 from judge.corpus import Term, load_glossary  # noqa: E402
 from judge.search import SearchIndex, build_index  # noqa: E402
 from judge.search.analysis import fold  # noqa: E402
+from judge.search.definition import definition  # noqa: E402
 from judge.search.documents import SearchDoc, corpus_documents  # noqa: E402
 from judge.search.engine import han_lang  # noqa: E402
 from judge.search.index import doc_columns  # noqa: E402
@@ -321,7 +322,7 @@ def cli_speed(label: str, docs: list[SearchDoc], terms: list[Any], rulesets: Seq
               f"(FTS5 trigram) {builds.anchor[0]:.1f} s, {sizes[1] / 1e6:.1f} MB (ratios "
               f"{builds.ours[0] / builds.anchor[0]:.2f}, {sizes[0] / sizes[1]:.2f})")
         con = sqlite3.connect(f"file:{anchor_path}?mode=ro", uri=True)
-        weights = ", ".join(str(w) for w in (4.0, 2.0, 2.0, 1.0, 0.5, 0.0))
+        weights = ", ".join(str(w) for w in definition()["ranking"]["weights"])
         with SearchIndex(folder) as ix:
             anchor = Anchor(ix)
             asked = [(q, lang, anchor.match(q, lang)) for q, lang in queries]
@@ -373,7 +374,7 @@ def cli_speed(label: str, docs: list[SearchDoc], terms: list[Any], rulesets: Seq
 _OPEN_AND_RANK = """
 import sqlite3
 con = sqlite3.connect("file:build/search/index.sqlite?mode=ro", uri=True)
-rows = con.execute("SELECT rowid, -bm25(fts, 4.0, 2.0, 2.0, 1.0, 0.5, 0.0) FROM fts "
+rows = con.execute("SELECT rowid, -bm25(fts, 4.0, 1.0, 2.0, 1.0, 0.5, 0.0) FROM fts "
                    "WHERE fts MATCH ? ORDER BY 2 DESC LIMIT 10", ('"refresh"',)).fetchall()
 print(len(rows))
 """
