@@ -155,9 +155,9 @@ def top_fts(expr: AllOf) -> str:
         "".join(f" NOT {fts(n)}" for n in expr.nots)
 
 
-def phrase_of(text: str) -> Phrase:
-    """The phrase a query text is looked for as (:func:`query_tokens`)."""
-    tokens = query_tokens(text)
+def phrase_of(text: str, tokens: list[str] | None = None) -> Phrase:
+    """The phrase a query text is looked for as (its :func:`query_tokens`)."""
+    tokens = list(query_tokens(text) if tokens is None else tokens)
     if not tokens:
         return NOTHING
     prefix = tokens[-1].endswith(PREFIX)
@@ -166,12 +166,12 @@ def phrase_of(text: str) -> Phrase:
     return Phrase(tuple(tokens), prefix)
 
 
-def highlights(text: str) -> list[str]:
+def highlights(text: str, tokens: list[str] | None = None) -> list[str]:
     """What a query text marks in a snippet: its Latin tokens (a phrase of them joined by
     spaces, marked where they follow each other) and its folded CJK runs."""
     from judge.search.analysis import TOKEN_PATTERN
 
-    tokens = query_tokens(text)
+    tokens = query_tokens(text) if tokens is None else tokens
     latin = [t for t in tokens if not is_cjk(t)]
     out = [" ".join(latin)] if len(latin) == len(tokens) > 1 else latin
     out += [m.group(0) for m in TOKEN_PATTERN.finditer(fold(text)) if is_cjk(m.group(0))]
@@ -278,9 +278,10 @@ class Planner:
         return AllOf(tuple(positive), tuple(negative))
 
     def text(self, text: str, plan: Plan, negated: bool) -> Phrase:
-        phrase = phrase_of(text)
+        tokens = query_tokens(text)
+        phrase = phrase_of(text, tokens)
         if not negated and phrase != NOTHING:
-            plan.highlight.update(highlights(text))
+            plan.highlight.update(highlights(text, tokens))
         return phrase
 
     def field(self, node: Field) -> Phrase:
