@@ -3,7 +3,7 @@
 Run from the repository root (a script; tests/test_relevance.py runs a subset of it)::
 
     python benchmarks/relevance.py                      # judge search (the CLI's engine)
-    python benchmarks/relevance.py --engine site        # the site's Pagefind search
+    python benchmarks/relevance.py --engine site        # the site's search page (Chromium)
     python benchmarks/relevance.py --engine both
     python benchmarks/relevance.py --subset             # only the queries marked test = true
     python benchmarks/relevance.py --baseline /tmp/old  # also an older copy of the project
@@ -27,9 +27,9 @@ returns result ids, best first, and the queries (:func:`load_queries`), and retu
 A result id is a ruling id (``refresh-steps``), ``term:ID`` for a glossary entry,
 ``processing:KIND`` for a kind of rule processing and ``change:RULESET`` for a rule-change
 timeline entry (ids beyond those are simply never accepted). ``--engine site`` imports
-``site_search_runner`` from ``benchmarks/relevance_site.py`` (the site's half: Pagefind in
-Chromium), which is called with the corpus root and returns such a callable; when it is also
-a context manager it is entered for the run and left afterwards.
+``site_search_runner`` from ``benchmarks/relevance_site.py`` (the site's half: the search page
+in Chromium), which is called with the corpus root and returns such a callable; when it is
+also a context manager it is entered for the run and left afterwards.
 """
 
 from __future__ import annotations
