@@ -506,8 +506,11 @@ def first_search(browser: Browser, base: str, lang: str, query: str) -> dict[str
     start = time.monotonic()
 
     def finished(request: Any) -> None:
-        response = request.response()
-        sizes = request.sizes()
+        try:
+            response = request.response()
+            sizes = request.sizes()
+        except Exception:  # noqa: BLE001 - a request still running when the context closed
+            return
         size = int(sizes["responseBodySize"] + sizes["responseHeadersSize"])
         worker = request.service_worker is not None
         served = bool(response and response.from_service_worker)
