@@ -1,46 +1,48 @@
-"""Search benchmark: judge search (SQLite FTS5, its own analysis) against SQLite FTS5 with the
-trigram tokenizer, on 10,000 generated rulings; and the start-up of one ``judge search``.
+"""Search benchmark: both surfaces of the one search, on the corpus and on generated rulings,
+each figure beside an anchor measured in the same run.
 
-Run from the repository root (a script, not a test)::
+Run from the repository root (a script, not a test; tests/test_search_benchmark.py runs it on
+a tiny corpus so that it cannot silently break)::
 
-    python benchmarks/search.py                        # 10,000 generated rulings
-    python benchmarks/search.py --docs 2000            # a smaller run
-    python benchmarks/search.py --baseline /tmp/old    # also an older copy of the project
-    python benchmarks/search.py --startup              # one judge search in a fresh process
-    python benchmarks/search.py --startup --baseline /tmp/old
+    python benchmarks/search.py                  # the corpus and 10,000 generated rulings
+    python benchmarks/search.py --docs 2000      # fewer generated rulings
+    python benchmarks/search.py --only cli       # cli, startup, site (repeatable)
+    python benchmarks/search.py --site DIR       # also measure the search page of a site
+                                                 # built earlier (e.g. an older version's)
 
-At scale:
+What it measures (issue #28; the targets are printed with each figure):
 
-1. Generates ``--docs`` rulings (default 10,000) with a fixed seed: a title and a body in
-   Japanese, English and Simplified Chinese, built from the glossary's names
-   (data/glossary.toml) and filler words, with tags, rule sets and glossary terms. They are not
-   replayed: only their texts are indexed.
-2. Builds the index exactly as ``judge search`` does (judge.search.build_index) and prints the
-   build time and the index size.
-3. Runs a fixed set of 32 mixed-language queries (``--rounds`` times each, after one warm-up
-   round) through judge.search.SearchIndex with the index open: parsing, typo correction,
-   glossary expansion, ranking every match, the top 10 with their snippets. Then the same
-   without snippets, and a second set of questions, typos and spelling variants.
-4. Puts the same texts (NFKC, lower case, katakana folded to hiragana) into an SQLite FTS5
-   table with the trigram tokenizer and runs the same queries, expanded the same way: as a
-   ranked MATCH (bm25) when every term has at least three characters, else as LIKE patterns
-   (FTS5's trigram index cannot serve shorter terms, so SQLite scans). Prints its build time,
-   size, p50 and p95, and the ratios.
-5. With ``--baseline DIR`` (a copy of the project before a change, e.g. ``git archive``), runs
-   that copy's own benchmarks/search.py with the same ``--docs`` and ``--rounds`` afterwards
-   and prints its figures and the ratios against them.
-
-Target: judge search's p95 at most the FTS5 trigram p95 of the same run.
-
-``--startup`` times one ``judge search refresh`` on the project's corpus (its index already
-built) in a fresh Python process, ``--runs`` times: the interpreter alone (``python -c pass``,
-the floor), ``import judge.cli``, the imports the command needs (judge.cli and the search's
-modules), and the whole command (its start-up); the query is the difference between the last
-two. It prints their medians, each import less the interpreter, the whole as a multiple of
-the floor, and the target of issue #10: the whole at most half the 0.62 s it took when the
-issue was opened (``ISSUE_WHOLE``). Each tree is timed as a copy without bytecode caches. With
-``--baseline`` the older copy is timed in the same runs, alternately, and the ratios now /
-baseline are printed.
+1. ``judge search`` on an open index (parsing, correction, expansion, ranking every match,
+   the top 10 with their snippets) against the anchor doing the same work: SQLite FTS5 with
+   its trigram tokenizer over the same texts (folded the same way, in the same columns with
+   the same BM25 weights), asked for the same words (the query as judge search reads it,
+   glossary names expanded) under the same OR semantics, ranking every match with bm25() and
+   giving the top 10 with their snippets. A word of fewer than three characters (most
+   Japanese and Chinese words) cannot be looked up in a trigram index: the anchor leaves it
+   out (it does less work, never a LIKE scan); queries left with nothing are not timed.
+   Each query runs once per round on each side, alternately (which side goes first changes
+   every time); printed: p50 and p95 of each, the median and spread (10th to 90th
+   percentile) of the paired ratios judge / anchor, in wall time and in CPU time (which the
+   machine's other work moves less), and the load. Target: judge search's p95
+   at most the anchor's. Also the time and size of each index.
+2. One ``judge search refresh`` in a fresh process on the corpus (its index built), against
+   the interpreter alone (``python -c pass``) and against a fresh process doing the same work
+   in plain Python (opening the index and running one ranked FTS5 query), alternately, with
+   the project's modules compiled at every start (as with PYTHONDONTWRITEBYTECODE=1) and with
+   bytecode caches. Target: under 0.25 s.
+3. The site's search page in Chromium (Playwright, /usr/bin/chromium), the site served by
+   ``judge serve``'s server (no compression: a host that compresses sends less):
+   - the first search: every byte the browser context transferred for the page (the page's
+     requests and, for those the service worker answered, the worker's transfer of that file,
+     once; a response the worker served from its cache is not a transfer) from opening the
+     search page with ``?q=`` in a fresh context until the results are drawn, and when they
+     were drawn. What the worker fetches meanwhile and afterwards to keep the language for
+     offline use (offline/<lang>.json) is printed apart. Targets: 200 KB for the corpus, 300 KB for
+     10,000 rulings;
+   - the last keystroke to the results on a warm page (each query typed once before),
+     queries typed key by key at 120 ms a key (kana and ideographs arrive at once, as from an
+     input method). Target: 150 ms at most.
+   The generated rulings' site is the corpus's site with its index replaced by theirs.
 """
 
 from __future__ import annotations
@@ -48,8 +50,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import re
-import resource
 import shutil
 import sqlite3
 import statistics
@@ -57,9 +57,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+import tomllib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fresh import fresh_env
 
@@ -67,21 +70,24 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from judge.corpus import Term, load_glossary  # noqa: E402
-from judge.search import SearchDoc, SearchIndex, build_index  # noqa: E402
+from judge.search import SearchIndex, build_index  # noqa: E402
 from judge.search.analysis import fold  # noqa: E402
-from judge.search.query import (  # noqa: E402
-    And,
-    Expand,
-    Field,
-    Glossary,
-    Node,
-    Not,
-    Text,
-    expand,
-    parse,
-)
+from judge.search.definition import definition  # noqa: E402
+from judge.search.documents import SearchDoc, corpus_documents  # noqa: E402
+from judge.search.engine import han_lang  # noqa: E402
+from judge.search.index import doc_columns  # noqa: E402
+from judge.search.plan import meta_token  # noqa: E402
+from judge.search.query import And, Expand, Field, Glossary, Node, Not, Or, Text  # noqa: E402
+from judge.search.static import write_index  # noqa: E402
 
-TARGET_RATIO = 1.0  # judge search p95 / FTS5 trigram p95
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+TARGET_P95_RATIO = 1.0  # judge search p95 / anchor p95
+TARGET_FRESH_S = 0.25
+TARGET_FIRST_KB = {"corpus": 200, "generated": 300}
+TARGET_TYPED_MS = 150.0
+JUDGED = Path(__file__).resolve().parent / "relevance-queries.toml"
 
 # Filler words in the project's own choice; the glossary names are mixed in with them.
 FILLER_JA = ("効果", "場合", "プレイヤー", "ターン", "カード", "置きます", "引きます", "使用",
@@ -101,8 +107,9 @@ TAGS = ("refresh", "battle", "rule-processing", "life-burst", "game-flow", "effe
         "deck-out", "second-refresh", "power", "choice", "triggered-ability")
 RULESETS = ("2014-04", "2014-07", "2014-09", "current")
 
-#: A fixed mixed-language query set: plain words, glossary terms in each language, phrases,
-#: full-width and hiragana forms, operators and filters (the set of earlier runs, unchanged).
+#: The generated rulings' queries: plain words, glossary terms in each language, phrases,
+#: full-width and hiragana forms, operators and filters (the set of earlier runs), then
+#: questions, typos and the other spelling.
 QUERIES = (
     "refresh", "重构", "リフレッシュ", "りふれっしゅ", "main deck", "メインデッキ", "主牌组",
     "life burst", "ライフバースト", "生命爆发", "banish", "バニッシュ", "破坏",
@@ -110,14 +117,29 @@ QUERIES = (
     "攻击 回合", "SIGNI attack step", "シグニ アタック", "draws OR mills", "\"new card\"",
     "tag:refresh draw", "rules:2014-09 turn", "refresh NOT battle", "ターンプレイヤー",
     "对手 选择", "opponent chooses target", "エナ", "能力",
-)
-#: Questions as a judge types them, typos and the other spelling: what judge search does more
-#: of than before (soft AND over many words, corrections).
-QUESTIONS = (
     "what happens when the opponent chooses a target during the turn",
     "効果の途中でメインデッキが0枚になったらどうなりますか", "效果处理途中主牌组变为0张会怎样",
     "refersh", "oponent chooses", "colorless cost", "center LRIG", "第二次重构回合会结束吗",
 )
+#: The first search of each language (opened with ?q=).
+FIRST_SEARCH = {"ja": "リフレッシュ", "en": "refresh", "zh-Hans": "重构"}
+#: Queries typed for the keystroke timing, per language.
+TYPED = {
+    "en": ["refresh", "life burst", "double crush", "rule processing", "lancer", "guard",
+           "main deck", "grow", "banish", "trash"],
+    "ja": ["リフレッシュ", "ライフバースト", "ルール処理", "ランサー", "ガード", "バニッシュ",
+           "メインデッキ", "グロウ", "トラッシュ", "アサシン"],
+    "zh-Hans": ["重构", "生命爆发", "规则处理", "枪兵", "防御", "破坏", "主牌组", "成长",
+                "废弃区", "暗杀"],
+}
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+TIMEOUT_MS = 30_000
+#: The first search of a large site waits for the service worker, which fetches the index
+#: for offline use at the same time (its time is printed).
+FIRST_TIMEOUT_MS = 600_000
 
 
 # ---------------------------------------------------------------------- generated rulings
@@ -169,378 +191,483 @@ def generate(count: int, terms: list[Term], seed: int = 20140901) -> list[Search
     return docs
 
 
-# ---------------------------------------------------------------------- timing
+# ---------------------------------------------------------------------- figures
 
 
-def percentile(values: list[float], p: float) -> float:
+def percentile(values: Sequence[float], p: float) -> float:
     ordered = sorted(values)
+    if not ordered:
+        return float("nan")
     k = (len(ordered) - 1) * p
     lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
-#: CPU time of each timed query, by the name timed() was given (wall time is what timed()
-#: returns; on a shared machine the CPU time shows what other processes' load added).
-CPU_SAMPLES: dict[str, list[float]] = {}
-
-
-def timed(run: Callable[[str], int], queries: tuple[str, ...], rounds: int,
-          name: str = "") -> list[float]:
-    for query in queries:  # warm-up
-        run(query)
-    samples = []
-    cpu = CPU_SAMPLES.setdefault(name, [])
-    for _ in range(rounds):
-        for query in queries:
-            start, start_cpu = time.perf_counter(), time.process_time()
-            run(query)
-            samples.append((time.perf_counter() - start) * 1000)
-            cpu.append((time.process_time() - start_cpu) * 1000)
-    return samples
-
-
-def _cpu_seconds() -> float:
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    return me.ru_utime + me.ru_stime
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.2f} (5 min {five:.2f}) on {os.cpu_count()} CPUs"
 
 
 def folder_size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
-# ---------------------------------------------------------------------- FTS5 trigram
+@dataclass
+class Paired:
+    """Times of two things measured alternately, by pairs."""
+
+    ours: list[float] = field(default_factory=list)
+    anchor: list[float] = field(default_factory=list)
+
+    @property
+    def ratios(self) -> list[float]:
+        return [a / b for a, b in zip(self.ours, self.anchor, strict=True) if b > 0]
+
+    def line(self, unit: str = "ms", scale: float = 1000.0) -> str:
+        r = self.ratios
+        return (f"ours p50 {percentile(self.ours, .5) * scale:.1f} {unit}, p95 "
+                f"{percentile(self.ours, .95) * scale:.1f} {unit}; anchor p50 "
+                f"{percentile(self.anchor, .5) * scale:.1f} {unit}, p95 "
+                f"{percentile(self.anchor, .95) * scale:.1f} {unit}; paired ratio median "
+                f"{statistics.median(r):.2f} (p10 {percentile(r, .1):.2f}, p90 "
+                f"{percentile(r, .9):.2f}, n {len(r)})")
 
 
-FTS_COLUMNS = ("title_ja", "body_ja", "title_en", "body_en", "title_zh", "body_zh")
+# ---------------------------------------------------------------------- 1. judge search
 
 
-def build_fts(docs: list[SearchDoc], path: Path) -> sqlite3.Connection:
+ANCHOR_COLUMNS = ("title", "question", "answer", "explanation", "keywords", "meta")
+
+
+def build_anchor(docs: Sequence[SearchDoc], path: Path) -> None:
+    """FTS5 with the trigram tokenizer over the same texts as judge search's index: each
+    column the folded texts of every language, ``meta`` the filters' tokens."""
     con = sqlite3.connect(path)
-    cols = ", ".join(FTS_COLUMNS)
-    con.execute(f"CREATE VIRTUAL TABLE docs USING fts5(id UNINDEXED, tags, rules, {cols}, "
+    con.execute(f"CREATE VIRTUAL TABLE anchor USING fts5({', '.join(ANCHOR_COLUMNS)}, "
                 "tokenize = 'trigram')")
     rows = []
-    for d in docs:
-        texts = [fold(d.titles.get("ja", "")), fold(d.bodies.get("ja", "")),
-                 fold(d.titles.get("en", "")), fold(d.bodies.get("en", "")),
-                 fold(d.titles.get("zh-Hans", "")), fold(d.bodies.get("zh-Hans", ""))]
-        rows.append((d.id, " ".join(d.tags), " ".join(d.rules), *texts))
-    con.executemany(f"INSERT INTO docs VALUES ({', '.join('?' * (3 + len(FTS_COLUMNS)))})",
-                    rows)
+    for rowid, doc in enumerate(docs, 1):
+        texts = [" ".join(fold(m.get(lang, "")) for lang in ("ja", "en", "zh-Hans"))
+                 for m in (doc.titles, doc.questions, doc.bodies, doc.explanations)]
+        rows.append((rowid, *texts, fold(doc.keywords), " ".join(doc_columns(doc)[-1])))
+    con.executemany(f"INSERT INTO anchor (rowid, {', '.join(ANCHOR_COLUMNS)}) "
+                    f"VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+    con.execute("INSERT INTO anchor (anchor) VALUES ('optimize')")
     con.commit()
-    return con
+    con.close()
 
 
-class FtsQuery:
-    """The query tree as FTS5 MATCH text, or as LIKE conditions when a term is too short.
-    Words side by side are ANDed (FTS5 has no coordination of its own)."""
+class Anchor:
+    """The anchor's query for each of judge search's: the words judge search reads (glossary
+    names by every name), folded, each a quoted string of three characters or more, OR-ed;
+    filters ANDed on the meta column, NOT parts kept."""
 
-    def __init__(self, glossary: Glossary) -> None:
-        self.glossary = glossary
+    def __init__(self, ix: SearchIndex) -> None:
+        self.ix = ix
+        self.dropped = 0
 
-    def forms(self, node: Expand) -> list[str]:
-        term = self.glossary.terms[node.term]
-        return list(dict.fromkeys(fold(f) for f in [node.text, *term.names.values()]))
-
-    def leaves(self, node: Node) -> list[str]:
+    def forms(self, node: Node) -> list[str]:
         if isinstance(node, Text):
             return [fold(node.text)]
         if isinstance(node, Expand):
-            return self.forms(node)
-        if isinstance(node, Field):
-            return [node.value]
+            term = self.ix.glossary.terms[node.term]
+            return list(dict.fromkeys(fold(f) for f in [node.text, *term.names.values()]))
         if isinstance(node, Not):
-            return self.leaves(node.node)
-        return [x for n in node.nodes for x in self.leaves(n)]
+            return []
+        if isinstance(node, And | Or):
+            return [f for n in node.nodes for f in self.forms(n)]
+        return []
 
-    def match(self, node: Node) -> str:
-        if isinstance(node, Text):
-            return '"' + fold(node.text).replace('"', '""') + '"'
-        if isinstance(node, Expand):
-            return "(" + " OR ".join(f'"{f}"' for f in self.forms(node)) + ")"
-        if isinstance(node, Field):
-            column = "tags" if node.name == "tag" else node.name
-            return f'{column} : "{node.value}"'
-        if isinstance(node, Not):
-            raise ValueError("a lone NOT")
-        if isinstance(node, And):
-            out = self.match(node.nodes[0])
-            for n in node.nodes[1:]:
-                out += f" NOT {self.match(n.node)}" if isinstance(n, Not) else \
-                    f" AND {self.match(n)}"
-            return f"({out})"
-        return "(" + " OR ".join(self.match(n) for n in node.nodes) + ")"
+    def phrase(self, text: str) -> str | None:
+        if len(text) < 3:
+            self.dropped += 1
+            return None
+        return '"' + text.replace('"', '""') + '"'
 
-    def like(self, node: Node, params: list[str]) -> str:
-        everything = " || ' ' || ".join(FTS_COLUMNS)
-        if isinstance(node, Text | Expand):
-            forms = [fold(node.text)] if isinstance(node, Text) else self.forms(node)
-            params.extend(f"%{f}%" for f in forms)
-            return "(" + " OR ".join(f"({everything}) LIKE ?" for _ in forms) + ")"
-        if isinstance(node, Field):
-            params.append(f"%{node.value}%")
-            return f"{'tags' if node.name == 'tag' else node.name} LIKE ?"
-        if isinstance(node, Not):
-            return f"NOT {self.like(node.node, params)}"
-        joiner = " AND " if isinstance(node, And) else " OR "
-        return "(" + joiner.join(self.like(n, params) for n in node.nodes) + ")"
-
-    def run(self, con: sqlite3.Connection, query: str) -> int:
-        node = expand(parse(query), self.glossary)
-        if all(len(leaf) >= 3 for leaf in self.leaves(node)):
-            rows = con.execute("SELECT id FROM docs WHERE docs MATCH ? ORDER BY rank "
-                               "LIMIT 10", (self.match(node),)).fetchall()
-        else:
-            params: list[str] = []
-            where = self.like(node, params)
-            rows = con.execute(f"SELECT id FROM docs WHERE {where} LIMIT 10",
-                               params).fetchall()
-        return len(rows)
+    def match(self, query: str, lang: str) -> str | None:
+        node, _plan, _fixes = self.ix.plan(query, han=han_lang(query, lang, self.ix.glossary,
+                                                                self.ix.charsets))
+        if node is None:
+            return None
+        children = node.nodes if isinstance(node, And) and node.soft else (node,)
+        words, musts, nots = [], [], []
+        for child in children:
+            if isinstance(child, Field):
+                musts.append(f'meta : "{meta_token(child.name, child.value)}"')
+            elif isinstance(child, Not):
+                nots += [p for f in self.forms(child.node) if (p := self.phrase(f))]
+            else:
+                words += [p for f in self.forms(child) if (p := self.phrase(f))]
+        if not words and not musts:
+            return None
+        parts = (["(" + " OR ".join(dict.fromkeys(words)) + ")"] if words else []) + musts
+        return " AND ".join(parts) + "".join(f" NOT {n}" for n in nots)
 
 
-# ---------------------------------------------------------------------- the baseline
+def cli_speed(label: str, docs: list[SearchDoc], terms: list[Any], rulesets: Sequence[str],
+              queries: Sequence[tuple[str, str]], rounds: int) -> dict[str, float]:
+    print(f"\n== judge search on {label}: {len(docs)} results, {len(queries)} queries x "
+          f"{rounds} rounds ({load()})")
+    out: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="judge-search-bench-") as tmp:
+        folder, anchor_path = Path(tmp) / "judge", Path(tmp) / "anchor.db"
+        builds = Paired()
+        start = time.perf_counter()
+        build_index(docs, folder, glossary=Glossary(terms), rulesets=rulesets)
+        builds.ours.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        build_anchor(docs, anchor_path)
+        builds.anchor.append(time.perf_counter() - start)
+        sizes = folder_size(folder), anchor_path.stat().st_size
+        print(f"index: judge search {builds.ours[0]:.1f} s, {sizes[0] / 1e6:.1f} MB; anchor "
+              f"(FTS5 trigram) {builds.anchor[0]:.1f} s, {sizes[1] / 1e6:.1f} MB (ratios "
+              f"{builds.ours[0] / builds.anchor[0]:.2f}, {sizes[0] / sizes[1]:.2f})")
+        con = sqlite3.connect(f"file:{anchor_path}?mode=ro", uri=True)
+        weights = ", ".join(str(w) for w in definition()["ranking"]["weights"])
+        with SearchIndex(folder) as ix:
+            anchor = Anchor(ix)
+            asked = [(q, lang, anchor.match(q, lang)) for q, lang in queries]
+            timed = [(q, lang, m) for q, lang, m in asked if m]
 
+            def ours(q: str, lang: str) -> int:
+                return len(ix.search(q, lang=lang, limit=10).hits)
 
-def _baseline_scale(code: Path, args: argparse.Namespace) -> dict[str, tuple[float, float]]:
-    """p50 and p95 of each engine line of an older copy's own benchmark run."""
-    done = subprocess.run(
-        [sys.executable, str(code / "benchmarks" / "search.py"), "--docs", str(args.docs),
-         "--rounds", str(args.rounds)], capture_output=True, text=True, cwd=code,
-        env=dict(os.environ, PYTHONPATH=str(code)), timeout=7200)
-    if done.returncode != 0:
-        raise SystemExit(f"the baseline benchmark in {code} failed:\n{done.stderr}")
-    print(f"\nbaseline ({code}), its own benchmark with the same rulings and queries:")
-    print(done.stdout.rstrip())
-    out: dict[str, tuple[float, float]] = {}
-    cpu = re.search(r"Whoosh with snippets p50 ([\d.]+) ms, p95 ([\d.]+) ms; FTS5 p50 ([\d.]+) "
-                    r"ms, p95 ([\d.]+) ms", done.stdout)
-    if cpu:
-        out["cpu Whoosh"] = (float(cpu.group(1)), float(cpu.group(2)))
-        out["cpu FTS5"] = (float(cpu.group(3)), float(cpu.group(4)))
-    for line in done.stdout.splitlines():
-        match = re.match(r"^(\S.*?)\s{2,}(?:[\d.]+\s+[\d.]+\s+)?([\d.]+)\s+([\d.]+)\s+[\d.]+$",
-                         line)
-        if match:
-            out[match.group(1).strip()] = (float(match.group(2)), float(match.group(3)))
+            def theirs(match: str) -> int:
+                return len(con.execute(
+                    f"SELECT rowid, snippet(anchor, -1, '**', '**', '…', 24) FROM anchor "
+                    f"WHERE anchor MATCH ? ORDER BY bm25(anchor, {weights}) LIMIT 10",
+                    (match,)).fetchall())
+
+            for q, lang, m in timed:  # warm
+                ours(q, lang)
+                theirs(m)
+            pairs, cpu = Paired(), Paired()
+            for r in range(rounds):
+                for i, (q, lang, m) in enumerate(timed):
+                    for side in ((0, 1) if (r + i) % 2 == 0 else (1, 0)):
+                        start, start_cpu = time.perf_counter(), time.process_time()
+                        if side == 0:
+                            ours(q, lang)
+                        else:
+                            theirs(m)
+                        (pairs.ours if side == 0 else pairs.anchor).append(
+                            time.perf_counter() - start)
+                        (cpu.ours if side == 0 else cpu.anchor).append(
+                            time.process_time() - start_cpu)
+        con.close()
+    print(f"queries timed: {len(timed)} of {len(asked)} (the anchor could look up no word of "
+          f"the others); the anchor left out {anchor.dropped} words shorter than three "
+          "characters")
+    print(f"wall time: {pairs.line()}")
+    print(f"CPU time (what the load moves less): {cpu.line()}; ratio of the p95s "
+          f"{percentile(cpu.ours, .95) / percentile(cpu.anchor, .95):.2f}")
+    ratio = percentile(pairs.ours, .95) / percentile(pairs.anchor, .95)
+    verdict = "met" if ratio <= TARGET_P95_RATIO else "MISSED"
+    print(f"target judge search p95 <= the anchor's: {verdict} (ratio of the p95s "
+          f"{ratio:.2f}); {load()}")
+    out["p95 ratio"] = ratio
     return out
 
 
-# ---------------------------------------------------------------------- start-up
+# ---------------------------------------------------------------------- 2. one fresh search
 
 
-_DRIVER = """
-import sys, time
-start = time.perf_counter()
-{imports}
-imported = time.perf_counter()
-{work}
-done = time.perf_counter()
-print(imported - start, done - imported, file=sys.stderr)
+_OPEN_AND_RANK = """
+import sqlite3
+con = sqlite3.connect("file:build/search/index.sqlite?mode=ro", uri=True)
+rows = con.execute("SELECT rowid, -bm25(fts, 4.0, 1.0, 2.0, 1.0, 0.5, 0.0) FROM fts "
+                   "WHERE fts MATCH ? ORDER BY 2 DESC LIMIT 10", ('"refresh"',)).fetchall()
+print(len(rows))
 """
+_WHOLE = ("from judge.cli import main; import sys; sys.argv = ['judge', 'search', 'refresh']\n"
+          "try:\n    main()\nexcept SystemExit:\n    pass")
 
 
 def _fresh(code: Path, source: str, cache: Path | None) -> float:
-    """Wall seconds of one ``python -c source`` in ``code`` (a copy of the project), with its
-    modules' bytecode cached under ``cache``, or (None) compiled at every start as with
-    PYTHONDONTWRITEBYTECODE=1 and no __pycache__ in the project."""
     env = fresh_env(code, cache)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", source], cwd=code, env=env,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=300)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{source!r} failed in {code}:\n{done.stderr}")
     return seconds
 
 
-#: Seconds one ``judge search`` took in a fresh process when issue #10 was opened ("0.31 s of
-#: its 0.62 s importing"; docs/search.md: 0.692 s compiled at every start, 0.540 s with
-#: bytecode caches, on the same machine). The issue asks for it halved.
-ISSUE_WHOLE = 0.62
-
-
 def _clean_copy(code: Path, into: Path) -> Path:
-    """A copy of the project at ``code`` without its bytecode caches (``__pycache__``: an
-    interpreter told not to write them still reads them), virtual environment or build
-    output, so that "compiled at every start" compiles every one of its modules."""
+    """The project without bytecode caches, virtual environment, node modules or build
+    output: "compiled at every start" then compiles every one of its modules."""
     shutil.copytree(code, into, ignore=shutil.ignore_patterns(
-        "__pycache__", ".venv", ".git", "build", "_site", "*.egg-info"))
+        "__pycache__", ".venv", ".git", "build", "_site", "*.egg-info", "node_modules"))
     return into
 
 
-def startup(args: argparse.Namespace) -> None:
-    imports = "import judge.cli, judge.search.engine, judge.search.output"
-    sources: list[tuple[str, Path]] = [("now", ROOT)]
-    if args.baseline:
-        sources.append(("baseline", args.baseline.resolve()))
-    whole = "from judge.cli import main; import sys; sys.argv = ['judge', 'search', 'refresh']\n" \
-        "try:\n    main()\nexcept SystemExit:\n    pass"
+def startup(corpus: Path, runs: int) -> dict[str, float]:
+    print(f"\n== one `judge search refresh` in a fresh process, {runs} runs ({load()})")
+    out: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="judge-startup-") as tmp:
-        trees: list[tuple[str, Path, str]] = []
-        for name, code in sources:
-            copy = _clean_copy(code, Path(tmp) / name)
-            # an older copy whose search is one module (the Whoosh version): import that
-            needs = imports if (copy / "judge" / "search" / "engine.py").is_file() else \
-                "import judge.cli, judge.search"
-            trees.append((name, copy, needs))
-        modes: list[tuple[str, Path | None]] = [
-            ("compiled at every start (PYTHONDONTWRITEBYTECODE=1, as here)", None),
-            ("with bytecode caches", Path(tmp) / "pycache")]
-        for title, cache in modes:
-            for _name, code, needs in trees:  # build the indexes, fill the caches
-                for source in ("pass", "import judge.cli", needs, whole):
-                    _fresh(code, source, cache)
-            times: dict[tuple[str, str], list[float]] = {}
-            for _ in range(args.runs):
-                for name, code, needs in trees:
-                    for part, source in (("interpreter", "pass"), ("cli", "import judge.cli"),
-                                         ("imports", needs), ("whole", whole)):
-                        times.setdefault((name, part), []).append(_fresh(code, source, cache))
-            _startup_table(title, trees, times, args.runs)
+        code = _clean_copy(ROOT, Path(tmp) / "code")
+        if corpus.resolve() != ROOT:
+            shutil.rmtree(code / "rulings")
+            shutil.copytree(corpus / "rulings", code / "rulings")
+        for title, cache in (("compiled at every start", None),
+                             ("with bytecode caches", Path(tmp) / "pycache")):
+            for source in ("pass", _WHOLE, _OPEN_AND_RANK):  # the index, the caches
+                _fresh(code, source, cache)
+            floor, plain, whole = [], [], []
+            for i in range(runs):
+                order = [("pass", floor), (_OPEN_AND_RANK, plain), (_WHOLE, whole)]
+                for source, into in (order if i % 2 == 0 else order[::-1]):
+                    into.append(_fresh(code, source, cache))
+            med = statistics.median(whole)
+            to_plain = Paired(whole, plain)
+            to_floor = Paired(whole, floor)
+            print(f"{title}: judge search median {med:.3f} s (p10 {percentile(whole, .1):.3f},"
+                  f" p90 {percentile(whole, .9):.3f}); python -c pass "
+                  f"{statistics.median(floor):.3f} s; open the index and rank in plain Python "
+                  f"{statistics.median(plain):.3f} s")
+            print(f"  paired ratios: to the plain query median "
+                  f"{statistics.median(to_plain.ratios):.2f} (p10 "
+                  f"{percentile(to_plain.ratios, .1):.2f}, p90 "
+                  f"{percentile(to_plain.ratios, .9):.2f}); to the interpreter "
+                  f"{statistics.median(to_floor.ratios):.2f}")
+            print(f"  target under {TARGET_FRESH_S} s: "
+                  f"{'met' if med < TARGET_FRESH_S else 'MISSED'}; {load()}")
+            out[title] = med
+    return out
 
 
-def _startup_table(title: str, trees: list[tuple[str, Path, str]],
-                   times: dict[tuple[str, str], list[float]], runs: int) -> None:
-    """Print the medians: the interpreter alone (``python -c pass``, the floor), ``import
-    judge.cli`` and the imports the command needs (each less the interpreter), the query (the
-    whole less the imports) and the whole command, i.e. its start-up."""
-    print(f"one `judge search refresh` in a fresh process, {title}: median of {runs} runs "
-          f"(seconds; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs)")
-    print(f"{'':10}{'interpreter':>12}{'judge.cli':>10}{'imports':>10}{'query':>8}"
-          f"{'whole':>8}{'whole/floor':>12}")
-    figures: dict[str, dict[str, float]] = {}
-    for name, _code, _imports in trees:
-        med = {k: statistics.median(v) for (n, k), v in times.items() if n == name}
-        py = med["interpreter"]
-        figures[name] = f = {"interpreter": py, "cli": med["cli"] - py,
-                             "imports": med["imports"] - py,
-                             "query": med["whole"] - med["imports"], "whole": med["whole"]}
-        print(f"{name:10}{py:>12.3f}{f['cli']:>10.3f}{f['imports']:>10.3f}{f['query']:>8.3f}"
-              f"{f['whole']:>8.3f}{f['whole'] / py:>12.1f}")
-    now = figures["now"]
-    if "baseline" in figures:
-        old = figures["baseline"]
-        print(f"now / baseline: import judge.cli {now['cli'] / old['cli']:.2f}, imports "
-              f"{now['imports'] / old['imports']:.2f}, query {now['query'] / old['query']:.2f}, "
-              f"whole {now['whole'] / old['whole']:.2f}")
-    print(f"target (issue #10): the whole at most half the {ISSUE_WHOLE:.2f} s measured when "
-          f"the issue was opened ({ISSUE_WHOLE / 2:.2f} s): "
-          f"{'met' if now['whole'] <= ISSUE_WHOLE / 2 else 'MISSED'} "
-          f"({now['whole'] / ISSUE_WHOLE:.2f} of it)")
-    print()
+# ---------------------------------------------------------------------- 3. the site
+
+
+@contextmanager
+def _browser() -> Iterator[Browser]:
+    from playwright.sync_api import sync_playwright
+
+    if not CHROMIUM.exists():
+        raise SystemExit(f"the site benchmark needs Chromium at {CHROMIUM}")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextmanager
+def _served(site: Path) -> Iterator[str]:
+    from judge.site.serve import start_server
+
+    server = start_server(site, 0)
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+_DONE = "() => document.getElementById('search').getAttribute('data-state') === 'done'"
+
+_RUN_QUERY = """([query, timeout]) => new Promise((resolve, reject) => {
+  const box = document.getElementById("search");
+  const input = document.querySelector("form.search-main input[name=q]");
+  const timer = setTimeout(() => reject(new Error("no results drawn for " + query)), timeout);
+  const done = (event) => {
+    if (event.detail.query !== query) return;
+    box.removeEventListener("judge:results", done);
+    clearTimeout(timer);
+    resolve(event.detail.ids);
+  };
+  box.addEventListener("judge:results", done);
+  input.value = query;
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+})"""
+
+_WATCH = """() => {
+  window.__typed = null;
+  const box = document.getElementById("search");
+  const input = document.querySelector("form.search-main input[name=q]");
+  input.addEventListener("input", () => { window.__last = performance.now(); });
+  box.addEventListener("judge:results", (event) => {
+    if (event.detail.query === input.value) {
+      window.__typed = performance.now() - window.__last;
+    }
+  });
+}"""
+
+
+def first_search(browser: Browser, base: str, lang: str, query: str) -> dict[str, Any]:
+    """Bytes transferred by a fresh browser context, page and service worker, from opening
+    the search page with ``?q=`` until its results are drawn; and what the worker fetched
+    for offline use afterwards."""
+    context = browser.new_context()
+    records: list[tuple[str, str, bool, int, float]] = []  # url, who, from the worker, bytes
+    start = time.monotonic()
+
+    def finished(request: Any) -> None:
+        try:
+            response = request.response()
+            sizes = request.sizes()
+        except Exception:  # noqa: BLE001 - a request still running when the context closed
+            return
+        size = int(sizes["responseBodySize"] + sizes["responseHeadersSize"])
+        worker = request.service_worker is not None
+        served = bool(response and response.from_service_worker)
+        records.append((request.url.split("#")[0], "worker" if worker else "page", served,
+                        size, time.monotonic() - start))
+
+    context.on("requestfinished", finished)
+    page = context.new_page()
+    page.goto(f"{base}/{lang}/search/?q={query}")
+    page.wait_for_function(_DONE, timeout=FIRST_TIMEOUT_MS)
+    drawn = time.monotonic() - start
+    page.wait_for_timeout(3000)  # the worker keeps the language's files for offline use
+    context.close()
+    # a page request the worker answered: the worker's own request for it is the transfer
+    answered = {url for url, who, served, _n, at in records
+                if who == "page" and served and at <= drawn}
+    first: dict[str, int] = {}
+    later = 0
+    delivered: set[str] = set()  # a file the worker fetched for the page counts once
+    for url, who, served, size, at in records:
+        if served:
+            continue
+        name = url.split("?")[0].rsplit("/", 2)
+        kind = "index" if "/search-index/" in url or "/pagefind/" in url else \
+            name[-1] or "page"
+        needed = who == "page" or (url in answered and url not in delivered) or \
+            url.endswith("/sw.js")
+        if at <= drawn and needed:
+            first[kind] = first.get(kind, 0) + size
+            delivered.add(url)
+        else:
+            later += size  # the worker keeping the language's files for offline use
+    return {"total": sum(first.values()), "files": first, "offline": later, "seconds": drawn}
+
+
+def typing(browser: Browser, base: str, lang: str, queries: Sequence[str]) -> list[float]:
+    """Milliseconds from the last keystroke to the drawn results, on a warm page."""
+    context = browser.new_context(service_workers="block")
+    page = context.new_page()
+    page.goto(f"{base}/{lang}/search/")
+    page.wait_for_function("() => window.judgeSearch !== undefined")
+    for query in queries:  # warm: each query's part of the index fetched once
+        page.evaluate(_RUN_QUERY, [query, TIMEOUT_MS])
+    page.evaluate(_WATCH)
+    box = page.locator("form.search-main input[name=q]")
+    times: list[float] = []
+    for query in queries:
+        box.fill("")
+        page.wait_for_timeout(100)
+        if query.isascii():
+            box.press_sequentially(query, delay=120)
+        else:
+            page.keyboard.insert_text(query)
+        page.wait_for_function("() => window.__typed !== null", timeout=TIMEOUT_MS)
+        times.append(float(page.evaluate(
+            "() => { const t = window.__typed; window.__typed = null; return t; }")))
+    context.close()
+    return times
+
+
+def measure_site(label: str, site: Path, target_kb: int | None, typed: int) -> dict[str, float]:
+    print(f"\n== the search page of {label} ({site}; {load()})")
+    out: dict[str, float] = {}
+    with _browser() as browser, _served(site) as base:
+        worst = 0
+        for lang, query in FIRST_SEARCH.items():
+            figures = first_search(browser, base, lang, query)
+            worst = max(worst, figures["total"])
+            print(f"first search {lang:8} {query!r}: {figures['total']:,} bytes, drawn after "
+                  f"{figures['seconds']:.1f} s ("
+                  + ", ".join(f"{k} {v:,}" for k, v in sorted(figures["files"].items()))
+                  + f"); then kept for offline use: {figures['offline']:,} bytes")
+        if target_kb:
+            print(f"target first search <= {target_kb} KB: "
+                  f"{'met' if worst <= target_kb * 1000 else 'MISSED'} ({worst / 1000:.0f} KB)")
+        out["first"] = worst
+        every: list[float] = []
+        for lang in TYPED:
+            times = typing(browser, base, lang, TYPED[lang][:typed])
+            every += times
+            print(f"last keystroke to results {lang:8} median {statistics.median(times):.0f} ms,"
+                  f" p90 {percentile(times, .9):.0f}, max {max(times):.0f}")
+        print(f"all: median {statistics.median(every):.0f} ms, p90 {percentile(every, .9):.0f},"
+              f" max {max(every):.0f}; target max <= {TARGET_TYPED_MS:.0f} ms: "
+              f"{'met' if max(every) <= TARGET_TYPED_MS else 'MISSED'}; {load()}")
+        out["typed max"] = max(every)
+    return out
+
+
+def generated_site(corpus_site: Path, docs: list[SearchDoc], terms: list[Any],
+                   into: Path) -> Path:
+    """The corpus's site with the generated rulings' index in place of its own."""
+    from judge.site.offline import write_offline
+    from judge.site.searchindex import FOLDER
+
+    shutil.copytree(corpus_site, into)
+    shutil.rmtree(into / FOLDER)
+    start = time.perf_counter()
+    static = write_index(docs, into / FOLDER, glossary=terms, rulesets=RULESETS)
+    print(f"\nthe site's index of {len(docs):,} generated rulings: written in "
+          f"{time.perf_counter() - start:.1f} s, {static.bytes / 1e6:.1f} MB compressed in "
+          f"{static.files} files ({static.bytes / len(docs) / 1e3:.1f} KB a result; "
+          + ", ".join(f"{k} {v / 1e6:.1f} MB" for k, v in sorted(static.by_kind.items())) + ")")
+    write_offline(into)
+    return into
 
 
 # ---------------------------------------------------------------------- main
 
 
-def main() -> None:
+def judged() -> list[tuple[str, str]]:
+    raw = tomllib.loads(JUDGED.read_text(encoding="utf-8"))
+    return [(str(q["q"]), str(q["lang"])) for q in raw.get("query", [])]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--corpus", type=Path, default=ROOT, help="a folder holding rulings/")
     parser.add_argument("--docs", type=int, default=10_000, help="generated rulings")
-    parser.add_argument("--rounds", type=int, default=5, help="timed rounds of the query set")
-    parser.add_argument("--baseline", type=Path, metavar="DIR",
-                        help="an older copy of the project to compare with, in the same run")
-    parser.add_argument("--startup", action="store_true",
-                        help="time one judge search in a fresh process instead")
-    parser.add_argument("--runs", type=int, default=10, help="fresh processes (--startup)")
-    args = parser.parse_args()
-    if args.startup:
-        startup(args)
-        return
-
+    parser.add_argument("--rounds", type=int, default=5, help="timed rounds of the queries")
+    parser.add_argument("--runs", type=int, default=10, help="fresh processes timed")
+    parser.add_argument("--typed", type=int, default=len(TYPED["en"]),
+                        help="queries typed per language")
+    parser.add_argument("--only", action="append", choices=("cli", "startup", "site"),
+                        help="only these parts (repeatable)")
+    parser.add_argument("--site", type=Path, action="append", default=[],
+                        help="also measure the search page of this built site")
+    args = parser.parse_args(argv)
+    parts = set(args.only or ("cli", "startup", "site"))
+    corpus = args.corpus.resolve()
+    print(f"search benchmark: corpus {corpus}, {args.docs} generated rulings ({load()})")
+    docs, terms, rulesets = corpus_documents(corpus)
     glossary_terms = list(load_glossary().values())
-    glossary = Glossary(glossary_terms)
-    start = time.perf_counter()
-    docs = generate(args.docs, glossary_terms)
-    gen_s = time.perf_counter() - start
-    chars = sum(len(t) for d in docs for t in (*d.titles.values(), *d.bodies.values()))
-    print(f"generated {len(docs)} rulings in three languages ({chars / 1e6:.1f} M characters) "
-          f"in {gen_s:.1f} s")
-    print(f"{len(QUERIES)} queries x {args.rounds} rounds, top 10 results")
+    generated = generate(args.docs, glossary_terms)
+    if "cli" in parts:
+        cli_speed("the corpus", docs, terms, rulesets, judged(), args.rounds)
+        cli_speed(f"{args.docs:,} generated rulings", generated, glossary_terms, RULESETS,
+                  [(q, "en") for q in QUERIES], args.rounds)
+    if "startup" in parts:
+        startup(corpus, args.runs)
+    if "site" in parts:
+        from judge.site.build import build_site
 
-    with tempfile.TemporaryDirectory(prefix="judge-search-bench-") as tmp:
-        folder = Path(tmp) / "index"
-        start, start_cpu = time.perf_counter(), _cpu_seconds()
-        build_index(docs, folder, glossary=glossary, rulesets=RULESETS)
-        build_s = time.perf_counter() - start
-        build_cpu = _cpu_seconds() - start_cpu
-        size = folder_size(folder)
-        with SearchIndex(folder) as ix:
-            def judge_run(q: str) -> int:
-                return len(ix.search(q, limit=10).hits)
-
-            def judge_bare(q: str) -> int:
-                return len(ix.search(q, limit=10, snippets=False).hits)
-
-            j_samples = timed(judge_run, QUERIES, args.rounds, "judge")
-            b_samples = timed(judge_bare, QUERIES, args.rounds)
-            q_samples = timed(judge_run, QUESTIONS, args.rounds, "questions")
-            totals = {q: ix.search(q, limit=1, snippets=False).total for q in QUERIES}
-
-        start = time.perf_counter()
-        con = build_fts(docs, Path(tmp) / "fts.db")
-        fts_build_s = time.perf_counter() - start
-        fts_size = (Path(tmp) / "fts.db").stat().st_size
-        fts = FtsQuery(glossary)
-        f_samples = timed(lambda q: fts.run(con, q), QUERIES, args.rounds, "fts")
-        fq_samples = timed(lambda q: fts.run(con, q), QUESTIONS, args.rounds)
-        fallbacks = sum(1 for q in QUERIES
-                        if not all(len(x) >= 3 for x in
-                                   fts.leaves(expand(parse(q), glossary))))
-        con.close()
-
-    def row(name: str, samples: list[float], build: Any = "", mb: Any = "") -> None:
-        b = f"{build:>9.1f}" if build != "" else f"{'':>9}"
-        m = f"{mb:>9.1f}" if mb != "" else f"{'':>9}"
-        print(f"{name:30}{b}{m}{percentile(samples, 0.5):>9.1f}{percentile(samples, 0.95):>9.1f}"
-              f"{max(samples):>9.1f}")
-
-    print()
-    print(f"{'':30}{'build s':>9}{'size MB':>9}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
-    row("judge search (with snippets)", j_samples, build_s, size / 1e6)
-    row("judge search (no snippets)", b_samples)
-    row("SQLite FTS5 trigram", f_samples, fts_build_s, fts_size / 1e6)
-    row("judge search, questions", q_samples)
-    row("FTS5 trigram, questions", fq_samples)
-    j95, f95 = percentile(j_samples, 0.95), percentile(f_samples, 0.95)
-    print(f"{'ratio judge search / FTS5':30}{build_s / fts_build_s:>9.2f}"
-          f"{size / fts_size:>9.2f}{percentile(j_samples, 0.5) / percentile(f_samples, 0.5):>9.2f}"
-          f"{j95 / f95:>9.2f}")
-    print(f"FTS5: {fallbacks} of {len(QUERIES)} queries have a term shorter than three "
-          "characters and ran as LIKE scans (no ranking)")
-    print(f"judge search matches per query: median {statistics.median(totals.values()):.0f}, "
-          f"max {max(totals.values())}; every match is ranked")
-    slowest = sorted(QUERIES, key=lambda q: -statistics.median(
-        j_samples[i * len(QUERIES) + QUERIES.index(q)] for i in range(args.rounds)))[:5]
-    print("slowest judge search queries: " + ", ".join(slowest))
-    jc, fc = CPU_SAMPLES["judge"], CPU_SAMPLES["fts"]
-    print(f"CPU time per query (not slowed by other processes): judge search p50 "
-          f"{percentile(jc, 0.5):.1f} ms, p95 {percentile(jc, 0.95):.1f} ms; FTS5 p50 "
-          f"{percentile(fc, 0.5):.1f} ms, p95 {percentile(fc, 0.95):.1f} ms")
-    print(f"judge search build: {build_cpu:.1f} s of CPU time")
-    print(f"load average during the run: {os.getloadavg()[0]:.2f} "
-          f"({os.cpu_count()} CPUs; other processes slow the wall-clock figures)")
-    ratio = j95 / f95
-    print(f"target p95 <= FTS5 trigram p95 ({f95:.1f} ms): "
-          f"{'met' if ratio <= TARGET_RATIO else 'MISSED'} ({j95:.1f} ms, ratio {ratio:.2f})")
-    if args.baseline:
-        old = _baseline_scale(args.baseline.resolve(), args)
-        whoosh = old.get("Whoosh (with snippets)")
-        if whoosh:
-            print(f"\njudge search now / before (Whoosh, with snippets): p50 "
-                  f"{percentile(j_samples, 0.5) / whoosh[0]:.2f}, p95 {j95 / whoosh[1]:.2f}; "
-                  f"build {build_s:.1f} s now")
-        if "cpu Whoosh" in old:
-            jc95 = percentile(CPU_SAMPLES["judge"], 0.95)
-            print(f"CPU time per query (less sensitive to the load, which differs between the "
-                  f"two runs): judge search p95 {jc95:.1f} ms, before {old['cpu Whoosh'][1]:.1f}"
-                  f" ms (ratio {jc95 / old['cpu Whoosh'][1]:.2f}); FTS5 trigram p95 "
-                  f"{percentile(CPU_SAMPLES['fts'], 0.95):.1f} ms here, "
-                  f"{old['cpu FTS5'][1]:.1f} ms in the baseline's run")
-        if "Whoosh (no snippets, no cap)" in old:
-            uncapped = old["Whoosh (no snippets, no cap)"]
-            print(f"judge search (no snippets, every match ranked) / Whoosh without its cap: "
-                  f"p95 {percentile(b_samples, 0.95) / uncapped[1]:.2f}")
+        with tempfile.TemporaryDirectory(prefix="judge-search-site-") as tmp:
+            site = Path(tmp) / "corpus"
+            start = time.perf_counter()
+            report = build_site(site, root=corpus, allow_failing=True, search=True)
+            print(f"\nthe corpus's site built in {time.perf_counter() - start:.1f} s, of which "
+                  f"the search index {report.seconds.get('search', 0):.1f} s")
+            measure_site("the corpus", site, TARGET_FIRST_KB["corpus"], args.typed)
+            big = generated_site(site, generated, glossary_terms, Path(tmp) / "generated")
+            measure_site(f"{args.docs:,} generated rulings", big,
+                         TARGET_FIRST_KB["generated"], args.typed)
+    for other in args.site:
+        measure_site(f"the site in {other}", other.resolve(), None, args.typed)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

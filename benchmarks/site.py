@@ -15,7 +15,7 @@ What it does:
    the build stops otherwise.
 2. Times ``judge build`` three times, in this process: without the search index
    (``--no-search``) rendering in one process (``--jobs 1``) and as it does by default (one
-   process per core for a site this large), then with the index (Pagefind), printing each
+   process per core for a site this large), then with the search index, printing each
    phase (load = parse and replay, context, render+write, and the search index), and the
    engine runs of one build beside the old site load's (benchmarks/engine_runs.py has more).
 3. Writes the same content as Markdown, one page per ruling per language (title, question,
@@ -56,7 +56,6 @@ from judge.scenario.run import engine_runs  # noqa: E402
 from judge.site.build import BuildReport, build_site  # noqa: E402
 from judge.site.load import load  # noqa: E402
 from judge.site.render import assets_dir  # noqa: E402
-from judge.site.searchindex import index_site  # noqa: E402
 
 TARGET_RATIO = 10.0
 TARGET_BUILD_S = 60.0
@@ -399,7 +398,7 @@ def describe_sizes(label: str, sizes: list[int]) -> None:
 def timed_build(out: Path, root: Path, search: bool, jobs: int = 0
                 ) -> tuple[BuildReport, float]:
     started = time.perf_counter()
-    report = build_site(out, root=root, finish=index_site if search else None, jobs=jobs)
+    report = build_site(out, root=root, search=search, jobs=jobs)
     return report, time.perf_counter() - started
 
 

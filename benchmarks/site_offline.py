@@ -24,7 +24,6 @@ from playwright.sync_api import sync_playwright
 
 from judge.paths import project_root
 from judge.site.build import build_site
-from judge.site.searchindex import index_site
 from judge.site.serve import start_server
 
 QUERIES = {"ja": "リフレッシュ", "en": "refresh", "zh-Hans": "重构"}
@@ -50,7 +49,7 @@ def main() -> None:
         site = args.site
         if site is None:
             site = Path(tmp) / "site"
-            build_site(site, root=project_root(), finish=index_site)
+            build_site(site, root=project_root(), search=True)
         measure(site)
 
 
@@ -81,11 +80,11 @@ def measure(site: Path) -> None:
                 files, size = tab.evaluate(CACHED)
                 listed = json.loads((site / "offline" / f"{lang}.json").read_text())
                 bundle = sum((site / f).stat().st_size for f in listed["files"]
-                             if "/pagefind/" in f)
+                             if f.startswith("search-index/"))
                 print(f"offline {lang}: after a visit and a search ({query}) the cache holds "
                       f"{files} files, {size / 1e6:.2f} MB; offline/{lang}.json lists "
                       f"{len(listed['files'])} files, {listed['bytes'] / 1e6:.2f} MB "
-                      f"(Pagefind's bundle {bundle / 1e6:.2f} MB)")
+                      f"(the search index {bundle / 1e6:.2f} MB)")
                 context.close()
             browser.close()
     finally:

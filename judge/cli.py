@@ -388,21 +388,6 @@ def _site_progress() -> Callable[[str, int, int], None]:
     return tick
 
 
-def _search_indexer(search: bool, progress: Callable[[str, int, int], None] | None = None
-                    ) -> Callable[[Path], None] | None:
-    """The ``finish`` step of a build that writes the Pagefind index (None: --no-search)."""
-    if not search:
-        return None
-    from judge.site.searchindex import index_site
-
-    def finish(folder: Path) -> None:
-        report = index_site(folder, progress)
-        pages = ", ".join(f"{lang} {n}" for lang, n in report.pages.items())
-        click.echo(f"search index: {pages} pages ({report.seconds:.2f} s)", err=True)
-
-    return finish
-
-
 def _build_site(out: Path, corpus_dir: Path | None, allow_failing: bool,
                 search: bool = True, jobs: int = 0, verbose: bool = False,
                 force: bool = False) -> None:
@@ -415,8 +400,7 @@ def _build_site(out: Path, corpus_dir: Path | None, allow_failing: bool,
     tick = _site_progress()
     try:
         report = build_site(out, root=_corpus_root(corpus_dir), allow_failing=allow_failing,
-                            progress=tick, finish=_search_indexer(search, tick), jobs=jobs,
-                            force=force)
+                            progress=tick, search=search, jobs=jobs, force=force)
     except RulingsFailed as exc:
         for line in exc.lines:
             click.echo(line)
@@ -430,7 +414,7 @@ def _build_site(out: Path, corpus_dir: Path | None, allow_failing: bool,
 
 _NO_SEARCH_OPTION = click.option(
     "--no-search", is_flag=True,
-    help="Do not build the Pagefind search index (the search page then says so).")
+    help="Do not write the search index (the search page then says so).")
 
 
 @cli.command("build")
@@ -452,8 +436,9 @@ def build_command(out: Path, force: bool, allow_failing: bool, no_search: bool, 
     Chinese, with board diagrams, the glossary, indexes and the rule-change timeline.
 
     A ruling that fails its replay stops the build with the "judge check" report (exit
-    status 1) unless --allow-failing. The search index (Pagefind, one per language) is built
-    into the new site before it replaces the previous one, unless --no-search. The previous
+    status 1) unless --allow-failing. The search index (search-index/, the same analysis and
+    ranking as judge search) is written into the new site before it replaces the previous one,
+    unless --no-search. The previous
     site stays in place until the new one is complete. A site of 1,500 pages or more is
     rendered by several processes (--jobs). Details: docs/site.md.
     """
@@ -492,7 +477,7 @@ def serve_command(port: int, out: Path, force: bool, allow_failing: bool, no_sea
     def rebuild() -> None:
         try:
             report = build_site(out, root=root, allow_failing=allow_failing,
-                                finish=_search_indexer(not no_search))
+                                search=not no_search)
             click.echo(f"rebuilt: {report.summary()}")
         except BuildError as exc:
             lines = getattr(exc, "lines", [])

@@ -1,6 +1,6 @@
 // wixoss-judge's service worker: after a first visit the site works without a network.
 // It keeps every page the judge opens and, for each language visited, that language's search
-// (the search page, the list of every ruling, the glossary, Pagefind's index), so that at a
+// (the search page, the list of every ruling, the glossary, the search index), so that at a
 // venue without a network a judge can still read and search. Plain JavaScript, no library.
 // `judge build` writes it to the site's root as sw.js, with this build's version in place of
 // the marker below; docs/site.md, "Offline use", describes it.
@@ -12,9 +12,6 @@ var VERSION = "__JUDGE_BUILD_VERSION__";
 var LANGS = __JUDGE_LANGS__;
 //: The Pyodide version the sandbox runs (judge/site/sandbox_build.py), or "none".
 var PYODIDE = "__JUDGE_PYODIDE__";
-//: The names that carry a hash of their content (the parts of a Pagefind index): such a file
-//: never changes, a new index names its parts anew (judge/site/offline.py, HASHED_NAME).
-var HASHED = /__JUDGE_HASHED__/;
 //: The site's root folder (this file's folder): nothing outside it is ever touched.
 var SCOPE = self.registration.scope;
 //: Caches are named after the site's folder, so that two copies of the site on one host
@@ -31,7 +28,7 @@ var CACHE = PREFIX + VERSION;
 // browser's HTTP cache (`cache: "no-cache"`: a 304 when nothing changed), so that a rebuilt
 // file is what a returning visitor gets on the first load: it is for every file whose name
 // does not change with its content. "cache" is only for files that never change under their
-// name: the parts of a Pagefind index (HASHED) and a pinned Pyodide. `cache` (optional): the
+// name: the pinned Pyodide. `cache` (optional): the
 // name of a cache of its own, kept across builds as long as a rule names it (for large files
 // that do not change with the build); without it the file goes in this build's cache. The
 // first rule that matches decides; a request no rule matches is left to the browser. To keep
@@ -54,20 +51,12 @@ var RULES = [
   { name: "sandbox", strategy: "network", match: function (path) {
     return path.indexOf("sandbox/") === 0;
   } },
-  // a language's search: the parts of the index from the cache; its entry (which names the
-  // parts of the current index), Pagefind's script and the terms from the network, so that
-  // a search moves to a rebuilt index on the first load
-  { name: "index", strategy: "cache", match: function (path) {
-    return searchFile(path) && HASHED.test(path);
+  // the search index (search-index/: one for every language) from the network, like a page,
+  // so that a search moves to a rebuilt index on the first load; the stored copy offline
+  { name: "search", strategy: "network", match: function (path) {
+    return path.indexOf("search-index/") === 0;
   } },
-  { name: "search", strategy: "network", match: searchFile },
 ];
-
-function searchFile(path) {
-  return LANGS.some(function (lang) {
-    return path.indexOf(lang + "/pagefind/") === 0;
-  });
-}
 
 function cacheName(rule) {
   return rule && rule.cache ? PREFIX + rule.cache : CACHE;

@@ -18,7 +18,6 @@ from judge.corpus import load_corpus
 from judge.data import load_rulesets
 from judge.paths import project_root
 from judge.site.build import build_site
-from judge.site.searchindex import index_site
 from judge.site.serve import start_server
 from judge.sources import rests_on_official
 
@@ -35,7 +34,7 @@ OFFICIAL = "rulings/triggered-draw-with-empty-deck/"
 @pytest.fixture(scope="module")
 def site_url(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     out = tmp_path_factory.mktemp("browser-sources") / "site"
-    build_site(out, root=project_root(), allow_failing=True, finish=index_site)
+    build_site(out, root=project_root(), allow_failing=True, search=True)
     server = start_server(out, 0)
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"

@@ -16,10 +16,10 @@ which must stay empty: temporary files live beside the output. They run everywhe
 included (they need POSIX signals: elsewhere they skip, and fail when ``CI`` is set).
 ``pytest -s`` prints how the kills fell.
 
-A build stopped while Pagefind indexes it (issue 25: the indexer's copies of every page were
-left in the temporary folder, 4 to 18 MB each, after a kill or SIGTERM): on SIGTERM it removes
-its temporary folders and stops Pagefind before it ends; after SIGKILL what it left lies
-beside the output, and the next run removes it.
+A build stopped while it writes its search index (issue 25: the Pagefind indexer it used then
+left its copies of every page in the temporary folder, 4 to 18 MB each, after a kill or
+SIGTERM): on SIGTERM it removes its temporary folders before it ends, leaving no process
+behind; after SIGKILL what it left lies beside the output, and the next run removes it.
 """
 
 from __future__ import annotations
@@ -265,14 +265,14 @@ def test_killed_builds_leave_the_previous_site_or_the_new_one(tmp_path: Path) ->
     kill_again_and_again("judge build", out, corpora, run, site, pages_written)
 
 
-#: Builds stopped while Pagefind indexes, by SIGTERM and as many by SIGKILL (a run that
-#: completes first does not count; at most twice as many runs).
+#: Builds stopped while they write the search index, by SIGTERM and as many by SIGKILL (a run
+#: that completes first does not count; at most twice as many runs).
 STOPPED_WHILE_INDEXING = 3
 
 
 def test_a_build_stopped_while_indexing_leaves_no_temporary_folder(tmp_path: Path) -> None:
     """SIGTERM (to the judge process alone, as ``kill PID`` sends it): the run removes its
-    temporary folders, stops Pagefind and ends by the signal, leaving the previous site (or,
+    temporary folders and ends by the signal, leaving the previous site (or,
     when the signal came after the switch, the new one) and nothing else. SIGKILL (to the
     whole group): the run leaves its folder beside the output, never in the temporary folder,
     and the next run removes it."""
@@ -288,11 +288,10 @@ def test_a_build_stopped_while_indexing_leaves_no_temporary_folder(tmp_path: Pat
                    tmp_path / "build.log", temp)
 
     def indexing(before: frozenset[str] = frozenset()) -> bool:
-        """Pagefind's working copies exist, wherever they are (not counting what was there
-        ``before`` the run: a killed run's copies)."""
-        return any("pagefind" in p.name for p in temp.iterdir() if p.name not in before) \
-            or any(any(p.glob("*pagefind-*")) for p in out.parent.glob(f".{out.name}.*.tmp")
-                   if p.name not in before)
+        """The new site's search index is being written (not counting what was there
+        ``before`` the run: a killed run's folder)."""
+        return any((p / "search-index").exists()
+                   for p in out.parent.glob(f".{out.name}.*.tmp") if p.name not in before)
 
     expected: dict[Path, dict[str, str]] = {}
     tail = 0.0
@@ -300,7 +299,7 @@ def test_a_build_stopped_while_indexing_leaves_no_temporary_folder(tmp_path: Pat
         tail = max(tail, timed(run(corpus), indexing)[1])
         expected[corpus] = manifest(out)
         assert beside(out) == [] and temporary(run(corpus)) == []
-    assert tail > 0, "Pagefind's working copies were never seen"
+    assert tail > 0, "the search index was never seen being written"
     rng = random.Random(SEED)
     current = corpora[0]
     falls: Counter[str] = Counter()
@@ -343,7 +342,7 @@ def test_a_build_stopped_while_indexing_leaves_no_temporary_folder(tmp_path: Pat
             f"left in the temporary folder: {temporary(run(target))}"
         if sig == signal.SIGTERM:
             assert beside(out) == [], f"SIGTERM left beside the output: {beside(out)}"
-            with pytest.raises(ProcessLookupError):  # Pagefind was stopped too
+            with pytest.raises(ProcessLookupError):  # no process of the run is left
                 os.killpg(proc.pid, 0)
         else:
             falls["left beside the output after SIGKILL"] += bool(beside(out))

@@ -9,6 +9,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import shutil
 import threading
 import time
@@ -23,15 +24,7 @@ import pytest
 from judge.langs import LANGS
 from judge.paths import project_root
 from judge.site.build import build_site
-from judge.site.offline import (
-    HASHED_NAME,
-    PAGES,
-    SERVICE_WORKER,
-    files_digest,
-    kept_files,
-    site_version,
-)
-from judge.site.searchindex import index_site
+from judge.site.offline import PAGES, SERVICE_WORKER, files_digest, kept_files, site_version
 from judge.site.serve import start_server
 
 FIXTURE = project_root() / "tests" / "fixtures" / "site_corpus"
@@ -40,7 +33,7 @@ FIXTURE = project_root() / "tests" / "fixtures" / "site_corpus"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("offline") / "site"
-    build_site(out, root=FIXTURE, finish=index_site)
+    build_site(out, root=FIXTURE, search=True)
     return out
 
 
@@ -52,18 +45,19 @@ def test_each_language_keeps_its_search_and_the_pages_it_leads_to(site: Path) ->
         assert {f"{lang}/{key}" for key in PAGES} <= set(files)
         assert {"assets/site.css", "assets/site.js", "assets/search.js",
                 "assets/search.css"} <= set(files)
-        # the whole Pagefind bundle of the language, but its web worker and the other
-        # languages' WebAssembly, which the search page never loads
-        bundle = {p.relative_to(site).as_posix() for p in (site / lang / "pagefind").rglob("*")
-                  if p.is_file()}
-        kept = {f for f in files if f.startswith(f"{lang}/pagefind/")}
-        entry = json.loads((site / lang / "pagefind" / "pagefind-entry.json").read_text())
-        wasm = {f"{lang}/pagefind/wasm.{v['wasm'] or 'unknown'}.pagefind"
-                for v in entry["languages"].values()}
-        assert wasm <= kept
-        assert kept == {f for f in bundle if not f.endswith("pagefind-worker.js")
-                        and not (f.split("/")[-1].startswith("wasm.") and f not in wasm)}
-        assert any("/index/" in f for f in kept) and any("/fragment/" in f for f in kept)
+        # the search: its engine, every file of the index that every language reads, and
+        # what the results show in this language (not in the others)
+        assert "assets/search-engine.js" in files
+        index = {p.relative_to(site).as_posix() for p in (site / "search-index").rglob("*")
+                 if p.is_file()}
+        kept = {f for f in files if f.startswith("search-index/")}
+        assert kept == {f for f in index if f.split("/")[1] in (lang, *(
+            part for part in {f.split("/")[1]} if part not in LANGS))}
+        assert "search-index/meta.json.gz" in kept and any(f.startswith("search-index/s/")
+                                                           for f in kept)
+        assert any(f.startswith(f"search-index/{lang}/") for f in kept)
+        assert not any(f.startswith(tuple(f"search-index/{other}/" for other in LANGS
+                                          if other != lang)) for f in kept)
         # nothing of another language, nothing outside the site, no download
         assert not any(f.startswith(tuple(f"{other}/" for other in LANGS if other != lang))
                        for f in files)
@@ -101,7 +95,7 @@ def test_the_worker_carries_the_build_version(site: Path, tmp_path: Path) -> Non
     ruling.write_text(ruling.read_text(encoding="utf-8").replace(
         "Two milled SIGNI", "Two milled SIGNI (edited)"), encoding="utf-8")
     other = tmp_path / "other"
-    build_site(other, root=corpus, finish=index_site)
+    build_site(other, root=corpus, search=True)
     assert site_version(other) != version
     assert f'var VERSION = "{site_version(other)}";' in \
         (other / SERVICE_WORKER).read_text(encoding="utf-8")
@@ -109,7 +103,7 @@ def test_the_worker_carries_the_build_version(site: Path, tmp_path: Path) -> Non
 
 def test_two_builds_with_the_index_are_the_same_bytes(site: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
-    build_site(again, root=FIXTURE, finish=index_site)
+    build_site(again, root=FIXTURE, search=True)
     files = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(again).as_posix() for p in again.rglob("*")
                            if p.is_file())
@@ -126,7 +120,7 @@ def test_judge_serve_serves_the_worker_as_javascript_at_the_root(site: Path) -> 
                              ("/offline/en.json", "application/json"),
                              ("/api/rulings.json", "application/json"),
                              ("/api/judge.db", "application/vnd.sqlite3"),
-                             ("/en/pagefind/pagefind-entry.json", "application/json")):
+                             ("/search-index/meta.json.gz", "application/gzip")):
             with urllib.request.urlopen(base + path, timeout=10) as response:
                 assert response.headers["Content-Type"].split(";")[0] == wanted, path
                 body = response.read()
@@ -136,19 +130,15 @@ def test_judge_serve_serves_the_worker_as_javascript_at_the_root(site: Path) -> 
         server.server_close()
 
 
-def test_only_the_parts_of_a_pagefind_index_count_as_named_by_their_content(
-        site: Path) -> None:
-    """judge serve lets browsers keep, and the worker serves from its cache, only files whose
-    name carries a hash of their bytes: every part of a real index, and nothing else."""
-    for path in sorted(p for p in site.rglob("*") if p.is_file()):
-        name = path.relative_to(site).as_posix()
-        part = "/pagefind/" in name and (name.endswith(".pf_meta") or
-                                         name.split("/")[-2] in ("index", "fragment", "filter"))
-        assert bool(HASHED_NAME.search(name)) == part, name
-    entry = json.loads((site / "en" / "pagefind" / "pagefind-entry.json").read_text())
-    assert HASHED_NAME.search(f"en/pagefind/pagefind.{entry['languages']['en']['hash']}.pf_meta")
+def test_the_worker_asks_for_every_file_of_the_site_again(site: Path) -> None:
+    """No file of the site is named after its content (the search index keeps its names from
+    one build to the next), so the worker serves none from its cache while online: every rule
+    but the pinned Pyodide's is "network" (asked for again, past the HTTP cache)."""
     script = (site / SERVICE_WORKER).read_text(encoding="utf-8")
-    assert f"var HASHED = /{HASHED_NAME.pattern}/;" in script
+    strategies = re.findall(r'name: "([\w-]+)", strategy: "(\w+)"', script)
+    assert ("search", "network") in strategies and ("pages", "network") in strategies
+    assert [name for name, how in strategies if how == "cache"] == ["pyodide"], strategies
+    assert 'cache: "no-cache"' in script
 
 
 # ---------------------------------------------------------------------------- a returning visitor
@@ -251,7 +241,7 @@ def test_a_returning_visitor_sees_the_rebuilt_page_and_search_on_the_first_load(
     corpus = tmp_path / "corpus"
     shutil.copytree(FIXTURE, corpus)
     out = tmp_path / "site"
-    build_site(out, root=corpus, finish=index_site)
+    build_site(out, root=corpus, search=True)
     age(out, TWO_DAYS_AGO)
     context = browser.new_context(viewport={"width": 1000, "height": 800})
     context.set_default_timeout(WAIT_MS)
@@ -275,7 +265,7 @@ def test_a_returning_visitor_sees_the_rebuilt_page_and_search_on_the_first_load(
             ruling.write_text(text.replace(OLD_TITLE, NEW_TITLE).replace(
                 "so there are four results.", f"so there are four results ({NEW_WORD}).",
             ), encoding="utf-8")
-            build_site(out, root=corpus, finish=index_site)
+            build_site(out, root=corpus, search=True)
             version = site_version(out)
 
             # the first load after the rebuild: the new page, the new index, while the
@@ -313,7 +303,7 @@ def test_a_returning_visitor_sees_the_rebuilt_page_and_search_on_the_first_load(
             urls = tab.evaluate("name => caches.open(name).then(c => c.keys())"
                                 ".then(keys => keys.map(r => r.url))", names[0])
             assert {base + RULING_PAGE, base + "offline/en.json", base + "en/search/",
-                    base + "en/pagefind/pagefind-entry.json"} <= set(urls)
+                    base + "search-index/meta.json.gz"} <= set(urls)
         # no server: the new build's page and index, from the new worker's cache
         context.set_offline(True)
         tab.goto(base + RULING_PAGE)

@@ -498,6 +498,47 @@ def test_index_rebuilt_only_when_the_corpus_changes(tmp_path: Path) -> None:
     assert [h.id for h in search("ゼブラ", root=root).hits] == [POWER]
 
 
+def _age(root: Path, seconds: float) -> None:
+    """Every input file of the corpus at ``root`` last modified ``seconds`` ago."""
+    import os
+    import time
+
+    from judge.search.index import input_files
+
+    then = time.time() - seconds
+    for path in input_files(root):
+        if path.is_relative_to(root):
+            os.utime(path, (then, then))
+
+
+def test_a_current_index_is_told_by_sizes_and_times_without_reading_the_corpus(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #28/#29: the stamp holds each input file's size and time; when none changed a
+    search reads none of them. A file touched but not changed is read once, and the index
+    is kept; a change made within the clock's tick of the last check is still seen."""
+    import judge.search.index as index_module
+
+    root = tmp_path / "c"
+    shutil.copytree(FX_CORPUS / "rulings", root / "rulings")
+    _age(root, 3600)
+    assert ensure_index(root) == "no index yet"
+    hashed: list[Path] = []
+    real = index_module.fingerprint
+    monkeypatch.setattr(index_module, "fingerprint",
+                        lambda r: hashed.append(r) or real(r))
+    assert ensure_index(root) == "" and hashed == []  # nothing read
+    ruling = root / "rulings" / "rules" / "fx-power-zero.toml"
+    ruling.touch()  # touched, not changed
+    assert ensure_index(root) == "" and hashed == [root]
+    _age(root, 3600)
+    assert ensure_index(root) == "" and hashed == [root, root]  # the new times recorded
+    assert ensure_index(root) == "" and len(hashed) == 2
+    # the same size, within the last check's tick: read again, and the change is seen
+    text = ruling.read_text(encoding="utf-8")
+    ruling.write_text(text.replace("関係ありません", "関係ありまセン"), encoding="utf-8")
+    assert ensure_index(root) == "the corpus changed"
+
+
 def test_corrupt_index_is_detected_and_rebuilt(tmp_path: Path) -> None:
     root = tmp_path / "c"
     shutil.copytree(FX_CORPUS / "rulings", root / "rulings")

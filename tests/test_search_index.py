@@ -1,64 +1,44 @@
-"""The Pagefind search index of the site, without a browser (tests/test_browser.py searches).
+"""The site's search index (``search-index/``, judge/search/static.py), without a browser
+(tests/test_browser.py searches in Chromium, tests/test_search_parity.py compares the site's
+ranking with judge search's).
 
-Built from the three-ruling fixture corpus: one bundle per language with Pagefind's library
-(its ready-made interfaces left out) and the glossary's names for the suggestions, every
-ruling page indexed and each glossary term, kind of rule processing and rule set as a result
-of its own; ``judge build --no-search`` leaves it out; an indexing that fails leaves the
-previous site as it was; what the index copies add (folded forms, the pieces of the terms'
-names, their aliases, the names a page is the first answer for); the index is the same, byte
-for byte, for the same site (filters put in one order, judge/site/pagefind_order).
+Built from the three-ruling fixture corpus by ``judge build``: the same documents, rows and
+tokens as judge search's FTS5 index (every instance of every token read back equal to what
+FTS5 holds), one fragment per result and language holding the text of that language's page
+and nothing else (no alias lists, no folded forms, no index helpers), the glossary and the
+definition in the meta file; ``judge build --no-search`` leaves it out; the same site gives
+the same index, byte for byte; the search page loads the engine and the index from the site.
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import html
 import json
-import os
+import re
+import sqlite3
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given
-from hypothesis import strategies as st
 
 from judge.cli import cli
-from judge.corpus import load_glossary
 from judge.i18n import LANGS
 from judge.paths import project_root
+from judge.search import build_index
+from judge.search.definition import definition
+from judge.search.documents import corpus_documents
+from judge.search.index import COLUMNS, DB
+from judge.search.static import BLOCK, FORMAT, fnv, postings_of, shown_of
 from judge.site.build import build_site
-from judge.site.pagefind_order import (
-    FILTER_HASH_DIGITS,
-    META_HASH_DIGITS,
-    BundleFormatError,
-    Item,
-    canonicalise,
-    content_name,
-    decode,
-    encode,
-    read_index_file,
-)
-from judge.site.searchindex import (
-    BUNDLE,
-    CHUNK_VARIABLE,
-    RESULT_PAGES,
-    TERMS_FILE,
-    UNUSED,
-    SearchIndexError,
-    fold,
-    folded_forms,
-    index_site,
-    index_text,
-    name_pieces,
-    result_records,
-)
+from judge.site.searchindex import FOLDER
 
 FIXTURE = project_root() / "tests" / "fixtures" / "site_corpus"
-#: The search filters' names in each language (rule set, tag, term), as the pages give them.
-FILTER_NAMES = {"ja": ("ルールセット", "タグ", "用語", "出典"),
-                "en": ("Rule set", "Tag", "Term", "Sources"),
-                "zh-Hans": ("规则版本", "标签", "术语", "出处")}
 RULINGS = 3  # in the fixture corpus
+ENGINE = project_root() / "site_templates" / "assets" / "search-engine.js"
 
 
 def digest(root: Path) -> dict[str, str]:
@@ -66,159 +46,112 @@ def digest(root: Path) -> dict[str, str]:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-PROGRESS: list[tuple[str, int, int]] = []
+def read(folder: Path, name: str) -> Any:
+    return json.loads(gzip.decompress((folder / (name + ".gz")).read_bytes()))
 
 
 @pytest.fixture(scope="module")
-def indexed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("search") / "site"
-    build_site(out, root=FIXTURE,
-               finish=lambda folder: index_site(folder, lambda *tick: PROGRESS.append(tick)))
+    report = build_site(out, root=FIXTURE, search=True)
+    assert report.search is not None and report.search.docs > RULINGS
     return out
 
 
-def test_indexing_reports_its_progress(indexed_site: Path) -> None:
-    assert PROGRESS == [("search index", n, len(LANGS)) for n in range(1, len(LANGS) + 1)]
+@pytest.fixture(scope="module")
+def fts(tmp_path_factory: pytest.TempPathFactory) -> sqlite3.Connection:
+    """judge search's index of the same corpus."""
+    folder = tmp_path_factory.mktemp("fts") / "search"
+    docs, terms, rulesets = corpus_documents(FIXTURE)
+    build_index(docs, folder, glossary=terms, rulesets=rulesets)
+    return sqlite3.connect(folder / DB)
 
 
-def results_of(site: Path, lang: str) -> int:
-    """The glossary terms, kinds of rule processing and rule sets: results of their own."""
-    return sum((site / lang / name / "index.html").read_text(encoding="utf-8")
-               .count("data-result=") for name in RESULT_PAGES)
+def test_the_index_holds_the_same_rows_and_tokens_as_judge_search(
+        site: Path, fts: sqlite3.Connection) -> None:
+    """Every instance (token, row, column, place) of the FTS5 index is in the site's
+    postings, and nothing else (but the starts of tokens, X*, which FTS5 finds with its
+    prefix index); each row's length is FTS5's."""
+    index = site / FOLDER
+    meta = read(index, "meta.json")
+    rows = int(fts.execute("SELECT count(*) FROM docs").fetchone()[0])
+    assert meta["docs"] == rows and meta["format"] == FORMAT
+    fts.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, fts, 'instance')")
+    instances: dict[str, set[tuple[int, int, int]]] = {}
+    for term, doc, col, offset in fts.execute("SELECT term, doc, col, offset FROM temp.v"):
+        instances.setdefault(term, set()).add((doc, COLUMNS.index(col), offset))
+    assert sum(len(v) for v in instances.values()) == meta["tokens"]
+    for token, wanted in instances.items():
+        found = {(row, col, pos) for row, cols in postings_of(token, index).items()
+                 for col, positions in cols.items() for pos in positions}
+        assert found == wanted, token
+    # every shard holds only its own tokens, and a start X* for each CJK character
+    for shard in sorted((index / "s").glob("*.json.gz")):
+        n = int(shard.name.split(".")[0], 16)
+        for token in read(index, f"s/{shard.name.removesuffix('.json.gz')}.json"):
+            assert fnv(token) % meta["shards"] == n
+            assert token in instances or (token.endswith("*") and len(token) == 2), token
 
 
-def test_one_bundle_per_language_with_its_library(indexed_site: Path) -> None:
+def test_fnv_is_the_hash_the_page_computes() -> None:
+    """FNV-1a over UTF-16 code units, low byte first: the shard the page looks a token up
+    in (search-engine.js, fnv) is the one the build wrote it to."""
+    tokens = ["", "a", "refresh", "重构", "构_", "り*", "tag_refresh", "\U0001f600", "é"]
+    script = (f"const {{fnv}} = require({json.dumps(str(ENGINE))});"
+              f"console.log(JSON.stringify({json.dumps(tokens)}.map(fnv)));")
+    done = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == [fnv(t) for t in tokens]
+    assert fnv("") == 0x811C9DC5 and fnv("a") == 0x2B24D044
+
+
+def test_the_meta_file_holds_the_definition_and_the_glossary(site: Path) -> None:
+    meta = read(site / FOLDER, "meta.json")
+    assert meta["definition"] == definition()
+    names = {names["en"] for _id, names, _main in meta["glossary"]["terms"]}
+    assert "refresh" in names
+    # each term's main ruling and glossary entry, by row
+    ids = read(site / FOLDER, "ids.json")
+    main, entry = meta["terms"]["refresh"]
+    assert ids[entry - 1] == "id_term_refresh"
+    assert meta["kinds"][0] == [1, "ruling"] and meta["block"] == BLOCK
+    assert [k for _row, k in meta["kinds"]] == ["ruling", "term", "processing", "change"]
+
+
+def test_fragments_hold_only_the_text_of_the_page_in_its_language(site: Path) -> None:
+    """What a result shows: its title and answer as its page in that language shows them,
+    no alias list, no folded form, no piece of another language."""
+    docs, _terms, _rulesets = corpus_documents(FIXTURE)
+    index = site / FOLDER
     for lang in LANGS:
-        bundle = indexed_site / lang / BUNDLE
-        for name in ("pagefind.js", "pagefind-entry.json", TERMS_FILE):
-            assert (bundle / name).is_file(), f"{lang}: no {name}"
-        assert list(bundle.glob("wasm.*.pagefind")), "no WebAssembly"
-        for name in UNUSED:  # the site draws its own results
-            assert not (bundle / name).exists(), f"{lang}: {name} left in the bundle"
-        entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
-        results = results_of(indexed_site, lang)
-        assert results > 80  # the glossary alone has more terms
-        assert sum(index["page_count"] for index in entry["languages"].values()) == \
-            RULINGS + results
-        # Pagefind names the index after the language of <html lang>
-        assert list(entry["languages"]) == [lang.lower()]
-        assert any((bundle / "filter").iterdir()), "no filters (tag, ruleset, term)"
-        # small chunks of the word index: a first search fetches one of them
-        assert max(p.stat().st_size for p in (bundle / "index").iterdir()) < 40_000
-    assert not (indexed_site / BUNDLE).exists(), "a bundle outside the language trees"
-    assert CHUNK_VARIABLE not in os.environ, "the chunk size was left in the environment"
+        for row, doc in enumerate(docs, 1):
+            shown = shown_of(row, lang, index)
+            assert shown["id"] == doc.id and shown["kind"] == doc.kind
+            if doc.titles.get(lang):
+                assert shown["lang"] == lang
+                assert shown["title"] == doc.titles[lang]
+                assert shown["text"] == doc.bodies.get(lang, "")
+            if doc.kind == "ruling":
+                assert shown["href"] == f"rulings/{doc.id}/"
+                page = (site / lang / shown["href"] / "index.html").read_text(encoding="utf-8")
+                text = html.unescape(re.sub(r"<[^>]+>", "", page))
+                assert shown["title"] in text
+                # the answer's sentences are on the page (its markup aside)
+                first = re.split(r"[。.]", shown["text"])[0]
+                assert first and first in text, (lang, doc.id)
+            assert "·" not in shown["text"] and doc.keywords not in shown["text"]
+        term = shown_of([d.id for d in docs].index("term:refresh") + 1, lang, index)
+        assert term["href"] == "glossary/#t-refresh"
+        assert 'id="t-refresh"' in (site / lang / "glossary" / "index.html").read_text(
+            encoding="utf-8")
 
 
-def test_terms_file_holds_every_name_and_alias(indexed_site: Path) -> None:
-    glossary = load_glossary()
-    for lang in LANGS:
-        names = json.loads((indexed_site / lang / BUNDLE / TERMS_FILE)
-                           .read_text(encoding="utf-8"))
-        assert names == sorted(names)
-        for term in glossary.values():
-            assert set(term.names.values()) | set(term.aliases) <= set(names), term.id
-
-
-def test_search_page_loads_the_bundle_of_its_language(indexed_site: Path) -> None:
-    for lang in LANGS:
-        page = (indexed_site / lang / "search" / "index.html").read_text(encoding="utf-8")
-        assert 'data-bundle="../pagefind/"' in page
-        assert '<script src="../../assets/search.js" defer></script>' in page
-        assert "data-missing=" in page
-    script = (indexed_site / "assets" / "search.js").read_text(encoding="utf-8")
-    assert 'import(new URL("pagefind.js", bundle).href)' in script
-    assert "noWorker: true" in script and TERMS_FILE in script
-    assert "http" not in script.replace("window.location.href", ""), "no address outside"
-
-
-def test_name_pieces_and_folded_forms() -> None:
-    assert name_pieces("重构") == ["构"]
-    assert name_pieces("主牌组") == ["牌组", "组"]
-    assert name_pieces("リフレッシュ") == []  # kana: the indexer and the browser agree
-    assert name_pieces("ルール処理") == ["理"]
-    assert fold("ＰＩＣＫ ＵＰ") == "pick up" and fold("りふれっしゅ") == "リフレッシュ"
-    assert fold("ﾊﾞﾆｯｼｭ") == "バニッシュ"
-    # width everywhere; kana only in names (in a sentence it is a word's ending)
-    assert folded_forms("《ＰＩＣＫ ＵＰ》を使う") == ["pick", "up"]
-    assert folded_forms("ﾊﾞﾆｯｼｭ") == ["バニッシュ"]
-    assert folded_forms("てふだ") == [] and folded_forms("てふだ", names=True) == ["テフダ"]
-    assert folded_forms("によれば", names=False) == []
-    assert folded_forms("refresh リフレッシュ", names=True) == []
-
-
-PAGE = ('<html lang="zh-Hans"><body><main data-pagefind-body>'
-        '<h1 data-pagefind-meta="title" data-pagefind-weight="8">《ＰＩＣＫ ＵＰ》</h1>'
-        '<p>重构 <a href="t">#重构</a></p>'
-        '<p class="explains" data-pagefind-weight="10">explains: '
-        '<span data-pagefind-meta="explains"><a href="g/#t-refresh" class="names">重构</a> '
-        '<span class="names"><span lang="ja">リフレッシュ</span> · '
-        '<span lang="en">refresh</span></span></span></p>'
-        '<ul class="terms"><li><a href="g/#t-refresh" data-pagefind-filter="用语:重构">'
-        '<span lang="ja">リフレッシュ</span> · <span lang="en">refresh</span> · '
-        '<span lang="zh-Hans">重构</span></a></li></ul>'
-        '<section data-pagefind-ignore><p>ＰＩＣＫ 重构</p></section></main></body></html>')
-FORMS = {"refresh": ["リフレッシュ", "refresh", "重构", "deck out", "てふだ"]}
-
-
-def test_index_text_adds_pieces_folded_forms_and_aliases() -> None:
-    indexed = index_text(PAGE, FORMS)
-    # the title's folded form goes after it, the shown metadata unchanged
-    assert '《ＰＩＣＫ ＵＰ》</h1><span data-pagefind-weight="8"> pick up</span>' in indexed
-    # in the list of terms: the pieces, weighted, then the aliases
-    assert ('<span lang="zh-Hans">重构<span data-pagefind-weight="2"> 构</span></span></a>'
-            '<span data-pagefind-weight="1"> deck out · てふだ · テフダ</span></li>') in indexed
-    # in the terms the ruling explains (metadata that is not shown): plain text, at its end
-    explains = indexed.split('data-pagefind-meta="explains">')[1].split("</p>")[0]
-    assert "data-pagefind-weight" not in explains
-    assert '<a href="g/#t-refresh" class="names">重构 构</a>' in explains
-    assert explains.endswith(" · deck out · てふだ · テフダ</span>")
-    # the names it is the first answer for, folded
-    assert ('<div data-pagefind-ignore data-pagefind-meta="exact">'
-            'リフレッシュ|refresh|重构|deck out|テフダ</div>\n</main>') in indexed
-    # ignored text and ordinary text get nothing; without additions, nothing changes
-    assert "<p>ＰＩＣＫ 重构</p></section>" in indexed and "<p>重构 <a" in indexed
-    plain = '<main data-pagefind-body><ul class="terms"><li><a href="x">x</a></li></ul></main>'
-    assert index_text(plain) == plain
-
-
-def test_result_records_are_the_sections_of_the_result_pages(indexed_site: Path) -> None:
-    for lang in LANGS:
-        for name in RESULT_PAGES:
-            page = (indexed_site / lang / name / "index.html").read_text(encoding="utf-8")
-            records = result_records(page, lang, f"{name}/")
-            assert len(records) == page.count("data-result=") > 0
-            for record in records:
-                kind, _, ident = record.key.partition(":")
-                anchor = {"term": "t-", "processing": "kind-", "change": "rs-"}[kind] + ident
-                assert record.path == f"{name}/{anchor}/index.html"
-                assert record.url == f"/{name}/{anchor}/"
-                assert f'<html lang="{lang}">' in record.html
-                assert "<main data-pagefind-body>" in record.html
-                assert record.html.count("<section") == 1
-                assert 'data-pagefind-meta="title"' in record.html
-    with pytest.raises(SearchIndexError):
-        result_records('<section data-result="term:x"><p>no end', "en", "glossary/")
-
-
-def test_pieces_are_only_in_the_index(indexed_site: Path) -> None:
-    page = (indexed_site / "zh-Hans" / "rulings" / "fixture-mill-refresh" / "index.html")
-    text = page.read_text(encoding="utf-8")
-    assert "重构" in text and '<span data-pagefind-weight="2"> 构</span>' not in text
-    assert 'data-pagefind-meta="exact"' not in text
-
-
-@pytest.mark.parametrize("binary", ["no-such-pagefind", "/bin/false"])
-def test_failed_indexing_keeps_the_previous_site(tmp_path: Path, binary: str,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """A Pagefind that cannot start, or stops at once, fails the build quickly."""
-    out = tmp_path / "site"
-    build_site(out, root=FIXTURE)
-    before = digest(out)
-    monkeypatch.setenv("PAGEFIND_BINARY_PATH", str(tmp_path / binary))
-    with pytest.raises(SearchIndexError):
-        build_site(out, root=FIXTURE, finish=index_site)
-    assert digest(out) == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+def test_facets_name_the_filters_values_in_the_page_language(site: Path) -> None:
+    ja = read(site / FOLDER, "ja/facets.json")
+    en = read(site / FOLDER, "en/facets.json")
+    assert [v for v, _name, _n in ja["rules"]] == sorted(v for v, _name, _n in ja["rules"])
+    assert ["refresh", "リフレッシュ"] in [[v, name] for v, name, _n in ja["term"]]
+    assert ["refresh", "refresh"] in [[v, name] for v, name, _n in en["term"]]
+    assert all(n > 0 for _v, _name, n in en["tag"])
 
 
 def test_cli_builds_the_index_unless_no_search(tmp_path: Path) -> None:
@@ -227,82 +160,25 @@ def test_cli_builds_the_index_unless_no_search(tmp_path: Path) -> None:
     result = runner.invoke(cli, ["build", "--corpus", str(FIXTURE), "--out", str(out),
                                  "--no-search"])
     assert result.exit_code == 0, result.output
-    assert not any((out / lang / BUNDLE).exists() for lang in LANGS)
+    assert not (out / FOLDER).exists()
+    offline = json.loads((out / "offline" / "en.json").read_text(encoding="utf-8"))
+    assert not any(f.startswith(FOLDER) for f in offline["files"])
     result = runner.invoke(cli, ["build", "--corpus", str(FIXTURE), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "search index: ja 3, en 3, zh-Hans 3 pages" in result.output
-    assert all((out / lang / BUNDLE / "pagefind.js").is_file() for lang in LANGS)
+    assert "search index:" in result.output
+    assert (out / FOLDER / "meta.json.gz").is_file()
 
 
-# ------------------------------------------------------------------ one order for the index
-
-def test_the_same_site_gives_the_same_index(indexed_site: Path, tmp_path: Path) -> None:
-    """Pagefind alone writes its filter and metadata files in a new order each run; the
-    build puts them in one order, so the whole site, index included, is byte-identical."""
+def test_the_same_site_gives_the_same_index(site: Path, tmp_path: Path) -> None:
     again = tmp_path / "site"
-    build_site(again, root=FIXTURE, finish=index_site)
-    assert digest(again) == digest(indexed_site)
+    build_site(again, root=FIXTURE, search=True)
+    assert digest(again / FOLDER) == digest(site / FOLDER)
 
 
-def test_filters_are_sorted_and_named_after_their_content(indexed_site: Path) -> None:
+def test_search_page_loads_the_engine_and_the_index_of_the_site(site: Path) -> None:
     for lang in LANGS:
-        bundle = indexed_site / lang / BUNDLE
-        entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
-        (language,) = entry["languages"].values()
-        meta_path = bundle / f"pagefind.{language['hash']}.pf_meta"
-        meta = read_index_file(meta_path)
-        assert isinstance(meta, list)
-        assert language["hash"] == content_name(lang.lower(), meta_path.read_bytes(),
-                                                META_HASH_DIGITS)
-        names = [pair[0] for pair in meta[3]]
-        assert names == sorted(names) and set(names) == set(FILTER_NAMES[lang]), names
-        listed = set()
-        for name, file_hash in meta[3]:
-            path = bundle / "filter" / f"{file_hash}.pf_filter"
-            listed.add(path.name)
-            assert file_hash == content_name(lang.lower(), path.read_bytes(),
-                                             FILTER_HASH_DIGITS)
-            content = read_index_file(path)
-            assert isinstance(content, list) and content[0] == name
-            values = [value[0] for value in content[1]]
-            assert values == sorted(values) and values
-        assert listed == {p.name for p in (bundle / "filter").iterdir()}, "a stray filter"
-
-
-cbor_items = st.recursive(st.integers(0, 2**64 - 1) | st.text(),
-                          lambda inner: st.lists(inner, max_size=5), max_leaves=30)
-
-
-@given(cbor_items)
-def test_cbor_round_trip(item: Item) -> None:
-    assert decode(encode(item)) == item
-
-
-def test_cbor_known_bytes() -> None:
-    # RFC 8949 appendix A
-    assert encode(0) == b"\x00" and encode(23) == b"\x17" and encode(24) == b"\x18\x18"
-    assert encode(1000) == b"\x19\x03\xe8" and encode(1000000) == b"\x1a\x00\x0f\x42\x40"
-    assert encode("IETF") == b"\x64IETF" and encode([1, [2, 3]]) == b"\x82\x01\x82\x02\x03"
-
-
-@pytest.mark.parametrize("data", [b"\x20", b"\xa1\x01\x02", b"\x9f\xff", b"\x82\x01",
-                                  b"\x01\x02", b"\x63ab"])
-def test_cbor_outside_the_subset_is_refused(data: bytes) -> None:
-    with pytest.raises(ValueError):
-        decode(data)
-
-
-def test_an_unknown_bundle_format_stops_the_build_with_the_file(tmp_path: Path) -> None:
-    out = tmp_path / "site"
-    build_site(out, root=FIXTURE, finish=index_site)
-    before = digest(out)
-    bundle = out / "en" / BUNDLE
-    target = next((bundle / "filter").iterdir())
-    target.write_bytes(gzip.compress(b"pagefind_dcd\xa0"))  # a map: not Pagefind 1.5's
-    with pytest.raises(BundleFormatError, match=target.name):
-        canonicalise(bundle)
-    target.write_bytes(b"not gzip")
-    with pytest.raises(BundleFormatError, match="not a Pagefind index file"):
-        canonicalise(bundle)
-    assert {k for k, v in digest(out).items() if before.get(k) != v} == {
-        target.relative_to(out).as_posix()}, "a refused bundle is left as it was"
+        page = (site / lang / "search" / "index.html").read_text(encoding="utf-8")
+        assert f'data-index="../../{FOLDER}/"' in page
+        assert '<script src="../../assets/search-engine.js" defer></script>' in page
+        assert page.index("search-engine.js") < page.index("assets/search.js")
+    assert (site / "assets" / "search-engine.js").is_file()

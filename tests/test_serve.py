@@ -21,23 +21,18 @@ from pathlib import Path
 import pytest
 
 from judge.paths import project_root
-from judge.site.serve import IMMUTABLE, MAX_TARGET, start_server
+from judge.site.serve import MAX_TARGET, start_server
 
-#: A site's files: a page, the worker, an asset, a search index's entry and its parts.
+#: A site's files: a page, the worker, an asset, the search index's entry and its parts.
 FILES = {
     "index.html": "<!doctype html><title>home</title>\n",
     "en/rulings/refresh-steps/index.html": "<!doctype html><title>a ruling</title>\n",
     "sw.js": "// the worker\n",
     "assets/site.css": "body { margin: 0 }\n",
-    "en/pagefind/pagefind-entry.json": '{"languages": {}}\n',
-    "en/pagefind/pagefind.js": "// pagefind\n",
-    "en/pagefind/pagefind.en_7329116b6d.pf_meta": "meta",
-    "en/pagefind/index/en_5d6fe02.pf_index": "index",
-    "en/pagefind/fragment/en_f76197f.pf_fragment": "fragment",
-    "en/pagefind/filter/en_41ca593.pf_filter": "filter",
+    "search-index/meta.json.gz": "meta",
+    "search-index/s/3.json.gz": "shard",
+    "search-index/en/f/0.json.gz": "fragments",
 }
-#: Files whose name carries a hash of their content: kept for long.
-HASHED = {name for name in FILES if ".pf_" in name}
 A_DAY_AGO = time.time() - 86_400
 
 
@@ -165,10 +160,8 @@ def test_each_file_has_the_cache_headers_that_fit(port: int, name: str) -> None:
     address = "/" + name.removesuffix("index.html")
     status, headers, body = ask(port, address)
     assert status == 200 and body == FILES[name].encode()
-    if name in HASHED:  # a new index names its parts anew: these never change
-        assert headers["cache-control"] == IMMUTABLE
-    else:  # pages, the worker, assets, the index's entry: asked for again every time
-        assert headers["cache-control"] == "no-cache"
+    # every file keeps its name from one build to the next: asked for again every time
+    assert headers["cache-control"] == "no-cache"
     tag = headers["etag"]
     assert tag.startswith('"') and tag.endswith('"') and len(tag) > 10  # strong
     assert headers["last-modified"] == formatdate(int(A_DAY_AGO), usegmt=True)
@@ -191,12 +184,12 @@ def test_a_rebuilt_file_is_sent_anew_and_an_unchanged_one_is_not(tmp_path: Path)
 def rebuild_and_ask_again(site: Path, port: int) -> None:
     page = "/en/rulings/refresh-steps/"
     _, before, _ = ask(port, page)
-    _, entry, _ = ask(port, "/en/pagefind/pagefind-entry.json")
+    _, entry, _ = ask(port, "/search-index/meta.json.gz")
     # a rebuild writes every file anew: this page changes, the entry keeps its bytes
     (site / "en/rulings/refresh-steps/index.html").write_text("<title>edited</title>\n",
                                                                encoding="utf-8")
-    (site / "en/pagefind/pagefind-entry.json").write_text(
-        FILES["en/pagefind/pagefind-entry.json"], encoding="utf-8")
+    (site / "search-index/meta.json.gz").write_text(
+        FILES["search-index/meta.json.gz"], encoding="utf-8")
     status, after, body = ask(port, page, headers={
         "If-None-Match": before["etag"], "If-Modified-Since": before["last-modified"]})
     assert (status, body) == (200, b"<title>edited</title>\n")
@@ -204,7 +197,7 @@ def rebuild_and_ask_again(site: Path, port: int) -> None:
     # the old date alone would not do either: the file is newer
     assert ask(port, page, headers={"If-Modified-Since": before["last-modified"]})[0] == 200
     # the same bytes: the same tag, whatever the new date says
-    status, again, _ = ask(port, "/en/pagefind/pagefind-entry.json",
+    status, again, _ = ask(port, "/search-index/meta.json.gz",
                            headers={"If-None-Match": entry["etag"]})
     assert status == 304 and again["etag"] == entry["etag"]
     assert again["last-modified"] != entry["last-modified"]

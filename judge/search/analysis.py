@@ -1,31 +1,82 @@
-"""Text analysis of ``judge search``: normalisation, spelling variants, stemming, CJK n-grams.
+"""Text analysis of the search: a whoosh analyser chain, the same for the texts indexed and the
+queries, and the reference the site's search (``search-engine.js``) is held to.
 
-Every text goes through :func:`fold` first, the texts indexed and the queries alike: Unicode
-NFKC (full-width letters, digits and punctuation become their ordinary forms, half-width
-katakana becomes full-width), lower case, katakana folded to hiragana and the katakana middle
-dot ``・`` dropped. So ``ＰＩＣＫ ＵＰ`` and ``pick up`` are one text, and so are
-``リフレッシュ``, ``りふれっしゅ`` and ``ﾘﾌﾚｯｼｭ``, and ``ライフ・バースト`` and ``ライフバースト``.
+:data:`ANALYZER` is whoosh's :class:`~whoosh.analysis.RegexTokenizer` (runs of non-space
+characters) followed by this module's filters and whoosh's :class:`~whoosh.analysis.StemFilter`:
 
-Runs of letters and digits are words; runs of CJK characters (kana and Han) are read as
-character pairs. A Latin word is put in British spelling, the corpus's own (``color`` and
-``colour``, ``center`` and ``centre``, ``defense`` and ``defence``, ``-ize`` and ``-ise``: see
-:func:`british`), then Porter-stemmed (``refreshes``, ``refreshed``, ``refreshing``:
-``refresh``). A CJK run of ``n`` characters gives its ``n - 1`` overlapping pairs and its last
-character followed by :data:`RUN_END`, so every character starts a token: a word of two or
-more characters is found as the phrase of its pairs (which is its exact spelling), a single
-character as the start of a token. No dictionary is needed for Japanese or Chinese.
+1. :class:`FoldFilter`: Unicode NFKC (full-width letters, digits and punctuation become their
+   ordinary forms, half-width katakana becomes full-width), lower case, katakana folded to
+   hiragana, the katakana middle dot ``・`` dropped. So ``ＰＩＣＫ ＵＰ`` and ``pick up`` are
+   one text, and so are ``リフレッシュ``, ``りふれっしゅ`` and ``ﾘﾌﾚｯｼｭ``.
+2. :class:`NumeralFilter`: a CJK numeral that counts something is written as a digit, as the
+   rulings write it (``第二次`` ``第2次``, ``二回目`` ``2回目``, ``两张`` ``2张``; the numerals and
+   counters are data: ``[fold]`` of ``definition.toml``).
+3. :class:`RunFilter`: the folded text cut into words of letters and digits (Latin, Greek,
+   Cyrillic) and runs of CJK characters (kana and Han), :data:`TOKEN_PATTERN`.
+4. whoosh's :class:`~whoosh.analysis.StemFilter` with :func:`latin_token`: an English word
+   put in British spelling, the corpus's own (``color`` ``colour``, ``center`` ``centre``;
+   :func:`british`), then Porter-stemmed by whoosh's stemmer (``refreshes``, ``refreshed``,
+   ``refreshing``: ``refresh``); other runs pass unchanged.
+5. :class:`CJKFilter`: a CJK run of ``n`` characters gives its ``n - 1`` overlapping pairs and
+   its last character followed by :data:`RUN_END`, so every character starts a token: a word
+   of two or more characters is found as the phrase of its pairs (which is its exact
+   spelling), a single character as the start of a token. No dictionary is needed. A query
+   (``mode="query"``) gives only the pairs of a run, and a run of one character gives that
+   character followed by ``*`` (the start of a token) when it ends the text, else by
+   :data:`RUN_END`.
 
-The tokens are written to the SQLite FTS5 index separated by spaces (the index's own
-tokenizer only splits them again; see :mod:`judge.search.index`).
+The tokens go to the SQLite FTS5 index separated by spaces (its ``ascii`` tokenizer only splits
+them again; :mod:`judge.search.index`) and to the site's index files (:mod:`judge.search.static`).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from functools import lru_cache
+from typing import Any
 
-from whoosh.lang.porter import stem as _porter_stem
+from judge.search.definition import definition
+
+
+def _import_whoosh() -> Any:
+    """``whoosh.analysis``, imported without ``urllib.request``: whoosh's compatibility module
+    imports it at once (a third of a fresh ``judge search``'s imports) for a download function
+    the analysis never calls. That name is bound to a function that imports the real one when
+    called; the real module is left to whoever imports it."""
+    import importlib
+    import sys
+    import types
+
+    if "whoosh.compat" in sys.modules or "urllib.request" in sys.modules:
+        return importlib.import_module("whoosh.analysis")
+
+    def urlretrieve(*args: Any, **kwargs: Any) -> Any:
+        from urllib.request import urlretrieve as real
+
+        return real(*args, **kwargs)
+
+    stand_in = types.ModuleType("urllib.request")
+    stand_in.urlretrieve = urlretrieve  # type: ignore[attr-defined]
+    sys.modules["urllib.request"] = stand_in
+    try:
+        return importlib.import_module("whoosh.analysis")
+    finally:
+        if sys.modules.get("urllib.request") is stand_in:
+            del sys.modules["urllib.request"]
+        parent = sys.modules.get("urllib")
+        if parent is not None and getattr(parent, "request", None) is stand_in:
+            delattr(parent, "request")
+
+
+_import_whoosh()
+from whoosh.analysis import Filter, RegexTokenizer, StemFilter  # noqa: E402
+from whoosh.lang.porter import stem as _porter_stem  # noqa: E402
+
+_FOLD = definition()["fold"]
+_EN = definition()["english"]
+_TYPOS = definition()["typos"]
 
 #: Katakana (ァ..ヶ, ヽヾ) to hiragana; the prolonged sound mark ー stays as it is; the middle
 #: dot ・ (and its half-width form, which NFKC turns into it) is dropped.
@@ -40,14 +91,15 @@ _CJK_CHAR = re.compile(rf"[{_CJK}]")
 _VOICED_MARKS = ("\u3099", "\u309a")
 #: Follows the last character of a CJK run in the index (``構_``).
 RUN_END = "_"
+#: Follows a single CJK character of a query: any token that starts with it.
+PREFIX = "*"
 
-
-#: A CJK numeral that counts something (二回目, 第二次, 两张, 一つ) is written as a digit, as the
-#: rulings write it (2回目, 第2次, 2张, 1つ). One character for one: the offsets stay.
-_NUMERALS = {"一": "1", "二": "2", "两": "2", "兩": "2", "三": "3", "四": "4", "五": "5",
-             "六": "6", "七": "7", "八": "8", "九": "9"}
-_COUNTED = re.compile("(?<=第)[一二两兩三四五六七八九]|[一二两兩三四五六七八九]"
-                      "(?=[次回张張枚个個只隻体體级級つ番])")
+#: A CJK numeral that counts something, written as a digit. One character for one: the
+#: offsets stay.
+_NUMERALS: dict[str, str] = dict(_FOLD["numerals"])
+_NUMERAL_CLASS = "".join(_NUMERALS)
+_COUNTED = re.compile(f"(?<={re.escape(_FOLD['ordinal'])})[{_NUMERAL_CLASS}]|[{_NUMERAL_CLASS}]"
+                      f"(?=[{re.escape(_FOLD['counters'])}])")
 
 
 def _digits(text: str) -> str:
@@ -55,38 +107,21 @@ def _digits(text: str) -> str:
         else text
 
 
+def _fold_width(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower().translate(_KANA_FOLD)
+
+
+_fold_char = lru_cache(maxsize=65536)(_fold_width)
+#: Full-width ASCII and the ideographic space, each to its one ordinary character (as NFKC
+#: makes them): a text that is normalised once these are is folded character for character.
+_WIDE: dict[int, int] = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+_WIDE[0x3000] = 0x20
+
+
 def fold(text: str) -> str:
     """NFKC, lower case, katakana to hiragana, no middle dots, counted CJK numerals as digits
-    (the length may change)."""
-    return _digits(unicodedata.normalize("NFKC", text).lower().translate(_KANA_FOLD))
-
-
-def normalize(text: str) -> tuple[str, list[int], list[int]]:
-    """:func:`fold` with, for each character of the result, where it starts and ends in
-    ``text`` (for highlighting the original text)."""
-    folded = fold(text)
-    if text.isascii() or (len(folded) == len(text) and "\u30fb" not in text
-                          and unicodedata.is_normalized("NFKC", text)
-                          and len(text.lower()) == len(text)):
-        ends = list(range(1, len(text) + 1))
-        return folded, list(range(len(text))), ends
-    out: list[str] = []
-    starts: list[int] = []
-    ends = []
-    for i, char in enumerate(text):
-        piece = unicodedata.normalize("NFKC", char).lower().translate(_KANA_FOLD)
-        if piece and piece[0] in _VOICED_MARKS and out:
-            # a half-width voiced sound mark: compose it with the kana before it
-            composed = unicodedata.normalize("NFC", out[-1] + piece[0])
-            if len(composed) == 1:
-                out[-1] = composed.translate(_KANA_FOLD)
-                ends[-1] = i + 1
-                piece = piece[1:]
-        for c in piece:
-            out.append(c)
-            starts.append(i)
-            ends.append(i + 1)
-    return _digits("".join(out)), starts, ends
+    (the length may change): :class:`FoldFilter` and :class:`NumeralFilter` on a whole text."""
+    return _digits(_fold_width(text))
 
 
 def is_cjk(text: str) -> bool:
@@ -96,25 +131,13 @@ def is_cjk(text: str) -> bool:
 
 # ---------------------------------------------------------------------- English words
 
-#: American spellings that are not found by the rules of :func:`british`.
-_BRITISH: dict[str, str] = {
-    "center": "centre", "centers": "centres", "centered": "centred", "centering": "centring",
-    "theater": "theatre", "fiber": "fibre", "defense": "defence", "defenses": "defences",
-    "offense": "offence", "license": "licence", "pretense": "pretence", "gray": "grey",
-    "catalog": "catalogue", "dialog": "dialogue", "analog": "analogue",
-    "judgment": "judgement", "fulfill": "fulfil", "fulfills": "fulfils",
-    "enrollment": "enrolment", "skillful": "skilful", "program": "programme",
-}
-#: American ``-or`` stems whose British form has ``-our`` (``color`` and every word on it).
-_OUR_STEMS = ("color", "colorless", "multicolor", "favor", "honor", "behavior", "armor",
-              "flavor", "harbor", "labor", "neighbor", "rumor", "vapor", "vigor", "humor")
-#: Verbs whose British forms double the l (``canceled``: ``cancelled``).
-_DOUBLE_L = ("cancel", "travel", "label", "model", "level", "signal", "fuel", "total",
-             "dial", "equal", "duel", "marvel", "tunnel", "rival")
-#: Words ending in -ize that are not the -ise/-ize suffix.
-_IZE_WORDS = frozenset({"size", "sizes", "sized", "sizing", "prize", "prizes", "seize",
-                        "seizes", "seized", "seizing", "maize", "baize", "resize", "resized",
-                        "capsize", "downsize", "oversize", "oversized", "upsize", "outsize"})
+_BRITISH: dict[str, str] = dict(_EN["british"])
+_OUR_STEMS: tuple[str, ...] = tuple(_EN["our_stems"])
+_DOUBLE_L: tuple[str, ...] = tuple(_EN["double_l"])
+_DOUBLE_L_ENDINGS: tuple[str, ...] = tuple(_EN["double_l_endings"])
+_IZE_WORDS = frozenset(_EN["ize_words"])
+_IZE_ENDINGS: tuple[str, ...] = tuple(_EN["ize_endings"])
+_YZE_ENDINGS: tuple[str, ...] = tuple(_EN["yze_endings"])
 _IZE = re.compile(r"(?<=[a-z]{2})iz(e|es|ed|ing|ation|ations|er|ers)$")
 _YZE = re.compile(r"yz(e|es|ed|ing)$")
 
@@ -130,36 +153,106 @@ def british(word: str) -> str:
         if word.startswith(stem):
             return stem[:-2] + "our" + word[len(stem):]
     for verb in _DOUBLE_L:
-        if word.startswith(verb) and word[len(verb):] in ("ed", "ing", "er", "ers"):
+        if word.startswith(verb) and word[len(verb):] in _DOUBLE_L_ENDINGS:
             return verb + "l" + word[len(verb):]
-    if word.endswith(("ize", "izes", "ized", "izing", "ization", "izations", "izer", "izers")) \
-            and word not in _IZE_WORDS:
+    if word.endswith(_IZE_ENDINGS) and word not in _IZE_WORDS:
         return _IZE.sub(lambda m: "is" + m.group(1), word)
-    if word.endswith(("yze", "yzes", "yzed", "yzing")):
+    if word.endswith(_YZE_ENDINGS):
         return _YZE.sub(lambda m: "ys" + m.group(1), word)
     return word
 
 
 @lru_cache(maxsize=200_000)
 def latin_token(word: str) -> str:
-    """The index token of a folded Latin word: British spelling, then Porter's stem (words with
-    digits or letters outside a-z are kept as they are)."""
+    """The index token of a folded Latin word: British spelling, then whoosh's Porter stem
+    (words with digits or letters outside a-z are kept as they are)."""
     if word.isascii() and word.isalpha():
         return str(_porter_stem(british(word)))
     return word
 
 
+# ---------------------------------------------------------------------- the chain
+
+
+class FoldFilter(Filter):  # type: ignore[misc]  # whoosh has no type information
+    """NFKC, lower case, katakana to hiragana, no middle dots (see the module)."""
+
+    def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
+        for t in tokens:
+            t.text = _fold_width(t.text)
+            yield t
+
+
+class NumeralFilter(Filter):  # type: ignore[misc]
+    """A counted CJK numeral as a digit (``第二次`` ``第2次``)."""
+
+    def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
+        for t in tokens:
+            t.text = _digits(t.text)
+            yield t
+
+
+class RunFilter(Filter):  # type: ignore[misc]
+    """A folded text cut into Latin words and CJK runs (:data:`TOKEN_PATTERN`)."""
+
+    def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
+        for t in tokens:
+            runs = TOKEN_PATTERN.findall(t.text)
+            for run in runs:
+                t.text = run
+                yield t
+
+
+class CJKFilter(Filter):  # type: ignore[misc]
+    """CJK runs as character pairs (see the module); Latin words pass through."""
+
+    def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
+        pending = ""  # a query's run of one character, until it is known whether it ends
+        last = None
+        for t in tokens:
+            last = t
+            text = t.text
+            if pending:
+                t.text = pending + RUN_END
+                pending = ""
+                yield t
+            if not _CJK_CHAR.match(text):
+                t.text = text
+                yield t
+            elif t.mode == "query":
+                if len(text) == 1:
+                    pending = text
+                    continue
+                for i in range(len(text) - 1):
+                    t.text = text[i:i + 2]
+                    yield t
+            else:
+                for i in range(len(text) - 1):
+                    t.text = text[i:i + 2]
+                    yield t
+                t.text = text[-1] + RUN_END
+                yield t
+        if pending and last is not None:
+            last.text = pending + PREFIX
+            yield last
+
+
+#: The analyser of every text indexed and every query text (``mode="query"``).
+ANALYZER = (RegexTokenizer(r"\S+") | FoldFilter() | NumeralFilter() | RunFilter()
+            | StemFilter(stemfn=latin_token, cachesize=None) | CJKFilter())
+
+
 def index_tokens(text: str) -> list[str]:
-    """The tokens of ``text`` as the index holds them, in order (see the module docstring)."""
-    out: list[str] = []
-    for match in TOKEN_PATTERN.finditer(fold(text)):
-        run = match.group(0)
-        if not _CJK_CHAR.match(run):
-            out.append(latin_token(run))
-            continue
-        out.extend(run[i:i + 2] for i in range(len(run) - 1))
-        out.append(run[-1] + RUN_END)
-    return out
+    """The tokens of ``text`` as the index holds them, in order (see the module)."""
+    return [t.text for t in ANALYZER(text, mode="index")]
+
+
+def query_tokens(text: str) -> list[str]:
+    """The tokens a query text is looked for as, in order: a Latin word as its token, a CJK
+    run of two or more characters as its pairs (together they spell it), a single CJK
+    character as itself followed by ``*`` (the start of a token) at the end of the text, else
+    followed by :data:`RUN_END`."""
+    return [t.text for t in ANALYZER(text, mode="query")]
 
 
 def latin_words(text: str) -> list[str]:
@@ -170,22 +263,34 @@ def latin_words(text: str) -> list[str]:
             and m.group(0).isalpha()]
 
 
-def query_tokens(text: str) -> list[str]:
-    """The tokens a query text is looked for as, in order: a Latin word as its token, a CJK
-    run of two or more characters as its pairs (together they spell it), a single CJK
-    character as itself followed by ``*`` (the start of a token)."""
+def normalize(text: str) -> tuple[str, list[int], list[int]]:
+    """:func:`fold` with, for each character of the result, where it starts and ends in
+    ``text`` (for highlighting the original text)."""
+    folded = fold(text)
+    if len(folded) == len(text) and (text.isascii() or (
+            "\u30fb" not in text and "\uff65" not in text
+            and unicodedata.is_normalized("NFKC", text.translate(_WIDE))
+            and len(text.lower()) == len(text))):
+        # each character folds to one (full-width punctuation and letters, one for one)
+        ends = list(range(1, len(text) + 1))
+        return folded, list(range(len(text))), ends
     out: list[str] = []
-    runs = list(TOKEN_PATTERN.finditer(fold(text)))
-    for k, match in enumerate(runs):
-        run = match.group(0)
-        if not _CJK_CHAR.match(run):
-            out.append(latin_token(run))
-        elif len(run) == 1:
-            # alone at the end: the start of a token; followed by a word: the run's end
-            out.append(run + ("*" if k == len(runs) - 1 else RUN_END))
-        else:
-            out.extend(run[i:i + 2] for i in range(len(run) - 1))
-    return out
+    starts: list[int] = []
+    ends = []
+    for i, char in enumerate(text):
+        piece = _fold_char(char)
+        if piece and piece[0] in _VOICED_MARKS and out:
+            # a half-width voiced sound mark: compose it with the kana before it
+            composed = unicodedata.normalize("NFC", out[-1] + piece[0])
+            if len(composed) == 1:
+                out[-1] = composed.translate(_KANA_FOLD)
+                ends[-1] = i + 1
+                piece = piece[1:]
+        for c in piece:
+            out.append(c)
+            starts.append(i)
+            ends.append(i + 1)
+    return _digits("".join(out)), starts, ends
 
 
 # ---------------------------------------------------------------------- scripts
@@ -227,37 +332,48 @@ def script_runs(text: str) -> list[tuple[str, str]]:
 # ---------------------------------------------------------------------- highlighting
 
 
+class Highlight:
+    """What a query marks in a text (``terms``: Latin tokens, phrases of them joined by
+    spaces, folded CJK strings), sorted once for every text it marks."""
+
+    def __init__(self, terms: set[str]) -> None:
+        self.latin = {t for t in terms if not is_cjk(t) and " " not in t}
+        self.phrases = [t.split(" ") for t in terms if not is_cjk(t) and " " in t]
+        self.runs = [t for t in terms if is_cjk(t)]
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """The character ranges of ``text`` that match, merged: a Latin word whose token is
+        a term, a run of Latin words whose tokens are a phrase (``main deck``), and wherever
+        the folded text holds a CJK term."""
+        folded, starts, ends = normalize(text)
+        spans: list[tuple[int, int]] = []
+        latin, phrases = self.latin, self.phrases
+        words = [(latin_token(m.group(0)), starts[m.start()], ends[m.end() - 1])
+                 for m in TOKEN_PATTERN.finditer(folded) if not _CJK_CHAR.match(m.group(0))] \
+            if latin or phrases else []
+        spans += [(s, e) for token, s, e in words if token in latin]
+        for phrase in phrases:
+            n = len(phrase)
+            for i in range(len(words) - n + 1):
+                if [w[0] for w in words[i:i + n]] == phrase:
+                    spans.append((words[i][1], words[i + n - 1][2]))
+        for run in self.runs:
+            at = folded.find(run)
+            while at >= 0:
+                spans.append((starts[at], ends[at + len(run) - 1]))
+                at = folded.find(run, at + 1)
+        merged: list[tuple[int, int]] = []
+        for start, end in sorted(spans):
+            if merged and start <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+            else:
+                merged.append((start, end))
+        return merged
+
+
 def match_spans(text: str, terms: set[str]) -> list[tuple[int, int]]:
-    """The character ranges of ``text`` that match ``terms``, merged: a Latin word whose token
-    is in ``terms``, a run of Latin words whose tokens are a phrase of ``terms`` (tokens
-    joined by spaces: ``main deck``), and wherever the folded text holds a folded CJK string
-    of ``terms``."""
-    folded, starts, ends = normalize(text)
-    spans: list[tuple[int, int]] = []
-    latin = {t for t in terms if not is_cjk(t) and " " not in t}
-    phrases = [t.split(" ") for t in terms if not is_cjk(t) and " " in t]
-    runs = [t for t in terms if is_cjk(t)]
-    words = [(latin_token(m.group(0)), starts[m.start()], ends[m.end() - 1])
-             for m in TOKEN_PATTERN.finditer(folded) if not _CJK_CHAR.match(m.group(0))] \
-        if latin or phrases else []
-    spans += [(s, e) for token, s, e in words if token in latin]
-    for phrase in phrases:
-        n = len(phrase)
-        for i in range(len(words) - n + 1):
-            if [w[0] for w in words[i:i + n]] == phrase:
-                spans.append((words[i][1], words[i + n - 1][2]))
-    for run in runs:
-        at = folded.find(run)
-        while at >= 0:
-            spans.append((starts[at], ends[at + len(run) - 1]))
-            at = folded.find(run, at + 1)
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
+    """The character ranges of ``text`` that match ``terms`` (:meth:`Highlight.spans`)."""
+    return Highlight(terms).spans(text)
 
 
 # ---------------------------------------------------------------------- typos
@@ -287,7 +403,21 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return prev[len(b)] if prev[len(b)] <= limit else limit + 1
 
 
+def deletions(word: str, most: int) -> set[str]:
+    """``word`` with up to ``most`` of its letters left out (itself included): two words at
+    most ``most`` edits apart (letters added, left out, changed, neighbours swapped) share
+    one of these, so the words a typo may be are found without comparing every word."""
+    out = {word}
+    frontier = {word}
+    for _ in range(most):
+        frontier = {w[:i] + w[i + 1:] for w in frontier for i in range(len(w))}
+        out |= frontier
+    return out
+
+
 def typo_limit(word: str) -> int:
-    """How many edits a word may be from the one meant: none under five letters, one for five
-    to seven, two from eight."""
-    return 0 if len(word) < 5 else 1 if len(word) < 8 else 2
+    """How many edits a word may be from the one meant (``[typos]`` of the definition: none
+    under five letters, one for five to seven, two from eight)."""
+    if len(word) < _TYPOS["min_length"]:
+        return 0
+    return int(_TYPOS["edits"][0] if len(word) < _TYPOS["long"] else _TYPOS["edits"][1])

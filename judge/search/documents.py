@@ -142,7 +142,13 @@ def corpus_documents(root: Path) -> tuple[list[SearchDoc], list[Any], list[str]]
     """Every document of the corpus at ``root``, the glossary terms and the rule set ids."""
     from judge.corpus import load_corpus
 
-    corpus = load_corpus(root, replay=False)
+    return documents(load_corpus(root, replay=False))
+
+
+def documents(corpus: Any) -> tuple[list[SearchDoc], list[Any], list[str]]:
+    """Every document of a loaded corpus (:class:`judge.corpus.Corpus`), in the order both
+    indexes number them (rulings by id, glossary terms, kinds of rule processing, rule
+    changes), the glossary terms and the rule set ids."""
     glossary = dict(corpus.glossary)
     docs = [ruling_doc(r, glossary, corpus.sources) for r in corpus.rulings]
     docs += term_docs(glossary.values())

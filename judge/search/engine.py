@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -26,47 +27,32 @@ from judge.errors import JudgeError
 from judge.langs import LANGS
 from judge.search.analysis import (
     TOKEN_PATTERN,
+    Highlight,
+    deletions,
     edit_distance,
     fold,
     is_cjk,
-    latin_token,
-    match_spans,
-    query_tokens,
     typo_limit,
 )
-from judge.search.index import COLUMNS, DB, meta_token
-from judge.search.query import (
-    BASES,
-    EN_STOP,
-    KINDS,
-    And,
-    Expand,
-    Field,
-    Glossary,
-    Node,
-    Not,
-    Or,
-    QueryError,
-    Text,
-    correct,
-    expand,
-    parse,
-    quote,
-    refine,
-    show,
-)
+from judge.search.definition import definition
+from judge.search.index import COLUMNS, DB
+from judge.search.plan import Plan, Planner, fts, top_fts
+from judge.search.query import Glossary, Node, QueryError, quote, show
 
+_RANKING = definition()["ranking"]
 #: BM25 weight of each FTS5 column (index.COLUMNS order): titles, questions and answers
 #: count more than explanations, and keyword lists (tags, term names, aliases) less.
-COLUMN_WEIGHTS = {"title": 4.0, "question": 2.0, "answer": 2.0, "explanation": 1.0,
-                  "keywords": 0.5, "meta": 0.0}
+COLUMN_WEIGHTS: dict[str, float] = dict(zip(_RANKING["columns"], _RANKING["weights"],
+                                            strict=True))
 #: Scores of the other kinds of result are multiplied by these (rulings: 1).
-KIND_WEIGHTS = {"ruling": 1.0, "term": 0.6, "processing": 0.8, "change": 0.8}
+KIND_WEIGHTS: dict[str, float] = dict(_RANKING["kinds"])
 #: The share of the query's words a result holds is raised to this power.
-COORDINATION = 2
-#: Two neighbouring words of a query also count as a phrase when at most this many tokens
-#: (English words, CJK character pairs) come between them in a text.
-NEAR = 3
+COORDINATION = int(_RANKING["coordination"])
+#: A word in more than this share of all results is common (see :meth:`SearchIndex.collect`).
+COMMON = float(_RANKING["common"])
+#: Characters of a snippet of English, and of Japanese or Chinese.
+SNIPPET_WIDE = int(definition()["snippets"]["wide"])
+SNIPPET_NARROW = int(definition()["snippets"]["narrow"])
 MARK = "**"
 
 
@@ -161,47 +147,17 @@ def detect_lang(query: str, glossary: Glossary | None = None,
     return "zh-Hans"
 
 
-# ---------------------------------------------------------------------- query plans
-
-
-class Plan:
-    """A query made ready for SQLite."""
-
-    def __init__(self) -> None:
-        self.concepts: list[str] = []  # the words: alternatives, coordinated
-        self.near: list[tuple[int, int, str]] = []  # neighbouring words, close together
-        self.musts: list[str] = []  # filters and strict parts
-        self.nots: list[str] = []
-        self.highlight: set[str] = set()
-        self.bare_term = ""  # the query is this glossary term and nothing else
-
-    def match(self, keep: set[int] | None = None, common: frozenset[int] = frozenset()
-              ) -> str:
-        """The MATCH expression of every result (empty when only NOT parts are left); with
-        ``keep``, of those holding one of these words (by their index in ``concepts``).
-        Neighbouring words both in ``common`` are not looked for close together."""
-        parts = []
-        concepts = [c for i, c in enumerate(self.concepts) if keep is None or i in keep]
-        near = [e for i, j, e in self.near if (keep is None or i in keep or j in keep)
-                and not (i in common and j in common)]
-        if concepts:
-            words = [*concepts, *near]
-            parts.append(words[0] if len(words) == 1 else "(" + " OR ".join(words) + ")")
-        parts += self.musts
-        if not parts:
-            return ""
-        return " AND ".join(parts) + "".join(f" NOT {n}" for n in self.nots)
-
-    def complete(self) -> str:
-        """The MATCH expression of the results that hold every word."""
-        parts = [*self.concepts, *self.musts]
-        return " AND ".join(parts) + "".join(f" NOT {n}" for n in self.nots)
-
-
-def _phrase(tokens: list[str]) -> str:
-    prefix = bool(tokens) and tokens[-1].endswith("*")
-    words = [t.rstrip("*") for t in tokens]
-    return f'"{" ".join(words)}"' + (" *" if prefix else "")
+def han_lang(query: str, lang: str, glossary: Glossary | None = None,
+             charsets: dict[str, str] | None = None) -> str:
+    """The language the Han characters of ``query`` are read in: Japanese when it holds
+    kana, else ``lang`` (the page's language, ``--lang``) when that is Japanese or Chinese,
+    else :func:`detect_lang`'s guess."""
+    if any("\u3041" <= c <= "\u30ff" for c in unicodedata.normalize("NFKC", query)):
+        return "ja"
+    if lang in ("ja", "zh-Hans"):
+        return lang
+    guess = detect_lang(query, glossary, charsets)
+    return guess if guess in ("ja", "zh-Hans") else "zh-Hans"
 
 
 # ---------------------------------------------------------------------- the index
@@ -209,6 +165,9 @@ def _phrase(tokens: list[str]) -> str:
 
 class SearchIndex:
     """An open index; keep one open to run many queries."""
+
+    #: A query with at most this many matches is ranked in Python (see :meth:`collect`).
+    small = 1000
 
     def __init__(self, folder: Path, glossary: Iterable[Any] | Glossary | None = None,
                  rulesets: Sequence[str] | None = None) -> None:
@@ -232,9 +191,22 @@ class SearchIndex:
         else:
             self.glossary = glossary if isinstance(glossary, Glossary) else Glossary(glossary)
         self.rulesets = tuple(rulesets if rulesets is not None else stored_rulesets)
-        self._vocab: list[tuple[str, str, int]] | None = None
         self._docs = self.doc_count
         self._weights = ", ".join(str(COLUMN_WEIGHTS[c]) for c in COLUMNS)
+        self.planner = Planner(self.glossary, self.rulesets, self._known, self.suggest)
+        self._kinds: dict[int, str] = dict(
+            self.db.execute("SELECT rowid, kind FROM docs WHERE kind != 'ruling'").fetchall())
+        self._kind_weights = {rowid: KIND_WEIGHTS.get(kind, 1.0)
+                              for rowid, kind in self._kinds.items()}
+        #: (first row, last row, weight) of each run of rows of a kind weighing less than 1
+        self._kind_runs: list[tuple[int, int, float]] = []
+        for rowid, kind in sorted(self._kinds.items()):
+            weight = KIND_WEIGHTS.get(kind, 1.0)
+            runs = self._kind_runs
+            if runs and runs[-1][1] == rowid - 1 and runs[-1][2] == weight:
+                runs[-1] = (runs[-1][0], rowid, weight)
+            elif weight != 1.0:
+                runs.append((rowid, rowid, weight))
 
     def close(self) -> None:
         self.db.close()
@@ -257,16 +229,18 @@ class SearchIndex:
 
     def suggest(self, word: str) -> str | None:
         """The word of the index closest to ``word`` within its typo limit (the one in the
-        most results among equals), or None."""
+        most results among equals, then the first in order), or None."""
         folded = fold(word)
         limit = typo_limit(folded)
         if not limit:
             return None
-        if self._vocab is None:
-            self._vocab = [(w, t, n) for w, t, n in
-                           self.db.execute("SELECT word, token, docs FROM vocab")]
+        variants = sorted(deletions(folded, limit))
+        candidates = self.db.execute(
+            "SELECT DISTINCT vocab.word, vocab.token, vocab.docs FROM deletion JOIN vocab "
+            "ON vocab.word = deletion.word WHERE deletion.variant IN "
+            f"({', '.join('?' * len(variants))})", variants).fetchall()
         best: tuple[int, int, str] | None = None
-        for candidate, _token, docs in self._vocab:
+        for candidate, _token, docs in candidates:
             if abs(len(candidate) - len(folded)) > limit:
                 continue
             distance = edit_distance(folded, candidate, limit)
@@ -274,133 +248,27 @@ class SearchIndex:
                 best = (distance, -docs, candidate)
         return best[2] if best else None
 
-    def _fix(self, word: str) -> str | None:
-        folded = fold(word)
-        if not (folded.isascii() and folded.isalpha()) or len(folded) < 5 \
-                or folded in EN_STOP:
-            return None
-        token = latin_token(folded)
-        if token in self.glossary.words or self._known(token):
-            return None
-        return self.suggest(folded)
-
     # -------------------------------------------------------------- query plans
 
-    def plan(self, text: str, *, tags: Sequence[str] = (), rules: str | None = None,
-             term: str | None = None, kind: str | None = None, official: bool = False,
-             ) -> tuple[Node | None, Plan, list[tuple[str, str]]]:
-        """Read a query: parse, correct, expand, leave out common words, add the option
-        filters. Returns the node as read, its plan and the corrections made."""
-        node = parse(text) if text.strip() else None
-        fixes: list[tuple[str, str]] = []
-        if node is not None:
-            node, fixes = correct(node, self._fix)
-            node = refine(expand(node, self.glossary))
-            if node is None and not (tags or rules or term or kind or official):
-                raise QueryError(f"nothing to search for in {quote(text)} (only common words?)")
-        extra: list[Node] = [Field("tag", t) for t in tags]
-        if rules:
-            extra.append(Field("rules", rules))
-        if term:
-            extra.append(Field("term", term))
-        if kind:
-            extra.append(Field("kind", kind))
-        if official:
-            extra.append(Field("basis", "official"))
-        if node is None and not extra:
-            raise QueryError("the query is empty")
-        plan = Plan()
-        children: Sequence[Node] = ()
-        if isinstance(node, And) and node.soft:
-            children = node.nodes
-        elif node is not None:
-            children = (node,)
-        previous, at = "", -1
-        for child in children:
-            if isinstance(child, Not):
-                plan.nots.append(self._match(child.node, plan, negated=True))
-            elif isinstance(child, Field):
-                plan.musts.append(self._match(child, plan))
-            else:
-                plan.concepts.append(self._match(child, plan))
-                # two neighbouring words of the query, as written, close together in a text
-                # count again: "hand limit" ranks "the hand limit" above "hand ... limit"
-                written = self._text(child.text, Plan(), True) \
-                    if isinstance(child, Text | Expand) else ""
-                if previous and written:
-                    plan.near.append((at, len(plan.concepts) - 1,
-                                      f"NEAR({previous} {written}, {NEAR})"))
-                previous, at = written, len(plan.concepts) - 1
-        plan.musts += [self._match(f, plan) for f in extra]
-        if len(children) == 1 and isinstance(children[0], Expand) and not plan.musts:
-            plan.bare_term = children[0].term
-        shown = node if not extra else And(tuple(([node] if node else []) + extra), soft=True)
-        return shown, plan, fixes
-
-    def _match(self, node: Node, plan: Plan, negated: bool = False) -> str:
-        if isinstance(node, Text):
-            return self._text(node.text, plan, negated)
-        if isinstance(node, Expand):
-            term = self.glossary.terms[node.term]
-            forms = [node.text, *(term.names[lang] for lang in LANGS if lang in term.names)]
-            phrases = list(dict.fromkeys(p for f in forms if (p := self._text(f, plan, negated))))
-            return phrases[0] if len(phrases) == 1 else "(" + " OR ".join(phrases) + ")"
-        if isinstance(node, Field):
-            return self._field(node)
-        if isinstance(node, Not):
-            raise QueryError(f"{quote(show(node))} needs something to search for beside it "
-                             "(NOT cannot stand alone inside OR or parentheses)")
-        if isinstance(node, Or):
-            return "(" + " OR ".join(self._match(n, plan, negated) for n in node.nodes) + ")"
-        positive = [self._match(n, plan, negated) for n in node.nodes if not isinstance(n, Not)]
-        negative = [self._match(n.node, plan, not negated) for n in node.nodes
-                    if isinstance(n, Not)]
-        if not positive:
-            raise QueryError(f"{quote(show(node))} needs something to search for beside NOT")
-        return "(" + " AND ".join(positive) + "".join(f" NOT {n}" for n in negative) + ")"
-
-    def _text(self, text: str, plan: Plan, negated: bool) -> str:
-        tokens = query_tokens(text)
-        if not tokens:
-            return '"_"'  # nothing can match (punctuation only)
-        if not negated:
-            latin = [t for t in tokens if not is_cjk(t)]
-            # a phrase of English words is marked where its words follow each other
-            plan.highlight.update([" ".join(latin)] if len(latin) == len(tokens) > 1
-                                  else latin)
-            plan.highlight.update(m.group(0) for m in TOKEN_PATTERN.finditer(fold(text))
-                                  if is_cjk(m.group(0)))
-        return _phrase(tokens)
-
-    def _field(self, node: Field) -> str:
-        value = node.value
-        if node.name == "rules" and value not in self.rulesets:
-            raise QueryError(f"unknown rule set {quote(value)} (valid: "
-                             f"{', '.join(self.rulesets)})")
-        if node.name == "term":
-            term = self.glossary.resolve(value)
-            if term is None:
-                raise QueryError(f"{quote(value)} is not a glossary term "
-                                 "(see data/glossary.toml)")
-            value = term.id
-        if node.name == "kind" and value.lower() not in KINDS:
-            raise QueryError(f"unknown kind {quote(value)} (valid: {', '.join(KINDS)})")
-        if node.name == "basis" and value.lower() not in BASES:
-            raise QueryError(f"unknown basis {quote(value)} (valid: {', '.join(BASES)})")
-        if node.name == "id" and value.endswith("*"):
-            return f'meta : "{meta_token("id", value[:-1])}" *'
-        return f'meta : "{meta_token(node.name, value)}"'
+    def plan(self, text: str, *, han: str = "", tags: Sequence[str] = (),
+             rules: str | None = None, term: str | None = None, kind: str | None = None,
+             official: bool = False) -> tuple[Node | None, Plan, list[tuple[str, str]]]:
+        """Read a query (:meth:`judge.search.plan.Planner.plan`)."""
+        return self.planner.plan(text, han=han, tags=tags, rules=rules, term=term, kind=kind,
+                                 official=official)
 
     # -------------------------------------------------------------- searching
 
     def search(self, text: str, *, lang: str | None = None, tags: Sequence[str] = (),
                rules: str | None = None, term: str | None = None, kind: str | None = None,
                limit: int = 10, snippets: bool = True, official: bool = False) -> SearchResult:
-        node, plan, fixes = self.plan(text, tags=tags, rules=rules, term=term, kind=kind,
-                                      official=official)
         chosen = lang or detect_lang(text, self.glossary, self.charsets)
         if chosen not in LANGS:
             raise QueryError(f"unknown language {quote(chosen)} (valid: {', '.join(LANGS)})")
+        node, plan, fixes = self.plan(text, han=han_lang(text, chosen, self.glossary,
+                                                         self.charsets),
+                                      tags=tags, rules=rules, term=term, kind=kind,
+                                      official=official)
         try:
             top, total, complete = self.collect(plan, limit)
             hits = self._hits(top, chosen, plan, snippets)
@@ -410,145 +278,182 @@ class SearchIndex:
                             total=total, hits=hits, complete=complete,
                             words=len(plan.concepts), corrections=tuple(fixes))
 
-    def collect(self, plan: Plan, limit: int) -> tuple[list[tuple[float, int]], int, int]:
+    def collect(self, plan: Plan, limit: int, path: str | None = None
+                ) -> tuple[list[tuple[float, int]], int, int]:
         """Rank every match of ``plan`` and keep the best ``limit``: (score, rowid) best
         first, the number of matches and the number that hold every word.
 
-        A result's score is its BM25 times the coordination factor and its kind's weight,
-        neither more than 1, so no result scores above its BM25. The best matches by BM25 are
-        taken first (four times ``limit``, at least 50) and scored: when the ``limit``-th best
-        score among them is above what an untaken match could reach (the BM25 of the last one
-        taken, times the coordination of every word found anywhere), that is the ranking of
-        every match; otherwise every match is scored. Scoring only what can still rank keeps
-        a query that matches nearly everything cheap; tests/test_search.py checks that both
-        ways give one ranking."""
-        match = plan.match()
-        if not match:  # only NOT parts: everything else, in id order
+        The ranking (docs/search.md, "The search, defined once"; ``search-engine.js`` computes
+        the same from the site's index files):
+
+        1. The matches: every result holding one of the query's words and passing its filters,
+           ``AND`` and ``NOT`` parts.
+        2. A word in more than half of all results (``[ranking] common``) is common: unless
+           every word found is common, the results are scored by the other words only, and
+           the results holding nothing but common words come after all others, those
+           holding more of the words first, then by row.
+        3. A result's score: FTS5's bm25() of the words scored, plus bm25() of each pair of
+           neighbouring words found close together (:attr:`Plan.near`, never two common
+           ones), times the coordination factor (:func:`coordination`) and its kind's weight.
+        4. Best score first, equal scores by row; a query that is a glossary term and nothing
+           else puts the term's main ruling, then its glossary entry, first.
+
+        The pairs are scored by queries of their own, not inside the words' query: there,
+        FTS5 counts the words of a pair whose other word is missing from a text, or is not
+        next to the words of its phrase, as found in that text, and sometimes a word's places
+        in another text it looked at before.
+
+        A query with at most :attr:`small` matches is ranked in Python from every score; one
+        with more by SQLite, which returns only the top (``path``: ``"python"`` or ``"sql"``
+        to choose; both give the same ranking, which tests/test_search_parity.py checks)."""
+        query = plan.query()
+        if query is None:  # only NOT parts: everything else, in id order
             where = " AND ".join("rowid NOT IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
                                  for _ in plan.nots)
             rows = self.db.execute(f"SELECT rowid FROM docs WHERE {where} ORDER BY rowid",
-                                   plan.nots).fetchall()
+                                   [fts(n) for n in plan.nots]).fetchall()
             return [(0.0, r[0]) for r in rows[:limit]], len(rows), len(rows)
-        total = self._count(match)
+        match = top_fts(query)
         n = len(plan.concepts)
-        complete = total if n < 2 else self._count(plan.complete())
-        counts = [self._count(c) for c in plan.concepts] if n >= 2 else [total]
+        total = self._count(match)
+        small = total <= self.small if path is None else path == "python"
+        holders = [self._rows(fts(c)) for c in plan.concepts] if n >= 2 and small else []
+        if holders and not plan.musts and not plan.nots:
+            complete = len(set.intersection(*holders))
+        else:
+            complete = total if n < 2 else self._count(top_fts(plan.complete()))
+        counts = [len(h) for h in holders] if holders else \
+            [self._count(fts(c)) for c in plan.concepts] if n >= 2 else [total]
         found = sum(1 for k in counts if k)
-        # a word in more than half of all results weighs nothing (BM25 gives it an IDF of
-        # nearly 0) unless every word found is that common: the others are scored alone, and
-        # the results holding only common words come after them, in coordination order
-        weighty = {i for i, k in enumerate(counts) if 0 < k <= self._docs / 2}
-        common = frozenset(i for i, k in enumerate(counts) if k > self._docs / 2)
-        scoring, candidates = match, total
-        if n >= 2 and weighty and len(weighty) < found:
-            scoring = plan.match(keep=weighty, common=common)
-            candidates = self._count(scoring)
-        elif n >= 2 and common:
-            scoring = plan.match(common=common)  # same matches, fewer NEAR phrases
-        first = self._boosted(plan, scoring)
+        weighty = {i for i, k in enumerate(counts) if 0 < k <= self._docs * COMMON}
+        common = frozenset(i for i, k in enumerate(counts) if k > self._docs * COMMON)
+        keep = weighty if n >= 2 and weighty and len(weighty) < found else None
+        scoring = top_fts(plan.query(keep) or query)
+        nears = plan.nears(keep, common)
+        first = self._boosted(plan)
+        if small:
+            top, scored = self._rank_here(plan, scoring, nears, holders, first, limit)
+        else:
+            top, scored = self._rank_in_sql(plan, scoring, nears, first, limit)
+        if len(top) < limit and scored < total:
+            # the results holding nothing but common words: those holding more words first
+            rest = self._rows(f"({match}) NOT ({scoring})")
+            holders = holders or [self._rows(fts(c)) for c in plan.concepts]
+            held = {r: sum(1 for h in holders if r in h) for r in rest}
+            top += [(0.0, r) for r in sorted(rest, key=lambda r: (-held[r], r))
+                    [:limit - len(top)]]
+        return top, total, complete
+
+    def _rank_here(self, plan: Plan, scoring: str, nears: Sequence[Any],
+                   holders: list[set[int]], first: list[int], limit: int
+                   ) -> tuple[list[tuple[float, int]], int]:
+        """The ranking of a query with few matches: every score read, ranked in Python
+        (:meth:`_ranking` tells what each score is). Returns the top and how many results
+        were scored."""
+        n = len(plan.concepts)
+        scores = dict(self.db.execute(
+            f"SELECT rowid, -bm25(fts, {self._weights}) FROM fts WHERE fts MATCH ?",
+            (scoring,)).fetchall())
+        for near in nears:
+            for rowid, bonus in self.db.execute(
+                    f"SELECT rowid, -bm25(fts, {self._weights}) FROM fts WHERE fts MATCH ?",
+                    (fts(near),)):
+                if rowid in scores:
+                    scores[rowid] += bonus
+        counted: dict[int, int] = {}
+        for rows in holders:
+            for rowid in rows:
+                counted[rowid] = counted.get(rowid, 0) + 1
+        factors = [coordination(k, n) if n >= 2 else 1.0 for k in range(n + 1)]
+        weights = self._kind_weights
+        # (-score, row): the best first, equal scores by row
+        ranked = [(-(float(bm) * factors[counted.get(rowid, 0) if n >= 2 else 0]
+                     * weights.get(rowid, 1.0)), rowid) for rowid, bm in scores.items()]
+        first = [r for r in first if r in scores]
+        pinned = sorted((item for item in ranked if item[1] in first),
+                        key=lambda item: first.index(item[1]))
+        best = heapq.nsmallest(limit, [item for item in ranked if item[1] not in first]
+                               if first else ranked)
+        return [(-s, rowid) for s, rowid in (pinned + best)[:limit]], len(scores)
+
+    def _rank_in_sql(self, plan: Plan, scoring: str, nears: Sequence[Any], first: list[int],
+                     limit: int) -> tuple[list[tuple[float, int]], int]:
+        """The ranking of a query with many matches, computed by SQLite in one statement
+        (:meth:`_ranking`) that returns only the top. Returns the top and how many results
+        were scored."""
+        ranking, params = self._ranking(plan, scoring, nears)
         pinned: list[tuple[float, int]] = []
         if first:
-            rows = self.db.execute(
-                f"SELECT rowid, -bm25(fts, {self._weights}) FROM fts WHERE fts MATCH ? AND "
-                f"rowid IN ({', '.join('?' * len(first))})", (scoring, *first)).fetchall()
-            pinned = sorted(self._score(plan, rows), key=lambda item: first.index(item[1]))
-        want = limit - len(pinned)
-        taken = self.db.execute(
-            f"SELECT rowid, -bm25(fts, {self._weights}) FROM fts WHERE fts MATCH ? "
-            "ORDER BY 2 DESC, rowid LIMIT ?", (scoring, max(4 * limit, 50))).fetchall()
-        held = self._held(plan, [r for r, _bm in taken])
-        scored = [item for item in self._score(plan, taken, held) if item[1] not in first]
-        if len(taken) < candidates and want > 0:
-            # the best an untaken match can do: the last BM25 taken, times the coordination
-            # of every word found anywhere (all but one once each match holding all is taken)
-            most = found if found < n or sum(1 for c in held.values() if c == n) < complete \
-                else n - 1
-            bound = taken[-1][1] * ((most / n) ** COORDINATION if n >= 2 else 1.0)
-            if len(scored) < want or scored[want - 1][0] <= bound:
-                # no: score every match (one more pass, each word's matches read once)
-                taken = self.db.execute(
-                    f"SELECT rowid, -bm25(fts, {self._weights}) FROM fts WHERE fts MATCH ?",
-                    (scoring,)).fetchall()
-                held = self._held(plan, [r for r, _bm in taken])
-                scored = [item for item in self._score(plan, taken, held, want + len(first))
-                          if item[1] not in first]
-        top = (pinned + scored)[:limit]
-        if len(top) < limit and candidates < total:
-            rest = [r for (r,) in self.db.execute(
-                "SELECT rowid FROM fts WHERE fts MATCH ?",
-                (f"({match}) NOT {plan.match(keep=weighty)}",))]
-            held = self._held(plan, rest)
-            rest.sort(key=lambda r: (-held[r], r))
-            top += [(0.0, r) for r in rest[:limit - len(top)]]
-        return top, total, complete
+            marks = ", ".join("?" * len(first))
+            found = {r: s for r, s in self.db.execute(
+                f"{ranking} AND fts.rowid IN ({marks})", (*params, *first))}
+            first = [r for r in first if r in found]
+            pinned = [(found[r], r) for r in first]
+        besides = f" AND fts.rowid NOT IN ({', '.join('?' * len(first))})" if first else ""
+        shown = [(score, rowid) for rowid, score in self.db.execute(
+            f"{ranking}{besides} ORDER BY 2 DESC, 1 LIMIT ?", (*params, *first, limit))]
+        return (pinned + shown)[:limit], self._count(scoring)
+
+    def _ranking(self, plan: Plan, scoring: str, nears: Sequence[Any]
+                 ) -> tuple[str, list[Any]]:
+        """The SQL that scores every result of ``scoring`` (rowid, score) as
+        :meth:`collect` describes, in one statement: bm25() of the words, plus each pair's
+        bm25() (a query of its own, joined), times the coordination factor of the words the
+        result holds (each looked up once) and its kind's weight. Each operation in the order
+        ``search-engine.js`` does it, so the numbers are the same."""
+        n = len(plan.concepts)
+        params: list[Any] = []
+        ctes = []
+        for k, near in enumerate(nears):
+            ctes.append(f"near{k} AS MATERIALIZED (SELECT rowid AS r, -bm25(fts, "
+                        f"{self._weights}) AS b FROM fts WHERE fts MATCH ?)")
+            params.append(fts(near))
+        score = f"(-bm25(fts, {self._weights}))"
+        for k in range(len(nears)):
+            score = (f"({score} + coalesce((SELECT b FROM near{k} WHERE near{k}.r = "
+                     f"fts.rowid), 0.0))")
+        if n >= 2:
+            held = " + ".join("(fts.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?))"
+                              for _ in plan.concepts)
+            params += [fts(c) for c in plan.concepts]
+            cases = " ".join(f"WHEN {k} THEN ?" for k in range(n + 1))
+            params += [coordination(k, n) for k in range(n + 1)]
+            score = f"({score} * (CASE {held} {cases} END))"
+        else:
+            score = f"({score} * ?)"
+            params.append(1.0)
+        if self._kind_runs:
+            cases = " ".join("WHEN fts.rowid BETWEEN ? AND ? THEN ?" for _ in self._kind_runs)
+            params += [x for run in self._kind_runs for x in run]
+            score = f"({score} * (CASE {cases} ELSE 1.0 END))"
+        params.append(scoring)
+        head = f"WITH {', '.join(ctes)} " if ctes else ""
+        return (f"{head}SELECT fts.rowid, {score} FROM fts WHERE fts MATCH ?", params)
 
     def _count(self, match: str) -> int:
         return int(self.db.execute("SELECT count(*) FROM fts WHERE fts MATCH ?",
                                    (match,)).fetchone()[0])
 
-    def _boosted(self, plan: Plan, match: str) -> list[int]:
+    def _rows(self, match: str) -> set[int]:
+        return {r for (r,) in self.db.execute("SELECT rowid FROM fts WHERE fts MATCH ?",
+                                               (match,))}
+
+    def _boosted(self, plan: Plan) -> list[int]:
         """The rows a bare glossary term puts first (its main ruling, then its entry), those
-        of them that match."""
+        the index holds (the ranking keeps those that are scored)."""
         if not plan.bare_term:
             return []
         term = self.glossary.terms[plan.bare_term]
         ids = [i for i in (term.main, f"term:{term.id}") if i]
         found = dict(self.db.execute(
             f"SELECT id, rowid FROM docs WHERE id IN ({', '.join('?' * len(ids))})", ids))
-        rows = [found[i] for i in ids if i in found]
-        if not rows:
-            return []
-        matching = {r for (r,) in self.db.execute(
-            f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN "
-            f"({', '.join('?' * len(rows))})", (match, *rows))}
-        return [r for r in rows if r in matching]
-
-    def _held(self, plan: Plan, rowids: list[int]) -> dict[int, int]:
-        """How many of the query's words each of ``rowids`` holds."""
-        n = len(plan.concepts)
-        if n < 2 or not COORDINATION:
-            return dict.fromkeys(rowids, n)
-        held = dict.fromkeys(rowids, 0)
-        for concept in plan.concepts:
-            if len(rowids) <= 500:
-                found = self.db.execute(
-                    f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN "
-                    f"({', '.join('?' * len(rowids))})", (concept, *rowids))
-            else:  # many rows: all of the word's, then those taken
-                found = self.db.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (concept,))
-            for (rowid,) in found:
-                if rowid in held:
-                    held[rowid] += 1
-        return held
-
-    def _score(self, plan: Plan, taken: list[tuple[int, float]],
-               held: dict[int, int] | None = None, best: int = 0) -> list[tuple[float, int]]:
-        """(score, rowid) of the rows taken, best first (equal scores in id order); only the
-        ``best`` first when it is given."""
-        if not taken:
-            return []
-        rowids = [r for r, _bm in taken]
-        if held is None:
-            held = self._held(plan, rowids)
-        kinds = dict(self.db.execute(
-            f"SELECT rowid, kind FROM docs WHERE rowid IN ({', '.join('?' * len(rowids))})",
-            rowids)) if len(rowids) <= 500 else dict(
-            self.db.execute("SELECT rowid, kind FROM docs WHERE kind != 'ruling'"))
-        n = len(plan.concepts)
-        out = []
-        for rowid, bm in taken:
-            factor = (held[rowid] / n) ** COORDINATION if n >= 2 else 1.0
-            weight = KIND_WEIGHTS.get(kinds.get(rowid, "ruling"), 1.0)
-            out.append((float(bm) * factor * weight, rowid))
-        if best:
-            return heapq.nsmallest(best, out, key=lambda item: (-item[0], item[1]))
-        out.sort(key=lambda item: (-item[0], item[1]))
-        return out
+        return [found[i] for i in ids if i in found]
 
     def _hits(self, top: list[tuple[float, int]], lang: str, plan: Plan,
               snippets: bool) -> tuple[Hit, ...]:
         if not top:
             return ()
+        marks = Highlight(plan.highlight)
         rows = {r[0]: r for r in self.db.execute(
             "SELECT rowid, id, kind, path, rules, tags, label, titles, bodies FROM docs "
             f"WHERE rowid IN ({', '.join('?' * len(top))})", [rowid for _s, rowid in top])}
@@ -561,12 +466,23 @@ class SearchIndex:
             snippet = Snippet("")
             if snippets:
                 snippet = make_snippet(bodies.get(shown) or bodies.get("ja", ""),
-                                       plan.highlight, wide=shown == "en")
+                                       marks, wide=shown == "en")
             out.append(Hit(id=rid, title=titles.get(shown, ""), snippet=snippet.marked(),
                            rules=_split(rules), tags=_split(tags), path=path, score=score,
                            lang=shown, kind=kind, label=label, text=snippet.text,
                            marks=snippet.marks))
         return tuple(out)
+
+
+def coordination(held: int, words: int) -> float:
+    """The coordination factor of a result holding ``held`` of the query's ``words``: their
+    share multiplied by itself :data:`COORDINATION` times (so that the site computes the same
+    number, operation for operation)."""
+    share = held / words
+    factor = 1.0
+    for _ in range(COORDINATION):
+        factor *= share
+    return factor
 
 
 def _split(value: object) -> tuple[str, ...]:
@@ -576,12 +492,14 @@ def _split(value: object) -> tuple[str, ...]:
 # ---------------------------------------------------------------------- snippets
 
 
-def make_snippet(text: str, terms: set[str], *, wide: bool = True) -> Snippet:
-    """A window of ``text`` (about 240 characters of English or 120 of CJK text, the whole
+def make_snippet(text: str, terms: set[str] | Highlight, *, wide: bool = True) -> Snippet:
+    """A window of ``text`` (about 240 characters of English or 120 of CJK text, ``[snippets]``
+    of the definition; the whole
     text when shorter) around the most matches of ``terms``, ``…`` where it was cut."""
     flat = " ".join(text.split())
-    width = 240 if wide else 120
-    spans = match_spans(flat, terms) if terms else []
+    width = SNIPPET_WIDE if wide else SNIPPET_NARROW
+    marker = terms if isinstance(terms, Highlight) else Highlight(terms)
+    spans = marker.spans(flat) if marker.latin or marker.phrases or marker.runs else []
     if len(flat) <= width:
         return Snippet(flat, tuple(spans))
     if not spans:

@@ -13,7 +13,9 @@
   ``id_refresh_steps``: the filters). A prefix index of one character serves the searches
   for one CJK character.
 - ``vocab``: every English word of the corpus (British spelling, not stemmed) with its token
-  and the number of results it is in, for typo correction.
+  and the number of results it is in, for typo correction; ``deletion``: each word with some
+  of its letters left out (as many as a typo of its length may differ by), by which the
+  words a typo may be are looked up.
 - ``meta``: the index version, the corpus fingerprint, the glossary's lookup tables (so that a
   search never reads the TOML), the rule set ids and the Han characters only the Japanese or
   only the Chinese texts use (to tell a Japanese query from a Chinese one).
@@ -32,8 +34,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import sqlite3
+import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -52,28 +54,27 @@ from judge.outputs import (
     temp_folder,
 )
 from judge.paths import data_dir
-from judge.search.analysis import fold, index_tokens, latin_token, latin_words
+from judge.search.analysis import deletions, fold, index_tokens, latin_token, latin_words
+from judge.search.definition import definition
 from judge.search.documents import SearchDoc
+from judge.search.plan import meta_token
 from judge.search.query import Glossary
 
 #: Bump when the schema, the analysis or the documents change: the stamp then no longer
 #: matches and the index is rebuilt.
-INDEX_VERSION = "5"
+INDEX_VERSION = "6"
 DB = "index.sqlite"
 STAMP = "stamp.json"
-COLUMNS = ("title", "question", "answer", "explanation", "keywords", "meta")
+#: The stamp being rewritten (see :func:`_remember`).
+STAMP_SPARE = "stamp.json.tmp"
+COLUMNS: tuple[str, ...] = tuple(definition()["ranking"]["columns"])
 #: The output of judge search (:mod:`judge.outputs`): a folder of the index's own files.
 SEARCH_INDEX = Kind("write the search index into", folder=True, foreign=only_files(
-    (DB, STAMP, f"{DB}-journal", f"{DB}-wal", f"{DB}-shm"), "judge search"))
+    (DB, STAMP, STAMP_SPARE, f"{DB}-journal", f"{DB}-wal", f"{DB}-shm"), "judge search"))
 
 
 def index_dir(root: Path) -> Path:
     return root / "build" / "search"
-
-
-def meta_token(name: str, value: str) -> str:
-    """The ``meta`` column's token of a filter value (``tag``, ``refresh``: ``tag_refresh``)."""
-    return f"{name}_" + re.sub(r"[^0-9a-z]", "_", value.lower())
 
 
 # ---------------------------------------------------------------------- the corpus
@@ -96,9 +97,28 @@ def input_files(root: Path) -> list[Path]:
     package = Path(__file__).resolve().parent.parent
     files += sorted((package / "locale").glob("*/LC_MESSAGES/*.po"))
     here = Path(__file__).resolve().parent
-    files += [here / name for name in ("analysis.py", "query.py", "documents.py", "index.py")]
+    files += [here / name for name in ("analysis.py", "query.py", "plan.py", "documents.py",
+                                       "index.py", "definition.toml")]
     files.append(package / "sources.py")  # the marks the documents strip, the official test
     return files
+
+
+#: Nanoseconds: an input file changed this close to (or after) the last check is read again,
+#: whatever its size and time say (two writes within one tick of the clock look alike).
+RACY_NS = 2_000_000_000
+
+
+def inputs_manifest(root: Path) -> dict[str, list[int]]:
+    """Each input file's size and modification time (:func:`input_files`): what tells
+    whether the index is current without reading the corpus."""
+    out: dict[str, list[int]] = {}
+    for path in input_files(root):
+        try:
+            info = path.stat()
+            out[str(path)] = [info.st_size, info.st_mtime_ns]
+        except OSError:
+            out[str(path)] = [-1, 0]
+    return out
 
 
 def fingerprint(root: Path) -> str:
@@ -118,15 +138,37 @@ def fingerprint(root: Path) -> str:
 # ---------------------------------------------------------------------- building
 
 
-def _joined(texts: Iterable[str]) -> str:
-    return " ".join(" ".join(index_tokens(t)) for t in texts if t)
+def _tokens(texts: Iterable[str]) -> list[str]:
+    return [token for text in texts if text for token in index_tokens(text)]
 
 
 def _by_lang(texts: Any) -> list[str]:
     return [texts[lang] for lang in LANGS if texts.get(lang)]
 
 
-def _charsets(docs: Sequence[SearchDoc]) -> dict[str, str]:
+def doc_columns(doc: SearchDoc) -> list[list[str]]:
+    """The tokens of each column (:data:`COLUMNS`) of a document, in order, as both indexes
+    hold them: the FTS5 table of ``judge search`` and the site's index files
+    (:mod:`judge.search.static`). A token's position in its column is its index here."""
+    meta = [meta_token("kind", doc.kind), meta_token("id", doc.id)]
+    meta += [meta_token("tag", t) for t in doc.tags]
+    meta += [meta_token("rules", r) for r in doc.rules]
+    meta += [meta_token("term", t) for t in doc.terms]
+    meta += [meta_token("basis", doc.basis)] if doc.basis else []
+    return [_tokens(_by_lang(doc.titles)), _tokens(_by_lang(doc.questions)),
+            _tokens(_by_lang(doc.bodies)), _tokens(_by_lang(doc.explanations)),
+            _tokens([doc.keywords]), meta]
+
+
+def doc_words(doc: SearchDoc) -> set[str]:
+    """The English words of a document (British spelling, not stemmed): the vocabulary of
+    typo correction."""
+    texts = [*_by_lang(doc.titles), *_by_lang(doc.bodies), *_by_lang(doc.questions),
+             *_by_lang(doc.explanations), doc.keywords]
+    return {w for t in texts for w in latin_words(t)}
+
+
+def charsets(docs: Sequence[SearchDoc]) -> dict[str, str]:
     """The Han characters only the Japanese texts use, and only the Chinese ones."""
     seen: dict[str, set[str]] = {"ja": set(), "zh-Hans": set()}
     for doc in docs:
@@ -141,12 +183,15 @@ def _charsets(docs: Sequence[SearchDoc]) -> dict[str, str]:
 def build_index(docs: Iterable[SearchDoc], folder: Path, *, corpus: str = "",
                 glossary: Iterable[Any] | Glossary | None = None,
                 rulesets: Sequence[str] | None = None, force: bool = False,
-                reads: Iterable[Path] = (), roots: Iterable[Path] = ()) -> int:
+                reads: Iterable[Path] = (), roots: Iterable[Path] = (),
+                inputs: dict[str, list[int]] | None = None) -> int:
     """Index ``docs`` into ``folder``, replacing what is there only once the new index is
     complete. ``corpus`` is the fingerprint written to the stamp; ``glossary`` (terms, or a
     :class:`Glossary`) and ``rulesets`` (ids) default to the project's data. ``force``,
     ``reads`` (what the index is made from) and ``roots`` (the corpus): see
-    :func:`judge.outputs.claim`. Returns the number of documents."""
+    :func:`judge.outputs.claim`; ``inputs``: the sizes and times of the files it is made from
+    (:func:`inputs_manifest`, taken before they were read). Returns the number of
+    documents."""
     target = claim(folder, SEARCH_INDEX, force=force, inputs=reads, roots=roots)
     if glossary is None:
         from judge.corpus import load_glossary
@@ -166,7 +211,8 @@ def build_index(docs: Iterable[SearchDoc], folder: Path, *, corpus: str = "",
     try:
         _write(tmp / DB, docs, glossary, list(rulesets), corpus)
         stamp = {"version": INDEX_VERSION, "corpus": corpus, "docs": len(docs),
-                 "files": _file_hashes(tmp), "stat": _file_stats(tmp)}
+                 "files": _file_hashes(tmp), "stat": _file_stats(tmp),
+                 "inputs": inputs or {}, "checked": time.time_ns()}
         (tmp / STAMP).write_text(json.dumps(stamp, indent=1, sort_keys=True) + "\n",
                                  encoding="utf-8")
         replace_folder(tmp, target)
@@ -206,21 +252,12 @@ def _write(path: Path, docs: list[SearchDoc], glossary: Glossary, rulesets: list
         df: Counter[str] = Counter()
         rows, fts = [], []
         for rowid, doc in enumerate(docs, 1):
-            texts = [*_by_lang(doc.titles), *_by_lang(doc.bodies), *_by_lang(doc.questions),
-                     *_by_lang(doc.explanations), doc.keywords]
-            df.update({w for t in texts for w in latin_words(t)})
+            df.update(doc_words(doc))
             rows.append((rowid, doc.id, doc.kind, doc.path, ",".join(doc.rules),
                          ",".join(doc.tags), ",".join(doc.terms), doc.label,
                          json.dumps(dict(doc.titles), ensure_ascii=False),
                          json.dumps(dict(doc.bodies), ensure_ascii=False)))
-            meta = [meta_token("kind", doc.kind), meta_token("id", doc.id)]
-            meta += [meta_token("tag", t) for t in doc.tags]
-            meta += [meta_token("rules", r) for r in doc.rules]
-            meta += [meta_token("term", t) for t in doc.terms]
-            meta += [meta_token("basis", doc.basis)] if doc.basis else []
-            fts.append((rowid, _joined(_by_lang(doc.titles)), _joined(_by_lang(doc.questions)),
-                        _joined(_by_lang(doc.bodies)), _joined(_by_lang(doc.explanations)),
-                        _joined([doc.keywords]), " ".join(meta)))
+            fts.append((rowid, *(" ".join(tokens) for tokens in doc_columns(doc))))
         con.executemany("INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         con.executemany(f"INSERT INTO fts (rowid, {', '.join(COLUMNS)}) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?)", fts)
@@ -228,10 +265,20 @@ def _write(path: Path, docs: list[SearchDoc], glossary: Glossary, rulesets: list
         con.executemany("INSERT INTO vocab VALUES (?, ?, ?)",
                         ((w, latin_token(w), n) for w, n in sorted(df.items())))
         con.execute("CREATE INDEX vocab_token ON vocab (token)")
+        # each word's deletions (analysis.deletions), up to the most edits a typo of its
+        # length may be from it: what typo correction looks its candidates up by
+        edits = definition()["typos"]["edits"]
+        shortest = definition()["typos"]["min_length"] - edits[0]
+        con.execute("CREATE TABLE deletion (variant TEXT NOT NULL, word TEXT NOT NULL)")
+        con.executemany("INSERT INTO deletion VALUES (?, ?)", (
+            (variant, word) for word in sorted(df) if len(word) >= shortest
+            for variant in sorted(deletions(word, edits[1] if len(word) >= definition()[
+                "typos"]["long"] - edits[1] else edits[0]))))
+        con.execute("CREATE INDEX deletion_variant ON deletion (variant)")
         meta_rows = {"version": INDEX_VERSION, "corpus": corpus,
                      "glossary": json.dumps(glossary.data(), ensure_ascii=False),
                      "rulesets": json.dumps(rulesets),
-                     "charsets": json.dumps(_charsets(docs), ensure_ascii=False)}
+                     "charsets": json.dumps(charsets(docs), ensure_ascii=False)}
         con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta_rows.items()))
         con.commit()
     finally:
@@ -282,20 +329,68 @@ def stamp_problem(folder: Path, corpus: str) -> str:
     return ""
 
 
+def _unchanged(folder: Path, seen: dict[str, list[int]]) -> bool:
+    """Whether the index in ``folder`` is current by its stamp alone: the same index version,
+    every input file of the same size and time as when the stamp was last checked (and
+    older than that by :data:`RACY_NS`), every index file of the size and time recorded."""
+    try:
+        stamp = json.loads((folder / STAMP).read_text(encoding="utf-8"))
+        if stamp["version"] != INDEX_VERSION or stamp.get("inputs") != seen:
+            return False
+        checked = int(stamp["checked"])
+        stats = dict(stamp["stat"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    if any(mtime >= checked - RACY_NS for _size, mtime in seen.values()):
+        return False
+    try:
+        return _file_stats(folder) == stats and sorted(stats) == sorted(stamp["files"])
+    except OSError:
+        return False
+
+
+def _remember(folder: Path, seen: dict[str, list[int]]) -> None:
+    """Record in the stamp that the inputs, as ``seen``, were checked to be the index's (the
+    files were touched, not changed), so that the next search need not read them. Best
+    effort: a stamp that cannot be written is checked by reading the corpus next time."""
+    path = folder / STAMP
+    try:
+        stamp = json.loads(path.read_text(encoding="utf-8"))
+        stamp["inputs"], stamp["checked"] = seen, time.time_ns()
+        spare = folder / STAMP_SPARE
+        # another search writing it at the same moment: that one records it
+        handle = os.open(spare, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(json.dumps(stamp, indent=1, sort_keys=True) + "\n")
+        os.replace(spare, path)
+    except (OSError, ValueError):
+        return
+
+
 def ensure_index(root: Path, folder: Path | None = None, *, rebuild: bool = False,
                  force: bool = False) -> str:
     """Make sure ``folder`` (default ``root/build/search``) holds a usable index of the corpus
     at ``root``; rebuild it if not (replacing a folder that is not an index only with
-    ``force``). Returns why it was rebuilt, or an empty string."""
+    ``force``). Returns why it was rebuilt, or an empty string.
+
+    Whether the index is current is told first from the sizes and times of the files it is
+    made from (a manifest in its stamp): when none changed, nothing is read. Otherwise their
+    contents are hashed (:func:`fingerprint`): files touched but not changed only refresh the
+    manifest; anything else rebuilds the index."""
     from judge.search.documents import corpus_documents
 
     folder = folder or index_dir(root)
+    seen = inputs_manifest(root)
+    if not rebuild and _unchanged(folder, seen):
+        return ""
     current = fingerprint(root)
     problem = "rebuild requested" if rebuild else stamp_problem(folder, current)
-    if problem:
-        # before the corpus is read: a folder that is not to be replaced fails at once
-        claim(folder, SEARCH_INDEX, force=force, inputs=corpus_inputs(root), roots=[root])
-        docs, terms, rulesets = corpus_documents(root)
-        build_index(docs, folder, corpus=current, glossary=terms, rulesets=rulesets,
-                    force=force, reads=corpus_inputs(root), roots=[root])
+    if not problem:
+        _remember(folder, seen)
+        return ""
+    # before the corpus is read: a folder that is not to be replaced fails at once
+    claim(folder, SEARCH_INDEX, force=force, inputs=corpus_inputs(root), roots=[root])
+    docs, terms, rulesets = corpus_documents(root)
+    build_index(docs, folder, corpus=current, glossary=terms, rulesets=rulesets,
+                force=force, reads=corpus_inputs(root), roots=[root], inputs=seen)
     return problem

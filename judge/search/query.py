@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from judge.errors import JudgeError
@@ -40,6 +41,7 @@ from judge.search.analysis import (
     normalize,
     script_runs,
 )
+from judge.search.definition import definition
 
 #: The fields of the query syntax, and the other spellings accepted for them.
 FIELDS = ("tag", "rules", "term", "kind", "id", "basis")
@@ -291,6 +293,7 @@ class GlossaryTerm(NamedTuple):
     main: str = ""
 
 
+@lru_cache(maxsize=4096)
 def latin_key(text: str) -> tuple[str, ...]:
     """The tokens of the Latin words of ``text`` (how a name or a run of query words is
     compared: folded, British spelling, stemmed)."""
@@ -298,6 +301,7 @@ def latin_key(text: str) -> tuple[str, ...]:
                  if not is_cjk(m.group(0)))
 
 
+@lru_cache(maxsize=4096)
 def cjk_key(text: str) -> str:
     """``text`` folded, with everything but letters, digits and CJK characters left out
     (``【ランサー】`` and ``ランサー`` are one name)."""
@@ -534,64 +538,46 @@ def correct(node: Node, fix: Callable[[str], str | None]) -> tuple[Node, list[tu
 
 # ---------------------------------------------------------------------- common words
 
-#: English words a question is written with but that say nothing about a ruling. Words that
-#: do (no, not, only, before, after, first, second, up, down, one) are not here. They are left
-#: out of a query's words, never out of a quoted phrase or a glossary name.
-EN_STOP = frozenset("""
-a an the of to in on at by for with from into onto as and or but if then than so
-is are was were be been being am do does did doing done have has had having
-can could should would will shall may might must i me my mine you your yours we us our
-they them their he him his she her it its this that these those there here
-what whats when where which who whom whose why how happen happens happened happening
-get gets got also just some any many much really about please ok okay s t let lets want
-wants
-know question
-""".split())
+_WORDS = definition()
 
+#: English words a question is written with but that say nothing about a ruling
+#: (``[english] stop`` of the definition). They are left out of a query's words, never out of
+#: a quoted phrase or a glossary name.
+EN_STOP = frozenset(_WORDS["english"]["stop"])
 #: Japanese function words and endings (hiragana), cut from the ends of a hiragana run that
 #: is part of a longer word, longest first.
-JA_STOP = tuple(sorted(set("""
-は が の を に へ で と や か も よ ね な ぞ わ
-から まで より けど ので のは のに のか って です ですか でしょうか でしょう
-ます ますか ません ましたか ました ませんか した して しても しない しなくても
-する します しますか される されます されますか された されて されても されない
-できる できます できますか できない できません なる なります なりますか なった
-なって なったら なれば ない なく なくて なくても ある あります いる います
-いつ どう どうなる どうなりますか どうして なぜ どこ どれ どの どちら なに なん どんな
-とき ときに ときは こと もの ため ても てもいい てもよい いい よい ください おしえて
-について において における として たら れば なら という それ これ あれ この その あの
-ば だけど けれど じゃ じゃない んですか のですか
-""".split()), key=lambda w: (-len(w), w)))
+JA_STOP = tuple(sorted(set(_WORDS["japanese"]["stop"]), key=lambda w: (-len(w), w)))
 #: Japanese kanji words that only make a question (何, 誰, 場合, 時...), left out when they are
-#: a whole run.
-JA_HAN_STOP = frozenset("何 誰 場合 時 事 方 際 中 何枚 何回 何度 何時".split())
+#: a whole run of a Japanese query.
+JA_HAN_STOP = frozenset(_WORDS["japanese"]["han_stop"])
 #: Chinese question words and particles, left out wherever they are in a run.
-ZH_STOP = tuple(sorted(set("""
-什么 怎么 怎么办 怎样 怎么样 如何 为什么 为何 是否 能否 可否 会不会 能不能 可不可以
-可以吗 可以 时候 的时候 哪个 哪些 哪里 多少 几张 几次 几个 几 吗 呢 吧 啊 么 谁 的 了
-请问 一下
-""".split()), key=lambda w: (-len(w), w)))
-#: Chinese characters left out only at the start of a run (会怎样: 会) or at its end (not 能,
-#: 时 or 对, which start or end words: 能力, 同时, 对手), and those left out when they are all
-#: that is left of a run (重构时: 时).
-ZH_LEADING = frozenset("会 要 就 都 也 还 是 在 被 把 将 和 与 及 或 又 再 来 去".split())
-ZH_TRAILING = frozenset("会 呀 嘛 哦 吗 呢 了 的 么 是 来 去".split())
-ZH_WHOLE = frozenset("时 能 对 当 后 前 中".split())
+ZH_STOP = tuple(sorted(set(_WORDS["chinese"]["stop"]), key=lambda w: (-len(w), w)))
+#: Chinese characters left out only at the start of a run (会怎样: 会) or at its end, and those
+#: left out when they are all that is left of a run (重构时: 时).
+ZH_LEADING = frozenset(_WORDS["chinese"]["leading"])
+ZH_TRAILING = frozenset(_WORDS["chinese"]["trailing"])
+ZH_WHOLE = frozenset(_WORDS["chinese"]["whole"])
 
 
-def refine(node: Node) -> Node | None:
+def refine(node: Node, han: str = "") -> Node | None:
     """``node`` without common words, its Japanese and Chinese runs cut into the pieces that
     are looked for (None when nothing is left). Phrases and glossary names stay whole; the
-    pieces of one word join the soft AND around them."""
+    pieces of one word join the soft AND around them.
+
+    ``han``: the language a run of Han characters is read in, ``ja`` or ``zh-Hans`` (the
+    language of the page or ``--lang``; a query with kana is Japanese): a Japanese run loses
+    only the kanji words of a question when they are the whole run (何, 場合, 時), a Chinese
+    run its question words and particles wherever they are (什么, 的, 了) and a few
+    characters at its ends (会, 时); ``""`` applies both."""
     if isinstance(node, Text):
-        pieces = _pieces(node)
+        pieces = _pieces(node, han)
         if not pieces:
             return None
         return pieces[0] if len(pieces) == 1 else And(tuple(pieces), soft=True)
     if isinstance(node, And):
         out: list[Node] = []
         for child in node.nodes:
-            done = refine(child)
+            done = refine(child, han)
             if done is None:
                 continue
             if node.soft and isinstance(done, And) and done.soft:
@@ -602,17 +588,17 @@ def refine(node: Node) -> Node | None:
             return None
         return out[0] if len(out) == 1 else And(tuple(out), node.soft)
     if isinstance(node, Or):
-        kept = [d for c in node.nodes if (d := refine(c)) is not None]
+        kept = [d for c in node.nodes if (d := refine(c, han)) is not None]
         if not kept:
             return None
         return kept[0] if len(kept) == 1 else Or(tuple(kept))
     if isinstance(node, Not):
-        inner = refine(node.node)
+        inner = refine(node.node, han)
         return Not(inner) if inner is not None else None
     return node
 
 
-def _pieces(node: Text) -> list[Node]:
+def _pieces(node: Text, han: str = "") -> list[Node]:
     if node.phrase:
         return [node]
     if not is_cjk(node.text):
@@ -636,9 +622,9 @@ def _pieces(node: Text) -> list[Node]:
             if len(rest) >= (3 if mixed else 2):
                 out.append(Text(rest))
         else:
-            if run in JA_HAN_STOP:
+            if han != "zh-Hans" and run in JA_HAN_STOP:
                 continue
-            for piece in _strip_zh(run):
+            for piece in ([run] if han == "ja" else _strip_zh(run, han)):
                 out.extend(Text(p) for p in _han_pieces(piece))
     return out
 
@@ -657,7 +643,7 @@ def _strip_ja(run: str) -> str:
     return run
 
 
-def _strip_zh(run: str) -> list[str]:
+def _strip_zh(run: str, han: str = "") -> list[str]:
     pieces = [run]
     for stop in ZH_STOP:
         pieces = [p for piece in pieces for p in piece.split(stop) if p]
@@ -667,7 +653,7 @@ def _strip_zh(run: str) -> list[str]:
             piece = piece[1:]
         while piece and piece[-1] in ZH_TRAILING:
             piece = piece[:-1]
-        if piece and piece not in JA_HAN_STOP and piece not in ZH_WHOLE:
+        if piece and piece not in ZH_WHOLE and (han or piece not in JA_HAN_STOP):
             out.append(piece)
     return out
 

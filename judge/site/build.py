@@ -9,9 +9,8 @@ into place; a run killed between those two renames leaves no ``NAME``, and the n
 the previous site back before anything else. So a build that fails or is killed at any moment
 (a ruling that fails its replay, a template error, a full disk, SIGKILL) leaves the previous
 site or the new one, complete. Every run first removes what killed runs left beside the target
-(:func:`clean_leftovers`), the search indexer's working copies included (they live inside the
-new folder). The output depends only on the input: the same rulings and data give the same
-bytes (no dates, no random names, everything sorted).
+(:func:`clean_leftovers`). The output depends only on the input: the same rulings and data give
+the same bytes (no dates, no random names, everything sorted).
 
 It replaces only a previous site (a folder holding the :data:`MARKER` file) or an empty
 folder, or anything with ``force``; never a working copy, the corpus or the project
@@ -56,6 +55,7 @@ from judge.site.load import SiteInput, load
 from judge.site.offline import OfflineReport, write_offline
 from judge.site.render import assets_dir, fresh_environments, render
 from judge.site.sandbox_build import SandboxReport, write_sandbox
+from judge.site.searchindex import SearchReport, write_search
 
 
 class BuildError(JudgeError):
@@ -83,6 +83,7 @@ class BuildReport:
     api: ApiReport | None = None  # the downloads (api/)
     offline: OfflineReport | None = None  # the service worker and what it keeps
     sandbox: SandboxReport | None = None  # Pyodide and the package, for "Try it"
+    search: SearchReport | None = None  # the search index (search-index/)
 
     def summary(self) -> str:
         times = ", ".join(f"{k} {v:.2f} s" for k, v in self.seconds.items())
@@ -92,6 +93,9 @@ class BuildReport:
         if self.api is not None:
             text += (f"; api/: {self.api.json_bytes / 1024:.0f} KiB of JSON and a "
                      f"{self.api.database_bytes / 1024:.0f} KiB database")
+        if self.search is not None:
+            text += (f"; search index: {self.search.docs} results, {self.search.files} files, "
+                     f"{self.search.bytes / 1024:.0f} KiB")
         if self.failing:
             text += f"; {len(self.failing)} failing ruling(s) marked: {', '.join(self.failing)}"
         if self.sandbox is not None:
@@ -141,11 +145,12 @@ SITE = Kind("build into", folder=True, foreign=_foreign)
 def build_site(out: Path, *, root: Path | None = None, allow_failing: bool = False,
                progress: Progress | None = None,
                finish: Callable[[Path], None] | None = None,
-               jobs: int = 0, force: bool = False) -> BuildReport:
+               jobs: int = 0, force: bool = False, search: bool = False) -> BuildReport:
     """Build the whole site into ``out``; raises :class:`BuildError` (site untouched).
 
+    ``search``: also write the search index (``search-index/``, :mod:`judge.site.searchindex`).
     ``finish``, if given, is called with the complete new folder just before it replaces the
-    previous site (a search indexer can add its files there and still be atomic). ``jobs``:
+    previous site (a step can add its files there and still be atomic). ``jobs``:
     how many processes render the pages (0: one per core; see :func:`render_pages`).
     ``force``: replace whatever folder (or link) is at ``out`` (:func:`check_target`).
 
@@ -173,7 +178,7 @@ def build_site(out: Path, *, root: Path | None = None, allow_failing: bool = Fal
         lines.append(f"{passed} passed, {len(site.failing)} failed")
         raise RulingsFailed(lines)
     report.failing = sorted({r.ruling for r in site.failing})
-    write_site(site, target, report, tick, finish, jobs)
+    write_site(site, target, report, tick, finish, jobs, search)
     return report
 
 
@@ -191,7 +196,8 @@ def check_target(out: Path, root: Path | None = None, force: bool = False) -> Ta
 
 
 def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Progress,
-               finish: Callable[[Path], None] | None = None, jobs: int = 0) -> None:
+               finish: Callable[[Path], None] | None = None, jobs: int = 0,
+               search: bool = False) -> None:
     start = time.perf_counter()
     fresh_environments()
     model = SiteModel.build(site)
@@ -231,6 +237,9 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         start = time.perf_counter()
         report.sandbox = write_sandbox(site, tmp)
         report.seconds["sandbox"] = time.perf_counter() - start
+        if search:
+            report.search = write_search(site, tmp)
+            report.seconds["search"] = report.search.seconds
         if finish is not None:
             start = time.perf_counter()
             finish(tmp)

@@ -108,16 +108,6 @@ TAG_NAMES: dict[str, str] = {
     "up-to": N_("up to"),
     "upper-limit": N_("upper limit"),
 }
-#: How much the parts of a page weigh in the search index (Pagefind's data-pagefind-weight,
-#: 0 to 10 on a quadratic scale; text without a weight counts 1, and the replay, the tables,
-#: the sources and the tag list are not indexed at all). ``explains``: the names and aliases of
-#: the terms a ruling is the main ruling of, so that the bare term finds it first; ``term``,
-#: ``names``, ``aliases``: a glossary entry's heading, its three names and its aliases (the
-#: entries, the kinds of rule processing and the rule sets are results of their own).
-SEARCH_WEIGHTS: dict[str, str] = {
-    "title": "8", "question": "2", "answer": "2", "explains": "10",
-    "term": "3", "names": "3", "aliases": "2",
-}
 #: The search page's interface strings (search.js shows them), by key.
 SEARCH_STRINGS: dict[str, str] = {
     "placeholder": N_("Search rulings"),
@@ -373,7 +363,7 @@ class SiteModel:
         links = Links(here)
         L = self.lang(lang)
         page = PageInfo(lang=lang, key=spec.key, links=links)
-        ctx: dict[str, Any] = {"page": page, "L": L, "model": self, "weights": SEARCH_WEIGHTS}
+        ctx: dict[str, Any] = {"page": page, "L": L, "model": self}
         builder: Callable[[Lang, Links, PageSpec], dict[str, Any]] = {
             "home.html": self._home, "glossary.html": self._glossary,
             "processing.html": self._processing, "coverage.html": self._coverage,
@@ -688,7 +678,6 @@ class SiteModel:
             "failing": [{"rules": L.rules([r.rules]), "lines": r.failures}
                         for r in data.failing],
             **replay_sections(data, L, narrator),
-            "filters": search_filters(L),
             "sources": L.sources(sc.sources),
             "official": data.id in self.official,
             "basis": citations.basis(sc.sources, corpus.sources, L._),
@@ -796,11 +785,3 @@ def _seen(data: RulingData) -> tuple[list[str], list[str], bool]:
                 elif isinstance(e, ev.GameStart):
                     phases.add("setup")
     return sorted(k for k in kinds if k in RULE_KINDS), sorted(phases), together
-
-
-def search_filters(L: Lang) -> dict[str, str]:
-    """The names of the search filters in the page's language (Pagefind shows them as they
-    are, and each language has its own index); their values are the rule set ids and the tag
-    and term names in the page's language."""
-    return {"ruleset": L._("Rule set"), "tag": L._("Tag"), "term": L._("Term"),
-            "basis": L._(citations.BASIS)}

@@ -7,9 +7,9 @@ index are in the new folder, so that the version covers them all:
   is opened: the pages a search leads to (:data:`PAGES`: the search page, the list of every
   ruling with its answer, the glossary, the processing and rule-change pages, the language's
   home and its "offline" page), the stylesheets and scripts they use (:data:`ASSETS`) and the
-  language's whole Pagefind bundle except what the search page never loads (Pagefind's web
-  worker and the WebAssembly of the other languages); with their total size and a digest
-  of their bytes (:func:`files_digest`), so that the list changes whenever one of them does;
+  search index (``search-index/``): its files for every language and the language's own (what
+  each result shows in it); with their total size and a digest of their bytes
+  (:func:`files_digest`), so that the list changes whenever one of them does;
 - ``sw.js``, at the root (so its scope is the whole site and nothing above it):
   ``site_templates/sw.js`` with the build's version, the first 20 hexadecimal digits of a
   SHA-256 of every other file's name and bytes. The same site gives the same version; any
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,18 +37,11 @@ FOLDER = "offline"
 #: for a page that was not kept.
 PAGES = ("", "search/", "rulings/", "glossary/", "processing/", "timeline/", "offline/")
 #: The assets those pages use (under ``/assets/``).
-ASSETS = ("site.css", "site.js", "search.css", "search.js", "favicon.svg")
-#: Files of a Pagefind bundle the search page never loads (it runs without Pagefind's worker).
-PAGEFIND_UNUSED = ("pagefind-worker.js",)
+ASSETS = ("site.css", "site.js", "search.css", "search-engine.js", "search.js", "favicon.svg")
+#: The search index's folder (judge/site/searchindex.py).
+SEARCH_INDEX = "search-index"
 #: Left out of the version: the worker itself, and the marker of a built site.
 UNHASHED = (SERVICE_WORKER, ".judge-site")
-#: The names that carry a hash of their content: the parts of a Pagefind index
-#: (``pagefind.en_7329116b6d.pf_meta``, ``index/en_5d6fe02.pf_index``, ``fragment/...``,
-#: ``filter/...``), which a new index names anew. Such a file never changes, so browsers may
-#: keep it (``judge serve`` says so, the worker serves its stored copy); every other file may
-#: change with any build and is asked for again each time (docs/site.md, "Caching"). The
-#: worker gets this very pattern (``__JUDGE_HASHED__``).
-HASHED_NAME = re.compile(r"_[0-9a-f]{7,}\.pf_(?:meta|index|fragment|filter)$")
 
 
 @dataclass
@@ -77,7 +69,6 @@ def write_offline(root: Path) -> OfflineReport:
     script = script.replace("__JUDGE_BUILD_VERSION__", report.version, 1)
     script = script.replace("__JUDGE_LANGS__", json.dumps(list(LANGS)), 1)
     script = script.replace("__JUDGE_PYODIDE__", _pyodide_version(root), 1)
-    script = script.replace("__JUDGE_HASHED__", HASHED_NAME.pattern.replace("/", "\\/"), 1)
     (root / SERVICE_WORKER).write_bytes(script.encode("utf-8"))
     return report
 
@@ -105,32 +96,16 @@ def _pyodide_version(root: Path) -> str:
 
 def kept_files(root: Path, lang: str) -> list[str]:
     """The addresses (from the site root) the worker keeps for ``lang``, sorted; only files
-    the site has (a site built without its search index has no Pagefind bundle)."""
+    the site has (a site built without its search index has no ``search-index/``)."""
     files = [f"{lang}/{key}" for key in PAGES if (root / lang / key / "index.html").is_file()]
     files += [f"assets/{name}" for name in ASSETS if (root / "assets" / name).is_file()]
-    bundle = root / lang / "pagefind"
-    if bundle.is_dir():
-        wasm = _wasm(bundle)
-        for path in sorted(bundle.rglob("*")):
-            name = path.name
-            if not path.is_file() or name in PAGEFIND_UNUSED:
-                continue
-            if name.startswith("wasm.") and name.endswith(".pagefind") and name not in wasm:
-                continue
-            files.append(path.relative_to(root).as_posix())
+    index = root / SEARCH_INDEX
+    if index.is_dir():
+        others = {other for other in LANGS if other != lang}
+        for path in sorted(index.rglob("*")):
+            if path.is_file() and path.relative_to(index).parts[0] not in others:
+                files.append(path.relative_to(root).as_posix())
     return sorted(files)
-
-
-def _wasm(bundle: Path) -> set[str]:
-    """The WebAssembly files the bundle's entry names: Pagefind loads one per language,
-    ``wasm.<its wasm>.pagefind``, or ``wasm.unknown.pagefind`` where it has none (Japanese and
-    Chinese, which the extended binary cuts into words itself)."""
-    try:
-        entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
-        return {f"wasm.{info.get('wasm') or 'unknown'}.pagefind"
-                for info in entry["languages"].values()}
-    except (OSError, ValueError, KeyError, TypeError):
-        return {p.name for p in bundle.glob("wasm.*.pagefind")}  # unknown format: keep all
 
 
 def site_version(root: Path) -> str:

@@ -15,11 +15,11 @@ What the server answers (:class:`SiteHandler`):
   never a traceback;
 - a file: with a strong ``ETag`` (a hash of its bytes, so that a rebuild that leaves a file
   as it was still answers ``304``) and ``Last-Modified``, and the ``Cache-Control`` of
-  :func:`cache_control`: files whose name carries a hash of their content
-  (:data:`judge.site.offline.HASHED_NAME`) may be kept for a year; every other file (the
-  pages, the service worker, the search index's entry, the assets) is ``no-cache``: kept,
-  but asked for again each time, which costs a ``304`` when it did not change. So a rebuilt
-  page is what a returning visitor gets (docs/site.md, "Caching").
+  ``Cache-Control: no-cache`` (:data:`REVALIDATE`): every file of the site (the pages, the
+  service worker, the search index, the assets) keeps its name from one build to the next, so
+  a browser may keep it but asks for it again each time, which costs a ``304`` when it did not
+  change. So a rebuilt page or index is what a returning visitor gets (docs/site.md,
+  "Caching").
 """
 
 from __future__ import annotations
@@ -45,7 +45,6 @@ from typing import IO, Any, BinaryIO
 from judge.corpus import default_root
 from judge.errors import JudgeError
 from judge.paths import data_dir
-from judge.site.offline import HASHED_NAME
 from judge.site.render import templates_dir
 
 #: The only address the server listens on.
@@ -57,16 +56,13 @@ CONTENT_TYPES: dict[str, str] = {
     ".js": "text/javascript", ".css": "text/css", ".html": "text/html",
     ".json": "application/json", ".wasm": "application/wasm",
     ".md": "text/markdown; charset=utf-8", ".db": "application/vnd.sqlite3",
-    ".pagefind": "application/octet-stream", ".pf_meta": "application/octet-stream",
-    ".pf_index": "application/octet-stream", ".pf_fragment": "application/octet-stream",
-    ".pf_filter": "application/octet-stream",
+    ".gz": "application/gzip",
 }
 #: The longest address (path and query) answered; the site's longest is far shorter.
 MAX_TARGET = 2048
 #: The longest name (between two ``/``) of a path, in bytes: what a file system allows.
 MAX_NAME = 255
-#: ``Cache-Control`` of a file whose name carries a hash of its content, and of any other.
-IMMUTABLE = "public, max-age=31536000, immutable"
+#: ``Cache-Control`` of every file: kept, but asked for again each time.
 REVALIDATE = "no-cache"
 #: ``%`` not followed by two hexadecimal digits.
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
@@ -101,18 +97,6 @@ def bad_target(target: str) -> str:
     if any(len(name.encode("utf-8")) > MAX_NAME for name in text.split("/")):
         return f"a name longer than {MAX_NAME} bytes in the address"
     return ""
-
-
-def cache_control(path: str) -> str:
-    """The ``Cache-Control`` of the file at the site path ``path``: :data:`IMMUTABLE` for a
-    name that carries a hash of its content, else :data:`REVALIDATE`.
-
-    >>> cache_control("/en/pagefind/fragment/en_f76197f.pf_fragment") == IMMUTABLE
-    True
-    >>> cache_control("/en/pagefind/pagefind-entry.json"), cache_control("/sw.js")
-    ('no-cache', 'no-cache')
-    """
-    return IMMUTABLE if HASHED_NAME.search(path) else REVALIDATE
 
 
 #: Entity tags of the files served, by (device, inode, size, modification and change time):
@@ -228,7 +212,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
             self.send_response(HTTPStatus.NOT_MODIFIED if fresh else HTTPStatus.OK)
             self.send_header("ETag", tag)
             self.send_header("Last-Modified", self.date_time_string(info.st_mtime))
-            self.send_header("Cache-Control", cache_control(urllib.parse.urlsplit(self.path).path))
+            self.send_header("Cache-Control", REVALIDATE)
             self._cache_sent = True
             if fresh:
                 self.end_headers()
