@@ -848,11 +848,9 @@ PROBES.update({
     "card.choose": lambda: _card({"type": "spell", "modes": [[{"op": "mill"}], [{"op": "draw"}],
                                                              [{"op": "ener_charge"}]]},
                                  "choose", 2, p1={"hand": ["X:cx"]}, steps=USE_X),
-    # (with an effect in force that the layer reads: without one, no SIGNI is crossed, the
-    # bug of issue 30)
+    # (with nothing in force: the layer reads the cross condition itself, issue 30)
     "card.cross": lambda: _card({**SIGNI, "level": 2}, "cross",
                                 {"partner": "signi-1", "side": "right"},
-                                setup={"in_force": [{"op": "lose_abilities", "target": "D1"}]},
                                 p1={"signi1": "X:cx"}, steps=effect(
                                     {"op": "banish", "target": {"crossed": True,
                                                                 "all": True}})),

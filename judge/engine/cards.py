@@ -334,16 +334,21 @@ class CardDef:
     #: Cross: (the partner's card name, ``left`` or ``right``: the SIGNI zone next to this
     #: one, seen from its player, where the partner must be)
     cross: tuple[str, str] | None = None
-    #: whether one of its abilities is a constant ability, and the triggers its abilities
-    #: wait for (both set from ``abilities``)
+    #: whether the layer of continuous effects reads it on the field: one of its abilities
+    #: is a constant ability, or it has a cross condition (an ability of its text that
+    #: makes a state, 003, クロス: its cross state is read from the layer, so a game with a
+    #: Cross SIGNI on the field and nothing else in force still computes one; issue 30); and
+    #: the triggers its abilities wait for (set from ``abilities``)
     has_const: bool = field(init=False, default=False, compare=False, hash=False)
     triggers: frozenset[str] = field(init=False, default=frozenset(), compare=False,
                                      hash=False)
 
     def __post_init__(self) -> None:
+        if self.cross is not None:
+            object.__setattr__(self, "has_const", True)
         if self.abilities:
-            object.__setattr__(self, "has_const",
-                               any(a.kind == "const" for a in self.abilities))
+            if any(a.kind == "const" for a in self.abilities):
+                object.__setattr__(self, "has_const", True)
             object.__setattr__(self, "triggers", frozenset(
                 a.trigger for a in self.abilities if a.trigger))
 

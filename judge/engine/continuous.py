@@ -171,7 +171,8 @@ def holders(game: Game) -> list[CardInstance]:
 
 
 def const_on_field(game: Game) -> bool:
-    """Whether any card on the field has a constant ability."""
+    """Whether any card on the field has a constant ability or a cross condition (what the
+    layer reads: ``CardDef.has_const``)."""
     return any(c.card.has_const for c in holders(game))
 
 

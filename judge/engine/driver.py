@@ -185,8 +185,11 @@ def step(rg: RandomGame, rng: random.Random, acted_this_turn: int) -> Action:
 
 
 def play_random_game(rules: RuleSet, seed: int, turns: int = 10,
-                     on_action: Callable[[Game, Action], None] | None = None) -> RandomGame:
-    """A whole game from the set-up until someone wins or turn ``turns`` has ended."""
+                     on_action: Callable[[Game, Action], None] | None = None,
+                     on_game: Callable[[Game], None] | None = None) -> RandomGame:
+    """A whole game from the set-up until someone wins or turn ``turns`` has ended.
+    ``on_action`` is called after each action; ``on_game`` once, with the new game, before
+    its first action (a check that watches every event sets ``Game.watch`` there)."""
     rng = random.Random(seed)
     state = GameState.empty()
     state.phase = "setup"
@@ -199,6 +202,8 @@ def play_random_game(rules: RuleSet, seed: int, turns: int = 10,
             state.add(inst)
         for inst in lrig:
             state.add(inst)
+    if on_game is not None:
+        on_game(game)
     rg = RandomGame(game)
     acted, turn = 0, state.turn
     while not state.winner and not (state.turn > turns and state.phase != "setup"):
