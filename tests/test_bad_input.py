@@ -455,7 +455,7 @@ CARD_HEAD = HEAD.replace("[setup]", "[cards.x]\ntype = \"signi\"\nlevel = 1\npow
     ('kind = "action"\ncost = { red_or_pink = 1 }\neffect = []',
      "cards.x.abilities[0].cost.red_or_pink", "unknown cost part (valid: white, red"),
     ('kind = "action"\ncost = { discard = { count = 1, kind = "x" } }\neffect = []',
-     "cards.x.abilities[0].cost.discard.kind", "unknown field (valid: count, class)"),
+     "cards.x.abilities[0].cost.discard.kind", "unknown field (valid: count, class, at_most)"),
 ])
 def test_card_text_vocabulary_errors_name_the_field(body: str, where: str, says: str) -> None:
     """Every field of the card-text vocabulary (constant abilities, conditions, durations,

@@ -294,13 +294,17 @@ def ops(draw: st.DrawFn, labels: list[str], on_field: list[str], depth: int = 0)
         elif key in ("free", "ignore_limiting"):
             raw[key] = draw(st.booleans())
         elif key == "who":
+            if "target" in fields and not player_level and name != "discard" and \
+                    name in ("cannot", "replace"):
+                continue  # a card-level cannot or replace takes who in its target
             raw["who"] = draw(st.sampled_from(WHO))
         elif key == "count":
             raw["count"] = draw(st.integers(0, 4))
         elif key == "target":
             raw["target"] = draw(targets(labels, on_field))
         elif key == "position":
-            raw["position"] = draw(st.sampled_from(POSITIONS))
+            if name != "place" or raw.get("zone") in ("deck", "life"):
+                raw["position"] = draw(st.sampled_from(POSITIONS))
         elif key == "zone":
             raw["zone"] = draw(st.sampled_from(ZONE_WORDS))
         elif key == "amount":
@@ -312,6 +316,9 @@ def ops(draw: st.DrawFn, labels: list[str], on_field: list[str], depth: int = 0)
             raw["card"] = draw(st.sampled_from(labels))
         elif key == "ignore_conditions":
             raw["ignore_conditions"] = draw(st.booleans())
+    if name == "discard" and "target" in raw:  # who and count, or a target: not both
+        raw.pop("who", None)
+        raw.pop("count", None)
     return parse_op(raw, "property op")
 
 

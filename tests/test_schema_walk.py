@@ -217,6 +217,8 @@ OP_VALUES: dict[str, Any] = {
     "until": "end_of_next_turn", "while": {"zone": "ener", "at_least": 9},
     "if": {"turn": "opponent"}, "ignore_conditions": True, "optional": True, "free": True,
     "ignore_limiting": True, "by": "any",
+    # (p1's hand holds three cards: the number is multiplied by 3; a discard keeps 1 of 3)
+    "for_each": {"zone": "hand"}, "keep": 1,
 }
 #: What an operation's required field is changed to.
 OP_REQUIRED: dict[tuple[str, str], Any] = {
@@ -350,7 +352,7 @@ def conditions(f: Field, value: Any) -> Pair:
     if f.name == "zone":
         value = "hand"
     variant = {**base, f.name: value}
-    if f.name in ("this_in", "turn", "cross", "charm"):
+    if f.name in ("this_in", "turn", "cross", "charm", "this_is"):
         base, variant = {"turn": "own"}, {"turn": "own", f.name: value}
     return (op_ruling({"op": "draw", "if": base}, "", source="S1"),
             op_ruling({"op": "draw", "if": variant}, "", source="S1"))
@@ -363,7 +365,51 @@ VALUES: dict[str, Any] = {
     "condition.at_least": 5, "condition.at_most": 3, "condition.colours": True,
     "condition.cross": True, "condition.charm": True, "condition.crossed": True,
     "condition.this_in": "signi2", "condition.colour": "blue",
+    # issue 30: the state of a card. On the board the opponent's D1 (signi-2: white, level 2,
+    # power 5000) is the first answer of a choice, D2 (signi-1: level 1, power 1000) the
+    # second; p1's ener holds four fillers (white, level 1, power 1000, no class); the source
+    # S1 is a signi-2, up, with nothing attached and no ability.
+    "target.power_at_most": 1000, "target.power_at_least": 9000, "target.level_at_least": 3,
+    "target.level_at_most": 1, "target.down": True, "target.frozen": True,
+    "target.with_charm": True, "target.with_accessory": True, "target.has_abilities": True,
+    "target.name": "signi-1", "target.lrig_colour": False,
+    "condition.power_at_most": 0, "condition.power_at_least": 2000,
+    "condition.level_at_least": 2, "condition.level_at_most": 0, "condition.down": True,
+    "condition.frozen": True, "condition.with_charm": True, "condition.with_accessory": True,
+    "condition.has_abilities": True, "condition.name": "signi-1",
+    "condition.lrig_colour": False, "condition.same_class": True,
+    "condition.this_is": {"down": True},
 }
+#: A value of each filter key that the source S1 (signi-2), and the four fillers of p1's
+#: ener, do not match (this_is, for_each).
+FILTER_FALSE: dict[str, Any] = {
+    "type": "lrig", "class": "Weapon", "colour": "blue", "crossed": True,
+    "power_at_most": 0, "power_at_least": 9000, "level_at_least": 3, "level_at_most": 0,
+    "down": True, "frozen": True, "with_charm": True, "with_accessory": True,
+    "has_abilities": True, "name": "signi-4", "lrig_colour": False,
+}
+
+
+def this_is(f: Field) -> Pair:
+    """A draw under ``this_is`` about S1: a filter it matches, then the key that it does
+    not."""
+    base = {"turn": "own", "this_is": {"crossed": False}}
+    variant = {"turn": "own", "this_is": {"crossed": False, f.name: FILTER_FALSE[f.name]}}
+    if f.name == "crossed":
+        base = {"turn": "own", "this_is": {"type": "signi"}}
+        variant = {"turn": "own", "this_is": {"type": "signi", "crossed": True}}
+    return (op_ruling({"op": "draw", "if": base}, "", source="S1"),
+            op_ruling({"op": "draw", "if": variant}, "", source="S1"))
+
+
+def for_each(f: Field) -> Pair:
+    """A draw for each card of p1's ener (four fillers; p2's holds three), then with the key
+    that changes the count."""
+    base = {"zone": "ener"}
+    value = {"who": "opponent", "zone": "hand", "colours": True}.get(f.name)
+    variant = {**base, f.name: FILTER_FALSE[f.name] if value is None else value}
+    return (op_ruling({"op": "draw", "for_each": base}, ""),
+            op_ruling({"op": "draw", "for_each": variant}, ""))
 
 
 def pairs_of(f: Field) -> list[tuple[Any, Pair]]:
@@ -393,6 +439,10 @@ def pairs_of(f: Field) -> list[tuple[Any, Pair]]:
         value = VALUES.get(f.key, [v for v in f.values if v not in ("self", "own")][:1][0]
                            if f.values else None)
         return [(value, conditions(f, value))]
+    if f.table == "this-is":
+        return [(None, this_is(f))]
+    if f.table == "for-each":
+        return [(None, for_each(f))]
     probe = PROBES.get(f.key)
     if probe is None:
         return []
@@ -848,11 +898,9 @@ PROBES.update({
     "card.choose": lambda: _card({"type": "spell", "modes": [[{"op": "mill"}], [{"op": "draw"}],
                                                              [{"op": "ener_charge"}]]},
                                  "choose", 2, p1={"hand": ["X:cx"]}, steps=USE_X),
-    # (with an effect in force that the layer reads: without one, no SIGNI is crossed, the
-    # bug of issue 30)
+    # (with nothing in force: the layer reads the cross condition itself, issue 30)
     "card.cross": lambda: _card({**SIGNI, "level": 2}, "cross",
                                 {"partner": "signi-1", "side": "right"},
-                                setup={"in_force": [{"op": "lose_abilities", "target": "D1"}]},
                                 p1={"signi1": "X:cx"}, steps=effect(
                                     {"op": "banish", "target": {"crossed": True,
                                                                 "all": True}})),
@@ -948,6 +996,22 @@ PROBES.update({
     "cost.exceed": lambda: _cost("exceed", 1, p1={"lrig_deck": ["X:cx"],
                                                  "lrig": ["L0:lrig-white-3", "L:lrig-white-4"]}),
     "cost.discard": lambda: _cost("discard", 1),
+    # a discard part as a table: its count, its class, and (issue 30) a count that varies
+    "discard-cost.count": lambda: (
+        ruling(cards=card("cx", {**ARTS, "cost": {"discard": {"at_most": 3}}}),
+               p1={"lrig_deck": ["X:cx"]}, steps=USE_X),
+        ruling(cards=card("cx", {**ARTS, "cost": {"discard": {"count": 2, "at_most": 3}}}),
+               p1={"lrig_deck": ["X:cx"]}, steps=USE_X)),
+    "discard-cost.class": lambda: (
+        ruling(cards=card("cx", {**ARTS, "cost": {"discard": {"count": 1}}}),
+               p1={"lrig_deck": ["X:cx"]}, steps=USE_X),
+        ruling(cards=card("cx", {**ARTS, "cost": {"discard": {"count": 1, "class": "Weapon"}}}),
+               p1={"lrig_deck": ["X:cx"]}, steps=USE_X)),
+    "discard-cost.at_most": lambda: (
+        ruling(cards=card("cx", {**ARTS, "cost": {"discard": {"count": 1}}}),
+               p1={"lrig_deck": ["X:cx"]}, steps=USE_X),
+        ruling(cards=card("cx", {**ARTS, "cost": {"discard": {"count": 1, "at_most": 2}}}),
+               p1={"lrig_deck": ["X:cx"]}, steps=USE_X)),
     "cost.down": lambda: (
         ruling(cards=card("ax", SIGNI, [ACTION]), p1={"signi1": "X:ax"}, steps=ACTIVATE),
         ruling(cards=card("ax", SIGNI, [{**ACTION, "cost": {"down": True}}]),

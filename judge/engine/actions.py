@@ -267,9 +267,9 @@ def activate(game: Game, label: str, index: int) -> None:
     if ability.once_per_turn:
         game.state.used_once.add(once)
     ops = modes.ability_ops(game, inst.owner, ability, name)
-    pay(game, inst.owner, ability.cost, inst, name)
+    paid = pay(game, inst.owner, ability.cost, inst, name)
     preset = using.choose_targets(game, ops, inst.owner, inst)
-    game.resolve_effect(ops, inst.owner, inst, name, preset=preset)
+    game.resolve_effect(ops, inst.owner, inst, name, preset=preset, paid=paid)
     game.settle()
 
 

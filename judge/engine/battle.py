@@ -59,6 +59,7 @@ def damage_player(game: Game, defender: str, count: int, cause: str,
 def declare_attack(game: Game, attacker: CardInstance) -> None:
     """Down the attacker and let "when it attacks" abilities trigger and resolve."""
     attacker.down = True
+    game.flags_changed()
     game.emit(ev.Attack, cause="game", player=attacker.owner, card=attacker.label,
               from_zone=attacker.zone)
     triggers.queue(game, attacker, ("attacks",))

@@ -17,8 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from judge.engine import mechanics
+from judge.engine.amounts import FOR_EACH_OPS, ForEach, parse_for_each
 from judge.engine.classes import parse_class
-from judge.engine.conditions import Condition, Filter, parse_condition, parse_filter
+from judge.engine.conditions import (
+    STATE_KEYS,
+    Condition,
+    Filter,
+    parse_condition,
+    parse_filter,
+)
 from judge.engine.costs import ENER_COLOURS, Cost, parse_cost
 from judge.engine.placement import op_problem
 from judge.errors import FieldError, unknown_field
@@ -77,12 +84,14 @@ TRIGGER_ZONES: Final[dict[str, str]] = {
 
 #: The operation vocabulary: name -> (fields it accepts, what it does).
 OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
-    "draw": (("who", "count"), "draw cards from the main deck"),
-    "mill": (("who", "count"), "put cards from the top of the main deck into the trash"),
-    "ener_charge": (("who", "count"), "put cards from the top of the main deck into the ener zone"),
-    "discard": (("who", "count", "target"),
+    "draw": (("who", "count", "for_each"), "draw cards from the main deck"),
+    "mill": (("who", "count", "for_each"),
+             "put cards from the top of the main deck into the trash"),
+    "ener_charge": (("who", "count", "for_each"),
+                    "put cards from the top of the main deck into the ener zone"),
+    "discard": (("who", "count", "target", "for_each", "keep"),
                 "put cards from the hand into the trash: those of the target, or count cards "
-                "that the player who chooses from their own hand"),
+                "that the player who chooses from their own hand (or those above keep)"),
     "banish": (("target",), "banish SIGNI (to the ener zone unless replaced)"),
     "trash": (("target",), "put cards into the trash (LRIG-deck cards into the LRIG trash)"),
     "to_ener": (("target",), "put cards into the ener zone"),
@@ -92,15 +101,17 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "put_onto_field": (("target", "ignore_conditions"),
                        "put a SIGNI onto an empty SIGNI zone (level, limit and limiting "
                        "condition checked unless ignore_conditions)"),
-    "power": (("target", "amount", "until", "while"), "change SIGNI power (until end of turn)"),
-    "level": (("target", "amount", "until", "while"), "change SIGNI level (until end of turn)"),
+    "power": (("target", "amount", "until", "while", "for_each"),
+              "change SIGNI power (until end of turn)"),
+    "level": (("target", "amount", "until", "while", "for_each"),
+              "change SIGNI level (until end of turn)"),
     "set_power": (("target", "amount", "until", "while"),
                   "make SIGNI power this value, before any change is added (until end of turn)"),
     "set_level": (("target", "amount", "until", "while"),
                   "make SIGNI level this value, before any change is added (until end of turn)"),
-    "limit": (("who", "amount", "until", "while"),
+    "limit": (("who", "amount", "until", "while", "for_each"),
               "change the centre LRIG's limit (until end of turn)"),
-    "crush": (("who", "count"), "crush life cloth into the check zone"),
+    "crush": (("who", "count", "for_each"), "crush life cloth into the check zone"),
     "damage": (("who",), "damage a player: crush one life cloth, or win with none left"),
     "shuffle": (("who",), "shuffle the main deck"),
     "banish_to_trash": (("who", "until", "while"),
@@ -143,7 +154,7 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "bloom": (("target",), "turn a Seed face up in a SIGNI zone with no SIGNI: it becomes a SIGNI"),
     "set_trap": (("target", "zone"), "set a card face down on a SIGNI zone as its Trap"),
     "make_token": (("card",), "make a token ARTS (card = \"LABEL:card-id\") in the LRIG deck"),
-    "coins": (("who", "amount"), "a player gains (or, negative, loses) coins"),
+    "coins": (("who", "amount", "for_each"), "a player gains (or, negative, loses) coins"),
 }
 
 #: Fields every operation accepts: ``if`` (the operation happens only while this condition
@@ -243,6 +254,10 @@ class Op:
     optional: bool = False  # replace: "you may"
     free: bool = False  # use: without paying its cost
     ignore_limiting: bool = False  # use: ignoring its limiting condition
+    #: what its number (count, its target's count, amount) is multiplied by when it
+    #: resolves (judge.engine.amounts)
+    for_each: ForEach | None = None
+    keep: int | None = None  # discard: the cards above this many in the hand
 
     @property
     def duration(self) -> str:
@@ -334,16 +349,21 @@ class CardDef:
     #: Cross: (the partner's card name, ``left`` or ``right``: the SIGNI zone next to this
     #: one, seen from its player, where the partner must be)
     cross: tuple[str, str] | None = None
-    #: whether one of its abilities is a constant ability, and the triggers its abilities
-    #: wait for (both set from ``abilities``)
+    #: whether the layer of continuous effects reads it on the field: one of its abilities
+    #: is a constant ability, or it has a cross condition (an ability of its text that
+    #: makes a state, 003, クロス: its cross state is read from the layer, so a game with a
+    #: Cross SIGNI on the field and nothing else in force still computes one; issue 30); and
+    #: the triggers its abilities wait for (set from ``abilities``)
     has_const: bool = field(init=False, default=False, compare=False, hash=False)
     triggers: frozenset[str] = field(init=False, default=frozenset(), compare=False,
                                      hash=False)
 
     def __post_init__(self) -> None:
+        if self.cross is not None:
+            object.__setattr__(self, "has_const", True)
         if self.abilities:
-            object.__setattr__(self, "has_const",
-                               any(a.kind == "const" for a in self.abilities))
+            if any(a.kind == "const" for a in self.abilities):
+                object.__setattr__(self, "has_const", True)
             object.__setattr__(self, "triggers", frozenset(
                 a.trigger for a in self.abilities if a.trigger))
 
@@ -459,9 +479,16 @@ def parse_target(raw: Any, where: str) -> Target:
     )
 
 
+def _derived_refused(where: str, what: str) -> FieldError:
+    return FieldError(where, f"{what} cannot read power, level or abilities: the layer of "
+                             "continuous effects computes them (docs/coverage.md); a filter "
+                             "may read them in a target chosen or an if checked when an "
+                             "effect resolves")
+
+
 #: The keys of a target table.
 TARGET_KEYS: Final = ("who", "zone", "count", "up_to", "type", "chooser", "all", "other", "class",
-                      "colour", "crossed")
+                      "colour", "crossed", *STATE_KEYS)
 
 
 def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
@@ -494,6 +521,9 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
             if not target.this:
                 target = Target(who=target.who, zone=target.zone, card_type=target.card_type,
                                 all=True, other=target.other, filter=target.filter)
+            state = target.filter.state
+            if state is not None and state.derived:
+                raise _derived_refused(f"{where}.target", "a constant ability's target")
     needs_target = "target" in fields and name != "discard" and (
         "who" not in fields or what in CARD_CANNOT or event in CARD_EVENTS)
     if needs_target and target is None:
@@ -543,6 +573,19 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
         if "until" in raw:
             raise FieldError(f"{where}.until", "an effect lasts either until a time or while a "
                                                "condition holds, not both")
+        if cond.derived:
+            raise _derived_refused(f"{where}.while", "the while of an effect in force")
+    for_each = _for_each(raw, name, target, const, where)
+    keep = None
+    if "keep" in raw:
+        if "target" in raw or "count" in raw:
+            raise FieldError(f"{where}.keep", "discards the cards above this many in the hand "
+                                              "(chosen by their player): not with a target or "
+                                              "a count")
+        keep = _int(raw["keep"], f"{where}.keep", MAX_COUNT, 0)
+        if for_each is not None:
+            raise FieldError(f"{where}.for_each", "a discard with keep has no count to "
+                                                  "multiply")
     return Op(
         name=name,
         who=_choice(raw.get("who", "self"), WHO, f"{where}.who"),
@@ -569,7 +612,31 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
         optional=_bool(raw.get("optional", False), f"{where}.optional"),
         free=_bool(raw.get("free", False), f"{where}.free"),
         ignore_limiting=_bool(raw.get("ignore_limiting", False), f"{where}.ignore_limiting"),
+        for_each=for_each,
+        keep=keep,
     )
+
+
+def _for_each(raw: Mapping[str, Any], name: str, target: Target | None, const: bool,
+              where: str) -> ForEach | None:
+    """An operation's ``for_each`` (:mod:`judge.engine.amounts`): a constant ability's only
+    counts (nothing resolves for it to have done or paid) and reads no power or level; a
+    discard's multiplies a count, not named cards."""
+    if "for_each" not in raw:
+        return None
+    each = parse_for_each(raw["for_each"], f"{where}.for_each", CARD_TYPES)
+    if const and each.word:
+        raise FieldError(f"{where}.for_each", f"a constant ability resolves nothing, so "
+                                              f"nothing was {each.word} for it: give a count "
+                                              "table such as { zone = \"hand\" }")
+    if const and each.derived:
+        raise _derived_refused(f"{where}.for_each", "a constant ability's count")
+    if name == "discard" and target is not None and (target.labels or target.this):
+        raise FieldError(f"{where}.for_each", "a discard of named cards has no count to "
+                                              "multiply: give a target table")
+    if name not in FOR_EACH_OPS:  # pragma: no cover - OPS lists for_each for these only
+        raise FieldError(f"{where}.for_each", f"{name} has no number to multiply")
+    return each
 
 
 def _cannot_by(raw: Mapping[str, Any], name: str, what: str, where: str) -> str:
@@ -701,6 +768,8 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
         effect = _const_effect(raw, where)
         if "while" in raw:
             cond = parse_condition(raw["while"], f"{where}.while", CARD_TYPES)
+            if cond.derived:
+                raise _derived_refused(f"{where}.while", "a constant ability's condition")
     else:
         for key in ("stat", "amount", "applies_to", "while"):
             if key in raw:

@@ -53,8 +53,9 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from judge.engine import mechanics
+from judge.engine import amounts, mechanics
 from judge.engine.cards import PLAYER_CANNOT, PLAYER_EVENTS, Ability, Op, Target, resisted_by
+from judge.engine.conditions import Filter, named
 from judge.engine.events import AbilityRef
 from judge.engine.state import PLAYERS, SIGNI_ZONES, UNDER_ZONES, CardInstance, Lasting, other
 
@@ -130,6 +131,9 @@ class Layer:
     #: watches: a move into or out of them may change the layer (or need rule processing);
     #: otherwise only moves on or off the field, effects and turns do
     counted: frozenset[str] = frozenset()
+    #: whether something read here reads the down or frozen flag of cards: then a change of
+    #: those flags changes the layer too (Game.flags_changed)
+    flags: bool = False
     #: player -> (seq, kind, amounts) of cost changes and modifications in force
     costs: dict[str, list[tuple[int, str, tuple[tuple[str, int], ...]]]] = \
         field(default_factory=dict)
@@ -150,6 +154,7 @@ class Layer:
         self.draw_limit = {}
         self.replacements = []
         self.counted = frozenset()
+        self.flags = False
         self.costs = {}
         self.limit = {}
 
@@ -171,13 +176,15 @@ def holders(game: Game) -> list[CardInstance]:
 
 
 def const_on_field(game: Game) -> bool:
-    """Whether any card on the field has a constant ability."""
+    """Whether any card on the field has a constant ability or a cross condition (what the
+    layer reads: ``CardDef.has_const``)."""
     return any(c.card.has_const for c in holders(game))
 
 
 def select(game: Game, target: Target | None, holder: CardInstance | None,
-           controller: str) -> list[CardInstance]:
-    """The cards a constant ability's target matches now (no choice is made)."""
+           controller: str, crossed: frozenset[str] = frozenset()) -> list[CardInstance]:
+    """The cards a constant ability's target matches now (no choice is made), with the
+    cross states ``crossed``."""
     if target is None:
         return []
     if target.this:
@@ -194,7 +201,8 @@ def select(game: Game, target: Target | None, holder: CardInstance | None,
                     continue
                 if target.other and c is holder:
                     continue
-                if not target.filter.empty and not target.filter.matches(c):
+                if not target.filter.empty and \
+                        not target.filter.admits(game, c, crossed, controller, holder):
                     continue
                 out.append(c)
     return out
@@ -203,11 +211,7 @@ def select(game: Game, target: Target | None, holder: CardInstance | None,
 def _affected(game: Game, item: Applied, crossed: frozenset[str]) -> list[CardInstance]:
     """The cards an applied card-level effect acts on now."""
     if item.holder is not None:
-        target = item.op.target
-        cards = select(game, target, item.holder, item.controller)
-        if target is not None and target.filter.crossed is not None:
-            cards = [c for c in cards if (c.label in crossed) == target.filter.crossed]
-        return cards
+        return select(game, item.op.target, item.holder, item.controller, crossed)
     out = []
     for label, epoch in item.cards:
         inst = game.state.cards.get(label)
@@ -262,8 +266,7 @@ def _cross(game: Game, lost: dict[str, int]) -> frozenset[str]:
             name, side = cross
             j = i - 1 if side == "left" else i + 1
             if 0 <= j < len(zones) and zones[j]:
-                partner = zones[j][0].card
-                if name == partner.name or name == partner.id or name in partner.names.values():
+                if named(zones[j][0].card, name):
                     out.add(card.label)
                     out.add(zones[j][0].label)
     return frozenset(out)
@@ -294,14 +297,30 @@ def compute(game: Game) -> Layer:
     if lasting:
         conds += [x.op.cond for x in lasting if x.op is not None and x.op.cond is not None]
     counted: set[str] = set()
-    charm = False
+    charm = flags = False
+    filters: list[Filter] = []
     for c in conds:
         if c.zone:
             counted.update(SIGNI_ZONES if c.zone == "signi" else (c.zone,))
         for zone in c.this_in:
             counted.update(SIGNI_ZONES if zone == "signi" else (zone,))
         charm = charm or c.charm
-    if charm:  # a Charm comes and goes in the under zones
+        filters += c.filters()
+    for _, a in consts:  # what the constant abilities' targets and counts read
+        for op in a.effect:
+            if op.target is not None and op.target.filter.state is not None:
+                filters.append(op.target.filter)
+            each = op.for_each
+            if each is not None and each.count is not None:
+                zone = each.count.zone
+                counted.update(SIGNI_ZONES if zone == "signi" else (zone,))
+                filters += each.count.filters()
+    for f in filters:
+        state_filter = f.state
+        if state_filter is not None:
+            charm = charm or state_filter.attached
+            flags = flags or state_filter.flags
+    if charm:  # a Charm (an Accessory) comes and goes in the under zones
         counted.update(UNDER_ZONES.values())
     crossed_before = _cross(game, {}) if any(c.card.cross for c in cards_on_field) else \
         _NO_WORDS
@@ -363,7 +382,11 @@ def compute(game: Game) -> Layer:
                 continue
             label = card.label
             if name in ("power", "level"):
-                mods[(name, label)] = mods.get((name, label), 0) + op.amount
+                amount = op.amount
+                if op.for_each is not None and item.holder is not None:
+                    amount *= amounts.factor(game, op.for_each, item.controller,
+                                             item.holder, 0, 0, crossed)
+                mods[(name, label)] = mods.get((name, label), 0) + amount
             elif name in ("set_power", "set_level"):
                 sets[(name[4:], label)] = op.amount  # in timestamp order: the last wins
             elif name == "keyword":
@@ -397,6 +420,7 @@ def compute(game: Game) -> Layer:
     if layer.upper:
         counted.update(zone for _, zone in layer.upper)
     layer.counted = frozenset(counted)
+    layer.flags = flags
     keywords = layer.keywords
     for card in cards_on_field:
         label = card.label

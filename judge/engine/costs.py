@@ -16,7 +16,10 @@ Sources: WIXOSS TCG Wiki "間違えやすいルール" (コスト; コストを�
   any of them pays it (a multi ener card too); colourless does not.
 - A discard part (``discard``: cards from the hand into the trash, optionally only SIGNI of a
   class) is paid with the rest of the cost, before any target is chosen (003, コスト: declare,
-  choose modes, pay costs, choose targets; the cards paid may be chosen as targets).
+  choose modes, pay costs, choose targets; the cards paid may be chosen as targets). With
+  ``at_most`` its count varies (issue 30): the player discards from ``count`` to ``at_most``
+  cards, as many as they choose, and the effect may count them (``for_each = "paid"``,
+  :mod:`judge.engine.amounts`).
 """
 
 from __future__ import annotations
@@ -71,6 +74,8 @@ class Cost:
     #: cards from the hand into the trash; with ``discard_class``, SIGNI of that class only
     discard: int = 0
     discard_class: str = ""
+    #: a discard whose count varies: at most this many (0: exactly ``discard``)
+    discard_max: int = 0
 
     @property
     def ener_total(self) -> int:
@@ -78,7 +83,8 @@ class Cost:
 
     @property
     def free(self) -> bool:
-        return not self.ener and not self.down and not self.exceed and not self.discard
+        return not self.ener and not self.down and not self.exceed and not self.discard \
+            and not self.discard_max
 
     def __str__(self) -> str:
         parts = [f"{c}:{n}" for c, n in self.ener]
@@ -86,8 +92,9 @@ class Cost:
             parts.append("down")
         if self.exceed:
             parts.append(f"exceed:{self.exceed}")
-        if self.discard:
-            parts.append(f"discard:{self.discard}" +
+        if self.discard or self.discard_max:
+            most = f"-{self.discard_max}" if self.discard_max else ""
+            parts.append(f"discard:{self.discard}{most}" +
                          (f":{self.discard_class}" if self.discard_class else ""))
         return ",".join(parts) or "free"
 
@@ -96,7 +103,7 @@ class Cost:
         if text in ("", "free"):
             return cls()
         ener: dict[str, int] = {}
-        down, exceed, discard, discard_class = False, 0, 0, ""
+        down, exceed, discard, discard_class, discard_max = False, 0, 0, "", 0
         for part in text.split(","):
             name, _, count = part.strip().partition(":")
             if name == "down" and not count:
@@ -104,6 +111,8 @@ class Cost:
                 continue
             if name == "discard":
                 count, _, discard_class = count.partition(":")
+                count, _, most = count.partition("-")
+                discard_max = int(most) if most.isdigit() else 0
             if not count.isdigit():
                 raise FieldError("", f"cost part {quote(part)} needs a count, e.g. white:1")
             colour = requirement(name)
@@ -115,7 +124,7 @@ class Cost:
                 ener[colour] = ener.get(colour, 0) + int(count)
             else:
                 raise FieldError("", f"unknown cost part {quote(name)}", COST_PARTS)
-        return cls(normalise(ener), down, exceed, discard, discard_class)
+        return cls(normalise(ener), down, exceed, discard, discard_class, discard_max)
 
 
 def parse_cost(raw: Any, where: str) -> Cost:
@@ -125,7 +134,7 @@ def parse_cost(raw: Any, where: str) -> Cost:
     if not isinstance(raw, Mapping):
         raise FieldError(where, f"expected a table such as {{ white = 1 }}, got {quote(raw)}")
     ener: dict[str, int] = {}
-    down, exceed, discard, discard_class = False, 0, 0, ""
+    down, exceed, discard, discard_class, discard_max = False, 0, 0, "", 0
     for key, value in raw.items():
         if key == "down":
             if not isinstance(value, bool):
@@ -134,10 +143,12 @@ def parse_cost(raw: Any, where: str) -> Cost:
             continue
         if key == "discard" and isinstance(value, Mapping):
             for sub in value:
-                if sub not in ("count", "class"):
-                    raise FieldError(f"{where}.discard.{sub}", "unknown field", ("count", "class"))
+                if sub not in DISCARD_KEYS:
+                    raise FieldError(f"{where}.discard.{sub}", "unknown field", DISCARD_KEYS)
             discard_class = parse_class(value.get("class"), f"{where}.discard.class") \
                 if "class" in value else ""
+            if "at_most" in value:
+                discard_max = _most(value, where)
             value = value.get("count", 1)
             key_where = f"{where}.discard.count"
         else:
@@ -157,7 +168,25 @@ def parse_cost(raw: Any, where: str) -> Cost:
         else:
             assert colour is not None
             ener[colour] = ener.get(colour, 0) + value
-    return Cost(normalise(ener), down, exceed, discard, discard_class if discard else "")
+    return Cost(normalise(ener), down, exceed, discard,
+                discard_class if discard or discard_max else "", discard_max)
+
+
+#: The keys of a discard part written as a table.
+DISCARD_KEYS: Final = ("count", "class", "at_most")
+
+
+def _most(table: Mapping[str, Any], where: str) -> int:
+    """A discard part's ``at_most``: more than its ``count``, at most MAX_COUNT."""
+    most = table["at_most"]
+    count = table.get("count", 1)
+    if isinstance(most, bool) or not isinstance(most, int) or not 1 <= most <= MAX_COUNT:
+        raise FieldError(f"{where}.discard.at_most", f"expected a whole number from 1 to "
+                                                     f"{MAX_COUNT}, got {quote(most)}")
+    if isinstance(count, int) and not isinstance(count, bool) and most <= count:
+        raise FieldError(f"{where}.discard.at_most", f"must be more than the count "
+                                                     f"{count}, got {most}")
+    return most
 
 
 def normalise(ener: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
@@ -185,7 +214,8 @@ def change_cost(cost: Cost, changes: Sequence[Mapping[str, int]],
     for mod in modifiers:
         for colour, amount in mod.items():
             ener[colour] = max(0, ener.get(colour, 0) + amount)
-    return Cost(normalise(ener), cost.down, cost.exceed, cost.discard, cost.discard_class)
+    return Cost(normalise(ener), cost.down, cost.exceed, cost.discard, cost.discard_class,
+                cost.discard_max)
 
 
 def can_pay_as(card: CardInstance) -> tuple[str, ...]:

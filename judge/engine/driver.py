@@ -14,14 +14,15 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final, NamedTuple
 
 from judge.engine import actions
+from judge.engine.amounts import ForEach
 from judge.engine.cards import Ability, CardDef, Op, Target
 from judge.engine.chance import below, pick, shuffle
 from judge.engine.choices import Choice
-from judge.engine.conditions import Condition, Filter
+from judge.engine.conditions import Bound, Condition, Filter, StateFilter
 from judge.engine.costs import Cost
 from judge.engine.game import Game
 from judge.engine.rulesets import RuleSet
@@ -185,8 +186,11 @@ def step(rg: RandomGame, rng: random.Random, acted_this_turn: int) -> Action:
 
 
 def play_random_game(rules: RuleSet, seed: int, turns: int = 10,
-                     on_action: Callable[[Game, Action], None] | None = None) -> RandomGame:
-    """A whole game from the set-up until someone wins or turn ``turns`` has ended."""
+                     on_action: Callable[[Game, Action], None] | None = None,
+                     on_game: Callable[[Game], None] | None = None) -> RandomGame:
+    """A whole game from the set-up until someone wins or turn ``turns`` has ended.
+    ``on_action`` is called after each action; ``on_game`` once, with the new game, before
+    its first action (a check that watches every event sets ``Game.watch`` there)."""
     rng = random.Random(seed)
     state = GameState.empty()
     state.phase = "setup"
@@ -199,6 +203,8 @@ def play_random_game(rules: RuleSet, seed: int, turns: int = 10,
             state.add(inst)
         for inst in lrig:
             state.add(inst)
+    if on_game is not None:
+        on_game(game)
     rg = RandomGame(game)
     acted, turn = 0, state.turn
     while not state.winner and not (state.turn > turns and state.phase != "setup"):
@@ -290,6 +296,74 @@ def _vocabulary() -> list[CardDef]:
     ]
 
 
+def _state_vocabulary() -> list[CardDef]:
+    """Cards of the filters on a card's state and the amounts of issue 30: power and level
+    bounds (a number, this SIGNI's, the triggering SIGNI's, as it last was on the field),
+    down and frozen, Charm, abilities, names, the centre LRIG's colour, a shared class, and
+    "for each" counts (what was done, what was paid, cards and colours)."""
+    opponent = Target(who="opponent", zone="signi", count=1)
+    at_most_this = Filter(state=StateFilter(power_at_most=Bound(ref="this")))
+    return [
+        _signi("s2pt", 2, 5000, colour="red", abilities=(
+            Ability("on_play", (Op("down", target=replace(opponent, filter=at_most_this)),),
+                    trigger="on_play", zone="field"),)),
+        _signi("s3tb", 3, 7000, abilities=(
+            Ability("auto", (Op("banish", target=replace(opponent, filter=Filter(
+                state=StateFilter(power_at_most=Bound(ref="trigger"),
+                                  level_at_least=Bound(2))))),),
+                    trigger="attacks", once_per_turn=True),)),
+        _signi("s2lk", 2, 5000, abilities=(
+            _const(Op("power", target=THIS, amount=1000, for_each=ForEach(count=Condition(
+                zone="signi", filter=Filter(state=StateFilter(down=True)))))),
+            Ability("auto", (Op("power", target=replace(opponent, filter=at_most_this),
+                                amount=-3000),), trigger="banished"),)),
+        _signi("s1nm", 1, 2000, colour="blue", life_burst=(Op("draw", count=1),), abilities=(
+            Ability("on_play", (Op("draw", count=1, only_if=Condition(
+                zone="trash", filter=Filter(state=StateFilter(name="s1nm")), at_least=1)),),
+                    trigger="on_play", zone="field"),)),
+        _signi("s2ch", 2, 4000, card_class="Weapon", abilities=(
+            Ability("action", (Op("charm", target=THIS),), once_per_turn=True),
+            _const(Op("power", target=THIS, amount=2000),
+                   cond=Condition(this_is=Filter(state=StateFilter(charm=True)))),
+            _const(Op("power", target=THIS, amount=1000),
+                   cond=Condition(zone="signi", same_class=True)))),
+        _signi("s2fz", 2, 5000, colour="green", abilities=(
+            Ability("action", (Op("banish", target=replace(opponent, filter=Filter(
+                state=StateFilter(frozen=True)))),), cost=Cost(down=True)),
+            _const(Op("power", amount=-1000, target=Target(
+                who="opponent", zone="signi", all=True,
+                filter=Filter(state=StateFilter(lrig_colour=False))))))),
+        _signi("s1pd", 1, 2000, abilities=(
+            Ability("action", (Op("power", target=THIS, amount=2000,
+                                  for_each=ForEach(word="paid")),),
+                    cost=Cost(discard=0, discard_max=2), once_per_turn=True),)),
+        _signi("s3cl", 3, 6000, colour="black", abilities=(
+            _const(Op("power", target=THIS, amount=1000, for_each=ForEach(count=Condition(
+                zone="ener", colours=True)))),)),
+        CardDef(id="sp-each", name="sp-each", type="spell", colour=("white",),
+                effect=(Op("discard", target=Target(zone="hand", count=2, up_to=True)),
+                        Op("draw", count=1, for_each=ForEach(word="done"))),
+                cost=Cost()),
+    ]
+
+
+def _state_arts() -> list[CardDef]:
+    """ARTS of issue 30's vocabulary: abilities, level bounds and "as many as were
+    banished"; "discard until you have N"."""
+    opponent = Target(who="opponent", zone="signi", count=2, up_to=True)
+    return [
+        CardDef(id="a-vanilla", name="a-vanilla", type="arts", colour=("white",),
+                effect=(Op("banish", target=replace(opponent, filter=Filter(
+                    state=StateFilter(abilities=False, level_at_most=Bound(2))))),
+                        Op("ener_charge", count=1, for_each=ForEach(word="done"))),
+                timing=("main", "attack"), cost=Cost((("colourless", 1),))),
+        CardDef(id="a-keep", name="a-keep", type="arts", colour=("white",),
+                effect=(Op("discard", who="opponent", target=Target(
+                    who="opponent", zone="hand", count=1, chooser="opponent"), keep=3),),
+                timing=("main",), cost=Cost((("white", 1),))),
+    ]
+
+
 def _vocabulary_arts() -> list[CardDef]:
     """ARTS of the vocabulary: a lasting "can't", losing abilities, a set power, limits, an
     either-colour cost, a draw-phase replacement, a refresh limit."""
@@ -364,6 +438,7 @@ def _make_pool() -> dict[str, CardDef]:
                 effect=(_op("banish", target=OPPONENT_SIGNI),),
                 cost=Cost((("white", 1), ("colourless", 1)))),
         *_vocabulary(),
+        *_state_vocabulary(),
     ]
     lrigs = [CardDef(id=f"l{n}", name=f"l{n}", type="lrig", colour=("white",), level=n,
                      limit=(0, 2, 5, 7, 11)[n], lrig_type="Tama",
@@ -390,6 +465,7 @@ def _make_pool() -> dict[str, CardDef]:
                         _op("keyword", target=OWN_SIGNI, keyword="double-crush")),
                 timing=("main",), cost=Cost()),
         *_vocabulary_arts(),
+        *_state_arts(),
     ]
     _POOL.update({c.id: c for c in [*pool, *lrigs, *arts]})
     return dict(_POOL)

@@ -25,7 +25,16 @@ from dataclasses import MISSING
 from operator import attrgetter
 from typing import Any, Concatenate, Final, ParamSpec, TypeVar, cast
 
-from judge.engine import bursts, chance, continuous, refresh, rule_processing, triggers, turn
+from judge.engine import (
+    amounts,
+    bursts,
+    chance,
+    continuous,
+    refresh,
+    rule_processing,
+    triggers,
+    turn,
+)
 from judge.engine import events as ev
 from judge.engine.cards import Ability, CardDef, Op
 from judge.engine.choices import Choice, ChoiceSource
@@ -157,6 +166,12 @@ class Game:
         self.preset_targets: list[tuple[CardInstance, int]] | None = None
         #: the controllers of the effects now resolving, innermost last
         self.controllers: list[str] = []
+        #: the card whose event triggered the triggered ability now resolving (a filter's
+        #: ``trigger`` bound reads it: conditions.reference); None outside one
+        self.subject: CardInstance | None = None
+        #: how many cards the operation now resolving acted on (each operation sets it: what
+        #: the next operation's ``for_each = "done"`` counts)
+        self.acted = 0
         self._layer: continuous.Layer | None = None
         self._layer_at = -1
         #: how many cards with a constant ability are in a SIGNI zone or a LRIG zone (None:
@@ -466,9 +481,11 @@ class Game:
         was_on_field = old_zone in ON_FIELD
         state = self.state
         lost = was_on_field and state.layered > 0 and self.lost(inst)
+        card = inst.card
+        known = (self.power(inst), self.level(inst)) if was_on_field and card.triggers \
+            and zone not in ON_FIELD else None
         new = ZONE_REFS.get((to_player or inst.owner, zone)) or \
             ZoneRef.of(to_player or inst.owner, zone)
-        card = inst.card
         if card.type not in MOVABLE[zone]:
             raise EngineError(f"{inst.label} ({card.type}) cannot be put into "
                               f"{zone_text(new)} ({allowed(zone)})")
@@ -482,6 +499,8 @@ class Game:
         inst.zone = new
         inst.epoch += 1
         inst.since = len(self.log)
+        if known is not None:
+            inst.known = (inst.epoch, known[0], known[1])
         layer = self._layer
         const_from = old_zone in _CONST_ZONES
         const_to = zone in _CONST_ZONES
@@ -575,18 +594,25 @@ class Game:
 
     def resolve_effect(self, ops: tuple[Op, ...], controller: str,
                        source: CardInstance | None, name: AbilityRef,
-                       preset: dict[int, list[tuple[CardInstance, int]]] | None = None) -> None:
+                       preset: dict[int, list[tuple[CardInstance, int]]] | None = None,
+                       paid: int = 0, subject: CardInstance | None = None) -> None:
         """Resolve one effect whole. Rule processing is not checked inside it (WIXOSS glossary,
         "rule processing", property 1, 2020); under the 2014-04 rules only a refresh may
         interrupt it. An operation with ``if`` is done only if its condition holds then; one
         with ``if_done`` ("if you do") only if the operation before it did what it said
-        (skipped: ``op_skipped``)."""
+        (skipped: ``op_skipped``). An operation with ``for_each`` has its number multiplied
+        when its turn comes (:func:`judge.engine.amounts.scaled`): by the cards the operation
+        before it acted on, by ``paid`` (the cards discarded for the cost of what resolves),
+        or by a count. ``subject``: the card whose event triggered the ability that
+        resolves (what a filter's ``trigger`` bound reads)."""
         label = source.label if source is not None else None
         self.emit(ev.EffectBegin, cause="effect", player=controller, card=label, ability=name)
         self.effect_depth += 1
         self.controllers.append(controller)
+        outer, self.subject = self.subject, subject
         try:
             done = True
+            acted = 0
             for i, op in enumerate(ops):
                 if self.state.winner:
                     break
@@ -594,22 +620,39 @@ class Game:
                 if op.if_done and not done:
                     skip = "not-done"
                 elif op.only_if is not None:
-                    layer = self.layer()
-                    if not op.only_if.holds(self, controller, source,
-                                            layer.crossed if layer else frozenset()):
+                    if not op.only_if.holds(self, controller, source, self.crossed()):
                         skip = "condition"
                 if skip is not None:
                     self.emit(ev.OpSkipped, cause="effect", player=controller, card=label,
                               source=name, op=op.name, reason=skip)
                     done = False
+                    acted = 0
                     continue
+                if op.for_each is not None or op.keep is not None:
+                    op = amounts.scaled(self, op, controller, source, acted, paid)
                 self.preset_targets = preset.get(i) if preset else None
+                self.acted = 0
                 done = apply_op(self, op, controller, source, name)
+                acted = self.acted
         finally:
             self.preset_targets = None
             self.effect_depth -= 1
             self.controllers.pop()
+            self.subject = outer
         self.emit(ev.EffectEnd, cause="effect", player=controller, card=label, ability=name)
+
+    def crossed(self) -> frozenset[str]:
+        """The labels of the SIGNI in a cross state now (from the layer)."""
+        layer = self.layer()
+        return layer.crossed if layer is not None else frozenset()
+
+    def flags_changed(self) -> None:
+        """A card was downed, upped, frozen or unfrozen: when something in force reads those
+        flags (a filter's ``down``/``frozen`` in a constant ability or a ``while``), the
+        layer is computed again (:attr:`continuous.Layer.flags`)."""
+        layer = self._layer
+        if layer is not None and layer.flags:
+            self.state.changes += 1
 
     # ------------------------------------------------------------------ settling
 

@@ -69,6 +69,7 @@ def _from_deck(game: Game, op: Op, controller: str, zone: str, verb: str,
             game.emit(ev.Skipped, cause=CAUSE, player=player, source=source, verb=verb,
                       wanted=wanted, done=made)
         done = done and made == op.count
+        game.acted += made
     return done
 
 
@@ -102,9 +103,11 @@ def ener_charge(game: Game, op: Op, controller: str, source: CardInstance | None
     return _from_deck(game, op, controller, "ener", "ener_charge", name)
 
 
-def _done(op: Op, acted: int) -> bool:
+def _done(game: Game, op: Op, acted: int) -> bool:
     """Whether an operation that acted on ``acted`` cards did what it said: every card it
-    named or asked for, or at least one where it asked for "up to" or "all"."""
+    named or asked for, or at least one where it asked for "up to" or "all". Records
+    ``acted`` (``Game.acted``: what a ``for_each = "done"`` after it counts)."""
+    game.acted = acted
     target = op.target
     if target is None or target.this:
         return acted >= 1
@@ -120,7 +123,7 @@ def discard(game: Game, op: Op, controller: str, source: CardInstance | None,
         if inst.zone.zone == "hand":
             game.move(inst, "trash", CAUSE, "discard", source=name)
             acted += 1
-    return _done(op, acted)
+    return _done(game, op, acted)
 
 
 def banish(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -128,7 +131,7 @@ def banish(game: Game, op: Op, controller: str, source: CardInstance | None,
     acted = 0
     for inst in op_targets(game, op, controller, source):
         acted += banish_card(game, inst, CAUSE, name, controller)
-    return _done(op, acted)
+    return _done(game, op, acted)
 
 
 def banish_card(game: Game, inst: CardInstance, cause: str, name: AbilityRef | None,
@@ -210,7 +213,7 @@ def trash(game: Game, op: Op, controller: str, source: CardInstance | None,
             continue
         game.move(inst, game.home_trash(inst.card), CAUSE, "trash", source=name)
         acted += 1
-    return _done(op, acted)
+    return _done(game, op, acted)
 
 
 def to_ener(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -219,7 +222,7 @@ def to_ener(game: Game, op: Op, controller: str, source: CardInstance | None,
     for inst in op_targets(game, op, controller, source):
         game.move(inst, "ener", CAUSE, "to_ener", source=name)
         acted += 1
-    return _done(op, acted)
+    return _done(game, op, acted)
 
 
 def to_hand(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -231,7 +234,7 @@ def to_hand(game: Game, op: Op, controller: str, source: CardInstance | None,
             continue
         game.move(inst, "hand", CAUSE, "to_hand", source=name)
         acted += 1
-    return _done(op, acted)
+    return _done(game, op, acted)
 
 
 def to_deck(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -240,7 +243,7 @@ def to_deck(game: Game, op: Op, controller: str, source: CardInstance | None,
     for inst in op_targets(game, op, controller, source):
         game.put_into_deck(inst, CAUSE, "to_deck", bottom=op.position == "bottom", source=name)
         acted += 1
-    return _done(op, acted)
+    return _done(game, op, acted)
 
 
 def place(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -260,7 +263,7 @@ def place(game: Game, op: Op, controller: str, source: CardInstance | None,
         game.move(inst, zone, CAUSE, "place", source=name, top=op.position == "top"
                   and zone in ("deck", "life"))
         acted += 1
-    return _done(op, acted)
+    return _done(game, op, acted)
 
 
 def put_onto_field(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -293,7 +296,7 @@ def put_onto_field(game: Game, op: Op, controller: str, source: CardInstance | N
         else:
             game.move(inst, zone, CAUSE, "put_onto_field", source=name)
         acted += 1
-    return _done(op, acted)
+    return _done(game, op, acted)
 
 
 def _rise_problem(game: Game, inst: CardInstance, owner: str,
@@ -392,7 +395,7 @@ def _modify(game: Game, op: Op, controller: str, source: CardInstance | None, na
                       amount=amount, power=after)
         if op.duration != "end_of_turn":
             _lasting_event(game, op, inst.owner, inst, name, LastingKind(op.name))
-    return _done(op, len(targets))
+    return _done(game, op, len(targets))
 
 
 def power(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -433,6 +436,7 @@ def crush(game: Game, op: Op, controller: str, source: CardInstance | None,
             if not bursts.crush(game, player, CAUSE, name):
                 done = False
                 break
+            game.acted += 1
     return done
 
 
@@ -483,9 +487,10 @@ def _flag(game: Game, op: Op, controller: str, source: CardInstance | None, name
             inst.frozen = True
         else:
             inst.down = what == "down"
+        game.flags_changed()
         game.emit(_FLAGS[what], cause=CAUSE, player=inst.owner, card=inst.label, source=name)
         acted += 1
-    return _done(op, acted)
+    return _done(game, op, acted)
 
 
 def freeze(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -509,7 +514,7 @@ def keyword(game: Game, op: Op, controller: str, source: CardInstance | None,
         put_in_force(game, op, controller, source, name, inst.owner, inst, text=op.keyword)
         _lasting_event(game, op, inst.owner, inst, name,
                        LastingKind("keyword", keyword=op.keyword))
-    return _done(op, len(targets))
+    return _done(game, op, len(targets))
 
 
 def _cost_lasting(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -542,7 +547,7 @@ def cannot(game: Game, op: Op, controller: str, source: CardInstance | None,
     for inst in targets:
         put_in_force(game, op, controller, source, name, inst.owner, inst, text=op.what)
         _lasting_event(game, op, inst.owner, inst, name, kind)
-    return _done(op, len(targets))
+    return _done(game, op, len(targets))
 
 
 def lose_abilities(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -551,7 +556,7 @@ def lose_abilities(game: Game, op: Op, controller: str, source: CardInstance | N
     for inst in targets:
         put_in_force(game, op, controller, source, name, inst.owner, inst)
         _lasting_event(game, op, inst.owner, inst, name, LastingKind("lose_abilities"))
-    return _done(op, len(targets))
+    return _done(game, op, len(targets))
 
 
 def replace(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -568,7 +573,7 @@ def replace(game: Game, op: Op, controller: str, source: CardInstance | None,
     for inst in targets:
         put_in_force(game, op, controller, source, name, inst.owner, inst, text=op.event)
         _lasting_event(game, op, inst.owner, inst, name, kind)
-    return _done(op, len(targets))
+    return _done(game, op, len(targets))
 
 
 def upper_limit(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -594,7 +599,7 @@ def use(game: Game, op: Op, controller: str, source: CardInstance | None,
     for inst in op_targets(game, op, controller, source):
         acted += using.use_through(game, inst, controller, name, free=op.free,
                                    ignore_limiting=op.ignore_limiting)
-    return _done(op, acted)
+    return _done(game, op, acted)
 
 
 OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, AbilityRef],

@@ -78,13 +78,14 @@ def problem(game: Game, player: str, cost: Cost, source: CardInstance | None) ->
 
 
 def pay(game: Game, player: str, cost: Cost, source: CardInstance | None,
-        name: AbilityRef) -> None:
-    """Pay ``cost`` whole, or raise IllegalAction("cannot-pay") having paid nothing."""
+        name: AbilityRef) -> int:
+    """Pay ``cost`` whole, or raise IllegalAction("cannot-pay") having paid nothing. Returns
+    how many cards were discarded for it (what ``for_each = "paid"`` counts)."""
     why = problem(game, player, cost, source)
     if why:
         raise IllegalAction("cannot-pay", f"{name}: {why}")
     if cost.free:
-        return
+        return 0
     paid: dict[str, str] = {}
     if cost.ener_total:
         ener = ener_cards(game, player)
@@ -97,14 +98,19 @@ def pay(game: Game, player: str, cost: Cost, source: CardInstance | None,
             game.move(card, "trash", "cost", "pay", source=name)
     if cost.down and source is not None:
         source.down = True
+        game.flags_changed()
         game.emit(ev.Down, cause="cost", player=source.owner, card=source.label, source=name)
-    if cost.discard:
+    picked: tuple[str, ...] = ()
+    if cost.discard or cost.discard_max:
         options = discardable(game, player, cost)
+        most = max(cost.discard, cost.discard_max)
         picked = game.choose(player, "discard", [c.label for c in options], cost.discard,
-                             cost.discard, prompt=f"discard {cost.discard} for {name}")
+                             most, prompt=f"discard {cost.discard}" +
+                             (f" to {most}" if most > cost.discard else "") + f" for {name}")
         for label in picked:
             game.move(game.card(label), "trash", "cost", "pay", source=name)
     exceeded = exceed.pay(game, player, cost.exceed, name) if cost.exceed else []
     game.emit(ev.Pay, cause="cost", player=player, source=name, cost=cost,
               paid=tuple(map(Paid, paid, paid.values())),
               exceed=tuple(exceeded))
+    return len(picked)

@@ -118,7 +118,7 @@ class CardInstance:
     types of its fields when the module is imported, and ``CardDef`` is not made yet then."""
 
     __slots__ = ("label", "card", "owner", "zone", "down", "frozen", "face_down", "attach",
-                 "crushed", "burst", "level_changed", "epoch", "since", "token")
+                 "crushed", "burst", "level_changed", "epoch", "since", "token", "known")
 
     label: str
     card: CardDef
@@ -135,6 +135,10 @@ class CardInstance:
     since: int  # the log's length when it came into its zone (the timestamp of its constant
     # abilities' effects)
     token: bool  # a token ARTS made by an effect (mechanics/token_arts.py)
+    #: (epoch, power, level) as it last was on the field, kept when a card with triggered
+    #: abilities leaves it: what "this SIGNI's power" reads after it left (while ``epoch``
+    #: is still its epoch; conditions.reference)
+    known: tuple[int, int, int] | None
 
     def __init__(self, label: str, card: CardDef, owner: str, zone: ZoneRef,
                  down: bool = False, frozen: bool = False, face_down: bool = False,
@@ -155,6 +159,7 @@ class CardInstance:
         self.epoch = epoch
         self.since = since
         self.token = token
+        self.known = None
 
     def __repr__(self) -> str:
         return f"<{self.label} {self.card.id} @{self.zone}>"

@@ -98,9 +98,8 @@ def candidates_of(game: Game, target: Target, controller: str, source: CardInsta
     if target.other:
         out = [c for c in out if c is not source]
     if not target.filter.empty:
-        layer = game.layer()
-        crossed = layer.crossed if layer is not None else frozenset()
-        out = [c for c in out if target.filter.matches(c, crossed)]
+        crossed = game.crossed()
+        out = [c for c in out if target.filter.admits(game, c, crossed, controller, source)]
     return out
 
 

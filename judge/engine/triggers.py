@@ -62,6 +62,9 @@ class Pending:
     epoch: int
     controller: str
     trigger_seq: int
+    #: the card whose event triggered it, when another than ``card`` (None: ``card``
+    #: itself); what a filter's ``trigger`` bound reads while it resolves
+    subject: CardInstance | None = None
     #: ``S1#0`` (its first printed ability), ``S1#lancer`` (a keyword ability)
     name: AbilityRef = field(init=False)
 
@@ -192,9 +195,11 @@ def next_trigger(game: Game) -> bool:
                   ability=chosen.name)
         return True
     ops = ability_ops(game, chosen.controller, ability, chosen.name)
+    paid = 0
     if not ability.cost.free:
-        pay(game, chosen.controller, ability.cost, inst, chosen.name)
-    game.resolve_effect(ops, chosen.controller, inst, chosen.name)
+        paid = pay(game, chosen.controller, ability.cost, inst, chosen.name)
+    game.resolve_effect(ops, chosen.controller, inst, chosen.name, paid=paid,
+                        subject=chosen.subject or inst)
     return True
 
 

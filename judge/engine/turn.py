@@ -56,6 +56,7 @@ def enter_phase(game: Game, phase: str) -> None:
                     inst.frozen = False
                 else:
                     inst.down = False
+        game.flags_changed()
     elif phase == "draw":
         draw_phase(game)
     elif phase == "attack":

@@ -132,7 +132,7 @@ def use(game: Game, inst: CardInstance, *, cut_in: bool = False) -> None:
     _declared(game, inst, player)
     name = AbilityRef.of_card(inst.label)  # the effect of an ARTS or Spell: the card's own
     ops = card_ops(game, player, inst.card, name)
-    pay(game, player, effective_cost(game, player, inst.card.cost), None, name)
+    paid = pay(game, player, effective_cost(game, player, inst.card.cost), None, name)
     ops, recollected = _extras(game, inst, ops)
     preset = choose_targets(game, ops, player, inst)
     if inst.card.type == "spell":
@@ -145,7 +145,7 @@ def use(game: Game, inst: CardInstance, *, cut_in: bool = False) -> None:
                 game.move(inst, game.home_trash(inst.card), "game", "used")
             game.settle()
             return
-    game.resolve_effect(ops, player, inst, name, preset=preset)
+    game.resolve_effect(ops, player, inst, name, preset=preset, paid=paid)
     _finish(game, inst, recollected)
     if not cut_in:
         game.settle()
@@ -177,12 +177,12 @@ def use_through(game: Game, inst: CardInstance, controller: str, via: AbilityRef
     _declared(game, inst, player)
     name = AbilityRef.of_card(inst.label)
     ops = card_ops(game, player, card, name)
-    pay(game, player, cost, None, name)
+    paid = pay(game, player, cost, None, name)
     ops, recollected = _extras(game, inst, ops)
     preset = choose_targets(game, ops, player, inst)
     if card.type == "spell":
         cut_in_window(game, other(player))
-    game.resolve_effect(ops, player, inst, name, preset=preset)
+    game.resolve_effect(ops, player, inst, name, preset=preset, paid=paid)
     _finish(game, inst, recollected)
     return True
 

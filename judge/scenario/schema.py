@@ -45,6 +45,9 @@ TABLES: dict[str, str] = {
     "bet": "a card's bet table",
     "summon": "a Resona's summon table",
     "cross": "a SIGNI's cross table",
+    "this-is": "a condition's this_is table: the filter keys a target has",
+    "for-each": "an operation's for_each count table",
+    "discard-cost": "a cost's discard part written as a table",
 }
 
 
@@ -103,8 +106,15 @@ def fields() -> tuple[Field, ...]:
     )
     from judge.engine.choices import CHOICE_KINDS
     from judge.engine.classes import CLASSES
-    from judge.engine.conditions import COND_KEYS, COND_WHO, COND_ZONES, THIS_ZONES, TURNS
-    from judge.engine.costs import COST_PARTS
+    from judge.engine.conditions import (
+        COND_KEYS,
+        COND_WHO,
+        COND_ZONES,
+        FILTER_KEYS,
+        THIS_ZONES,
+        TURNS,
+    )
+    from judge.engine.costs import COST_PARTS, DISCARD_KEYS
     from judge.engine.formats import FORMATS
     from judge.engine.state import ATTACK_STEPS, GAME_PHASES, PHASES, PLAYERS, ZONES
     from judge.scenario import load
@@ -168,6 +178,15 @@ def fields() -> tuple[Field, ...]:
     out += [Field("condition", name, values=tuple(condition_values.get(name, ())))
             for name in COND_KEYS]
     out += [Field("cost", name) for name in COST_PARTS]
+    filter_values = {"type": CARD_TYPES, "class": tuple(CLASSES),
+                     "colour": (*COLOURS, "colourless")}
+    out += [Field("this-is", name, values=tuple(filter_values.get(name, ())))
+            for name in FILTER_KEYS]
+    out += [Field("for-each", name, values=tuple({**filter_values, "who": COND_WHO,
+                                                  "zone": COND_ZONES}.get(name, ())))
+            for name in ("who", "zone", *FILTER_KEYS, "colours")]
+    out += [Field("discard-cost", name, values=tuple(CLASSES) if name == "class" else ())
+            for name in DISCARD_KEYS]
     out += [Field("bet", "coins"), Field("bet", "effect"), Field("summon", "signi"),
             Field("summon", "class", values=tuple(CLASSES)),
             Field("cross", "partner"), Field("cross", "side", values=CROSS_SIDES)]
