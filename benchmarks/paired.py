@@ -70,6 +70,10 @@ def alternate(project: Callable[[], float], anchor: Callable[[], float], pairs: 
     return out
 
 
+def number(value: float) -> str:
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3f}"
+
+
 def spread(values: list[float]) -> str:
     return f"{min(values):.2f}-{max(values):.2f}"
 
@@ -80,8 +84,8 @@ def ratio_line(label: str, pairs: Pairs, unit: str = "s", target: float | None =
     load L)`` and, with a target, whether the median meets it (``at_most``: the ratio must
     not exceed it; else it must reach it)."""
     line = (f"ratio {label}: median {pairs.median:.2f} (spread {spread(pairs.ratios)}, "
-            f"{len(pairs.ratios)} pairs; {statistics.median(pairs.project):.3f} {unit} against "
-            f"{statistics.median(pairs.anchor):.3f} {unit}, medians; "
+            f"{len(pairs.ratios)} pairs; {number(statistics.median(pairs.project))} {unit} against "
+            f"{number(statistics.median(pairs.anchor))} {unit}, medians; "
             f"load {spread(pairs.loads)})")
     if target is not None:
         met = pairs.median <= target if at_most else pairs.median >= target
