@@ -404,6 +404,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also a corpus of N generated rulings (default: none)")
     parser.add_argument("--baseline", type=Path, metavar="DIR",
                         help="an older copy of the project (judge/, data/) to time beside")
+    parser.add_argument("--corpus", type=Path, metavar="DIR", default=ROOT,
+                        help="the folder holding the rulings/ to check (default: the project)")
     parser.add_argument("--code", type=Path, metavar="DIR", default=ROOT,
                         help="the copy of the project timed as 'now' (default: this one)")
     parser.add_argument("--profile", action="store_true",
@@ -418,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
         trees.append(Tree("baseline", args.baseline.resolve()))
     with tempfile.TemporaryDirectory(prefix="judge-check-bench-") as name:
         tmp = Path(name)
-        corpora = [("the corpus", ROOT)]
+        corpora = [("the corpus", args.corpus.resolve())]
         if args.generated:
             corpora.append((f"{args.generated} generated rulings",
                             generated(tmp / "generated", args.generated)))

@@ -102,13 +102,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rulings", type=int, default=0,
                         help="also a corpus of this many generated rulings (benchmarks/site.py)")
+    parser.add_argument("--corpus", type=Path, default=ROOT,
+                        help="the folder holding rulings/ (default: the project)")
     parser.add_argument("--pairs", type=int, default=3,
                         help="builds, each beside a judge check, in turns (default 3)")
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="judge-runs-bench-"))
     try:
         print(paired.machine())
-        measure("project", ROOT, args.pairs, work)
+        measure("project" if args.corpus == ROOT else str(args.corpus), args.corpus.resolve(),
+                args.pairs, work)
         if args.rulings:
             spec = importlib.util.spec_from_file_location("site_bench",
                                                           ROOT / "benchmarks" / "site.py")

@@ -1,0 +1,145 @@
+"""Every benchmark of benchmarks/ runs (issue 29, item 1): on a tiny corpus, with the fewest
+pairs, each script exits 0 and prints its ratio lines (benchmarks/paired.py: the median and
+spread of paired ratios, and the load). Nothing here reads a time: the figures depend on the
+machine; what is tested is that no benchmark can silently break again, as benchmarks/site.py
+once did for weeks ('Citation' object has no attribute 'title').
+
+benchmarks/search.py, relevance.py and relevance_site.py are the search's (issue 28) and are
+run by its own tests."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from conftest import CHROMIUM, unavailable
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "benchmarks"
+#: A line benchmarks/paired.py's ratio_line prints.
+RATIO = re.compile(r"^\s*ratio .+: median \d+\.\d\d \(spread \d+\.\d\d-\d+\.\d\d, \d+ pairs; "
+                   r".+ against .+, medians; load \d+\.\d\d-\d+\.\d\d\)", re.MULTILINE)
+
+
+def bench_module(name: str) -> ModuleType:
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Six rulings of benchmarks/site.py's generator, under ``rulings/``."""
+    from judge.data import load_glossary
+
+    root = tmp_path_factory.mktemp("tiny")
+    bench_module("site").write_corpus(root, 6, load_glossary())
+    return root
+
+
+def run(script: str, *args: str, timeout: int = 600) -> str:
+    """Run ``benchmarks/SCRIPT`` from the repository root; its standard output."""
+    done = subprocess.run([sys.executable, str(BENCH / script), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    assert done.returncode == 0, f"{script} exited {done.returncode}:\n" \
+                                 f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+def ratios(out: str) -> list[str]:
+    """The ratio lines of ``out``, whole (a target's verdict follows the load)."""
+    return [line.strip() for line in out.splitlines() if RATIO.match(line)]
+
+
+def test_check_against_both_floors(tiny: Path) -> None:
+    out = run("check.py", "--corpus", str(tiny), "--pairs", "1")
+    lines = ratios(out)
+    assert any("/ floor (tomllib), with bytecode caches" in line and "target <= 2" in line
+               for line in lines)
+    assert any("/ floor with tomli" in line for line in lines)
+    assert any("--jobs 1 / floor (tomllib)" in line for line in lines)
+    assert re.search(r"judge check said \"\d+ passed, 0 failed\"", out)
+
+
+def test_site_against_mkdocs(tmp_path: Path) -> None:
+    out = run("site.py", "--rulings", "6", "--pairs", "1",
+              "--mkdocs-venv", str(tmp_path / "mkdocs-venv"), timeout=900)
+    lines = ratios(out)
+    assert any(line.startswith("ratio MkDocs Material, search on, navigation of three entries "
+                               "/ judge build") and "target >= 1.5" in line for line in lines)
+    assert any(line.startswith("ratio MkDocs Material, search on, static-i18n / judge build")
+               for line in lines)
+    assert re.search(r"^mkdocs: mkdocs==\S+, mkdocs-material==\S+, mkdocs-static-i18n==",
+                     out, re.MULTILINE)
+
+
+def test_site_against_its_build_without_search() -> None:
+    out = run("site.py", "--rulings", "6", "--pairs", "1", "--no-mkdocs")
+    assert any(line.startswith("ratio judge build --no-search / judge build")
+               for line in ratios(out))
+
+
+def test_engine_runs(tiny: Path) -> None:
+    out = run("engine_runs.py", "--corpus", str(tiny), "--pairs", "1")
+    assert any("whole site build" in line for line in ratios(out))
+
+
+def test_games() -> None:
+    out = run("games.py", "--games", "2", "--pairs", "1")
+    lines = ratios(out)
+    assert any(line.startswith("ratio CPU per engine event / CPU per reference round")
+               for line in lines)
+    if "engine: compiled" in out:
+        assert any(line.startswith("ratio engine run from its source / compiled")
+                   for line in lines)
+
+
+def test_replay(tiny: Path) -> None:
+    out = run("replay.py", "--rulings", str(tiny / "rulings"), "--variants", "8", "--files",
+              "8", "--repeat", "1", "--pairs", "1")
+    lines = ratios(out)
+    assert any(line.startswith("ratio judge check / floor (python + tomllib") for line in lines)
+    assert any(line.startswith("ratio CPU per replay of the corpus") for line in lines)
+
+
+def test_limits() -> None:
+    out = run("limits.py", "--pairs", "1")
+    assert len(ratios(out)) == 4
+
+
+def test_render() -> None:
+    out = run("render.py", "--pairs", "1", "--sizes", "50", "100")
+    assert "target: ratio at each size within" in out
+
+
+def need_chromium() -> None:
+    if not CHROMIUM.exists():
+        unavailable(f"Chromium is not installed at {CHROMIUM}")
+
+
+def test_sandbox(tiny: Path) -> None:
+    need_chromium()
+    if not (ROOT / "node_modules" / "pyodide" / "package.json").is_file():
+        unavailable("Pyodide is not installed (npm ci)")
+    out = run("sandbox.py", "--corpus", str(tiny), "--rulings", "2")
+    assert any(line.startswith("ratio replay after an edit in the browser") for line in
+               ratios(out))
+
+
+def test_site_offline(tiny: Path) -> None:
+    need_chromium()
+    out = run("site_offline.py", "--corpus", str(tiny))
+    assert any(line.startswith("ratio bytes the service worker keeps") for line in ratios(out))
