@@ -18,7 +18,6 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import CHROMIUM, unavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks"
@@ -74,24 +73,6 @@ def test_check_against_both_floors(tiny: Path) -> None:
     assert re.search(r"judge check said \"\d+ passed, 0 failed\"", out)
 
 
-def test_site_against_mkdocs(tmp_path: Path) -> None:
-    out = run("site.py", "--rulings", "6", "--pairs", "1",
-              "--mkdocs-venv", str(tmp_path / "mkdocs-venv"), timeout=900)
-    lines = ratios(out)
-    assert any(line.startswith("ratio MkDocs Material, search on, navigation of three entries "
-                               "/ judge build") and "target >= 1.5" in line for line in lines)
-    assert any(line.startswith("ratio MkDocs Material, search on, static-i18n / judge build")
-               for line in lines)
-    assert re.search(r"^mkdocs: mkdocs==\S+, mkdocs-material==\S+, mkdocs-static-i18n==",
-                     out, re.MULTILINE)
-
-
-def test_site_against_its_build_without_search() -> None:
-    out = run("site.py", "--rulings", "6", "--pairs", "1", "--no-mkdocs")
-    assert any(line.startswith("ratio judge build --no-search / judge build")
-               for line in ratios(out))
-
-
 def test_engine_runs(tiny: Path) -> None:
     out = run("engine_runs.py", "--corpus", str(tiny), "--pairs", "1")
     assert any("whole site build" in line for line in ratios(out))
@@ -125,21 +106,24 @@ def test_render() -> None:
     assert "target: ratio at each size within" in out
 
 
-def need_chromium() -> None:
-    if not CHROMIUM.exists():
-        unavailable(f"Chromium is not installed at {CHROMIUM}")
+def test_mechanisms(tiny: Path) -> None:
+    # check-big is check-corpus on generated rulings: the same code, left out for time
+    out = run("mechanisms.py", "--corpus", str(tiny), "--pairs", "1", "--only",
+              "check-corpus,build,search")
+    lines = ratios(out)
+    for figure, mechanisms in (("check-corpus", ("mypyc", "launcher", "preparse", "pool",
+                                                 "quick")),
+                               ("build", ("mypyc", "quick")), ("search", ("mypyc", "quick")),
+                               ("dev-main (check + build)", ("mypyc", "launcher"))):
+        for mechanism in mechanisms:
+            assert any(line.startswith(f"ratio {figure} without {mechanism} / with it")
+                       for line in lines), (figure, mechanism, out)
+    assert re.search(r"^quick: best median \d+\.\d\d -> (keep|remove)$", out, re.MULTILINE)
 
 
-def test_sandbox(tiny: Path) -> None:
-    need_chromium()
-    if not (ROOT / "node_modules" / "pyodide" / "package.json").is_file():
-        unavailable("Pyodide is not installed (npm ci)")
-    out = run("sandbox.py", "--corpus", str(tiny), "--rulings", "2")
-    assert any(line.startswith("ratio replay after an edit in the browser") for line in
-               ratios(out))
-
-
-def test_site_offline(tiny: Path) -> None:
-    need_chromium()
-    out = run("site_offline.py", "--corpus", str(tiny))
-    assert any(line.startswith("ratio bytes the service worker keeps") for line in ratios(out))
+def test_scale() -> None:
+    out = run("scale.py", "--sizes", "8", "16", "--pairs", "1")
+    lines = ratios(out)
+    for name in ("check", "check --jobs 1", "db"):
+        assert any(line.startswith(f"ratio judge {name}, 16 rulings / floor") for line in lines)
+    assert "extrapolated to 100,000 rulings" in out
