@@ -430,10 +430,15 @@ def serve_command(port: int, out: Path, force: bool, allow_failing: bool, no_sea
     import threading
 
     from judge.site.build import BuildError, build_site
-    from judge.site.serve import start_server, watch
+    from judge.site.serve import bind_server, serve_in_background, watch
 
     root = _corpus_root(corpus_dir)
-    _build_site(out, corpus_dir, allow_failing, search=not no_search, force=force)
+    server = bind_server(out.resolve(), port)  # a port in use fails now, not after a build
+    try:
+        _build_site(out, corpus_dir, allow_failing, search=not no_search, force=force)
+    except BaseException:
+        server.server_close()
+        raise
 
     def rebuild() -> None:
         try:
@@ -448,7 +453,7 @@ def serve_command(port: int, out: Path, force: bool, allow_failing: bool, no_sea
         except JudgeError as exc:
             click.echo(f"rebuild failed, still serving the previous site: {exc}", err=True)
 
-    server = start_server(out.resolve(), port)
+    serve_in_background(server)
     host, bound = server.server_address[:2]
     click.echo(f"serving {out} on http://{host!s}:{bound}/ (Ctrl-C to stop)")
     stop = threading.Event()

@@ -32,6 +32,7 @@ from judge.data import (
     card_library,
     check_data,
     check_main_rulings,
+    data_files,
     load_glossary,
     load_rulesets,
 )
@@ -164,15 +165,10 @@ def rulings_dir(root: Path) -> Path:
 
 
 def input_files(root: Path) -> list[Path]:
-    """Every file the corpus is read from: the rulings, then the glossary, rule sets and cards."""
-    data = data_dir()
+    """Every file the corpus is read from: the rulings, then the data files the loaders read
+    (:func:`judge.data.data_files`, the one list of them)."""
     files = list(discover([rulings_dir(root)])) if rulings_dir(root).is_dir() else []
-    files += [p for p in (data / "glossary.toml", data / "rulesets.toml",
-                          data / "sources.toml") if p.is_file()]
-    cards = data / "cards"
-    if cards.is_dir():
-        files += sorted(cards.glob("*.toml"))
-    return files
+    return files + [p for p in data_files() if p.is_file()]
 
 
 def fingerprint(root: Path, extra: str = "") -> str:

@@ -23,8 +23,9 @@ from typing import Any
 from judge.corpus import Corpus, Ruling
 from judge.engine import events as ev
 from judge.engine import mechanics
-from judge.engine.events import Event
-from judge.engine.rule_processing import KINDS
+from judge.engine.events import AbilityRef, Event
+from judge.engine.rule_processing import BY_ID as RULE_KIND_BY_ID
+from judge.engine.rule_processing import KINDS, TOGETHER_SOURCE
 from judge.engine.rule_processing import TABLE as RULE_KIND_TABLE
 from judge.engine.state import ATTACK_STEP_TERMS, ATTACK_STEPS, PHASE_TERMS, PHASES, ZONE_TERMS
 
@@ -170,6 +171,78 @@ def event_terms(event: Event) -> set[str]:
     elif isinstance(event, ev.Lasting) and event.kind.name == "banish_to_trash":
         out.add("replacement-effect")
     return out
+
+
+# ---------------------------------------------------------------------- the rule behind
+
+
+@dataclass(frozen=True)
+class RuleRef:
+    """The rule behind a narrated event, as the engine declares it (the declarations this
+    module reads for its terms): a kind of rule processing (``what`` ``kind``, ``id`` its id:
+    :data:`judge.engine.rule_processing.TABLE`), property 3 of rule processing (``together``:
+    the kinds at once, the owner's order), or a keyword or other mechanic (``mechanic``,
+    ``id`` its id: :mod:`judge.engine.mechanics`); with the citation of its ``source`` and
+    its glossary ``term``. The site links a step to where the rule is stated and its
+    source."""
+
+    what: str
+    id: str
+    source: str
+    term: str | None = None
+
+
+def _kind_rule(kind: str) -> RuleRef | None:
+    decl = RULE_KIND_BY_ID.get(kind)
+    return None if decl is None else RuleRef("kind", decl.id, decl.source, decl.term)
+
+
+def _mechanic_rule(mechanic: str | None) -> RuleRef | None:
+    found = mechanics.get(mechanic) if mechanic else None
+    return None if found is None else RuleRef("mechanic", found.id, found.source, found.term)
+
+
+TOGETHER = RuleRef("together", "together", TOGETHER_SOURCE, "rule-processing")
+
+
+def event_rules(event: Event, in_check: bool = False) -> tuple[RuleRef, ...]:
+    """The rules that drive ``event``, from the declarations: the kinds a ``rule_check``
+    applies (and property 3 when it acts on more than one thing at once, or an owner's
+    ``rule_order`` choice); the kind a move, banish, replacement, shuffle, refresh or wait of
+    rule processing is made by (a refresh and its moves only ``in_check``: under the launch
+    rules the refresh interrupts anything and is no kind of rule processing); the kind whose
+    choice a choice is; the mechanic whose event, move verb or choice kind it is, or whose
+    keyword ability it comes from (``S1#lancer``). Nothing for the rest: the steps of the
+    game."""
+    found: list[RuleRef | None] = []
+    if isinstance(event, ev.RuleCheck):
+        kinds = dict.fromkeys([a.kind for a in event.acts] or list(event.kinds))
+        found.extend(_kind_rule(k) for k in kinds)
+        if len(event.acts) > 1:
+            found.append(TOGETHER)
+    elif isinstance(event, ev.Choice):
+        if event.kind == "rule_order":
+            found.append(TOGETHER)
+        found.extend(_kind_rule(k.id) for k in RULE_KIND_TABLE if k.choice == event.kind)
+        found.extend(_mechanic_rule(m.id) for m in mechanics.all_mechanics()
+                     if event.kind in m.choices)
+    elif event.cause == "rule":
+        if isinstance(event, ev.Move) and event.verb in RULE_KIND_BY_ID and \
+                (in_check or event.verb != "refresh"):
+            found.append(_kind_rule(event.verb))
+        elif isinstance(event, ev.Banish | ev.Replaced):
+            found.append(_kind_rule("power"))
+        elif in_check or isinstance(event, ev.RefreshWaits):
+            found.append(_kind_rule("refresh"))
+    if not found:
+        for m in mechanics.all_mechanics():
+            if event.type in m.events or (isinstance(event, ev.Move) and event.verb in m.verbs):
+                found.append(_mechanic_rule(m.id))
+        ability = getattr(event, "ability", None)
+        for ref in (ability, event.source):
+            if isinstance(ref, AbilityRef) and ref.keyword is not None:
+                found.append(_mechanic_rule(ref.keyword))
+    return tuple(dict.fromkeys(r for r in found if r is not None))
 
 
 # ---------------------------------------------------------------------- the report

@@ -28,11 +28,19 @@ from judge.errors import DataError, FieldError
 from judge.ids import check_id, quote
 from judge.paths import data_dir
 from judge.scenario.model import LANGS
-from judge.sources import load_sources, parse_citations
+from judge.sources import load_sources, parse_citations, registry_file
 from judge.texts import check_text
 from judge.tomlfile import read_toml, shown_path
 
 TERM_FIELDS = (*LANGS, "aliases", "definition", "main")
+
+#: The data folder's files that the loaders below read, by name from the folder (the source
+#: registry's is :func:`judge.sources.registry_file`); the card library is every ``*.toml``
+#: directly in :data:`CARDS` but hidden ones (:func:`card_files`). :func:`data_files` lists
+#: them: what the site may publish of the data folder.
+GLOSSARY = "glossary.toml"
+RULESETS = "rulesets.toml"
+CARDS = "cards"
 
 
 def _fail(path: Path, line: int, error: FieldError) -> DataError:
@@ -149,14 +157,14 @@ def _glossary(path: Path) -> Mapping[str, Term]:
 
 def load_glossary(path: Path | None = None) -> dict[str, Term]:
     """Every term of the glossary in file order (empty when there is no glossary file)."""
-    return dict(_glossary(path or _data_file("glossary.toml")))
+    return dict(_glossary(path or _data_file(GLOSSARY)))
 
 
 def check_main_rulings(rulings: Collection[str], path: Path | None = None) -> None:
     """Every term's ``main`` must name one of ``rulings`` (the ruling ids a main may name:
     :func:`judge.corpus.load_corpus` gives them): a :class:`DataError` on the glossary's line
     for the first that does not, with the closest ids."""
-    path = path or _data_file("glossary.toml")
+    path = path or _data_file(GLOSSARY)
     for term in _glossary(path).values():
         if term.main and term.main not in rulings:
             where = f"terms.{term.id}.main"
@@ -182,8 +190,7 @@ class CardLibrary:
 def _cards(folder: Path) -> CardLibrary:
     cards: dict[str, CardDef] = {}
     files: dict[str, str] = {}
-    paths = sorted(folder.glob("*.toml")) if folder.is_dir() else []
-    for path in paths:
+    for path in card_files(folder):
         raw, index = read_toml(path, error=DataError)
         rel = f"cards/{path.name}"
         for card_id, body in raw.items():
@@ -201,7 +208,7 @@ def _cards(folder: Path) -> CardLibrary:
 
 def card_library() -> CardLibrary:
     """The cards of ``data/cards/*.toml``; an id defined twice is an error."""
-    return _cards(_data_file("cards"))
+    return _cards(_data_file(CARDS))
 
 
 # ---------------------------------------------------------------------------- rule sets
@@ -230,7 +237,7 @@ def _rulesets(path: Path) -> dict[str, RuleSet]:
 def load_rulesets(path: Path | None = None) -> dict[str, RuleSet]:
     """All rule sets of ``data/rulesets.toml`` in date order, keyed by id (parsed by
     :func:`judge.engine.rulesets.parse_rulesets`; the engine reads no files)."""
-    return _rulesets(path or _data_file("rulesets.toml"))
+    return _rulesets(path or _data_file(RULESETS))
 
 
 # ---------------------------------------------------------------------------- all of it
@@ -241,5 +248,23 @@ def check_data() -> None:
     problem. Later reads of the same files come from the cache."""
     load_sources()
     load_rulesets()
-    _glossary(_data_file("glossary.toml"))
+    _glossary(_data_file(GLOSSARY))
     card_library()
+
+
+def card_files(folder: Path) -> list[Path]:
+    """The card files of ``folder``, sorted: its ``*.toml`` (not those of subfolders) but
+    hidden ones (``.name.toml``: an editor's lock or backup file is not data)."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob("*.toml") if not p.name.startswith("."))
+
+
+def data_files() -> list[Path]:
+    """Every file of the data folder that the loaders read, in the order :func:`check_data`
+    reads them: the source registry, the rule sets, the glossary (when there is one) and
+    the card files. The site publishes these and nothing else of the data folder
+    (:mod:`judge.site.sandbox_build`)."""
+    glossary = _data_file(GLOSSARY)
+    return [registry_file(), _data_file(RULESETS), *([glossary] if glossary.exists() else []),
+            *card_files(_data_file(CARDS))]

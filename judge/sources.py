@@ -290,11 +290,16 @@ def _path(env: str | None) -> Path:
     return data_dir() / "sources.toml"
 
 
+def registry_file() -> Path:
+    """The file :func:`load_sources` reads: ``data/sources.toml`` (or ``JUDGE_DATA``'s)."""
+    return _path(os.environ.get("JUDGE_DATA"))
+
+
 def load_sources(path: Path | None = None) -> Mapping[str, Document]:
     """Every document of ``data/sources.toml`` (or ``JUDGE_DATA``'s), in file order."""
-    return _registry(path or _path(os.environ.get("JUDGE_DATA")))
+    return _registry(path or registry_file())
 
 
 __all__ = ["AUTHORITIES", "MARK_RE", "OFFICIAL", "Citation", "Document", "Section",
            "grouped", "has_interpretation", "load_sources", "mark_problem", "parse_citation",
-           "parse_citations", "rests_on_official", "strip_marks"]
+           "parse_citations", "registry_file", "rests_on_official", "strip_marks"]

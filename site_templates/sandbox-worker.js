@@ -18,7 +18,8 @@ function start() {
       importScripts(ROOT + "pyodide/pyodide.js");
       resolve(self.loadPyodide({ indexURL: ROOT + "pyodide/" }));
     }).then(function (pyodide) {
-      return fetch(ROOT + "sandbox/judge.zip").then(function (response) {
+      // asked past the HTTP cache: the package of the build the page belongs to (docs/site.md)
+      return fetch(ROOT + "sandbox/judge.zip", { cache: "no-cache" }).then(function (response) {
         if (!response.ok) {
           throw new Error("sandbox/judge.zip: HTTP " + response.status);
         }

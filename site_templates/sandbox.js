@@ -269,6 +269,17 @@
     return html.replace(/(\sid="|\shref="#|\saria-labelledby="|url\(#)/g, "$1sb-");
   }
 
+  /** A replay's links to the rules lead from a ruling page (../../ is the language's root):
+   * made to lead there from this page, whose brand link is that root. */
+  function rootLinks(box) {
+    var brand = document.querySelector("a.brand");
+    var root = brand ? brand.getAttribute("href") : "";
+    Array.prototype.forEach.call(box.querySelectorAll(".rule a[href^='../../']"),
+                                 function (link) {
+      link.setAttribute("href", root + link.getAttribute("href").slice(6));
+    });
+  }
+
   function Sandbox(trigger) {
     this.trigger = trigger;
     this.path = trigger.getAttribute("data-sandbox") || "";
@@ -307,7 +318,8 @@
 
   Sandbox.prototype.start = function () {
     var self = this;
-    var text = this.path ? fetch(BASE + this.path).then(function (response) {
+    // the ruling's file of this build, asked past the HTTP cache (docs/site.md, "Caching")
+    var text = this.path ? fetch(BASE + this.path, { cache: "no-cache" }).then(function (response) {
       if (!response.ok) {
         throw { message: self.path + ": HTTP " + response.status };
       }
@@ -502,7 +514,7 @@
     }
     keeping = true;
     var root = new URL("../", BASE).href;
-    Promise.all([fetch(BASE + "files.json").then(function (r) {
+    Promise.all([fetch(BASE + "files.json", { cache: "no-cache" }).then(function (r) {
       return r.json();
     }), container.ready]).then(function (got) {
       var urls = got[0].files.map(function (file) {
@@ -547,6 +559,10 @@
       this.report.appendChild(link);
     }
     this.output.innerHTML = result.html ? ownIds(result.html) : "";
+    rootLinks(this.output);
+    if (window.judgeBoards) {
+      window.judgeBoards.describe(this.output); // the boards' text alternatives (site.js)
+    }
     if (result.html) {
       this.output.insertBefore(element("p", { "class": "small", text: this.words.result }),
                                this.output.firstChild);

@@ -12,6 +12,9 @@ var VERSION = "__JUDGE_BUILD_VERSION__";
 var LANGS = __JUDGE_LANGS__;
 //: The Pyodide version the sandbox runs (judge/site/sandbox_build.py), or "none".
 var PYODIDE = "__JUDGE_PYODIDE__";
+//: The names that carry a hash of their content (the parts of a Pagefind index): such a file
+//: never changes, a new index names its parts anew (judge/site/offline.py, HASHED_NAME).
+var HASHED = /__JUDGE_HASHED__/;
 //: The site's root folder (this file's folder): nothing outside it is ever touched.
 var SCOPE = self.registration.scope;
 //: Caches are named after the site's folder, so that two copies of the site on one host
@@ -24,19 +27,22 @@ var CACHE = PREFIX + VERSION;
 // The one place that says what is kept and how. A rule: `match(path, request)`, with `path`
 // the address relative to the site's root (no query); `strategy`: "network" (the network's
 // copy when there is one, stored; the stored one offline) or "cache" (the stored copy when
-// there is one, else the network's, stored: for files that change only with a build);
-// `cache` (optional): the name of a cache of its own, kept across builds as long as a rule
-// names it (for large files that do not change with the build); without it the file goes in
-// this build's cache. The first rule that matches decides; a request no rule matches is left
-// to the browser. To keep more of the site offline, add a rule here (and a line in
-// docs/site.md).
+// there is one, else the network's, stored). "network" asks the server every time, past the
+// browser's HTTP cache (`cache: "no-cache"`: a 304 when nothing changed), so that a rebuilt
+// file is what a returning visitor gets on the first load: it is for every file whose name
+// does not change with its content. "cache" is only for files that never change under their
+// name: the parts of a Pagefind index (HASHED) and a pinned Pyodide. `cache` (optional): the
+// name of a cache of its own, kept across builds as long as a rule names it (for large files
+// that do not change with the build); without it the file goes in this build's cache. The
+// first rule that matches decides; a request no rule matches is left to the browser. To keep
+// more of the site offline, add a rule here (and a line in docs/site.md).
 var RULES = [
   // the downloads (api/: the database, the JSON) are for other tools: never kept
   { name: "pages", strategy: "network", match: function (path, request) {
     return path.indexOf("api/") !== 0 &&
       (request.mode === "navigate" || /(^|\/)$|\.html$/.test(path));
   } },
-  { name: "assets", strategy: "cache", match: function (path) {
+  { name: "assets", strategy: "network", match: function (path) {
     return path.indexOf("assets/") === 0;
   } },
   // the sandbox ("Try it"), kept after its first use so that it works offline: Pyodide in a
@@ -45,15 +51,23 @@ var RULES = [
   { name: "pyodide", strategy: "cache", cache: "pyodide-" + PYODIDE, match: function (path) {
     return path.indexOf("pyodide/") === 0;
   } },
-  { name: "sandbox", strategy: "cache", match: function (path) {
+  { name: "sandbox", strategy: "network", match: function (path) {
     return path.indexOf("sandbox/") === 0;
   } },
-  { name: "search", strategy: "cache", match: function (path) {
-    return LANGS.some(function (lang) {
-      return path.indexOf(lang + "/pagefind/") === 0;
-    });
+  // a language's search: the parts of the index from the cache; its entry (which names the
+  // parts of the current index), Pagefind's script and the terms from the network, so that
+  // a search moves to a rebuilt index on the first load
+  { name: "index", strategy: "cache", match: function (path) {
+    return searchFile(path) && HASHED.test(path);
   } },
+  { name: "search", strategy: "network", match: searchFile },
 ];
+
+function searchFile(path) {
+  return LANGS.some(function (lang) {
+    return path.indexOf(lang + "/pagefind/") === 0;
+  });
+}
 
 function cacheName(rule) {
   return rule && rule.cache ? PREFIX + rule.cache : CACHE;
@@ -81,40 +95,61 @@ function ruleFor(path, request) {
 
 /** The stored copy of an address, from this build's cache or a rule's own. */
 function stored(url) {
-  var names = [CACHE];
-  RULES.forEach(function (rule) {
-    if (rule.cache && names.indexOf(cacheName(rule)) < 0) {
-      names.push(cacheName(rule));
-    }
-  });
   var address = key(url);
-  // a rule's own cache is looked in only when it exists (opening it would create it empty)
-  return names.reduce(function (found, name) {
+  // a cache is looked in only when it exists (opening it would create it empty)
+  return cacheNames().reduce(function (found, name) {
     return found.then(function (response) {
-      return response || caches.has(name).then(function (exists) {
-        return exists ? caches.open(name).then(function (cache) {
-          return cache.match(address);
-        }) : undefined;
+      return response || existing(name).then(function (cache) {
+        return cache ? cache.match(address) : undefined;
       });
     });
   }, Promise.resolve(undefined));
 }
 
-/** Keep a response (a complete one, from the site itself, not redirected). */
+/** The cache `name` when it exists, else null. */
+function existing(name) {
+  return caches.has(name).then(function (exists) {
+    return exists ? caches.open(name) : null;
+  });
+}
+
+/** This build's cache and the rules' own: every cache this worker writes to. */
+function cacheNames() {
+  var names = [CACHE];
+  RULES.forEach(function (rule) {
+    if (names.indexOf(cacheName(rule)) < 0) {
+      names.push(cacheName(rule));
+    }
+  });
+  return names;
+}
+
+/** Keep a response (a complete one, from the site itself, not redirected). This build's
+ * cache is made by the install (a rule's own cache when it is first written to): once a
+ * newer build's worker has deleted it, this worker, still answering a request or two, must
+ * not bring it back. */
 function store(name, url, response) {
   if (!response || !response.ok || response.type !== "basic" || response.redirected) {
     return Promise.resolve();
   }
-  return caches.open(name).then(function (cache) {
-    return cache.put(key(url), response);
+  return (name === CACHE ? existing(name) : caches.open(name)).then(function (cache) {
+    return cache ? cache.put(key(url), response) : undefined;
   });
 }
 
 // ---------------------------------------------------------------------- answering requests
 
+/** The request as the server must answer it, past the browser's HTTP cache: a file kept
+ * there with an old date is checked, not taken as it is. (A reload that asks for more,
+ * "reload" or "no-store", keeps its own.) */
+function revalidated(request) {
+  var stronger = request.cache === "reload" || request.cache === "no-store";
+  return new Request(request, { cache: stronger ? request.cache : "no-cache" });
+}
+
 function fromNetwork(event, rule) {
   var request = event.request;
-  return fetch(request).then(function (response) {
+  return fetch(revalidated(request)).then(function (response) {
     event.waitUntil(store(cacheName(rule), request.url, response.clone()));
     return response;
   }, function (error) {
@@ -173,28 +208,37 @@ function manifest(lang) {
   return SCOPE + "offline/" + lang + ".json";
 }
 
-/** Keep the files of a language's search (offline/<lang>.json lists them) in this build's
- * cache; the list itself is stored last, as the mark that the language is complete. */
+/** Keep the files of a language's search (offline/<lang>.json lists them, with a digest of
+ * their bytes) in this build's cache, as the site now has them: when the list kept is not the
+ * site's (a rebuild changed a page or the index while this worker stayed in control), they are
+ * fetched again. The list is stored last, as the mark that the language is complete. Without
+ * a network, what is kept stays. */
 function keepLanguage(lang) {
   if (LANGS.indexOf(lang) < 0) {
     return Promise.resolve();
   }
-  return caches.open(CACHE).then(function (cache) {
-    return cache.match(manifest(lang)).then(function (done) {
-      if (done) {
-        return undefined;
-      }
-      return fetch(manifest(lang), { cache: "reload" }).then(function (response) {
+  return existing(CACHE).then(function (cache) {
+    return cache && cache.match(manifest(lang)).then(function (kept) {
+      return fetch(manifest(lang), { cache: "no-cache" }).then(function (response) {
         if (!response.ok) {
           return undefined;
         }
-        return response.clone().json().then(function (list) {
-          return cache.addAll(list.files.map(function (file) {
-            return new Request(SCOPE + file, { cache: "reload" });
-          }));
-        }).then(function () {
-          return cache.put(manifest(lang), response);
+        return Promise.all([kept ? kept.text() : null, response.clone().text()]).then(function (texts) {
+          if (texts[0] === texts[1]) {
+            return undefined;
+          }
+          return response.clone().json().then(function (list) {
+            return cache.addAll(list.files.map(function (file) {
+              return new Request(SCOPE + file, { cache: "no-cache" });
+            }));
+          }).then(function () {
+            return cache.put(manifest(lang), response);
+          });
         });
+      }, function (error) {
+        if (!kept) {
+          throw error;
+        }
       });
     });
   });
@@ -208,7 +252,7 @@ function visited(url) {
     return Promise.resolve();
   }
   return stored(url).then(function (found) {
-    return found || fetch(key(url)).then(function (response) {
+    return found || fetch(key(url), { cache: "no-cache" }).then(function (response) {
       return store(CACHE, url, response);
     });
   }).then(function () {
@@ -226,7 +270,8 @@ function keep(urls) {
       return undefined;
     }
     return stored(url).then(function (found) {
-      return found || fetch(key(url)).then(function (response) {
+      var fresh = rule.strategy === "cache" ? "default" : "no-cache";
+      return found || fetch(key(url), { cache: fresh }).then(function (response) {
         return store(cacheName(rule), url, response);
       });
     }).catch(function () {});
@@ -235,6 +280,9 @@ function keep(urls) {
 
 self.addEventListener("message", function (event) {
   var data = event.data || {};
+  if (data.type === "version" && event.source && event.source.postMessage) {
+    event.source.postMessage({ type: "version", version: VERSION });
+  }
   if (data.type === "keep" && Array.isArray(data.urls)) {
     event.waitUntil(keep(data.urls.filter(function (url) {
       return typeof url === "string";
@@ -299,17 +347,18 @@ function carryOver() {
   });
 }
 
+// A new build's worker waits, as browsers make it, until no page of the site is open, then
+// takes over (and takes any page not yet controlled). It does not skip the wait: taking over
+// while a page is being opened by the previous worker can leave that navigation hanging for
+// minutes in Chromium (issue 25), and nothing is gained by it: the previous worker already
+// serves the rebuilt pages and index (network first, revalidated) and keeps a language's
+// search as the site now lists it (keepLanguage).
 self.addEventListener("install", function (event) {
-  event.waitUntil(carryOver().catch(function () {}).then(function () {
-    return self.skipWaiting();
-  }));
+  event.waitUntil(caches.open(CACHE).then(carryOver).catch(function () {}));
 });
 
 self.addEventListener("activate", function (event) {
-  var keep = [CACHE];
-  RULES.forEach(function (rule) {
-    keep.push(cacheName(rule));
-  });
+  var keep = cacheNames();
   event.waitUntil(caches.keys().then(function (names) {
     return Promise.all(names.filter(function (name) {
       return name.indexOf(PREFIX) === 0 && keep.indexOf(name) < 0;

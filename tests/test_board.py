@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from judge.engine.state import PLAYERS, ZONES, ZoneRef
 from judge.engine.trace import CardState, PlayerPosition, Position
 from judge.narrate import Narrator
+from judge.paths import project_root
 from judge.site.board import (
     BOX_W,
     CHANGED,
@@ -365,3 +366,52 @@ def test_a_cross_state_is_marked_and_its_change_too() -> None:
     after = marked(apart, crossed)
     assert [after.cards("p1", z)[0].mark for z in ("signi1", "signi2")] == [CHANGED, CHANGED]
     assert CROSS_MARK in render_svg(crossed, layout_for([crossed]), label="x")
+
+
+# ---------------------------------------------------------------------------- contrast
+
+
+def _css_colours() -> tuple[dict[str, str], str]:
+    css = (project_root() / "site_templates" / "assets" / "site.css").read_text(encoding="utf-8")
+    variables = dict(re.findall(r"--([\w-]+):(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3})\b", css))
+    return variables, css
+
+
+def _colour(value: str, variables: dict[str, str]) -> tuple[int, int, int]:
+    found = re.fullmatch(r"var\(--([\w-]+)\)", value.strip())
+    hexa = variables[found.group(1)] if found else value.strip()
+    if len(hexa) == 4:  # #fff
+        hexa = "#" + "".join(c * 2 for c in hexa[1:])
+    return int(hexa[1:3], 16), int(hexa[3:5], 16), int(hexa[5:7], 16)
+
+
+def _luminance(rgb: tuple[int, int, int]) -> float:
+    """Relative luminance (WCAG 2)."""
+    def channel(c: int) -> float:
+        s = c / 255
+        return s / 12.92 if s <= 0.03928 else ((s + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    light, dark = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_the_marks_of_a_board_read_at_4_5_to_1_on_its_boxes() -> None:
+    """A card that left its zone (struck through, .gn), one that arrived or changed, one that
+    meets a condition of rule processing (.rp), and a SIGNI's power: each colour at least
+    4.5:1 against the boxes' fill (path.bx, the --soft colour) and the page (--bg), computed
+    from the stylesheet."""
+    variables, css = _css_colours()
+    fill = re.search(r"path\.bx\{fill:([^;}]+)", css)
+    assert fill is not None
+    box, page = _colour(fill.group(1), variables), _colour("var(--bg)", variables)
+    for selector in (".gn", ".nw", ".cg", ".rp", "text.pw"):
+        rule = re.search(re.escape(selector) + r"\{[^}]*color:([^;}]+)", css)
+        assert rule is not None, selector
+        colour = _colour(rule.group(1), variables)
+        for ground in (box, page):
+            assert contrast(colour, ground) >= 4.5, (selector, rule.group(1),
+                                                     contrast(colour, ground))

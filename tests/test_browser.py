@@ -17,7 +17,6 @@ when the environment variable ``CI`` is set: then they fail, so CI cannot pass w
 
 from __future__ import annotations
 
-import shutil
 import struct
 import sys
 import zlib
@@ -734,49 +733,6 @@ def test_after_a_first_visit_the_site_reads_and_searches_offline(
     assert wide.locator("main a[href='../search/']").count() == 1
 
 
-def test_a_new_build_replaces_the_kept_files(browser: Browser, tmp_path: Path) -> None:
-    """The worker's cache is named after the build: a new build's worker keeps the pages
-    the judge had opened, fetched anew, and deletes the previous build's cache."""
-    fixture = project_root() / "tests" / "fixtures" / "site_corpus"
-    corpus = tmp_path / "corpus"
-    shutil.copytree(fixture, corpus)
-    out = tmp_path / "site"
-    build_site(out, root=corpus, finish=index_site)
-    server = start_server(out, 0)
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
-    page_url = f"{base}en/rulings/fixture-two-returners/"
-    context = browser.new_context(viewport={"width": 390, "height": 800})
-    context.set_default_timeout(TIMEOUT_MS)
-    try:
-        tab = context.new_page()
-        tab.goto(page_url)
-        tab.wait_for_selector("html[data-offline=kept]")
-        before = tab.evaluate(CACHED)
-        assert len(before) == 1
-        ruling = corpus / "rulings" / "effects" / "fixture-two-returners.toml"
-        ruling.write_text(ruling.read_text(encoding="utf-8").replace(
-            "Two milled SIGNI", "Two milled SIGNI (edited)"), encoding="utf-8")
-        build_site(out, root=corpus, finish=index_site)
-        tab.evaluate("() => navigator.serviceWorker.getRegistration().then(r => r.update())")
-        old = next(iter(before))
-        for _ in range(100):  # the new worker installs, carries the pages over, activates
-            names = tab.evaluate("() => caches.keys()")
-            if len(names) == 1 and names[0] != old:
-                break
-            tab.wait_for_timeout(200)
-        else:
-            pytest.fail(f"the new build's worker did not replace the cache: {names}")
-        after = tab.evaluate(CACHED)
-        urls = {url for url, _ in next(iter(after.values()))}
-        assert page_url in urls and f"{base}offline/en.json" in urls
-        kept = tab.evaluate("url => caches.match(url).then(r => r.text())", page_url)
-        assert "Two milled SIGNI (edited)" in kept
-    finally:
-        context.close()
-        server.shutdown()
-        server.server_close()
-
-
 # ---------------------------------------------------------------------------- boards
 
 
@@ -929,13 +885,13 @@ def test_the_card_key_names_each_card_by_a_short_name(browser: Browser, base_url
                                                       width: int) -> None:
     tab = open_at(browser, base_url, width, f"en/{CRUSH}")
     try:
-        key = tab.locator("#replay .card-key").inner_text()
+        key = tab.locator(".card-key").inner_text()
         for label, name in (("S1", "SIGNI with Double Crush"),
                             ("k1", "SIGNI with a draw burst"),
                             ("k2", "SIGNI with an Ener Charge burst"),
                             ("L", "Red LRIG, level 4")):
             assert f"{label} {name}" in key, key
         assert "put the top card" not in key and "Life Burst:" not in key, key
-        assert tab.locator("#replay .card-key").is_visible()
+        assert tab.locator(".card-key").is_visible()
     finally:
         tab.context.close()

@@ -15,6 +15,7 @@ import pytest
 from test_browser import TIMEOUT_MS, search_results
 
 from judge.corpus import load_corpus
+from judge.data import load_rulesets
 from judge.paths import project_root
 from judge.site.build import build_site
 from judge.site.searchindex import index_site
@@ -158,6 +159,10 @@ def test_the_timeline_shows_each_change_before_and_after(tab: Page, site_url: st
     row = change.locator("#ch-2014-09-second-refresh-ends-turn")
     row.scroll_into_view_if_needed()
     assert row.is_visible()
+    # the answer before and after, side by side, as sentences; the facts folded under them
+    sides = row.locator(".answers-side .side").all_inner_texts()
+    assert "It is turn 3." in sides[0] and "It is turn 4." in sides[1], sides
+    row.locator("details.fold summary").click()
     cells = row.locator("tbody tr", has_text="Turn").first.locator("td")
     assert [cells.nth(i).inner_text() for i in range(2)] == ["3", "4"]
     display = cells.first.evaluate("e => getComputedStyle(e).display")
@@ -167,7 +172,9 @@ def test_the_timeline_shows_each_change_before_and_after(tab: Page, site_url: st
     if width_of(tab) <= 480:
         # on a phone each cell is a line of its own, named by its rule set and date
         assert display == "block"
-        assert (before, after) == ('"2014-07 · 2014-07-01 "', '"2014-09 · from 2014-09-01 "')
+        titles = load_rulesets()
+        assert (before, after) == (f'"{titles["2014-07"].title["en"]} (2014-07-01) "',
+                                   f'"{titles["2014-09"].title["en"]} (from 2014-09-01) "')
     else:
         assert display == "table-cell" and before in ("none", "normal")
         # the dates that matter for this change only: the rule set before it and this one

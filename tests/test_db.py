@@ -81,7 +81,7 @@ def test_rows_hold_the_corpus(con: sqlite3.Connection) -> None:
     assert row == (1, "rule", "p2", "E1", "p2.signi1", "p2.ener", "{}")
     kinds = con.execute("SELECT detail FROM events WHERE ruling_id = ? AND ruleset_id = "
                         "'current' AND type = 'rule_check'", (MILL,)).fetchone()
-    assert kinds == ('{"kinds": ["refresh"]}',)
+    assert kinds == ('{"acts": ["refresh:p1"], "kinds": ["refresh"]}',)
     seqs = [r[0] for r in con.execute("SELECT seq FROM events WHERE ruling_id = ? AND "
                                       "ruleset_id = 'current' ORDER BY id", (MILL,))]
     assert seqs == sorted(seqs)

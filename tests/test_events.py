@@ -26,6 +26,7 @@ from judge.engine.events import (
     IN_FORCE,
     PATTERN_KEYS,
     AbilityRef,
+    Acting,
     CardSet,
     Event,
     LastingKind,
@@ -33,6 +34,7 @@ from judge.engine.events import (
     events_table,
     kind_fields,
 )
+from judge.engine.rule_processing import KINDS
 from judge.engine.state import PLAYERS, ZONES, ZoneRef
 from judge.errors import FieldError
 from judge.ids import LABEL_RE
@@ -81,6 +83,7 @@ STRATEGIES: dict[Any, st.SearchStrategy[Any]] = {
     LastingKind: LASTING_KINDS,
     Paid: st.builds(Paid, LABELS, COLOURS),
     CardSet: CARD_SETS,
+    Acting: st.builds(Acting, st.sampled_from(sorted(KINDS)), LABELS | st.sampled_from(PLAYERS)),
 }
 OPTIONS: dict[type, st.SearchStrategy[Any]] = {AbilityRef: ABILITIES, CardSet: CARD_SETS}
 

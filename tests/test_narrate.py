@@ -18,7 +18,7 @@ from judge.engine.actions import ACTIONS, ILLEGAL_REASONS
 from judge.engine.cards import FILLER, TRIGGERS
 from judge.engine.choices import CHOICE_KINDS
 from judge.engine.costs import Cost
-from judge.engine.events import EVENT_KINDS, AbilityRef, Event, LastingKind, Paid
+from judge.engine.events import EVENT_KINDS, AbilityRef, CardSet, Event, LastingKind, Paid
 from judge.engine.mechanics.bet import Coins
 from judge.engine.mechanics.guard import Guard
 from judge.engine.mechanics.token_arts import TokenGone, TokenMade
@@ -67,7 +67,8 @@ SAMPLES: dict[str, Event] = {e.type: e for e in (
     ev.Refresh(seq=1, step=1, cause="rule", player="p1", count=1, deck_size=3,
                life_moved=True),
     ev.RefreshWaits(seq=1, step=1, cause="rule", player="p1", reason="empty-trash"),
-    ev.RuleCheck(seq=1, step=1, cause="rule", kinds=("power", "refresh")),
+    ev.RuleCheck(seq=1, step=1, cause="rule", kinds=("power", "refresh"),
+                 acts=(ev.Acting("power", "X1"), ev.Acting("refresh", "p1"))),
     ev.Power(seq=1, step=1, cause="effect", player="p2", card="X1", amount=-5000, power=0),
     ev.Level(seq=1, step=1, cause="effect", player="p2", card="X1", amount=1, level=3),
     ev.Limit(seq=1, step=1, cause="effect", player="p2", amount=-4, limit=7),
@@ -396,3 +397,112 @@ def test_every_operation_and_class_has_a_name_in_each_language() -> None:
         catalogue = translations(lang)
         for message in [OP_NAMES[op] for op in OPS if op in OP_NAMES] + list(CLASSES.values()):
             assert catalogue.gettext(message) != message, (lang, message)
+
+
+# ---------------------------------------------------------------------------- a judge's order
+
+
+def refresh_events(player: str = "p1", count: int = 2) -> list[Event]:
+    """A refresh as the engine logs it: the moves, the shuffle, the life cloth, then the
+    refresh itself."""
+    moves: list[Event] = [
+        ev.Move(seq=i, step=1, cause="rule", player=player, card=f"t{i}",
+                from_zone=Z(f"{player}.trash"), to_zone=Z(f"{player}.deck"), verb="refresh")
+        for i in (1, 2)]
+    return [*moves,
+            ev.Shuffle(seq=3, step=1, cause="rule", player=player, to_zone=Z(f"{player}.deck"),
+                       order=("t2", "t1")),
+            ev.Move(seq=4, step=1, cause="rule", player=player, card="l1",
+                    from_zone=Z(f"{player}.life"), to_zone=Z(f"{player}.trash"),
+                    verb="refresh_life"),
+            ev.Refresh(seq=5, step=1, cause="rule", player=player, count=count, deck_size=2,
+                       life_moved=True)]
+
+
+def test_a_refresh_is_told_summary_first_then_the_cards_it_moves() -> None:
+    """"Player 1 refreshes (their 2nd this turn): ..." comes first, not after the cards, where
+    it read like a second refresh."""
+    told = Narrator("en", {}).events(refresh_events())
+    assert told == [
+        "Player 1 refreshes (their 2nd this turn): the trash becomes a new main deck of 2 "
+        "cards.",
+        "The refresh puts t1, t2 from Player 1's trash into their main deck.",
+        "The main deck of Player 1 is shuffled.",
+        "The refresh puts l1 from Player 1's Life Cloth into their trash."]
+    assert Narrator("ja", {}).events(refresh_events())[0] == \
+        "プレイヤー1がリフレッシュする（このターン2回目）。トラッシュが2枚の新しいメインデッキになる。"
+    assert Narrator("zh-Hans", {}).events(refresh_events())[0] == \
+        "玩家1进行重构（本回合第2次）：废弃区成为2张的新主牌组。"
+    assert Narrator("en", {}).events(refresh_events(count=1))[0] == \
+        "Player 1 refreshes: the trash becomes a new main deck of 2 cards."
+
+
+def test_a_check_of_rule_processing_is_told_at_once_before_its_choices_and_moves() -> None:
+    check = ev.RuleCheck(seq=6, step=1, cause="rule", kinds=("power", "refresh"),
+                         acts=(ev.Acting("power", "P1"), ev.Acting("refresh", "p1")))
+    banish = ev.Banish(seq=12, step=1, cause="rule", player="p1", card="P1",
+                       from_zone=Z("p1.signi1"), to_zone=Z("p1.ener"))
+    events = [check, *(e.replace(seq=e.seq + 6) for e in refresh_events(count=1)), banish]
+    told = Narrator("en", {}).events(events)
+    assert told[0] == ("At the same time, rule processing applies to P1 (power 0 or less); "
+                       "Player 1 (refresh).")
+    assert told[1].startswith("Player 1 refreshes: ") and told[-1].startswith("P1 is banished")
+    assert Narrator("ja", {}).events(events)[0] == \
+        "同時にルール処理を行う：P1（パワー0以下）；プレイヤー1（リフレッシュ）。"
+    assert Narrator("zh-Hans", {}).events(events)[0] == \
+        "同时进行规则处理：P1（力量为0以下）；玩家1（重构）。"
+    # two kinds on one card: named together, then the owner's choice of their order
+    order = ev.Choice(seq=5, step=1, cause="game", player="p2", kind="rule_order",
+                      options=("power", "excess"), picked=("power",))
+    both = ev.RuleCheck(seq=6, step=1, cause="rule", kinds=("power",),
+                        acts=(ev.Acting("power", "E1"), ev.Acting("excess", "E1")))
+    assert Narrator("en", {}).events([order, both]) == [
+        "At the same time, rule processing applies to E1 (power 0 or less, level or limit "
+        "exceeded).",
+        "Player 2 chooses the rule processing that applies first: power 0 or less."]
+    one = ev.RuleCheck(seq=6, step=1, cause="rule", kinds=("check",),
+                       acts=(ev.Acting("check", "k1"),))
+    assert Narrator("en", {}).event(one) == \
+        "Rule processing applies to k1 (a crushed card left in the check zone)."
+
+
+def test_a_grow_is_told_with_its_cost_before_how_it_was_paid() -> None:
+    choice = ev.Choice(seq=1, step=1, cause="game", player="p1", kind="pay",
+                       options=(CardSet(("w1", "r1")), CardSet(("w1", "r2"))),
+                       picked=(CardSet(("w1", "r2")),))
+    paid = [ev.Move(seq=i, step=1, cause="cost", player="p1", card=card,
+                    from_zone=Z("p1.ener"), to_zone=Z("p1.trash"),
+                    source=AbilityRef.of_card("G2"), verb="pay")
+            for i, card in ((2, "w1"), (3, "r2"))]
+    pay = ev.Pay(seq=4, step=1, cause="cost", player="p1", source=AbilityRef.of_card("G2"),
+                 cost=Cost.parse("white:1,colourless:1"),
+                 paid=(Paid("w1", "white"), Paid("r2", "colourless")), exceed=())
+    grow = ev.Move(seq=5, step=1, cause="game", player="p1", card="G2",
+                   from_zone=Z("p1.lrig_deck"), to_zone=Z("p1.lrig"), verb="grow")
+    assert Narrator("en", {}).events([choice, *paid, pay, grow]) == [
+        "Player 1 grows into G2, paying white 1, colourless 1: w1 as white, r2 as colourless.",
+        "Player 1 chooses to pay with w1 + r2.",
+        "w1, r2 go from Player 1's Ener Zone to their trash to pay a cost."]
+    # any other payment: the cost first, then the cards that paid it
+    use = grow.replace(verb="use", to_zone=Z("p1.check"))
+    told = Narrator("en", {}).events([use, choice, *paid, pay.replace(seq=6)])
+    assert told[1].startswith("Player 1 pays white 1, colourless 1 for G2") and \
+        told[2].startswith("Player 1 chooses to pay"), told
+
+
+def test_an_attack_says_how_many_life_cloth_it_crushes_before_the_crushes() -> None:
+    attack = ev.Attack(seq=1, step=1, cause="game", player="p1", card="S1",
+                       from_zone=Z("p1.signi1"))
+    crushes = [ev.Move(seq=i, step=1, cause="battle", player="p2", card=f"k{i}",
+                       from_zone=Z("p2.life"), to_zone=Z("p2.check"),
+                       source=AbilityRef.of_card("S1"), verb="crush") for i in (2, 3)]
+    used = ev.Burst(seq=4, step=1, cause="game", player="p2", card="k2", used=True)
+    begin = ev.EffectBegin(seq=5, step=1, cause="effect", player="p2", card="k2",
+                           ability=AbilityRef.life_burst("k2"))
+    told = Narrator("en", {}).events([attack, *crushes, used, begin])
+    assert told == [
+        "S1 attacks from Player 1's SIGNI zone 1 and crushes 2 of Player 2's Life Cloth.",
+        "k2, k3 are crushed from Player 2's Life Cloth into their check zone.",
+        "Player 2 uses the Life Burst of k2."]  # "begins to resolve" would say it again
+    assert Narrator("ja", {}).events([attack, *crushes])[0] == \
+        "S1がプレイヤー1のシグニゾーン1からアタックし、プレイヤー2のライフクロスを2枚クラッシュする。"

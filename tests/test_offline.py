@@ -1,20 +1,36 @@
-"""Offline use without a browser (judge/site/offline.py, site_templates/sw.js): what the
-service worker is told to keep for each language, its version, and how ``judge serve``
-serves it. tests/test_browser.py goes offline in Chromium and searches."""
+"""Offline use (judge/site/offline.py, site_templates/sw.js): what the service worker is told
+to keep for each language, its version, and how ``judge serve`` serves it; and, in Chromium,
+a returning visitor after a rebuild (the new page and search on the first load, the new
+worker taking over). tests/test_browser.py goes offline in Chromium and searches."""
 
 from __future__ import annotations
 
+import functools
+import http.server
 import json
+import os
 import shutil
+import threading
+import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from judge.langs import LANGS
 from judge.paths import project_root
 from judge.site.build import build_site
-from judge.site.offline import PAGES, SERVICE_WORKER, kept_files, site_version
+from judge.site.offline import (
+    HASHED_NAME,
+    PAGES,
+    SERVICE_WORKER,
+    files_digest,
+    kept_files,
+    site_version,
+)
 from judge.site.searchindex import index_site
 from judge.site.serve import start_server
 
@@ -55,6 +71,21 @@ def test_each_language_keeps_its_search_and_the_pages_it_leads_to(site: Path) ->
         size = sum((site / f / "index.html").stat().st_size if f.endswith("/")
                    else (site / f).stat().st_size for f in files)
         assert listed["bytes"] == size
+        assert listed["digest"] == files_digest(site, files)
+
+
+def test_a_kept_files_change_changes_its_languages_list(site: Path, tmp_path: Path) -> None:
+    """A worker still in control after a rebuild keeps a language anew when its list is not
+    the one it kept: a change to any kept file, even of the same size, changes the list."""
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    files = kept_files(copy, "en")
+    before = files_digest(copy, files)
+    page = copy / "en" / "glossary" / "index.html"
+    text = page.read_bytes()
+    page.write_bytes(text.replace(b"<title>", b"<title>" + b"x", 1)[:len(text)])
+    assert files_digest(copy, files) != before
+    assert files_digest(copy, files) == files_digest(copy, kept_files(copy, "en"))
 
 
 def test_the_worker_carries_the_build_version(site: Path, tmp_path: Path) -> None:
@@ -103,3 +134,191 @@ def test_judge_serve_serves_the_worker_as_javascript_at_the_root(site: Path) -> 
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_only_the_parts_of_a_pagefind_index_count_as_named_by_their_content(
+        site: Path) -> None:
+    """judge serve lets browsers keep, and the worker serves from its cache, only files whose
+    name carries a hash of their bytes: every part of a real index, and nothing else."""
+    for path in sorted(p for p in site.rglob("*") if p.is_file()):
+        name = path.relative_to(site).as_posix()
+        part = "/pagefind/" in name and (name.endswith(".pf_meta") or
+                                         name.split("/")[-2] in ("index", "fragment", "filter"))
+        assert bool(HASHED_NAME.search(name)) == part, name
+    entry = json.loads((site / "en" / "pagefind" / "pagefind-entry.json").read_text())
+    assert HASHED_NAME.search(f"en/pagefind/pagefind.{entry['languages']['en']['hash']}.pf_meta")
+    script = (site / SERVICE_WORKER).read_text(encoding="utf-8")
+    assert f"var HASHED = /{HASHED_NAME.pattern}/;" in script
+
+
+# ---------------------------------------------------------------------------- a returning visitor
+# issue 25, item 6: after a rebuild, the first load of a returning visitor (whose browser
+# keeps the old files with a Last-Modified of two days before, and whose service worker
+# holds the previous build) shows the new page and searches the new index. Every wait is on
+# an event or a promise, with its own timeout: a hang fails in seconds, not minutes.
+
+#: Milliseconds any one navigation or wait may take before the test fails.
+WAIT_MS = 15_000
+RULING_FILE = "rulings/effects/fixture-two-returners.toml"
+RULING_PAGE = "en/rulings/fixture-two-returners/"
+OLD_TITLE = "Two milled SIGNI that may return to the hand"
+NEW_TITLE = "Two milled SIGNI that may come back to the hand"
+#: A word no page holds before the rebuild: the rebuilt answer says it.
+NEW_WORD = "quincunx"
+TWO_DAYS_AGO = time.time() - 2 * 86_400
+
+
+class PlainHandler(http.server.SimpleHTTPRequestHandler):
+    """A static host that says nothing of caching (only Last-Modified), as many do: the
+    browser then keeps a file for a while of its own accord (a tenth of its age)."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".js": "text/javascript", ".json": "application/json"}
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass
+
+
+@contextmanager
+def serving(folder: Path, kind: str) -> Iterator[str]:
+    if kind == "judge serve":
+        server: http.server.ThreadingHTTPServer = start_server(folder, 0)
+    else:
+        server = http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0), functools.partial(PlainHandler, directory=str(folder)))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def age(folder: Path, when: float) -> None:
+    for path in folder.rglob("*"):
+        os.utime(path, (when, when), follow_symlinks=False)
+
+
+#: Resolves once the worker of a new build is installed and waits for the site's pages to
+#: close (waiting on its state changes); rejects after the timeout, or if there is none.
+NEW_WORKER_WAITS = """(ms) => new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no new worker installed after " + ms +
+                                                    " ms")), ms);
+    const done = () => { clearTimeout(timer); resolve(true); };
+    navigator.serviceWorker.getRegistration().then(r => r.update().then(() => {
+        const worker = r.waiting || r.installing;
+        if (!worker) {
+            throw new Error("no new worker: " + (r.active && r.active.state));
+        }
+        const check = () => {
+            if (worker.state === "installed") { done(); }
+            if (worker.state === "redundant") { reject(new Error("the new worker failed")); }
+        };
+        worker.addEventListener("statechange", check);
+        check();
+    })).catch(error => { clearTimeout(timer); reject(error); });
+})"""
+
+#: The build of the worker in control of the page (it answers a message), once one is;
+#: rejects after the timeout.
+BUILD = """(ms) => new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no worker in control after " + ms +
+                                                    " ms")), ms);
+    const container = navigator.serviceWorker;
+    container.addEventListener("message", event => {
+        if ((event.data || {}).type === "version") {
+            clearTimeout(timer);
+            resolve(event.data.version);
+        }
+    });
+    const ask = () => container.controller &&
+        container.controller.postMessage({ type: "version" });
+    container.addEventListener("controllerchange", ask);
+    ask();
+})"""
+
+
+def search(tab: Any, base: str, query: str) -> list[str]:
+    tab.goto(f"{base}en/search/?q={query}", timeout=WAIT_MS)
+    tab.wait_for_function("() => document.getElementById('search')"
+                          ".getAttribute('data-state') === 'done'", timeout=WAIT_MS)
+    return [li.get_attribute("data-id") or "" for li in tab.locator(".result").element_handles()]
+
+
+@pytest.mark.parametrize("kind", ["judge serve", "a plain static host"])
+def test_a_returning_visitor_sees_the_rebuilt_page_and_search_on_the_first_load(
+        browser: Any, tmp_path: Path, kind: str) -> None:
+    corpus = tmp_path / "corpus"
+    shutil.copytree(FIXTURE, corpus)
+    out = tmp_path / "site"
+    build_site(out, root=corpus, finish=index_site)
+    age(out, TWO_DAYS_AGO)
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    context.set_default_timeout(WAIT_MS)
+    context.set_default_navigation_timeout(WAIT_MS)
+    errors: list[str] = []
+    try:
+        with serving(out, kind) as base:
+            tab = context.new_page()
+            tab.on("pageerror", lambda exc: errors.append(str(exc)))
+            # the first visit: the page, then the worker keeps it and the language's search
+            tab.goto(base + RULING_PAGE)
+            assert tab.locator("h1").inner_text() == OLD_TITLE
+            tab.wait_for_selector("html[data-offline=kept]")
+            assert search(tab, base, NEW_WORD) == []
+            assert "fixture-two-returners" in search(tab, base, "milled")
+            tab.goto(base + RULING_PAGE)  # once more, now through the worker
+            assert tab.locator("h1").inner_text() == OLD_TITLE
+
+            ruling = corpus / RULING_FILE
+            text = ruling.read_text(encoding="utf-8")
+            ruling.write_text(text.replace(OLD_TITLE, NEW_TITLE).replace(
+                "so there are four results.", f"so there are four results ({NEW_WORD}).",
+            ), encoding="utf-8")
+            build_site(out, root=corpus, finish=index_site)
+            version = site_version(out)
+
+            # the first load after the rebuild: the new page, the new index, while the
+            # previous build's worker is still in control
+            tab.goto(base + RULING_PAGE)
+            assert tab.locator("h1").inner_text() == NEW_TITLE
+            previous = tab.evaluate(BUILD, WAIT_MS)
+            assert previous != version
+            tab.wait_for_selector("html[data-offline=kept]")  # the language, kept anew
+            assert search(tab, base, NEW_WORD) == ["fixture-two-returners"]
+            # ... which keeps the new page and the new index for offline use
+            context.set_offline(True)
+            tab.goto(base + RULING_PAGE)
+            assert tab.locator("h1").inner_text() == NEW_TITLE
+            assert search(tab, base, NEW_WORD) == ["fixture-two-returners"]
+            context.set_offline(False)
+
+            # the new build's worker installs, waits for the site's pages to close, then
+            # takes over: what it keeps is the new build, the previous cache is gone
+            assert tab.evaluate(NEW_WORKER_WAITS, WAIT_MS)
+            tab.close()
+            tab = context.new_page()
+            tab.on("pageerror", lambda exc: errors.append(str(exc)))
+            tab.goto(base + RULING_PAGE)
+            assert tab.locator("h1").inner_text() == NEW_TITLE
+            assert tab.evaluate(BUILD, WAIT_MS) == version
+            tab.wait_for_selector("html[data-offline=kept]")
+            names = tab.evaluate("() => caches.keys()")
+            assert [n for n in names if not n.split(" ")[-1].startswith("pyodide-")] == \
+                [f"wixoss-judge / {version}"], names
+            kept = tab.evaluate("url => caches.match(url).then(r => r && r.text())",
+                                base + RULING_PAGE)
+            assert kept and NEW_TITLE in kept
+            # it carried over the pages and the language the previous worker had kept
+            urls = tab.evaluate("name => caches.open(name).then(c => c.keys())"
+                                ".then(keys => keys.map(r => r.url))", names[0])
+            assert {base + RULING_PAGE, base + "offline/en.json", base + "en/search/",
+                    base + "en/pagefind/pagefind-entry.json"} <= set(urls)
+        # no server: the new build's page and index, from the new worker's cache
+        context.set_offline(True)
+        tab.goto(base + RULING_PAGE)
+        assert tab.locator("h1").inner_text() == NEW_TITLE
+        assert search(tab, base, NEW_WORD) == ["fixture-two-returners"]
+    finally:
+        context.close()
+    assert not errors, errors

@@ -11,7 +11,7 @@ from judge.engine import events as ev
 from judge.engine.state import ZoneRef
 from judge.site.board import GONE, NEW, board_of
 from judge.site.load import load_ruling
-from judge.site.replay import cut, step_views
+from judge.site.replay import AFTER_CHECK, AT_CHECK, cut, step_views
 
 
 @cache
@@ -52,15 +52,33 @@ def test_a_crush_sentence_is_not_cut_between_its_cards() -> None:
     after = ev.Choice(seq=3, step=1, cause="game", player="p2", kind="burst_order",
                       options=("k1", "k2"), picked=("k2",))
     parts = cut([*crush, after], frozenset({1, 2}))
-    assert [([e.seq for e in events], key.seq if key else None) for events, key in parts] == \
+    assert [([e.seq for e in p.events], p.key.seq if p.key else None) for p in parts] == \
         [([1, 2], 2), ([3], None)]
-    assert cut([], frozenset()) == [([], None)]
+    assert cut([], frozenset()) == [([], None, None, "")]
 
 
 def test_a_refresh_is_drawn_when_it_is_done() -> None:
+    """One player's refresh, alone in its check, is drawn when it is done, whether it
+    interrupts the effect (the launch rules) or is rule processing (later)."""
     data = load_ruling(ruling("refresh-steps"))
+    for group in data.replays:
+        step = group.steps[1]
+        assert any(isinstance(m.key, ev.Refresh) for m in step.moments), group.rules
+        assert not any(m.check for m in step.moments), group.rules
+
+
+def test_a_check_acting_on_several_things_is_drawn_at_the_check_and_after() -> None:
+    """Both players refresh in one check: one board at the check, one after it, and the
+    refresh of each is no key moment of its own inside it."""
+    data = load_ruling(ruling("empty-main-deck-refresh-both-players"))
     step = data.replays[-1].steps[1]
-    assert any(isinstance(m.key, ev.Refresh) for m in step.moments)
+    checks = [m.check for m in step.moments if m.check]
+    assert checks == [AT_CHECK, AFTER_CHECK]
+    at, after = (m for m in step.moments if m.check)
+    assert isinstance(at.key, ev.RuleCheck) and at.key is after.key
+    assert at.board is not None and {(p, z) for p, z, _ in at.board.conditions} == \
+        {("p1", "deck"), ("p2", "deck")}
+    assert [e.player for e in after.events if isinstance(e, ev.Refresh)] == ["p1", "p2"]
 
 
 def test_a_folded_replay_is_told_from_where_it_differs() -> None:

@@ -7,11 +7,16 @@ The same functions run under Pyodide in Chromium in tests/test_sandbox_browser.p
 
 from __future__ import annotations
 
+import gzip
 import json
+import os
 import re
+import secrets
+import shutil
 import subprocess
 import sys
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,8 +37,10 @@ def text_of(path: str) -> str:
 
 
 def sections(page: str) -> str:
-    """The replay sections of a built ruling page (replay.html's part of it)."""
-    start = page.index('<section id="rulesets"')
+    """The replay sections of a built ruling page (replay.html's part of it: from the key to
+    the cards, or the answer's facts when no card has a name)."""
+    starts = [page.find(s) for s in ('<p class="small card-key"', '<section id="rulesets"')]
+    start = min(i for i in starts if i >= 0)
     return page[start:page.index('<section id="sources"')]
 
 
@@ -200,3 +207,119 @@ def test_the_pinned_pyodide_runs_python_3_11_or_later() -> None:
         info = json.loads((sandbox_build.pyodide_dir() / "pyodide-lock.json").read_text())
         major, minor = (int(x) for x in info["info"]["python"].split(".")[:2])
         assert (major, minor) >= (3, 11)  # tomllib
+
+
+# ---------------------------------------------------------------------------- what is published
+# issue 25, item 2: the site publishes the data files the loaders read and nothing else of
+# the data folder: no link (to a key, to the build's environment), no hidden file, no folder
+# no loader reads.
+
+SITE_CORPUS = project_root() / "tests" / "fixtures" / "site_corpus"
+
+
+def site_bytes(site: Path) -> Iterator[tuple[str, bytes]]:
+    """(name, bytes) of every file of a built site, and of what it packs: each entry of a zip,
+    and the unpacked bytes of a gzip file (Pagefind's index)."""
+    for path in sorted(site.rglob("*")):
+        if path.is_symlink() or not path.is_file():
+            assert not path.is_symlink(), f"a link in the site: {path}"
+            continue
+        name, body = path.relative_to(site).as_posix(), path.read_bytes()
+        yield name, body
+        if body[:2] == b"\x1f\x8b":
+            yield f"{name} (unpacked)", gzip.decompress(body)
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as archive:
+                for entry in archive.namelist():
+                    yield f"{name}:{entry}", archive.read(entry)
+
+
+def build_with_data(tmp_path: Path, data: Path, secret: str) -> subprocess.CompletedProcess[str]:
+    """``judge build`` of the fixture corpus into tmp_path/site, its data folder ``data``
+    (JUDGE_DATA), with ``secret`` in the environment."""
+    env = {k: v for k, v in os.environ.items() if k != "JUDGE_DATA"}
+    env.update({"JUDGE_DATA": str(data), "JUDGE_TEST_SECRET": secret, "LC_ALL": "C.UTF-8"})
+    return subprocess.run([sys.executable, "-m", "judge.cli", "build", "--no-search",
+                           "--out", str(tmp_path / "site"), "--corpus", str(SITE_CORPUS)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_the_site_publishes_only_the_data_files_the_loaders_read(tmp_path: Path) -> None:
+    if sandbox_build.missing_reason():
+        pytest.skip(sandbox_build.missing_reason())
+    secret = f"wixoss-secret-{secrets.token_hex(16)}"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "key.toml").write_text(f"# {secret}-linked\n", encoding="utf-8")
+    data = tmp_path / "data"
+    shutil.copytree(project_root() / "data", data)
+    planted = {
+        "env.toml": "/proc/self/environ",   # the build's environment
+        "linked.toml": str(outside / "key.toml"),  # a file of the machine
+    }
+    for name, target in planted.items():
+        (data / name).symlink_to(target)
+    (data / ".hidden.toml").write_text(f"# {secret}-hidden\n", encoding="utf-8")
+    (data / "cards" / ".hidden.toml").write_text(f"# {secret}-hidden-card\n", encoding="utf-8")
+    (data / "drafts").mkdir()
+    (data / "drafts" / "unread.toml").write_text(f"# {secret}-unread\n", encoding="utf-8")
+    (data / "drafts" / "environ.toml").symlink_to("/proc/self/environ")
+
+    done = build_with_data(tmp_path, data, secret)
+    assert done.returncode == 0, done.stdout + done.stderr
+    site = tmp_path / "site"
+    token = secret.encode()
+    for name, body in site_bytes(site):
+        assert token not in body, f"{name} holds the secret"
+        assert b"JUDGE_TEST_SECRET" not in body, f"{name} holds the build's environment"
+    with zipfile.ZipFile(site / "sandbox" / sandbox_build.ARCHIVE) as archive:
+        packed = sorted(n for n in archive.namelist() if n.startswith("data/"))
+    assert packed == ["data/cards/basic.toml", "data/glossary.toml", "data/rulesets.toml",
+                      "data/sources.toml"]
+
+
+def test_a_link_among_the_files_read_is_refused_in_one_line(tmp_path: Path) -> None:
+    if sandbox_build.missing_reason():
+        pytest.skip(sandbox_build.missing_reason())
+    secret = f"wixoss-secret-{secrets.token_hex(16)}"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "key.toml").write_text(f"# {secret}\n", encoding="utf-8")  # an empty card file
+    data = tmp_path / "data"
+    shutil.copytree(project_root() / "data", data)
+    (data / "cards" / "linked.toml").symlink_to(outside / "key.toml")
+
+    done = build_with_data(tmp_path, data, secret)
+    assert done.returncode != 0 and not (tmp_path / "site").exists()
+    assert done.stderr == ("Error: data/cards/linked.toml: a symbolic link; the site "
+                           "publishes only regular files (replace the link with the file "
+                           "itself)\n")
+    assert "Traceback" not in done.stdout and secret not in done.stdout + done.stderr
+    # nor is a linked folder on the way to the files read
+    (data / "cards" / "linked.toml").unlink()
+    (tmp_path / "cards").mkdir()
+    shutil.move(data / "cards" / "basic.toml", tmp_path / "cards" / "basic.toml")
+    (data / "cards").rmdir()
+    (data / "cards").symlink_to(tmp_path / "cards", target_is_directory=True)
+    done = build_with_data(tmp_path, data, secret)
+    assert done.returncode != 0 and not (tmp_path / "site").exists()
+    assert done.stderr.startswith("Error: data/cards: a symbolic link;"), done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+def test_the_loaders_and_the_site_read_the_same_data_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(project_root() / "data", data)
+    card = 'type = "signi"\ncolour = "white"\nlevel = 1\npower = 1000\n'
+    (data / "cards" / ".basic.toml").write_text(f"[hidden-card]\n{card}", encoding="utf-8")
+    (data / "cards" / "more").mkdir()
+    (data / "cards" / "more" / "x.toml").write_text(f"[sub-card]\n{card}", encoding="utf-8")
+    monkeypatch.setenv("JUDGE_DATA", str(data))
+    import judge.data
+
+    library = judge.data.card_library()
+    assert set(library.files.values()) == {"cards/basic.toml"}
+    assert "hidden-card" not in library.cards and "sub-card" not in library.cards
+    assert [p.relative_to(data).as_posix() for p in judge.data.data_files()] == \
+        ["sources.toml", "rulesets.toml", "glossary.toml", "cards/basic.toml"]

@@ -519,7 +519,8 @@ def test_untranslated_texts_fall_back_to_japanese(fixture_site: Path) -> None:
 
 def test_outcomes_are_shown(fixture_site: Path) -> None:
     en = read(fixture_site, "en", "rulings/fixture-two-returners")
-    for name in ("both return", "only r1 returns", "only r2 returns", "neither returns"):
+    # English headings begin with a capital, whatever the ruling writes
+    for name in ("Both return", "Only r1 returns", "Only r2 returns", "Neither returns"):
         assert f"<h3>{name} " in en, name
     outcomes = en[en.index('id="outcomes"'):]
     assert outcomes.count('<svg class="board"') == 4
@@ -536,8 +537,11 @@ def test_outcomes_are_shown(fixture_site: Path) -> None:
     assert "<h3>两张都返回 " in zh_outcomes
     assert '<h3><span lang="ja">r1だけ戻る</span> ' in zh_outcomes
     assert zh_outcomes.count('class="untranslated"') == 1
-    # the key to the card labels, once per page (the boards carry labels only)
-    key = en[en.index('<p class="small card-key">'):]
+    # the key to the card labels, once per page (the boards carry labels only): after the
+    # answer, before the facts under each rule set and the replay (a phone's reading order)
+    key = en[en.index('<p class="small card-key"'):]
+    assert en.index('id="answer"') < en.index('class="small card-key"') < \
+        en.index('id="rulesets"') < en.index('id="replay"')
     key = key[:key.index("</p>")]
     assert "<b>r1</b>" in key and "<b>r2</b>" in key, key
     assert "<title>" not in en[en.index('id="replay"'):]
@@ -922,3 +926,24 @@ def test_pages_rendered_by_several_processes_are_the_same_bytes(fixture_site: Pa
     processes, pages = map(int, done.stdout.split())
     assert processes == 2 and pages == len(list(fixture_site.rglob("*.html")))
     assert tree_digest(out) == tree_digest(fixture_site)
+
+
+def test_only_the_assets_the_pages_load_are_published(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hidden file, a subfolder or a file of another kind in site_templates/assets is not
+    published, and a symbolic link there stops the build (it could point anywhere)."""
+    from judge.site import build
+
+    assets = tmp_path / "assets"
+    assets.mkdir()
+    (assets / "site.css").write_text("body{}", encoding="utf-8")
+    (assets / "site.js").write_text("", encoding="utf-8")
+    (assets / ".site.css.swp").write_text("secret", encoding="utf-8")
+    (assets / "notes.txt").write_text("secret", encoding="utf-8")
+    (assets / "old").mkdir()
+    (assets / "old" / "x.js").write_text("secret", encoding="utf-8")
+    monkeypatch.setattr(build, "assets_dir", lambda: assets)
+    assert [p.name for p in build.site_assets()] == ["site.css", "site.js"]
+    (assets / "env.js").symlink_to("/proc/self/environ")
+    with pytest.raises(build.BuildError, match="symbolic link"):
+        build.site_assets()

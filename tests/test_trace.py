@@ -163,6 +163,36 @@ def test_key_positions_show_their_event_done(project: Corpus, ruling_id: str) ->
                 trace.position_at(len(trace.events))
 
 
+@pytest.mark.parametrize("ruling_id", _rulings())
+def test_each_round_of_rule_processing_is_one_group_of_its_trace(project: Corpus,
+                                                                 ruling_id: str) -> None:
+    """Every rule_check heads one group: the choices and waits logged while the kinds looked
+    before it, its moves after it, groups apart; its position before shows what the kinds
+    act on where they found it, and the same JSON comes out of a second replay."""
+    ruling = project.ruling(ruling_id)
+    for rules, rep in ruling.replays.items():
+        for trace in rep.traces:
+            checks = [e.seq for e in trace.events if isinstance(e, ev.RuleCheck)]
+            assert [g.at for g in trace.checks] == checks, (rules, trace.branch)
+            end = 0
+            for group in trace.checks:
+                assert end <= group.start <= group.at < group.end <= len(trace.events)
+                end = group.end
+                assert all(isinstance(e, ev.Choice | ev.RefreshWaits)
+                           for e in trace.events[group.start:group.at])
+                check = trace.events[group.at]
+                assert isinstance(check, ev.RuleCheck)
+                before = group.before.position
+                for act in check.acts:
+                    if act.kind == "refresh" and act.target in PLAYERS:
+                        assert not before.zone(act.target, "deck")
+                    else:
+                        before.find(act.target)
+    again = replay(ruling.scenario, ruling.scenario.rulesets[-1])
+    assert json.dumps(again.first.to_dict(), sort_keys=True) == json.dumps(
+        ruling.replays[ruling.scenario.rulesets[-1]].first.to_dict(), sort_keys=True)
+
+
 def test_refresh_steps_records_its_refresh(project: Corpus) -> None:
     trace = project.ruling("refresh-steps").replays["2014-07"].first
     (at,) = [e.seq for e in trace.events if e.type == "refresh"]

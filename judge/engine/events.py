@@ -241,6 +241,27 @@ class LastingKind(NamedTuple):
         return cls(name, amounts=tuple(amounts))
 
 
+class Acting(NamedTuple):
+    """What one kind of rule processing acts on at a check (text form ``power:P1``): the
+    kind's id and a card's label, or, for the refresh (kind 5), the player whose main deck is
+    empty (``refresh:p1``)."""
+
+    kind: str
+    target: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.target}"
+
+    @classmethod
+    def parse(cls, text: str) -> Acting:
+        kind, sep, target = text.partition(":")
+        if not sep or re.fullmatch(r"[a-z][a-z_]*", kind) is None or \
+                LABEL_RE.fullmatch(target) is None:
+            raise FieldError("", f"not a kind of rule processing and what it acts on: "
+                                 f"{quote(text)} (power:P1, refresh:p1)")
+        return cls(kind, target)
+
+
 #: One option of a choice: a card label or a word (``yes``, ``no``, ``none``, a SIGNI zone, a
 #: kind of rule processing: the choice's kind says which), an ability, or cards together.
 Option = str | AbilityRef | CardSet
@@ -576,6 +597,7 @@ CODECS: dict[Any, _Codec] = {
     LastingKind: _parsed(LastingKind.parse),
     Paid: _parsed(Paid.parse),
     CardSet: _parsed(CardSet.parse),
+    Acting: _parsed(Acting.parse),
     # an option is read back as text; its choice's kind says what it is (Choice._revive)
     Option: _Codec(str, _str),
 }
@@ -940,9 +962,17 @@ class RuleCheck(Event):
     """One simultaneous round of rule processing applies these ``kinds``: every kind
     that applied to some card, in the glossary's order (``power``, ``excess``, ``under``,
     ``check``, ``refresh``, ``resona``, ``key``, ``upper_limit``, ``limiting``,
-    ``lrig_type``)."""
+    ``lrig_type``); ``acts`` lists what every kind that found something acts on, in the
+    same order (``power:P1``, ``refresh:p1``), both kinds where one card would go to two
+    places (its owner's ``rule_order`` choice, logged just before, says which applies).
+
+    The check is one group of the trace (:class:`judge.engine.trace.CheckGroup`): the
+    choices the kinds asked and the waits they logged while looking, this event, then
+    every move the kinds made, with the position at this event and once all have
+    applied."""
 
     kinds: tuple[str, ...]
+    acts: tuple[Acting, ...] = ()
 
 
 @event_kind("power")

@@ -129,6 +129,10 @@ class Game:
         #: called with each event once it is logged (the scenario runner's
         #: :class:`~judge.engine.trace.Tracer`); None: nobody watches
         self.watch: Callable[[Event], None] | None = None
+        #: called once a round of rule processing that applied is over, with the index in
+        #: the log where its events begin and that of its ``rule_check`` event (the scenario
+        #: runner's :class:`~judge.engine.trace.Tracer`); None: nobody watches
+        self.checked: Callable[[int, int], None] | None = None
         self.step = 0
         self.pending: list[Pending] = []
         self.effect_depth = 0

@@ -705,6 +705,8 @@ def position(game: Game) -> Position:
 
 #: Events after which the scenario runner records a position (see :func:`is_key_event`).
 KEY_EVENT_TYPES = frozenset({"move", "burst", "effect_end", "refresh"})
+#: The events the tracer looks at: the key events' types and ``rule_check``.
+_SEEN_TYPES = KEY_EVENT_TYPES | {"rule_check"}
 
 
 def is_key_event(event: Event) -> bool:
@@ -719,24 +721,72 @@ def is_key_event(event: Event) -> bool:
     return isinstance(event, ev.Refresh)
 
 
+@dataclass(frozen=True)
+class CheckGroup:
+    """One round of rule processing that applied (:func:`judge.engine.rule_processing.check`)
+    as one moment of a trace: its events are ``events[start:end]``, ``at`` is its
+    ``rule_check`` event (what comes before it, from ``start``, are the choices the kinds
+    asked and the waits they logged while looking: the owner's ``rule_order`` choice where
+    one card would go to two places), and what follows are the moves every kind made, in the
+    order they were made. ``before`` is the position at the check, every condition holding at
+    once; ``after``, once every kind has applied."""
+
+    start: int
+    at: int
+    end: int
+    before: Snapshot
+    after: Snapshot
+
+    def __contains__(self, index: object) -> bool:
+        return isinstance(index, int) and self.start <= index < self.end
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"start": self.start, "at": self.at, "end": self.end,
+                "before": self.before.position.to_dict(),
+                "after": self.after.position.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CheckGroup:
+        return cls(int(data["start"]), int(data["at"]), int(data["end"]),
+                   Snapshot.of(Position.from_dict(data["before"])),
+                   Snapshot.of(Position.from_dict(data["after"])))
+
+
 class Tracer:
     """Snapshots a game after each key event (:func:`is_key_event`), keyed by the event's
-    index in the log: the scenario runner's record of positions. It watches the game's log
-    (:attr:`Game.watch <judge.engine.game.Game.watch>`); a snapshot changes nothing in the
-    game and costs none of its event budget."""
+    index in the log: the scenario runner's record of positions; and records each round of
+    rule processing that applied as a :class:`CheckGroup`, with the position at its
+    ``rule_check`` event and the one once its kinds have applied. It watches the game's log
+    (:attr:`Game.watch <judge.engine.game.Game.watch>`) and its checks
+    (:attr:`Game.checked <judge.engine.game.Game.checked>`); a snapshot changes nothing in
+    the game and costs none of its event budget."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.memo = _Memo()
         self.key_snapshots: list[tuple[int, Snapshot]] = []
+        self.checks: list[CheckGroup] = []
+        self._at_check: Snapshot | None = None
         self._last: Snapshot | None = None
         self._last_raw: _Raw | None = None
         game.watch = self.see
+        game.checked = self.check_over
 
     def see(self, event: Event) -> None:
-        """The game logged ``event``: a snapshot if it is a key event."""
-        if event.type in KEY_EVENT_TYPES and is_key_event(event):
-            self.key_snapshots.append((event.seq, self.snapshot()))
+        """The game logged ``event``: a snapshot if it is a key event or a ``rule_check``."""
+        if event.type in _SEEN_TYPES:
+            if event.type == "rule_check":
+                self._at_check = self.snapshot()
+            elif is_key_event(event):
+                self.key_snapshots.append((event.seq, self.snapshot()))
+
+    def check_over(self, start: int, at: int) -> None:
+        """A round of rule processing that began at event ``start`` and logged its
+        ``rule_check`` at ``at`` has applied every kind: its group, with its two positions."""
+        before = self._at_check
+        assert before is not None
+        self._at_check = None
+        self.checks.append(CheckGroup(start, at, len(self.game.log), before, self.snapshot()))
 
     def snapshot(self) -> Snapshot:
         """The position now (made into a :class:`Position` when first read); the previous
@@ -750,6 +800,8 @@ class Tracer:
         """Drop the snapshots of events taken back from the log (a refused step)."""
         while self.key_snapshots and self.key_snapshots[-1][0] >= length:
             self.key_snapshots.pop()
+        while self.checks and self.checks[-1].end > length:
+            self.checks.pop()
 
 
 # ---------------------------------------------------------------------- traces
@@ -771,7 +823,9 @@ class Trace:
     - ``unused_choices``: scripted answers never asked for; ``unscripted``: choices nobody
       scripted (they took the answer of this branch);
     - ``cost``: the events this run spent of its budget (those taken back and the price of long
-      lists of options included).
+      lists of options included);
+    - ``checks``: each round of rule processing that applied, as one group of events with the
+      position at its check and the one after (:class:`CheckGroup`), in log order.
 
     The positions are kept as :class:`Snapshot` values (``snapshots``, ``key_snapshots``) and
     made when first read; :meth:`of` makes a trace from positions.
@@ -787,6 +841,7 @@ class Trace:
     unused_choices: int = 0
     unscripted: int = 0
     cost: int = 0
+    checks: tuple[CheckGroup, ...] = ()
 
     @classmethod
     def of(cls, rules: str, branch: int, events: tuple[Event, ...],
@@ -824,6 +879,13 @@ class Trace:
         """The event indexes at which a position was recorded."""
         return tuple(i for i, _ in self.key_snapshots)
 
+    def check_at(self, event: int) -> CheckGroup | None:
+        """The round of rule processing whose group holds event ``event``, if one does."""
+        for group in self.checks:
+            if event in group:
+                return group
+        return None
+
     def position_at(self, event: int) -> Position:
         """The position recorded right after event ``event`` (a KeyError if none was)."""
         for i, snap in self.key_snapshots:
@@ -847,7 +909,7 @@ class Trace:
                          "picked": [str(p) for p in e.picked]} for e in self.choices],
             "problems": list(self.problems), "limit_reached": self.limit_reached,
             "unused_choices": self.unused_choices, "unscripted": self.unscripted,
-            "cost": self.cost,
+            "cost": self.cost, "checks": [c.to_dict() for c in self.checks],
         }
 
     @classmethod
@@ -862,7 +924,8 @@ class Trace:
             problems=tuple(str(p) for p in data.get("problems", ())),
             limit_reached=bool(data.get("limit_reached", False)),
             unused_choices=int(data.get("unused_choices", 0)),
-            unscripted=int(data.get("unscripted", 0)), cost=int(data.get("cost", 0)))
+            unscripted=int(data.get("unscripted", 0)), cost=int(data.get("cost", 0)),
+            checks=tuple(CheckGroup.from_dict(c) for c in data.get("checks", ())))
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,10 @@ The messages and the code that fills them are split by family of events, one mod
 :mod:`.base` holds the registry of *tellers* (one function per kind of event that needs more
 than its message), :mod:`.catalogue` gathers the tables (:func:`messages`) and
 :mod:`.narrator` the :class:`Narrator`. ``Narrator(lang, cards).event(e)`` gives one sentence;
-:meth:`Narrator.events` joins runs of identical moves (a refresh moving six cards is one
-sentence).
+:meth:`Narrator.events` tells a run of events in a judge's order (:mod:`.order`: a compound
+action's summary first, then its parts) and joins runs of identical moves (a refresh moving
+six cards is one sentence); :meth:`Narrator.told` gives each sentence with the events it
+tells (the site links each to the rule behind it).
 """
 
 from judge.engine.state import ATTACK_STEP_TERMS as ATTACK_STEP_TERMS
@@ -54,6 +56,7 @@ from judge.narrate.moves import GENERIC_MOVE_VERBS as GENERIC_MOVE_VERBS
 from judge.narrate.moves import MOVE_MESSAGES as MOVE_MESSAGES
 from judge.narrate.moves import VERB_NAMES as VERB_NAMES
 from judge.narrate.narrator import Narrator as Narrator
+from judge.narrate.narrator import Told as Told
 from judge.narrate.narrator import narrator_for as narrator_for
 from judge.narrate.narrator import scenario_cards as scenario_cards
 from judge.narrate.rules import RULE_KIND_NAMES as RULE_KIND_NAMES

@@ -22,6 +22,8 @@ EVENTS: dict[str, str] = {
 }
 
 VARIANTS: dict[str, str] = {
+    # an attack told with the damage it does (judge.narrate.order): the crushes follow
+    "attack:crush": N_("%(card)s attacks from %(from)s and crushes %(count)s of %(life)s."),
     "burst:no": N_("%(player)s does not use the Life Burst of %(card)s."),
     "battle:banished": N_("%(card)s (power %(attack_power)s) battles %(defender)s (power "
                           "%(defend_power)s); %(defender)s is banished."),

@@ -20,6 +20,9 @@ VARIANTS: dict[str, str] = {
     "pay:nosource": N_("%(player)s pays %(cost)s: %(paid)s."),
     "pay:free": N_("%(player)s pays nothing for %(source)s."),
     "pay:nocards": N_("%(player)s pays the cost of %(source)s: %(cost)s."),
+    # a grow told with its cost (judge.narrate.order): how it was paid follows
+    "pay:grow": N_("%(player)s grows into %(card)s, paying %(cost)s: %(paid)s."),
+    "pay:grow:free": N_("%(player)s grows into %(card)s, paying %(cost)s."),
 }
 
 

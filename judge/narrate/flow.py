@@ -123,7 +123,7 @@ ILLEGAL_NAMES: dict[str, str] = {
 def _step(n: Narrator, e: ev.Step, v: dict[str, Any], msg: str | None) -> str:
     step = (n.steps or {}).get(e.index)
     if step is not None:
-        return n.step_title(step) + n._sentence_end()
+        return n.step_title(step) + n.sentence_end()
     v.update(index=e.index, action=n._(ACTION_NAMES[e.action])
              if e.action in ACTION_NAMES else e.action)
     return n.say(msg, v, e)

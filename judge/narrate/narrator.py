@@ -16,15 +16,27 @@ from judge.engine.events import AbilityRef, CardSet, Event, Option
 from judge.engine.state import ATTACK_STEP_TERMS, PHASE_TERMS, ZONE_TERMS, ZoneRef
 from judge.i18n import LANGS, gettext_for, ngettext_for
 from judge.narrate.base import fill, teller_for
+from judge.narrate.battle import VARIANTS as BATTLE_VARIANTS
 from judge.narrate.cards import short_name
 from judge.narrate.catalogue import Messages, messages
 from judge.narrate.choices import repeats
+from judge.narrate.costs import VARIANTS as COST_VARIANTS
 from judge.narrate.flow import ACTION_MESSAGES, ILLEGAL_NAMES
 from judge.narrate.flow import EVENTS as FLOW_EVENTS
 from judge.narrate.moves import same_move
+from judge.narrate.order import Compound, judge_order
 from judge.narrate.rules import RULE_KIND_NAMES
 from judge.narrate.words import COLOUR_TERMS, OTHER_MESSAGES, REASON_NAMES, glossary_names
 from judge.scenario.model import Scenario, Step
+
+
+@dataclass(frozen=True)
+class Told:
+    """One sentence of a replay and the events it tells (a run of moves, a summary with the
+    events it merges; the first is the one it is about)."""
+
+    text: str
+    events: tuple[Event, ...]
 
 
 @dataclass
@@ -231,7 +243,17 @@ class Narrator:
         what = self._(ACTION_MESSAGES[key], **values) if key in ACTION_MESSAGES else action
         return self._(FLOW_EVENTS["step"], index=step.index, action=what).rstrip("。.")
 
-    def _sentence_end(self) -> str:
+    def ordinal(self, count: int) -> str:
+        """``count`` as an ordinal number where the language writes one (``2nd``); the
+        number itself where the sentence around it says it (``2回目``, ``第2次``)."""
+        if self.lang != "en":
+            return str(count)
+        suffix = "th" if 10 <= count % 100 <= 20 else \
+            {1: "st", 2: "nd", 3: "rd"}.get(count % 10, "th")
+        return f"{count}{suffix}"
+
+    def sentence_end(self) -> str:
+        """The full stop of a sentence in this language (。 in Japanese and Chinese)."""
         return "。" if self.lang in ("ja", "zh-Hans") else "."
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
@@ -256,18 +278,32 @@ class Narrator:
         return self._sentence(self._event(e, [e.card] if e.card else []))
 
     def events(self, events: Iterable[Event]) -> list[str]:
-        """Sentences for a run of events; consecutive identical moves become one sentence."""
-        out: list[str] = []
+        """Sentences for a run of events, in a judge's order (:func:`told`)."""
+        return [t.text for t in self.told(events)]
+
+    def told(self, events: Iterable[Event]) -> list[Told]:
+        """Sentences for a run of events, each with the events it tells, in a judge's order
+        (:func:`judge.narrate.order.judge_order`: a compound action's summary first, then its
+        parts); consecutive identical moves become one sentence, and a sentence that says
+        again what a choice's sentence said is left out."""
+        out: list[Told] = []
         group: list[ev.Move] = []
 
         def flush() -> None:
             if group:
                 cards = [g.card for g in group if g.card]
-                out.append(self._sentence(self._event(group[0], cards)))
+                out.append(Told(self._sentence(self._event(group[0], cards)), tuple(group)))
                 group.clear()
 
         choice: ev.Choice | None = None
-        for e in events:
+        for item in judge_order(list(events)):
+            if isinstance(item, Compound):
+                flush()
+                choice = None
+                out.append(Told(self._sentence(self._compound(item)),
+                                (item.head, *item.merged)))
+                continue
+            e = item
             if isinstance(e, ev.Move) and group and same_move(group[0], e):
                 group.append(e)
                 continue
@@ -279,9 +315,26 @@ class Narrator:
             if isinstance(e, ev.Move):
                 group.append(e)
             else:
-                out.append(self.event(e))
+                out.append(Told(self.event(e), (e,)))
         flush()
         return out
+
+    def _compound(self, item: Compound) -> str:
+        """The summary sentence of a compound action (:class:`Compound`)."""
+        head = item.head
+        v: dict[str, Any] = {"player": self.player(head.player), "card": self.card(head.card),
+                             "from": self.zone(head.from_zone), "to": self.zone(head.to_zone)}
+        if item.crushes:  # an attack: how many life cloth it crushes
+            target = "p2" if head.player == "p1" else "p1"
+            v.update(count=item.crushes, life=self.zone(ZoneRef.of(target, "life")))
+            return fill(self._(BATTLE_VARIANTS["attack:crush"]), v)
+        pay = next(e for e in item.merged if isinstance(e, ev.Pay))  # a grow and its payment
+        v.update(cost=self.cost(pay.cost), paid=self.join(
+            [self._(OTHER_MESSAGES["paid:card"], card=self.card(p.card),
+                    colour=self.colour(p.colour)) for p in pay.paid] +
+            [self.card(label) for label in pay.exceed]))
+        return fill(self._(COST_VARIANTS["pay:grow"] if pay.paid or pay.exceed
+                           else COST_VARIANTS["pay:grow:free"]), v)
 
     def _sentence(self, text: str) -> str:
         if self.lang == "en" and text.startswith(("the ", "an ", "a ")):

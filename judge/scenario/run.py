@@ -199,7 +199,7 @@ def run_once(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
         problems.append(f"{unused} scripted choice(s) were never asked for")
     return Trace(rules.id, branch, tuple(game.log), tuple(snapshots),
                  tuple(tracer.key_snapshots), tuple(problems), limit_reached, unused,
-                 chooser.unscripted, game.events_emitted)
+                 chooser.unscripted, game.events_emitted, tuple(tracer.checks))
 
 
 def _step(tracer: Tracer, step: Step, rules: RuleSet, problems: list[str]) -> bool:

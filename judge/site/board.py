@@ -31,6 +31,7 @@ the rules of the copies that ``<use>`` shows within the ``<use>`` alone.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from html import escape
@@ -95,6 +96,8 @@ class CardView:
     mark: str = ""
     #: the power on the previous board, when it changed
     was: int | None = None
+    #: on the board of a rule-processing check: the kinds whose condition the card meets
+    rule: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,9 @@ class Board:
     attack_step: str
     zones: tuple[tuple[str, str, tuple[CardView, ...]], ...]  # (player, zone, cards)
     winner: str | None = None
+    #: on the board of a rule-processing check: (player, zone, kind) of a zone that meets a
+    #: kind's condition as a whole (an empty main deck: the refresh)
+    conditions: tuple[tuple[str, str, str], ...] = ()
 
     def cards(self, player: str, zone: str) -> tuple[CardView, ...]:
         for p, z, cards in self.zones:
@@ -139,6 +145,23 @@ def board_of(position: Position, printed: Mapping[str, Iterable[str]] | None = N
             zones.append((player, zone, cards))
     return Board(position.turn, position.turn_player, position.phase, position.attack_step,
                  tuple(zones), position.winner)
+
+
+def at_check(board: Board, acts: Iterable[tuple[str, str]]) -> Board:
+    """``board`` as the board of a rule-processing check: each card a kind acts on marked
+    with that kind (``acts``: (kind, card label), as ``rule_check`` events list them), and
+    for the refresh, which acts on a player, that player's main deck (:data:`RULE_MARK`)."""
+    by_card: dict[str, list[str]] = {}
+    zones: list[tuple[str, str, str]] = []
+    for kind, target in acts:
+        if kind == "refresh" and target in PLAYERS:
+            zones.append((target, "deck", kind))
+        else:
+            by_card.setdefault(target, []).append(kind)
+    return replace(board, conditions=tuple(zones), zones=tuple(
+        (p, z, tuple(replace(c, rule=tuple(by_card[c.label])) if c.label in by_card else c
+                     for c in cards))
+        for p, z, cards in board.zones))
 
 
 def marked(board: Board, previous: Board | None) -> Board:
@@ -214,6 +237,9 @@ NOBODY_MARK = "\u25a0"  # ■
 GIVEN_MARK = "\u2605"  # ★ has a keyword from an effect
 LOST_MARK = "\u2298"  # ⊘ has lost its abilities
 CROSS_MARK = "\u21c4"  # ⇄ in a cross state
+#: on the board of a rule-processing check: meets a kind's condition (after a card's label; an
+#: empty main deck that refreshes shows ``0!`` where a pile shows its count)
+RULE_MARK = "!"
 _HIDDEN_MARKS = {"": "", OWNER: OWNER_MARK, NOBODY: NOBODY_MARK}
 #: A card in the page's key with the keywords effects give it on its boards.
 GIVEN_KEY = N_("%(name)s (%(mark)s %(keywords)s)")
@@ -228,11 +254,12 @@ PLAYER_GAP = 8  # below a player's last row
 def card_text(card: CardView) -> str:
     """A card's label with its marks: ``T1``, ``T1↓``, ``T1↓❄``, ``X□`` (face down, seen by
     its owner), ``C■`` (seen by nobody), ``S★`` (a keyword from an effect), ``S⊘`` (lost its
-    abilities), ``A⇄`` (in a cross state)."""
+    abilities), ``A⇄`` (in a cross state), ``P1!`` (meets a condition of rule processing on the
+    board of a check)."""
     return card.label + (DOWN_MARK if card.down else "") + \
         (FROZEN_MARK if card.frozen else "") + _HIDDEN_MARKS[card.hidden] + \
         (GIVEN_MARK if card.given else "") + (LOST_MARK if card.lost else "") + \
-        (CROSS_MARK if card.crossed else "")
+        (CROSS_MARK if card.crossed else "") + (RULE_MARK if card.rule else "")
 
 
 def _text_width(zone: str) -> float:
@@ -347,7 +374,8 @@ def frame_svg(layout: Layout, n: Narrator, shared: str = "") -> str:
     turns = "".join(f'<g id="{FRAME_ID}-{p}"><use href="#{FRAME_ID}"/><text class="ph" '
                     f'x="2" y="{y + 12}">\u25cf</text></g>' for p, y in heads.items())
     # the zones' names and the ▲ take the frame's muted colour (class "zn", inherited)
-    return (f'<svg class="board frame" aria-hidden="true" focusable="false"><defs>'
+    return (f'<svg class="board frame" aria-hidden="true" focusable="false" '
+            f"data-words='{_attribute(board_words(n))}'><defs>"
             f'<g id="{FRAME_ID}" class="zn"><g id="{SIDE_ID}"><path class="bx" '
             f'd="{"".join(paths)}"/>{"".join(texts)}</g>{lower}{names}</g>{turns}{shared}'
             "</defs></svg>")
@@ -413,7 +441,9 @@ class Painter:
         return self._defs
 
     def svg(self, board: Board, *, labelledby: str = "", label: str = "") -> str:
-        """``board`` as an ``<svg>`` on the page's frame (see :func:`render_svg`)."""
+        """``board`` as an ``<svg>`` on the page's frame (see :func:`render_svg`); its text
+        alternative, the cards in each zone, is read off it by the page's script
+        (:data:`BOARD_WORDS`)."""
         name = (f'aria-labelledby="{escape(labelledby, quote=True)}"' if labelledby
                 else f'aria-label="{escape(label, quote=True)}"')
         whole = self.whole.get(board)
@@ -431,7 +461,10 @@ def _box_svg(board: Board, player: str, zone: str, x: int, y: int) -> str:
     cards = list(board.cards(player, zone))
     under = board.cards(player, UNDER[zone]) if zone in UNDER else ()
     count = sum(1 for c in cards if c.mark != GONE)
-    if count > 1 and zone in COUNTED:
+    if any(p == player and z == zone for p, z, _ in board.conditions):
+        parts.append(f'<text class="zc rp" x="{x + BOX_W - 3}" y="{y + NAME}">'
+                     f"{count}{RULE_MARK}</text>")
+    elif count > 1 and zone in COUNTED:
         parts.append(f'<text class="zc" x="{x + BOX_W - 3}" y="{y + NAME}">{count}</text>')
     lines = _lines(cards, _text_width(zone))
     shown = lines[:MAX_LINES]
@@ -464,8 +497,8 @@ def _card(card: CardView) -> str:
     """A card's label and marks, in a ``<tspan>`` with a class when it is down or frozen or
     changed since the previous board."""
     text = escape(card_text(card))
-    classes = [c for c, on in (("dn", card.down), ("fz", card.frozen), (card.mark, card.mark))
-               if on]
+    classes = [c for c, on in (("dn", card.down), ("fz", card.frozen), (card.mark, card.mark),
+                               ("rp", bool(card.rule))) if on]
     return f'<tspan class="{" ".join(classes)}">{text}</tspan>' if classes else text
 
 
@@ -475,7 +508,7 @@ def card_key(boards: Iterable[Board], n: Narrator) -> list[tuple[str, str]]:
     show (:func:`judge.narrate.cards.short_names`)."""
     boards = list(boards)
     labels = sorted({c.label for b in boards for _, _, cards in b.zones for c in cards},
-                    key=_label_order)
+                    key=label_order)
     names = short_names(n, labels)
     given: dict[str, list[str]] = {}
     for b in boards:
@@ -499,7 +532,8 @@ def card_key(boards: Iterable[Board], n: Narrator) -> list[tuple[str, str]]:
 def marks_used(boards: Iterable[Board]) -> frozenset[str]:
     """Which of the marks the page's legend explains only when a board shows them appear on
     ``boards``: :data:`OWNER`, :data:`NOBODY` (face-down cards), ``given`` (a keyword from an
-    effect), ``lost`` (lost abilities), ``crossed`` (a cross state)."""
+    effect), ``lost`` (lost abilities), ``crossed`` (a cross state), ``rule`` (a condition of
+    rule processing, on the board of a check)."""
     out: set[str] = set()
     for b in boards:
         for _, _, cards in b.zones:
@@ -512,10 +546,46 @@ def marks_used(boards: Iterable[Board]) -> frozenset[str]:
                     out.add("lost")
                 if c.crossed:
                     out.add("crossed")
+                if c.rule:
+                    out.add("rule")
+        if b.conditions:
+            out.add("rule")
     return frozenset(out)
 
 
-def _label_order(label: str) -> tuple[str, int, str]:
+def label_order(label: str) -> tuple[str, int, str]:
     head = label.rstrip("0123456789")
     digits = label[len(head):]
     return (head, int(digits) if digits else -1, label)
+
+
+#: The words a board's text alternative is made of (``site_templates/assets/site.js`` reads the
+#: position off the board as it is drawn and says it with these: whose turn it is, each
+#: player's side, zone by zone, the cards there now with their marks in words, as the page's
+#: legend words the marks; the frame holds them, in the page's language, in its
+#: ``data-words``).
+BOARD_WORDS: dict[str, str] = {
+    "turn": N_("%(player)s's turn"),
+    "side": N_("%(player)s:"),
+    "zone": N_("%(zone)s: %(cards)s"),
+    "card": N_("%(card)s (%(states)s)"),
+    "power": N_("power %(power)s"),
+    "under": N_("under it: %(cards)s"),
+    "empty": N_("empty"),
+    "rule": N_("meets a condition of rule processing"),
+    "run": N_("%(first)s to %(last)s"),
+    "more": N_("%(count)s more cards"),
+}
+
+
+def _attribute(text: str) -> str:
+    """``text`` as the value of an attribute in single quotes (JSON's double quotes kept)."""
+    return text.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;")
+
+
+def board_words(n: Narrator) -> str:
+    """:data:`BOARD_WORDS` in ``n``'s language, with the list separator and the full stop,
+    as JSON (the frame's ``data-words``)."""
+    words = {key: n._(message) for key, message in BOARD_WORDS.items()}
+    words.update(sep=n.join(["", ""]), stop=n.sentence_end(), rule_mark=RULE_MARK)
+    return json.dumps(words, ensure_ascii=False, sort_keys=True, separators=(",", ":"))

@@ -107,6 +107,27 @@ Progress = Callable[[str, int, int], None]  # phase, done, total
 MARKER = ".judge-site"
 
 
+
+#: What the site's pages load from ``site_templates/assets``: style sheets, scripts, icons.
+ASSET_SUFFIXES = (".css", ".js", ".svg")
+
+
+def site_assets() -> list[Path]:
+    """The files of ``site_templates/assets`` the site publishes: regular files of the kinds
+    the pages load, directly in that folder. A hidden file (an editor's lock or backup), a
+    subfolder or a file of another kind is not published; a symbolic link is refused, since
+    what it points to could be anything on the machine (issue 25)."""
+    out = []
+    for path in sorted(assets_dir().iterdir()):
+        if path.name.startswith(".") or path.suffix not in ASSET_SUFFIXES:
+            continue
+        if path.is_symlink():
+            raise BuildError(f"{path}: a symbolic link; the site publishes only regular files "
+                             "(replace the link with the file itself)")
+        if path.is_file():
+            out.append(path)
+    return out
+
 def _foreign(folder: Path) -> str:
     marker = folder / MARKER
     return "" if marker.is_file() and not marker.is_symlink() else \
@@ -195,12 +216,11 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         pages, written, report.processes = render_pages(model, specs, tmp, tick, jobs, lock)
         done += pages
         size += written
-        for asset in sorted(assets_dir().rglob("*")):
-            if asset.is_file():
-                target = tmp / "assets" / asset.relative_to(assets_dir())
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(asset, target)
-                size += target.stat().st_size
+        for asset in site_assets():
+            target = tmp / "assets" / asset.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(asset, target)
+            size += target.stat().st_size
         (tmp / MARKER).write_text("built by judge build; replaced as a whole by the next build\n",
                                   encoding="utf-8")
         report.pages, report.bytes = done, size

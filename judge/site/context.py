@@ -22,9 +22,15 @@ from judge.corpus import Corpus, Term
 from judge.coverage import Coverage, Row
 from judge.coverage import compute as compute_coverage
 from judge.engine import events as ev
+from judge.engine import mechanics
 from judge.engine.rule_processing import BY_ID as RULE_KIND_BY_ID
 from judge.engine.rule_processing import KINDS as RULE_KINDS
 from judge.engine.rule_processing import TABLE as RULE_KIND_TABLE
+from judge.engine.rule_processing import (
+    TOGETHER_DESCRIPTION,
+    TOGETHER_NAME,
+    TOGETHER_SOURCE,
+)
 from judge.engine.rulesets import RuleSet
 from judge.engine.state import ATTACK_STEP_TERMS, ATTACK_STEPS, PHASE_TERMS, PHASES
 from judge.i18n import LANGS, N_, NATIVE_NAMES, gettext_for
@@ -40,12 +46,16 @@ from judge.site.api import FOLDER as API_FOLDER
 from judge.site.load import RulingData, SiteInput
 from judge.site.markup import RenderedTexts, TermLinker
 from judge.site.sections import (  # noqa: F401 - board_caption, facts, moment_caption: re-exported
+    FACT_SENTENCES,
     MOMENT_NAMES,
     Words,
+    answer_sentences,
     board_caption,
     facts,
     moment_caption,
+    page_anchors,
     replay_sections,
+    timeline_card_key,
 )
 from judge.sources import Citation, has_interpretation, rests_on_official
 
@@ -271,6 +281,10 @@ class SiteModel:
     by_ruleset: dict[str, list[str]] = field(default_factory=dict)
     kinds: dict[str, list[str]] = field(default_factory=dict)
     phases: dict[str, list[str]] = field(default_factory=dict)
+    #: rulings whose replays apply several kinds at once, or ask an owner's order of two
+    together: list[str] = field(default_factory=list)
+    #: ruling -> the anchors of its page's sentences that first cite a rule (made when asked)
+    anchors: dict[str, frozenset[str]] = field(default_factory=dict)
     term_use: dict[str, list[str]] = field(default_factory=dict)
     #: the dated rule changes with the rulings whose answer differs across each
     #: (:func:`judge.site.timeline.changes`)
@@ -298,7 +312,9 @@ class SiteModel:
                 model.by_ruleset.setdefault(rs, []).append(rid)
             for term in sc.terms:
                 model.term_use.setdefault(term, []).append(rid)
-            kinds, phases = _seen(data)
+            kinds, phases, together = _seen(data)
+            if together:
+                model.together.append(rid)
             for kind in kinds:
                 model.kinds.setdefault(kind, []).append(rid)
             for phase in phases:
@@ -483,25 +499,36 @@ class SiteModel:
                 "entries": [self.entry(rid, L, links) for rid in ids]}
 
     def _glossary(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
+        # a keyword's rulings link to the first sentence of their replay that it drives
+        keyword = {m.term: m.id for m in mechanics.all_mechanics()}
         terms = []
         for term in self.site.corpus.glossary.values():
+            anchor = f"rule-mechanic-{keyword[term.id]}" if term.id in keyword else ""
             terms.append({
                 "id": term.id, "names": _names(term),
                 "name": _text(term.names, L.lang),
                 "aliases": aliases(term, L.lang),
                 "definition": _text(term.definition, L.lang),
                 "main": self.entry(term.main, L, links) if term.main in self.by_id else None,
-                "rulings": [self.entry(rid, L, links) for rid in self.term_use.get(term.id, [])],
+                "rulings": [self._step_entry(rid, L, links, anchor) if anchor
+                            else self.entry(rid, L, links)
+                            for rid in self.term_use.get(term.id, [])],
             })
         return {"title": L._("Glossary"), "terms": terms}
 
     def _processing(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         glossary = links.to(f"{L.lang}/glossary/")
+        # each ruling links to the first step of its page that the kind drives
         kinds = [{"id": k.id, "number": k.number, "name": gettext_for(L.lang, k.name),
                   "description": L._(k.description), "sources": L.sources([k.source]),
                   "term_href": f"{glossary}#t-{k.term}" if k.term else "",
-                  "rulings": [self.entry(r, L, links) for r in self.kinds.get(k.id, [])]}
+                  "rulings": [self._step_entry(r, L, links, f"rule-kind-{k.id}")
+                              for r in self.kinds.get(k.id, [])]}
                  for k in RULE_KIND_TABLE]
+        together = {"name": L._(TOGETHER_NAME), "description": L._(TOGETHER_DESCRIPTION),
+                    "sources": L.sources([TOGETHER_SOURCE]),
+                    "rulings": [self._step_entry(r, L, links, "rule-together-together")
+                                for r in self.together]}
         phases = []
         for phase in ("setup", *PHASES):
             phases.append({"id": phase, "name": L.term(PHASE_TERMS[phase]),
@@ -515,7 +542,16 @@ class SiteModel:
                               for r in self.phases.get(f"attack:{s}", [])]}
                  for s in ATTACK_STEPS]
         return {"title": L._("Rule processing and phases"), "kinds": kinds, "phases": phases,
-                "steps": steps}
+                "steps": steps, "together": together}
+
+    def _step_entry(self, rid: str, L: Lang, links: Links, anchor: str) -> dict[str, Any]:
+        """A ruling in a list, linked to the sentence of its replay with id ``anchor`` when
+        its page has one (the rule may apply only in a branch the page does not tell)."""
+        entry = self.entry(rid, L, links)
+        if rid not in self.anchors:
+            self.anchors[rid] = page_anchors(self.by_id[rid])
+        return {**entry, "href": f"{entry['href']}#{anchor}"} \
+            if anchor in self.anchors[rid] else entry
 
     def _coverage(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         """The table of ``judge coverage`` (:func:`judge.coverage.compute`), translated."""
@@ -577,7 +613,8 @@ class SiteModel:
                          "change": change is not None,
                          "rows": [self._changed(row, L, links)
                                   for row in (change.rows if change else ())]})
-        return {"title": L._("Rule changes"), "rulesets": sets}
+        return {"title": L._("Rule changes"), "rulesets": sets,
+                "full_stop": Narrator(L.lang, {}).sentence_end()}
 
     def _changed(self, row: timeline.Row, L: Lang, links: Links) -> dict[str, Any]:
         """One ruling of the timeline: its answer's facts that differ across the change, under
@@ -593,14 +630,26 @@ class SiteModel:
         def outcome_names(exp: Expectation) -> str:
             return n.join(o.title(L.lang)[0] for o in exp.outcomes)
 
+        def sentences(exp: Expectation) -> list[tuple[str, str]]:
+            return answer_sentences(exp.state, L, n)
+
+        def outcome_sentence(exp: Expectation) -> str:
+            return L._(FACT_SENTENCES["outcomes"], names=outcome_names(exp))
+
         before, after = corpus.rulesets[row.before], corpus.rulesets[row.after]
+        label = L._("Legal outcomes")
+        told = timeline.differences(data.scenario, row, sentences, outcome_sentence, label)
+        compared = timeline.differences(data.scenario, row, state_facts, outcome_names, label)
         return {**self.entry(row.ruling, L, links),
                 "before": {"id": before.id, "label": L.rules([before.id]),
-                           "title": L.ruleset_title(before), "start": before.start},
+                           "title": L.ruleset_title(before), "start": before.start,
+                           "answer": " ".join(f["before"] for f in told if f["before"])},
                 "after": {"id": after.id, "label": L.rules([after.id]),
-                          "title": L.ruleset_title(after), "start": after.start},
-                "facts": timeline.differences(data.scenario, row, state_facts, outcome_names,
-                                              L._("Legal outcomes"))}
+                          "title": L.ruleset_title(after), "start": after.start,
+                          "answer": " ".join(f["after"] for f in told if f["after"])},
+                "facts": compared,
+                "card_key": timeline_card_key(data.scenario, row, n, (
+                    f[side] for f in compared for side in ("what", "before", "after")))}
 
     # ------------------------------------------------------------------ a ruling
 
@@ -725,23 +774,28 @@ def _newest_key(data: RulingData, registry: Mapping[str, Any]) -> tuple[str, str
     return ("".join(chr(0x10FFFF - ord(c)) for c in newest.ljust(10, "0")), data.id)
 
 
-def _seen(data: RulingData) -> tuple[list[str], list[str]]:
+def _seen(data: RulingData) -> tuple[list[str], list[str], bool]:
     """Kinds of rule processing and phases (``attack:<step>`` for attack steps) that any
-    branch of any rule set of the ruling went through."""
+    branch of any rule set of the ruling went through, and whether one of its checks acted
+    on several things at once or asked an owner's order of two kinds (property 3)."""
     kinds: set[str] = set()
     phases: set[str] = set()
+    together = False
     for rr in data.ruling.replays.values():
         for branch in rr.branches:
             for e in branch:
                 if isinstance(e, ev.RuleCheck):
                     kinds.update(e.kinds)
+                    together = together or len(e.acts) > 1
+                elif isinstance(e, ev.Choice) and e.kind == "rule_order":
+                    together = True
                 elif isinstance(e, ev.Phase):
                     phases.add(e.phase)
                 elif isinstance(e, ev.AttackStep):
                     phases.add(f"attack:{e.attack_step}")
                 elif isinstance(e, ev.GameStart):
                     phases.add("setup")
-    return sorted(k for k in kinds if k in RULE_KINDS), sorted(phases)
+    return sorted(k for k in kinds if k in RULE_KINDS), sorted(phases), together
 
 
 def search_filters(L: Lang) -> dict[str, str]:

@@ -8,7 +8,8 @@ index are in the new folder, so that the version covers them all:
   ruling with its answer, the glossary, the processing and rule-change pages, the language's
   home and its "offline" page), the stylesheets and scripts they use (:data:`ASSETS`) and the
   language's whole Pagefind bundle except what the search page never loads (Pagefind's web
-  worker and the WebAssembly of the other languages);
+  worker and the WebAssembly of the other languages); with their total size and a digest
+  of their bytes (:func:`files_digest`), so that the list changes whenever one of them does;
 - ``sw.js``, at the root (so its scope is the whole site and nothing above it):
   ``site_templates/sw.js`` with the build's version, the first 20 hexadecimal digits of a
   SHA-256 of every other file's name and bytes. The same site gives the same version; any
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,11 +38,18 @@ FOLDER = "offline"
 #: for a page that was not kept.
 PAGES = ("", "search/", "rulings/", "glossary/", "processing/", "timeline/", "offline/")
 #: The assets those pages use (under ``/assets/``).
-ASSETS = ("site.css", "site.js", "search.css", "search.js")
+ASSETS = ("site.css", "site.js", "search.css", "search.js", "favicon.svg")
 #: Files of a Pagefind bundle the search page never loads (it runs without Pagefind's worker).
 PAGEFIND_UNUSED = ("pagefind-worker.js",)
 #: Left out of the version: the worker itself, and the marker of a built site.
 UNHASHED = (SERVICE_WORKER, ".judge-site")
+#: The names that carry a hash of their content: the parts of a Pagefind index
+#: (``pagefind.en_7329116b6d.pf_meta``, ``index/en_5d6fe02.pf_index``, ``fragment/...``,
+#: ``filter/...``), which a new index names anew. Such a file never changes, so browsers may
+#: keep it (``judge serve`` says so, the worker serves its stored copy); every other file may
+#: change with any build and is asked for again each time (docs/site.md, "Caching"). The
+#: worker gets this very pattern (``__JUDGE_HASHED__``).
+HASHED_NAME = re.compile(r"_[0-9a-f]{7,}\.pf_(?:meta|index|fragment|filter)$")
 
 
 @dataclass
@@ -59,7 +68,8 @@ def write_offline(root: Path) -> OfflineReport:
         size = sum((root / f.rstrip("/") / "index.html").stat().st_size if f.endswith("/")
                    else (root / f).stat().st_size for f in files)
         (root / FOLDER / f"{lang}.json").write_bytes(
-            (json.dumps({"lang": lang, "files": files, "bytes": size},
+            (json.dumps({"lang": lang, "files": files, "bytes": size,
+                         "digest": files_digest(root, files)},
                         separators=(",", ":"), sort_keys=True) + "\n").encode("utf-8"))
         report.files[lang], report.bytes[lang] = len(files), size
     report.version = site_version(root)
@@ -67,8 +77,21 @@ def write_offline(root: Path) -> OfflineReport:
     script = script.replace("__JUDGE_BUILD_VERSION__", report.version, 1)
     script = script.replace("__JUDGE_LANGS__", json.dumps(list(LANGS)), 1)
     script = script.replace("__JUDGE_PYODIDE__", _pyodide_version(root), 1)
+    script = script.replace("__JUDGE_HASHED__", HASHED_NAME.pattern.replace("/", "\\/"), 1)
     (root / SERVICE_WORKER).write_bytes(script.encode("utf-8"))
     return report
+
+
+def files_digest(root: Path, files: list[str]) -> str:
+    """A hash of the names and bytes of ``files`` (addresses from the site root; a folder's
+    is its ``index.html``): any change to a kept file changes the list, and a worker still in
+    control after a rebuild keeps the language anew (``keepLanguage`` in sw.js)."""
+    digest = hashlib.sha256()
+    for name in files:
+        path = root / (f"{name}index.html" if name.endswith("/") else name)
+        digest.update(name.encode("utf-8") + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:20]
 
 
 def _pyodide_version(root: Path) -> str:

@@ -8,11 +8,16 @@
   list Pyodide reads at start-up (:data:`PYODIDE_FILES`); nothing else of the npm package;
 - ``sandbox/judge.zip``: the Python the browser runs, made now from the installed sources:
   the ``judge`` package itself (its ``.py`` files; the message catalogues compiled to ``.mo``,
-  so Babel is not needed), the project's ``data/`` (cards, glossary, rule sets, sources), the
-  one template the sandbox renders (``site_templates/replay.html``), the corpus's ruling ids
-  (:data:`judge.site.sandbox.IDS_FILE`), and the pure-Python packages the rendering imports,
-  Jinja2 and MarkupSafe (without MarkupSafe's C speed-up, which Pyodide could not load). The
-  zip's entries are sorted and dated 1980-01-01: the same sources, the same bytes;
+  so Babel is not needed), the data files the loaders read (:func:`judge.data.data_files`:
+  the source registry, rule sets, glossary and card files, and nothing else of the data
+  folder), the one template the sandbox renders (``site_templates/replay.html``), the
+  corpus's ruling ids (:data:`judge.site.sandbox.IDS_FILE`), and the pure-Python packages the
+  rendering imports, Jinja2 and MarkupSafe (without MarkupSafe's C speed-up, which Pyodide
+  could not load). The zip's entries are sorted and dated 1980-01-01: the same sources, the
+  same bytes. Only regular files go in: a hidden file (or one in a hidden folder) is left
+  out, and a symbolic link on the way to a file that would go in is refused
+  (:class:`PublishError`): a link could carry anything of the machine (``/proc/self/environ``,
+  a key) into the public zip;
 - ``sandbox/sandbox.js``, ``sandbox.css``, ``sandbox-worker.js``: the editor and the worker
   (from ``site_templates/``), loaded only when a reader clicks "Try it";
 - ``sandbox/files.json``: the list of those files, which the editor hands to the service
@@ -29,19 +34,23 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
+import stat
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import judge
+from judge.data import data_files
 from judge.errors import JudgeError
 from judge.i18n import LANGS, mo_bytes, po_path
 from judge.paths import data_dir, project_root
 from judge.site.load import SiteInput
 from judge.site.render import templates_dir
 from judge.site.sandbox import IDS_FILE
+from judge.tomlfile import shown_path
 
 #: The site folders the sandbox's files go in.
 PYODIDE_FOLDER = "pyodide"
@@ -140,20 +149,64 @@ def write_sandbox(site: SiteInput, root: Path) -> SandboxReport:
     return report
 
 
+class PublishError(JudgeError):
+    """A file the sandbox's zip would carry that is not a plain file of its folder."""
+
+    def __init__(self, path: Path, why: str) -> None:
+        self.path = path
+        super().__init__(f"{shown_path(path)}: {why}; the site publishes only regular files "
+                         "(replace the link with the file itself)")
+
+
+def published(path: Path, folder: Path) -> bytes:
+    """The bytes of ``path``, a file under ``folder``, when it is a regular file reached
+    without a symbolic link from ``folder`` on; else :class:`PublishError`."""
+    try:
+        parts = path.relative_to(folder).parts
+    except ValueError:
+        raise PublishError(path, f"not inside {shown_path(folder)}") from None
+    step = folder
+    for part in parts:
+        step = step / part
+        try:
+            info = os.lstat(step)
+        except OSError as exc:
+            raise PublishError(step, f"cannot be read: {exc.strerror or exc}") from None
+        if stat.S_ISLNK(info.st_mode):
+            raise PublishError(step, "a symbolic link")
+    if not stat.S_ISREG(info.st_mode):
+        raise PublishError(path, "not a regular file")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:  # replaced by a link since: refused as well
+        raise PublishError(path, f"cannot be read: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise PublishError(path, "not a regular file")
+        return handle.read()
+
+
+def package_files(folder: Path, pattern: str) -> list[Path]:
+    """The files matching ``pattern`` under ``folder`` and its subfolders, sorted; hidden
+    names and ``__pycache__`` are left out (they are no part of a package)."""
+    return sorted(p for p in folder.rglob(pattern)
+                  if not any(part.startswith(".") or part == "__pycache__"
+                             for part in p.relative_to(folder).parts))
+
+
 def archive_entries(ids: list[str]) -> Iterator[tuple[str, bytes]]:
     """(name, bytes) of every file of the sandbox's zip, in any order."""
     package = Path(judge.__file__).resolve().parent
-    for path in package.rglob("*.py"):
-        if "__pycache__" not in path.parts:
-            yield f"judge/{path.relative_to(package).as_posix()}", path.read_bytes()
+    for path in package_files(package, "*.py"):
+        yield f"judge/{path.relative_to(package).as_posix()}", published(path, package)
     for lang in LANGS:
         mo = po_path(lang).with_suffix(".mo").relative_to(package).as_posix()
         yield f"judge/{mo}", mo_bytes(lang)
     data = data_dir()
-    for path in data.rglob("*.toml"):
-        yield f"data/{path.relative_to(data).as_posix()}", path.read_bytes()
+    for path in data_files():
+        yield f"data/{path.relative_to(data).as_posix()}", published(path, data)
     for name in TEMPLATES:
-        yield f"site_templates/{name}", (templates_dir() / name).read_bytes()
+        yield f"site_templates/{name}", published(templates_dir() / name, templates_dir())
     yield IDS_FILE, (json.dumps(ids, separators=(",", ":")) + "\n").encode("utf-8")
     for name in PACKAGES:
         spec = importlib.util.find_spec(name)
@@ -161,9 +214,8 @@ def archive_entries(ids: list[str]) -> Iterator[tuple[str, bytes]]:
             raise JudgeError(f"the sandbox needs the Python package {name!r}, "
                              "which is not installed")
         folder = Path(spec.origin).parent
-        for path in folder.rglob("*.py"):
-            if "__pycache__" not in path.parts:
-                yield f"{name}/{path.relative_to(folder).as_posix()}", path.read_bytes()
+        for path in package_files(folder, "*.py"):
+            yield f"{name}/{path.relative_to(folder).as_posix()}", published(path, folder)
 
 
 def write_archive(target: Path, ids: list[str]) -> None:

@@ -11,9 +11,10 @@ expectations and outcomes the ruling states, which its replays have been checked
 nothing is replayed again. A ruling that skips rule sets is listed under the change that
 begins its ``after`` rule set, with the rule sets it names on each side.
 
-:func:`changes` computes this once, language-free; :func:`view` gives what the timeline page
-shows in one language: for each ruling, the facts that differ (``what``, ``before``,
-``after``), named as the ruling page's tables name them.
+:func:`changes` computes this once, language-free; :func:`differences` gives, in one
+language, the facts of a ruling's answer that differ (``what``, ``before``, ``after``), named
+as the ruling page's tables name them; the timeline page takes them as sentences too (the
+answer before and after, side by side: :func:`judge.site.sections.answer_sentences`).
 """
 
 from __future__ import annotations

@@ -147,6 +147,220 @@
   reveal(true);
   window.addEventListener("hashchange", reveal);
 
+  // A board's text alternative: the position it shows, read off the board as it is drawn
+  // (the boxes and zone names of the page's frame, the labels, marks, powers and counts in
+  // each box) and said in the page's language with the frame's words (data-words, from
+  // judge/site/board.py's BOARD_WORDS): whose turn it is, then each player's side, zone by
+  // zone, the cards there now with their marks in words. Written here rather than in the
+  // page, to keep the pages small; the sandbox asks it again for the boards it shows.
+  // docs/site.md, "The replay on a ruling page".
+  var SVG = "http://www.w3.org/2000/svg";
+  var described = 0;
+
+  function fill(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (all, key) {
+      return key in values ? values[key] : all;
+    });
+  }
+
+  /** Labels that count up (e1, e2, e3 ...), three or more, said as one: "e1 to e3". */
+  function runs(labels, words) {
+    var out = [];
+    for (var i = 0; i < labels.length;) {
+      var match = /^(\D*)(\d+)$/.exec(labels[i]);
+      var j = i + 1;
+      if (match) {
+        while (j < labels.length && labels[j] === match[1] + (Number(match[2]) + j - i)) {
+          j += 1;
+        }
+      }
+      if (j - i >= 3) {
+        out.push(fill(words.run, { first: labels[i], last: labels[j - 1] }));
+      } else {
+        out.push.apply(out, labels.slice(i, j));
+      }
+      i = j;
+    }
+    return out;
+  }
+
+  /** Every <text> a board draws, its <use> of shared boxes followed, with its place. */
+  function drawn(node, dx, dy, out) {
+    Array.prototype.forEach.call(node.children, function (child) {
+      var x = dx + Number(child.getAttribute("x") || 0);
+      var y = dy + Number(child.getAttribute("y") || 0);
+      if (child.tagName === "text") {
+        out.push({ x: x, y: y, node: child });
+      } else if (child.tagName === "use") {
+        var href = child.getAttribute("href") || "";
+        var target = document.getElementById(href.slice(1));
+        if (target && !/(^|-)bf(-p[12])?$/.test(target.id)) { // not the frame itself
+          drawn(target, x, y, out);
+        }
+      } else if (child.tagName === "g") {
+        drawn(child, dx, dy, out);
+      }
+    });
+    return out;
+  }
+
+  /** The cards of one line of a box: each label with its classes (a struck card left). */
+  function tokens(text) {
+    var out = [];
+    Array.prototype.forEach.call(text.childNodes, function (part) {
+      var classes = part.nodeType === 1 ? part.getAttribute("class") || "" : "";
+      (part.textContent || "").split(/\s+/).forEach(function (word) {
+        if (word && word !== "+") {
+          out.push({ text: word, left: /(^|\s)gn(\s|$)/.test(classes) });
+        }
+      });
+    });
+    return out.filter(function (t) { return !t.left; });
+  }
+
+  /** The marks after a label and their words, as the page's legend gives them ("↓ down ·
+   * ❄ frozen · ..."), with the mark of a condition of rule processing. */
+  function markWords(root, words) {
+    var marks = {};
+    marks[words.rule_mark] = words.rule;
+    var legend = root.querySelector(".legend") || document.querySelector(".legend");
+    (legend ? legend.textContent : "").split(" \u00b7 ").forEach(function (item) {
+      var found = /([\u2190-\u27bf]) (.+)$/.exec(item); // arrows, shapes and stars
+      if (found && !(found[1] in marks)) {
+        marks[found[1]] = found[2];
+      }
+    });
+    return marks;
+  }
+
+  function cardWords(text, power, words, marks) {
+    var label = text;
+    var states = [];
+    while (label.length > 1 && label.slice(-1) in marks) {
+      states.unshift(marks[label.slice(-1)]);
+      label = label.slice(0, -1);
+    }
+    if (/^\+\d+$/.test(label)) {
+      return fill(words.more, { count: label.slice(1) });
+    }
+    if (power) {
+      states.push(fill(words.power, { power: power }));
+    }
+    return states.length ? fill(words.card, { card: label, states: states.join(words.sep) })
+      : label;
+  }
+
+  function describeBoards(root) {
+    var frame = root.querySelector("svg.board.frame");
+    if (!frame || !frame.getAttribute("data-words")) {
+      return;
+    }
+    var words = JSON.parse(frame.getAttribute("data-words"));
+    var marks = markWords(root, words);
+    var path = frame.querySelector("path.bx");
+    if (!path) {
+      return;
+    }
+    var boxes = [];
+    var re = /M(\d+) (\d+)h(\d+)v(\d+)/g;
+    for (var m = re.exec(path.getAttribute("d")); m; m = re.exec(path.getAttribute("d"))) {
+      boxes.push({ x: Number(m[1]), y: Number(m[2]), w: Number(m[3]), h: Number(m[4]) });
+    }
+    Array.prototype.forEach.call(path.parentNode.querySelectorAll("text"), function (t) {
+      boxes.forEach(function (box) {
+        if (Number(t.getAttribute("x")) === box.x + 3 && Number(t.getAttribute("y")) === box.y + 12) {
+          box.name = t.textContent;
+        }
+      });
+    });
+    var heads = Array.prototype.filter.call(frame.querySelectorAll("text.ph"), function (t) {
+      return t.textContent !== "\u25cf";
+    }).map(function (t) {
+      return { name: t.textContent, y: Number(t.getAttribute("y")) - 12 };
+    });
+    Array.prototype.forEach.call(root.querySelectorAll("svg.board:not(.frame)"), function (svg) {
+      if (svg.getAttribute("aria-describedby")) {
+        return;
+      }
+      var frameUse = svg.querySelector(":scope > use");
+      var turn = /-p([12])$/.exec(frameUse ? frameUse.getAttribute("href") : "");
+      var zones = heads.map(function () { return []; });
+      drawn(svg, 0, 0, []).forEach(function (item) {
+        var side = 0;
+        heads.forEach(function (head, i) {
+          if (item.y >= head.y) {
+            side = i;
+          }
+        });
+        var y = item.y - heads[side].y;
+        var box = boxes.find(function (b) {
+          return item.x >= b.x && item.x < b.x + b.w && y >= b.y && y <= b.y + b.h;
+        });
+        if (!box) {
+          return;
+        }
+        var zone = zones[side].find(function (z) { return z.box === box; });
+        if (!zone) {
+          zone = { box: box, cards: [], under: [], power: "", empty: false };
+          zones[side].push(zone);
+        }
+        var kind = item.node.getAttribute("class") || "";
+        if (/(^|\s)zc(\s|$)/.test(kind)) {
+          zone.empty = item.node.textContent.slice(-1) === words.rule_mark;
+        } else if (/(^|\s)pw(\s|$)/.test(kind)) {
+          zone.power = item.node.textContent.split("\u2192").pop();
+        } else if (/(^|\s)un(\s|$)/.test(kind)) {
+          zone.under = zone.under.concat(tokens(item.node));
+        } else {
+          zone.cards = zone.cards.concat(tokens(item.node));
+        }
+      });
+      var parts = [];
+      if (turn && heads.length === 2) {
+        parts.push(fill(words.turn, { player: heads[turn[1] === "2" ? 0 : 1].name }) + words.stop);
+      }
+      zones.forEach(function (list, i) {
+        var said = [];
+        boxes.forEach(function (box) {
+          var zone = list.find(function (z) { return z.box === box; });
+          if (!zone || (!zone.cards.length && !zone.under.length && !zone.empty)) {
+            return;
+          }
+          var cards = runs(zone.cards.map(function (t, j) {
+            return cardWords(t.text, j === 0 ? zone.power : "", words, marks);
+          }), words);
+          if (zone.under.length) {
+            cards.push(fill(words.under, { cards: zone.under.map(function (t) {
+              return cardWords(t.text, "", words, marks);
+            }).join(words.sep) }));
+          }
+          if (zone.empty) {
+            cards.push(fill(words.card, { card: words.empty, states: words.rule }));
+          }
+          var text = fill(words.zone, { zone: box.name || "", cards: cards.join(words.sep) });
+          said.push(text.charAt(0).toUpperCase() + text.slice(1) + words.stop);
+        });
+        if (said.length) {
+          parts.push(fill(words.side, { player: heads[i].name }));
+          parts.push.apply(parts, said);
+        }
+      });
+      var desc = document.createElementNS(SVG, "desc");
+      var base = svg.getAttribute("aria-labelledby") || "board";
+      var id = base + "-d";
+      while (document.getElementById(id)) {
+        described += 1;
+        id = base + "-d" + described;
+      }
+      desc.id = id;
+      desc.textContent = parts.join(" ");
+      svg.insertBefore(desc, svg.firstChild);
+      svg.setAttribute("aria-describedby", id);
+    });
+  }
+  describeBoards(document);
+  window.judgeBoards = { describe: describeBoards };
+
   // The sandbox ("Try it" on a ruling page, the blank sandbox page): a button with
   // data-sandbox (the ruling's file under sandbox/, empty for the blank ruling), hidden until
   // this script shows it. The first click loads sandbox/sandbox.js (and it Pyodide); nothing

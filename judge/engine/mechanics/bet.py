@@ -47,7 +47,7 @@ class Coins(Event):
 
 MECHANICS = (
     Mechanic(id="bet", term="bet", source=cite(CHINESE_RULES, "bet"), keyword=False,
-             events={"coins": N_("%(player)s now has %(coins)s coin(s).")},
+             events={"coins": N_("The coins of %(player)s are now %(coins)s.")},
              since="2020", since_note=f"undated: only {CHINESE_RULES} describes it",
              card_fields=("bet",), ops=("coins",)),
 )

@@ -18,6 +18,7 @@ abilities do not trigger.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
 from judge.engine import events as ev
@@ -39,7 +40,9 @@ from judge.engine.rule_processing.base import Kind, Proposal, quiet, side
 from judge.engine.rule_processing.key import KEY_ZONES as KEY_ZONES
 from judge.engine.rule_processing.resona import RESONA_ZONES as RESONA_ZONES
 from judge.engine.rule_processing.upper_limits import UPPER_LIMITS as UPPER_LIMITS
+from judge.engine.sources import GLOSSARY_RULE_PROCESSING, cite
 from judge.engine.state import PLAYERS, ZONES
+from judge.langs import N_
 
 if TYPE_CHECKING:
     from judge.engine.game import Game
@@ -57,6 +60,18 @@ TABLE: Final[tuple[Kind, ...]] = (
     limiting_condition.KIND,  # 9: limiting condition not the centre LRIG's type: to the trash
     same_lrig_type.KIND,  # 10: two LRIGs of one LRIG type: the non-centre stack goes
 )
+
+#: Property 3 of the glossary: every kind that applies applies at the same time, and where two
+#: kinds would move one card to different places, the player on that card's side chooses the
+#: order (``rule_order``). Its name and description (message ids), and the citation of its
+#: source: the site's processing page states it, and the replays link a simultaneous check
+#: and an owner's order to it.
+TOGETHER_NAME: Final = N_("applied at the same time")
+TOGETHER_DESCRIPTION: Final = N_(
+    "Every kind that applies applies at the same time. When two kinds would move one card to "
+    "different places, the player on that card's side chooses which applies first; the card "
+    "has then moved, and the other no longer applies.")
+TOGETHER_SOURCE: Final = cite(GLOSSARY_RULE_PROCESSING, "property-3")
 
 #: Kind id -> its number, as in the glossary.
 KINDS: Final[dict[str, int]] = {kind.id: kind.number for kind in TABLE}
@@ -88,10 +103,14 @@ def check(game: Game) -> bool:
     One call is one simultaneous round (glossary, property 3): every kind looks at the same
     state and proposes moves; a card proposed by kinds that send it to different places is
     resolved by its owner's choice (``rule_order``); then the refreshes are made, each from the
-    trash as it was at the check, then the other moves in kind order.
+    trash as it was at the check, then the other moves in kind order. The ``rule_check``
+    event names the kinds and what each acts on; once every kind has applied, the game's
+    :attr:`~judge.engine.game.Game.checked` watcher is told where the check's events begin
+    and where its ``rule_check`` is (the trace makes the check one group of its own).
     """
     if not game.dirty:
         return False
+    start = len(game.log)  # the check's group begins here (the choices the looks ask)
     proposals: dict[str, list[Proposal]] = {}
     for p in () if quiet(game, "p1") and quiet(game, "p2") else PLAYERS:
         cards = side(game, p)
@@ -121,7 +140,8 @@ def check(game: Game) -> bool:
     applied = {p.kind for pick, props in zip(chosen, proposals.values(), strict=True)
                for p in props if (p.place, p.banish) == (pick.place, pick.banish)}
     kinds = sorted(applied | ({"refresh"} if refreshers else set()), key=KINDS.__getitem__)
-    game.emit(ev.RuleCheck, cause="rule", kinds=tuple(kinds))
+    check = game.emit(ev.RuleCheck, cause="rule", kinds=tuple(kinds),
+                      acts=_acts(proposals.values(), refreshers))
     for p in refreshers:
         game.refresh_waiting.discard(p)
         refreshing.refresh(game, p, snapshot=snapshots[p])
@@ -135,7 +155,20 @@ def check(game: Game) -> bool:
             banish_card(game, card, "rule", None)
             continue
         game.move(card, prop.zone, "rule", prop.kind, to_player=prop.player)
+    checked = game.checked
+    if checked is not None:
+        checked(start, check.seq)
     return True
+
+
+def _acts(proposals: Iterable[list[Proposal]], refreshers: list[str]) -> tuple[ev.Acting, ...]:
+    """What each kind that found something acts on, in the glossary's order, then by player
+    and zone: every card a kind proposed to move (both kinds of a card its owner chooses
+    an order for) and each player who refreshes."""
+    found = {(KINDS[p.kind], p.card.owner, _ZONE_ORDER[p.card.zone.zone], p.card.label, p.kind)
+             for props in proposals for p in props}
+    found.update((KINDS["refresh"], p, -1, p, "refresh") for p in refreshers)
+    return tuple(ev.Acting(kind, target) for _, _, _, target, kind in sorted(found))
 
 
 def _resolve_conflict(game: Game, props: list[Proposal]) -> Proposal:
