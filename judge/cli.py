@@ -426,39 +426,51 @@ def serve_command(port: int, out: Path, force: bool, allow_failing: bool, no_sea
                   corpus_dir: Path | None) -> None:
     """Build the site, serve it on http://127.0.0.1:PORT/ and rebuild it whenever a file
     under rulings/ or data/ (or a template) changes. Stop with Ctrl-C.
+
+    When --out holds a site judge build made, that site is served at once while the new one
+    builds, and replaced when it is complete; a build that fails then keeps it.
     """
     import threading
 
-    from judge.site.build import BuildError, build_site
-    from judge.site.serve import bind_server, serve_in_background, watch
+    from judge.site.build import MARKER, build_site, restore_previous
+    from judge.site.serve import bind_server, serve_in_background, watch, watched_files
 
     root = _corpus_root(corpus_dir)
     server = bind_server(out.resolve(), port)  # a port in use fails now, not after a build
+    seen = watched_files(root)  # a change during the first build is built again after it
+
+    def rebuild(first: bool = False) -> None:
+        try:
+            report = build_site(out, root=root, allow_failing=allow_failing,
+                                finish=_search_indexer(not no_search))
+            click.echo(f"{'built' if first else 'rebuilt'}: {report.summary()}")
+        except JudgeError as exc:  # BuildError, or the search index's
+            for line in getattr(exc, "lines", []):
+                click.echo(line)
+            click.echo(f"{'build' if first else 'rebuild'} failed, still serving the previous "
+                       f"site: {exc}", err=True)
+
     try:
-        _build_site(out, corpus_dir, allow_failing, search=not no_search, force=force)
+        restore_previous(out)  # a site a killed build left aside is the previous one
+        marker = out / MARKER
+        previous = marker.is_file() and not marker.is_symlink()
+        if not previous:
+            _build_site(out, corpus_dir, allow_failing, search=not no_search, force=force)
     except BaseException:
         server.server_close()
         raise
 
-    def rebuild() -> None:
-        try:
-            report = build_site(out, root=root, allow_failing=allow_failing,
-                                finish=_search_indexer(not no_search))
-            click.echo(f"rebuilt: {report.summary()}")
-        except BuildError as exc:
-            lines = getattr(exc, "lines", [])
-            for line in lines:
-                click.echo(line)
-            click.echo(f"rebuild failed, still serving the previous site: {exc}", err=True)
-        except JudgeError as exc:
-            click.echo(f"rebuild failed, still serving the previous site: {exc}", err=True)
-
     serve_in_background(server)
     host, bound = server.server_address[:2]
-    click.echo(f"serving {out} on http://{host!s}:{bound}/ (Ctrl-C to stop)")
     stop = threading.Event()
     try:
-        watch(rebuild, root, stop)
+        if previous:
+            click.echo(f"serving the previous site of {out} on http://{host!s}:{bound}/ while "
+                       f"the new one builds (Ctrl-C to stop)")
+            rebuild(first=True)
+        else:
+            click.echo(f"serving {out} on http://{host!s}:{bound}/ (Ctrl-C to stop)")
+        watch(rebuild, root, stop, seen=seen)
     except KeyboardInterrupt:
         click.echo("stopped")
     finally:
