@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -145,21 +146,27 @@ class Figure:
     args: list[str]
     cwd: Path
     out: Path | None = None  # emptied before each run
+    #: each round's wall seconds by variant (and the load), and CPU seconds by variant
     rounds: list[dict[str, float]] = field(default_factory=list)
+    cpu: list[dict[str, float]] = field(default_factory=list)
 
 
-def run_variant(figure: Figure, variant: Variant) -> float:
+def run_variant(figure: Figure, variant: Variant) -> tuple[float, float]:
+    """Wall seconds of one run, and the CPU seconds (user and system) of its processes."""
     if figure.out is not None:
         shutil.rmtree(figure.out, ignore_errors=True)
     command = [sys.executable, "-c", WRAPPER, *figure.args, *variant.extra]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, cwd=figure.cwd, env=variant.env(), capture_output=True,
                           text=True)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode:
         raise SystemExit(f"{figure.name}, {variant.name}: exited {done.returncode}:\n"
                          f"{done.stdout[-2000:]}{done.stderr[-2000:]}")
-    return seconds
+    return seconds, cpu
 
 
 def measure(figure: Figure, pairs: int) -> None:
@@ -168,10 +175,13 @@ def measure(figure: Figure, pairs: int) -> None:
         run_variant(figure, v)
     for i in range(pairs):
         order = variants if i % 2 == 0 else variants[::-1]
-        figure.rounds.append({v.name: run_variant(figure, v) for v in order})
-        figure.rounds[-1]["load"] = paired.load()
+        got = {v.name: run_variant(figure, v) for v in order}
+        figure.rounds.append({name: wall for name, (wall, _) in got.items()})
+        figure.cpu.append({name: cpu for name, (_, cpu) in got.items()})
+        figure.rounds[-1]["load"] = figure.cpu[-1]["load"] = paired.load()
         print(f"  {figure.name} round {i + 1}: " + ", ".join(
-            f"{v.name} {figure.rounds[-1][v.name]:.2f} s" for v in variants), flush=True)
+            f"{v.name} {got[v.name][0]:.2f} s ({got[v.name][1]:.2f} s CPU)" for v in variants),
+            flush=True)
 
 
 def pairs_of(rounds: list[dict[str, float]], mechanism: str) -> paired.Pairs:
@@ -241,12 +251,16 @@ def main(argv: list[str] | None = None) -> int:
         for figure in figures:
             measure(figure, args.pairs)
         print()
-        table: list[tuple[str, str, float, str]] = []
+        table: list[tuple[str, str, float, str, float, str]] = []
         for figure in figures:
             for mechanism in ACTS_ON[figure.name]:
                 pairs = pairs_of(figure.rounds, mechanism)
+                cpu = pairs_of(figure.cpu, mechanism)
                 print(paired.ratio_line(f"{figure.name} without {mechanism} / with it", pairs))
-                table.append((figure.name, mechanism, pairs.median, paired.spread(pairs.ratios)))
+                print(paired.ratio_line(f"{figure.name} without {mechanism} / with it, CPU "
+                                        f"seconds of its processes", cpu))
+                table.append((figure.name, mechanism, pairs.median, paired.spread(pairs.ratios),
+                              cpu.median, paired.spread(cpu.ratios)))
         names = {f.name: f for f in figures}
         if "check-corpus" in names and "build" in names:
             check, build = names["check-corpus"], names["build"]
@@ -261,19 +275,23 @@ def main(argv: list[str] | None = None) -> int:
                     pairs.loads.append(max(rc["load"], rb["load"]))
                 print(paired.ratio_line(f"dev-main (check + build) without {mechanism} / with "
                                         f"it", pairs))
-                table.append(("dev-main", mechanism, pairs.median, paired.spread(pairs.ratios)))
+                table.append(("dev-main", mechanism, pairs.median, paired.spread(pairs.ratios),
+                              0.0, ""))
         if args.install:
             pairs = paired.alternate(lambda: install_seconds(False, work),
                                      lambda: install_seconds(True, work), 1)
             print(paired.ratio_line("pip install -e . compiled (mypyc) / pure Python: what "
                                     "mypyc costs the first ./dev main after an engine edit",
                                     pairs))
-        print("\nmechanism  figure        without/with  spread       verdict")
+        print("\nwithout / with, medians (spread): wall seconds, and CPU seconds of the "
+              "command's processes")
+        print("mechanism  figure        wall                CPU                 verdict (wall)")
         best: dict[str, float] = {}
-        for figure_name, mechanism, median, spread in table:
+        for figure_name, mechanism, median, spread, cpu, cpu_spread in table:
             best[mechanism] = max(best.get(mechanism, 0.0), median)
-            print(f"{mechanism:10} {figure_name:13} {median:12.2f}  {spread:12} "
-                  f"{'buys >= 10%' if median >= KEEP_AT else 'buys < 10%'}")
+            cpu_text = f"{cpu:.2f} ({cpu_spread})" if cpu_spread else "-"
+            print(f"{mechanism:10} {figure_name:13} {median:.2f} ({spread:11}) "
+                  f"{cpu_text:19} {'buys >= 10%' if median >= KEEP_AT else 'buys < 10%'}")
         print()
         for mechanism in MECHANISMS:
             if mechanism in best:
