@@ -147,7 +147,7 @@ def _parse(files: list[Path], buffer: mmap.mmap, stop: int) -> int:
 
 #: ``judge check``'s options as :func:`begin` reads them, before click is imported: the flags
 #: and the options that take a value (a test checks these against the command in judge/cli.py).
-CHECK_FLAGS = frozenset({"-v", "--verbose"})
+CHECK_FLAGS = frozenset({"-v", "--verbose", "--force"})
 CHECK_VALUED = frozenset({"--rules", "-k", "--junit", "-j", "--jobs"})
 _JOBS = frozenset({"-j", "--jobs"})
 
