@@ -18,7 +18,7 @@ them alike):
 2. the same floor parsing with ``tomli``, the parser ``judge check`` uses
    (judge/tomlfile.py: compiled, about twice as fast as ``tomllib``);
 3. ``judge check rulings``, the real command (its console script's entry,
-   ``judge.launch:main``, default options: as many processes as
+   ``judge.cli:main``, default options: as many processes as
    ``judge.workers.default_jobs`` gives on this machine), from the folder that holds
    ``rulings/``; and the same with ``--jobs 1`` (one process).
 
@@ -161,8 +161,8 @@ class Tree:
 
 def _judge_command(code: Path) -> list[str]:
     """The ``judge`` console script of the tree ``code`` (what pip writes for its
-    ``[project.scripts]`` entry: ``judge.launch:main``, or ``judge.cli:main`` in trees from
-    before judge/launch.py), run by this Python with the tree first on the path."""
+    ``[project.scripts]`` entry: ``judge.cli:main``, or ``judge.launch:main`` in trees that
+    had judge/launch.py), run by this Python with the tree first on the path."""
     module = "judge.launch" if (code / "judge" / "launch.py").is_file() else "judge.cli"
     return [sys.executable, "-c",
             f"import sys; sys.argv[0] = 'judge'; from {module} import main; sys.exit(main())"]

@@ -370,7 +370,7 @@ def judge_check(texts: list[tuple[str, str]], pairs: int
         script = Path(sys.executable).parent / "judge"
         judge = [str(script)] if script.exists() else [
             sys.executable, "-c", "import sys; sys.argv[0] = 'judge'; "
-            "from judge.launch import main; sys.exit(main())"]
+            "from judge.cli import main; sys.exit(main())"]
         commands = {"judge": [*judge, "check", "rulings"],
                     "floor": [sys.executable, "-c", FLOOR, *files],
                     "floor-tomli": [sys.executable, "-c", FLOOR_TOMLI, *files]}

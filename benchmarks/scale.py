@@ -83,7 +83,7 @@ def judge() -> list[str]:
     if script.exists():
         return [str(script)]
     return [sys.executable, "-c", "import sys; sys.argv[0] = 'judge'; "
-            "from judge.launch import main; sys.exit(main())"]
+            "from judge.cli import main; sys.exit(main())"]
 
 
 def measured(command: list[str], cwd: Path, out: Path | None = None) -> tuple[float, int]:

@@ -432,7 +432,7 @@ def judge_command() -> list[str]:
     if script.exists():
         return [str(script)]
     return [sys.executable, "-c", "import sys; sys.argv[0] = 'judge'; "
-            "from judge.launch import main; sys.exit(main())"]
+            "from judge.cli import main; sys.exit(main())"]
 
 
 # ---------------------------------------------------------------------- reporting

@@ -25,7 +25,6 @@ from judge.paths import default_rulings, project_root
 
 if TYPE_CHECKING:
     from judge.check import Result
-    from judge.preparse import Preparser
 
 
 def _force_option(what: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
@@ -60,24 +59,16 @@ def check(paths: tuple[Path, ...], rules: str | None, keyword: str | None,
     Each failure prints the file, ruling id, rule set and a zone-by-zone diff. The last line
     is "N passed, N failed". Exit status: 0 all passed, 1 failures, 2 unusable files.
     """
-    from judge.preparse import start
-
     targets = list(paths) or default_rulings()
     if junit is not None:  # before anything runs: a report that may not be written fails now
         from judge.check import claim_report
 
         claim_report(junit, targets, force)
-    # with several processes, a second CPU parses the rulings while this one imports
-    early = start(targets, jobs)
-    try:
-        _check(targets, rules, keyword, junit, force, verbose, jobs, early)
-    finally:
-        if early is not None:
-            early.close()
+    _check(targets, rules, keyword, junit, force, verbose, jobs)
 
 
 def _check(targets: list[Path], rules: str | None, keyword: str | None, junit: Path | None,
-           force: bool, verbose: bool, jobs: int | None, early: Preparser | None) -> None:
+           force: bool, verbose: bool, jobs: int | None) -> None:
     from judge.check import Summary, iter_checks, run_checks, write_junit
     from judge.data import load_rulesets
 
@@ -87,7 +78,7 @@ def _check(targets: list[Path], rules: str | None, keyword: str | None, junit: P
     if junit is None and not verbose:
         # stream: print each problem as soon as it is found
         summary = Summary()
-        for item in iter_checks(targets, rules, keyword, summary, jobs, early):
+        for item in iter_checks(targets, rules, keyword, summary, jobs):
             if isinstance(item, ScenarioError):
                 summary.errors.append(item)
                 click.echo(f"Error: {item}")
@@ -96,7 +87,7 @@ def _check(targets: list[Path], rules: str | None, keyword: str | None, junit: P
                 if not item.ok:
                     click.echo(item.report())
     else:
-        summary = run_checks(targets, rules, keyword, jobs, early)
+        summary = run_checks(targets, rules, keyword, jobs)
         for error in summary.errors:
             click.echo(f"Error: {error}")
         for result in summary.results:

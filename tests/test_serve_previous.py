@@ -47,7 +47,7 @@ def edit(corpus: Path, old: str, new: str) -> None:
 def serve(corpus: Path, out: Path) -> Iterator[queue.Queue[str]]:
     """``judge serve`` running; a queue of its output lines (standard output and error)."""
     process = subprocess.Popen(
-        [sys.executable, "-c", "from judge.launch import main; main()", "serve", "--port", "0",
+        [sys.executable, "-c", "from judge.cli import main; main()", "serve", "--port", "0",
          "--no-search", "--corpus", str(corpus), "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=corpus,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})

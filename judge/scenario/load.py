@@ -68,7 +68,7 @@ from judge.scenario.model import (
 from judge.scenario.model import placement as _placement
 from judge.sources import MARKS, Citation, load_sources, mark_problem, parse_citations
 from judge.texts import check_text
-from judge.tomlfile import indexed, parse, read_file
+from judge.tomlfile import parse, read_file
 
 TOP_FIELDS = ("id", "rulesets", "tags", "terms", "related", *TEXT_FIELDS, "sources", "cards",
               "setup", "steps", "choices", "expect", "explore_limit")
@@ -187,14 +187,9 @@ def _star_labels(text: str) -> tuple[str, ...] | None:
 # ------------------------------------------------------------------ entry points
 
 
-def load_path(path: Path, display: str | None = None,
-              parsed: tuple[str, dict[str, Any]] | None = None) -> Scenario:
-    """Load one ruling file; raises :class:`ScenarioError`. ``parsed``: the file's text and
-    the table :func:`judge.tomlfile.parse` made of it, when another process read the file
-    (:mod:`judge.preparse`)."""
+def load_path(path: Path, display: str | None = None) -> Scenario:
+    """Load one ruling file; raises :class:`ScenarioError`."""
     shown = display or str(path)
-    if parsed is not None:
-        return _validated(*indexed(*parsed), shown)
     return load_text(read_file(path, shown), shown)
 
 
