@@ -18,10 +18,7 @@ Machines differ, so the games are played in chunks of ten, each beside a run of 
 pure-Python reference workload (:func:`reference_work`: dict, list, attribute and call work
 of the kind the engine does), before the chunk in one and after it in the next; the ratio
 of each chunk's CPU per event to the reference's CPU per round is printed as the median and
-spread of the chunks (benchmarks/paired.py), with the load. With the compiled engine, fresh
-processes of the compiled build and of the engine run from its source (``JUDGE_PURE_PYTHON``)
-then play the same games in turns (``--pairs``), and the ratio of their CPU per event is
-printed the same way.
+spread of the chunks (benchmarks/paired.py), with the load.
 
 ``--instructions`` also counts instructions with valgrind (``cachegrind``, ``PYTHONHASHSEED=0``,
 bytecode caches): 30 games of up to ``--turns`` turns under each rule set and ten runs of the
@@ -45,7 +42,6 @@ from dataclasses import dataclass, field
 import paired
 from fresh import cachegrind, instruction_counts
 
-from judge.compiled import ENV, running
 from judge.data import load_rulesets
 from judge.engine.driver import play_random_game
 from judge.engine.rulesets import RuleSet
@@ -148,13 +144,12 @@ def instructions(turns: int) -> None:
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode caches, as an installed package has
 
-    def count(part: str, source: bool = False) -> tuple[int, int]:
+    def count(part: str) -> tuple[int, int]:
         command = [sys.executable, __file__, "--grind", part, "--turns", str(turns)]
-        env_part = {**env, ENV: "1"} if source else env
-        subprocess.run(command, env=env_part, check=True, capture_output=True)  # the caches
+        subprocess.run(command, env=env, check=True, capture_output=True)  # the caches
         grind = cachegrind(command)
         assert grind is not None
-        done = subprocess.run(grind, env=env_part, check=True, capture_output=True, text=True)
+        done = subprocess.run(grind, env=env, check=True, capture_output=True, text=True)
         return instruction_counts(done.stderr)[0], int(done.stdout.split()[-1])
 
     base, _ = count("imports")
@@ -165,12 +160,7 @@ def instructions(turns: int) -> None:
     print(f"instructions: {per_event:,.0f} per event ({events:,} events, {GRIND_GAMES} games "
           f"per rule set), {per_round:,.0f} per reference round; an event costs the "
           f"instructions of {per_event / per_round:.1f} reference rounds")
-    if running().startswith("compiled"):
-        src_base, _ = count("imports", source=True)
-        src_games, src_events = count("games", source=True)
-        src_per_event = (src_games - src_base) / src_events
-        print(f"instructions from source: {src_per_event:,.0f} per event ({src_events:,} "
-              f"events); compiled {src_per_event / per_event:.2f}x fewer")
+
 
 
 def play(rulesets: list[RuleSet], games_per_set: int, turns: int) -> Played:
@@ -203,19 +193,6 @@ def play(rulesets: list[RuleSet], games_per_set: int, turns: int) -> Played:
     return out
 
 
-def rates(games_per_set: int, turns: int, source: bool) -> tuple[float, float]:
-    """Events/s and reference rounds/s of the games in a fresh process, with the compiled
-    engine or (``source``) the engine run from its source (``JUDGE_PURE_PYTHON``)."""
-    env = {**os.environ, ENV: "1"} if source else \
-        {k: v for k, v in os.environ.items() if k != ENV}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    done = subprocess.run([sys.executable, __file__, "--games", str(games_per_set), "--turns",
-                           str(turns), "--rates"], env=env, check=True, capture_output=True,
-                          text=True)
-    rate, ref = done.stdout.split()
-    return float(rate), float(ref)
-
-
 def chunk_pairs(run: Played) -> paired.Pairs:
     """Each chunk of REFERENCE_EVERY games beside the reference run next to it: CPU seconds
     per event against CPU seconds per reference round."""
@@ -231,13 +208,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--games", type=int, default=300, help="games per rule set")
     parser.add_argument("--turns", type=int, default=12, help="turn limit per game")
-    parser.add_argument("--pairs", type=int, default=3,
-                        help="fresh processes of each build, in turns, for compiled / source "
-                             "(default 3; each plays --games / 10 games per rule set)")
     parser.add_argument("--instructions", action="store_true",
                         help="also count instructions with valgrind (slower)")
-    parser.add_argument("--no-source", action="store_true",
-                        help="do not also time the engine run from its source")
     parser.add_argument("--grind", choices=("imports", "games", "reference"),
                         help=argparse.SUPPRESS)  # one process that --instructions counts
     parser.add_argument("--rates", action="store_true",
@@ -266,9 +238,7 @@ def main() -> None:
     tracemalloc.stop()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    build = running()
     print(paired.machine())
-    print(f"engine: {build}")
     print(f"games: {games} ({len(rulesets)} rule sets x {args.games}), {run.wins} won before "
           f"turn {args.turns}, {run.actions:,} actions, {run.events:,} events")
     print(f"cpu: {cpu:.2f} s; {games / cpu:,.1f} games/s; {run.actions / cpu:,.0f} actions/s; "
@@ -279,19 +249,9 @@ def main() -> None:
           f"ru_maxrss {rss:.1f} MiB")
     print(f"reference: {ref:,.0f} rounds/s ({run.ref_runs} runs between the games); relative "
           f"speed {1000 * rate / ref:.2f} events per 1,000 reference rounds")
-    print(paired.ratio_line(f"CPU per engine event / CPU per reference round ({build}; "
+    print(paired.ratio_line(f"CPU per engine event / CPU per reference round ("
                             f"{len(run.chunks)} chunks of {REFERENCE_EVERY} games, each beside "
                             f"a reference run)", chunk_pairs(run), unit="µs"))
-    if build.startswith("compiled") and not args.no_source:
-        each = max(1, args.games // 10)
-        pairs = paired.Pairs()
-        for i in range(args.pairs):
-            order = (False, True) if i % 2 == 0 else (True, False)
-            got = {source: rates(each, args.turns, source) for source in order}
-            pairs.add(1e6 / got[True][0], 1e6 / got[False][0])  # microseconds per event
-        print(paired.ratio_line(f"engine run from its source / compiled, CPU per event "
-                                f"({args.pairs} fresh processes of each, {each} games per "
-                                f"rule set)", pairs, unit="µs"))
     verdict = "met" if rate >= TARGET_EVENTS_PER_S else "missed"
     print(f"target: {TARGET_EVENTS_PER_S:,} events/s on one core; ratio "
           f"{rate / TARGET_EVENTS_PER_S:.2f} ({verdict}; load {paired.load():.2f})")

@@ -4,26 +4,17 @@ Run from the repository root (a script, not a test; it takes many minutes at ful
 
     python benchmarks/mechanisms.py                 # every figure, 3 rounds
     python benchmarks/mechanisms.py --pairs 5 --big 10000
-    python benchmarks/mechanisms.py --only check-corpus,search
-    python benchmarks/mechanisms.py --install       # also what mypyc costs an install
+    python benchmarks/mechanisms.py --only check-corpus,check-big
 
-The mechanisms, each switched off in a fresh process of the real command (the switches live
-in this script's wrapper, :data:`WRAPPER`; the project has none):
+The mechanisms, each switched off in a fresh process of the real command:
 
-- ``mypyc``: the engine compiled with mypyc (setup.py, judge/compiled.py); off:
-  ``JUDGE_PURE_PYTHON=1``, the engine run from its source.
-- ``launcher``: the console script's entry, judge/launch.py (the parsing child started
-  before click and judge.cli are imported; ``os._exit`` once the check has said
-  everything); off: ``judge.cli:main`` as the entry.
-- ``preparse``: the child that parses the rulings during the imports (judge/preparse.py);
-  off: it is never started (the pool's processes parse what they load).
-- ``pool``: ``judge check``'s processes (judge/workers.py); off: ``--jobs 1``. The child of
-  ``preparse`` exists only with the pool, so the pool is measured against the run without
-  the child: ``--jobs 1`` over ``preparse`` off.
-- ``quick``: the loader's quick path (judge/scenario/load.py: ``_Loader._zone`` places a
-  plain set-up string without the general path, ``_Loader._eras_clear`` tells a plain
-  ruling's dates at once, ``model.placement`` makes placements without the frozen
-  ``__init__``); off: the general path for everything.
+- ``pool``: ``judge check``'s processes (judge/workers.py); off: ``--jobs 1``.
+
+Issue 29 measured five with this script (docs/architecture.md, "What each speed mechanism
+buys"): the mypyc build of the engine, the console script's launcher, the child that parsed
+the rulings during the imports and the loader's quick path bought less than 10% of every
+figure below and were removed; the pool is what is left. A new mechanism gets a variant here
+(:data:`VARIANTS`, with the figures it acts on in :data:`ACTS_ON`) before it is kept.
 
 The figures a user sees, each a fresh process of the console script's work:
 
@@ -32,19 +23,16 @@ The figures a user sees, each a fresh process of the console script's work:
   benchmarks/site.py's generator;
 - ``build``: ``judge build`` of the project's corpus (search included), into an empty folder;
 - ``search``: ``judge search`` of one word, in a fresh process, the index current;
-- ``dev-main``: what a second ``./dev main`` waits before it serves, with nothing changed
-  (the install is skipped: ./dev's stamp): ``check-corpus`` plus ``build`` of the same
-  round.
+- ``dev-main``: what a second ``./dev main`` waits before it serves when the site is new
+  (``check-corpus`` plus ``build`` of the same round; with a previous site, ``judge serve``
+  serves it at once).
 
 In each round every variant of a figure runs once, in turns (the order reversed every other
 round); each mechanism's ratio is the round's time without it over the time with everything
 on (above 1: the mechanism saves time), printed as the median and spread over the rounds with
-the load (benchmarks/paired.py). ``--install`` also times ``pip install -e .`` of a copy of
-the tree into a new venv, compiled and with ``JUDGE_PURE_PYTHON=1``: what mypyc costs the
-first ``./dev main`` after an edit of the engine.
-
-The project keeps a mechanism that buys at least 10% (a median ratio of 1.10 or more) on
-some figure (docs/architecture.md, "Speed").
+the load (benchmarks/paired.py), in wall seconds and in CPU seconds of the command's
+processes. The project keeps a mechanism that buys at least 10% (a median ratio of 1.10 or
+more) on some figure.
 """
 
 from __future__ import annotations
@@ -66,50 +54,13 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import paired  # noqa: E402
 
-#: Runs a ``judge`` command with the mechanisms named in ``JUDGE_BENCH_OFF`` switched off.
-WRAPPER = r"""
-import os, sys
-off = set(filter(None, os.environ.get("JUDGE_BENCH_OFF", "").split(",")))
-sys.argv[0] = "judge"
-if "preparse" in off:
-    import judge.preparse
-    judge.preparse._start = lambda paths, jobs: None
-if "quick" in off:
-    import importlib.abc, importlib.util
+#: Runs a ``judge`` command as the console script does.
+WRAPPER = "import sys; sys.argv[0] = 'judge'; from judge.cli import main; sys.exit(main())"
 
-    def patch(module):
-        if module.__name__ == "judge.scenario.load":
-            from judge.scenario.model import Placement
-            module.AT_REST = {}
-            module._Loader._eras_clear = lambda self, setup, steps: False
-            module._placement = Placement
-
-    class After(importlib.abc.MetaPathFinder):
-        def find_spec(self, name, path, target=None):
-            if name != "judge.scenario.load":
-                return None
-            sys.meta_path.remove(self)
-            spec = importlib.util.find_spec(name)
-            run = spec.loader.exec_module
-
-            def exec_module(module):
-                run(module)
-                patch(module)
-            spec.loader.exec_module = exec_module
-            return spec
-
-    sys.meta_path.insert(0, After())
-if "launcher" in off:
-    from judge.cli import main
-else:
-    from judge.launch import main
-sys.exit(main())
-"""
-
-MECHANISMS = ("mypyc", "launcher", "preparse", "pool", "quick")
+MECHANISMS = ("pool",)
 #: the mechanisms that act on each figure (the others do nothing there)
-ACTS_ON = {"check-corpus": MECHANISMS, "check-big": MECHANISMS,
-           "build": ("mypyc", "quick"), "search": ("mypyc", "quick")}
+ACTS_ON: dict[str, tuple[str, ...]] = {"check-corpus": MECHANISMS, "check-big": MECHANISMS,
+                                       "build": (), "search": ()}
 KEEP_AT = 1.10
 
 
@@ -122,22 +73,14 @@ class Variant:
     extra: tuple[str, ...] = ()
 
     def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("JUDGE_PURE_PYTHON", "JUDGE_BENCH_OFF", "PYTHONDONTWRITEBYTECODE")}
-        if "mypyc" in self.off:
-            env["JUDGE_PURE_PYTHON"] = "1"
-        env["JUDGE_BENCH_OFF"] = ",".join(self.off)
-        return env
+        return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 FULL = Variant("full")
-#: each mechanism off; the pool's anchor is the run without the parsing child
-VARIANTS = {"mypyc": Variant("no mypyc", ("mypyc",)),
-            "launcher": Variant("no launcher", ("launcher",)),
-            "preparse": Variant("no preparse", ("preparse",)),
-            "pool": Variant("no pool", ("preparse",), ("--jobs", "1")),
-            "quick": Variant("no quick path", ("quick",))}
-ANCHOR = {"pool": "preparse"}
+#: each mechanism off
+VARIANTS = {"pool": Variant("no pool", ("pool",), ("--jobs", "1"))}
+#: a mechanism measured against another variant than the full run (none now)
+ANCHOR: dict[str, str] = {}
 
 
 @dataclass
@@ -196,25 +139,6 @@ def pairs_of(rounds: list[dict[str, float]], mechanism: str) -> paired.Pairs:
     return out
 
 
-def install_seconds(pure: bool, work: Path) -> float:
-    """``pip install -e .`` of a copy of the tree into a new venv (the dependencies come from
-    the pip cache), compiled or (``pure``) not."""
-    tree = work / ("tree-pure" if pure else "tree")
-    shutil.rmtree(tree, ignore_errors=True)
-    shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(
-        ".venv", "node_modules", "build", "*.so", "__pycache__", "*.egg-info", ".git",
-        "compiled.json", "_site"))
-    subprocess.run([sys.executable, "-m", "venv", str(tree / ".venv")], check=True)
-    env = {k: v for k, v in os.environ.items() if k != "JUDGE_PURE_PYTHON"}
-    if pure:
-        env["JUDGE_PURE_PYTHON"] = "1"
-    start = time.perf_counter()
-    subprocess.run([str(tree / ".venv" / "bin" / "python"), "-m", "pip", "install", "-q",
-                    "--disable-pip-version-check", "-e", "."], cwd=tree, env=env, check=True,
-                   capture_output=True)
-    return time.perf_counter() - start
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--pairs", type=int, default=3, help="rounds (default 3)")
@@ -222,10 +146,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="generated rulings for check-big (default 10,000)")
     parser.add_argument("--corpus", type=Path, default=ROOT,
                         help="the folder holding the corpus's rulings/ (default: the project)")
-    parser.add_argument("--only", default="check-corpus,check-big,build,search",
+    parser.add_argument("--only", default="check-corpus,check-big,build",
                         help="the figures to measure, comma-separated")
-    parser.add_argument("--install", action="store_true",
-                        help="also time pip install -e . compiled and pure (slow)")
     args = parser.parse_args(argv)
     wanted = args.only.split(",")
     print(f"what each speed mechanism buys\n{paired.machine()}")
@@ -277,12 +199,6 @@ def main(argv: list[str] | None = None) -> int:
                                         f"it", pairs))
                 table.append(("dev-main", mechanism, pairs.median, paired.spread(pairs.ratios),
                               0.0, ""))
-        if args.install:
-            pairs = paired.alternate(lambda: install_seconds(False, work),
-                                     lambda: install_seconds(True, work), 1)
-            print(paired.ratio_line("pip install -e . compiled (mypyc) / pure Python: what "
-                                    "mypyc costs the first ./dev main after an engine edit",
-                                    pairs))
         print("\nwithout / with, medians (spread): wall seconds, and CPU seconds of the "
               "command's processes")
         print("mechanism  figure        wall                CPU                 verdict (wall)")
