@@ -178,12 +178,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {size:>7,} rulings: {seconds:8.2f} s, peak {peak:7.0f} MB{site}{growth}")
         if len(sizes) >= 2:
             a, b = sizes[-2], sizes[-1]
-            ta, tb = (statistics.median(curve.seconds[s]) for s in (a, b))
+            tb = statistics.median(curve.seconds[b])
             ma, mb = (max(curve.peak_kib[s]) / 1024 for s in (a, b))
-            per_t, per_m = (tb - ta) / (b - a), (mb - ma) / (b - a)
+            per_m = (mb - ma) / (b - a)
             target = 100_000
-            print(f"  extrapolated to {target:,} rulings (linear from {a:,} and {b:,}): "
-                  f"{tb + per_t * (target - b):,.0f} s, peak {mb + per_m * (target - b):,.0f} MB")
+            # time in proportion to the rulings (a loaded machine's seconds at two sizes are too
+            # noisy for a slope); memory along the line through the two largest sizes
+            print(f"  extrapolated to {target:,} rulings: {tb / b * target:,.0f} s (in "
+                  f"proportion to {b:,}), peak {mb + per_m * (target - b):,.0f} MB (linear from "
+                  f"{a:,} and {b:,})")
         if name in TARGET_MB and sizes[-1] >= 10_000:
             peak = max(curves[name].peak_kib[sizes[-1]]) / 1024
             print(f"  target at {sizes[-1]:,}: peak <= {TARGET_MB[name]} MB: {peak:.0f} MB "
