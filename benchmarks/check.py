@@ -1,47 +1,46 @@
-"""``judge check`` against its floor: interpreter start plus ``tomllib`` parsing of the same files.
+"""``judge check`` against its floor: interpreter start plus parsing the same files.
 
 Run from the repository root (a script, not a test)::
 
-    python benchmarks/check.py                    # the corpus, best of 5 fresh processes
-    python benchmarks/check.py --repeat 9         # best of 9
+    python benchmarks/check.py                    # the corpus, 5 rounds
+    python benchmarks/check.py --pairs 9          # 9 rounds
     python benchmarks/check.py --generated 500    # also 500 generated rulings (benchmarks/site.py)
     python benchmarks/check.py --baseline DIR     # also an older copy of the project, same run
     python benchmarks/check.py --profile          # also cProfile's hot spots of one check
     python benchmarks/check.py --instructions     # also instruction counts (valgrind)
 
-What it measures, in one run, each figure the best of ``--repeat`` fresh processes (the
-commands take turns, so that a busy moment of the machine hits all of them):
+It runs, in rounds (``--pairs``), each of these once per round in fresh processes, in turns
+(the order reversed every other round, so that a busy moment of the machine hits all of
+them alike):
 
 1. the floor: ``python -c`` that starts the interpreter, imports ``tomllib`` and parses every
    file ``judge check rulings`` reads (every ruling, ``data/*.toml`` and ``data/cards/*.toml``);
-2. ``judge check rulings``, the real command (its console script's entry,
-   ``judge.launch:main``, default options: as many processes, the parent and forked workers, as
-   ``judge.workers.default_jobs`` gives on this machine),
-   from the folder that holds ``rulings/``; and, for the record, the same with ``--jobs 1``
-   (one process: what the work costs without the second CPU);
-3. their ratio, against the target of 2.0 (issue #11: "judge check against its floor").
+2. the same floor parsing with ``tomli``, the parser ``judge check`` uses
+   (judge/tomlfile.py: compiled, about twice as fast as ``tomllib``);
+3. ``judge check rulings``, the real command (its console script's entry,
+   ``judge.cli:main``, default options: as many processes as
+   ``judge.workers.default_jobs`` gives on this machine), from the folder that holds
+   ``rulings/``; and the same with ``--jobs 1`` (one process).
 
-Since judge/tomlfile.py parses with the compiled ``tomli`` (about twice as fast as
-``tomllib``), a second floor parses with ``tomli`` instead, and the ratios against it are
-printed beside, for the record: they say how much ``judge check`` costs beyond its own
-parser, where the target's floor says what a user waits against the plainest way to read
-the files. The target is read against the ``tomllib`` floor, as the issue defines it.
+Each round gives the ratios of the command to each floor; the script prints the median of
+the rounds' ratios, their spread (lowest to highest) and the load average (benchmarks/
+paired.py). The target (issue #11) is ``judge check rulings`` at most 2.0 times the
+``tomllib`` floor, wall time with bytecode caches; the ``tomli`` floor says what the check
+costs beyond its own parser.
 
-Each is given as wall seconds (what the user waits; the target is read on it) and as CPU
-seconds of the child (user + system, which other work on a busy machine disturbs less), and
-timed twice: with every module compiled at each start (``PYTHONDONTWRITEBYTECODE=1`` and no
-``__pycache__``, as on this workplace's machines) and with bytecode caches (a temporary
+Each is timed as wall seconds (what the user waits) and CPU seconds of the child (user +
+system), and in two modes: with every module compiled at each start
+(``PYTHONDONTWRITEBYTECODE=1`` and no ``__pycache__``) and with bytecode caches (a temporary
 ``PYTHONPYCACHEPREFIX``, filled by a first untimed run: what an installed package or a
-developer's tree has). The target is read with bytecode caches.
+developer's tree has).
 
 Then, so that the next person sees what costs what, the CPU time ``judge check --jobs 1``
-spends in each part inside one fresh process (bytecode caches; the best of ``--repeat`` for
-each part): interpreter start (``python -c pass``), importing ``judge.cli`` and ``judge.check``
-(what the command imports), the data files (``check_data``), loading the rulings split into
-TOML parsing (by the parser judge/tomlfile.py uses) and the rest (reading, the nesting check,
-validation, line numbers where needed), the replays with their expectation checks, and the
-report with everything else (discovery, the ``related`` checks, output); per ruling and per
-replay too; and the modules whose import costs most (``-X importtime``, self time).
+spends in each part inside one fresh process (bytecode caches; the median of ``--pairs``
+runs for each part): interpreter start (``python -c pass``), importing ``judge.cli`` and
+``judge.check``, the data files (``check_data``), loading the rulings split into TOML
+parsing and the rest (reading, the nesting check, validation, line numbers where needed),
+the replays with their expectation checks, and the report with everything else; per ruling
+and per replay too; and the modules whose import costs most (``-X importtime``, self time).
 
 ``--instructions`` also counts the instructions of each (``valgrind --tool=cachegrind``, one
 run each, bytecode caches; slow, some minutes): the floor, ``judge check rulings --jobs 1``,
@@ -50,19 +49,10 @@ before forking it; the largest count is the run's critical path). Unlike seconds
 counts do not move when the machine is busy, so they tell whether a change saves work; they
 miss the time spent in the kernel (``stat``, ``fork``, pipes).
 
-Last figures (docs/architecture.md, "Speed"): in seconds, best of 7 with bytecode caches on a
-machine at load 0.8, ``judge check rulings`` 1.69 times the ``tomllib`` floor (the tree before
-the switch to ``tomli``: 1.92 in the same run), ``--jobs 1`` 2.72 times; 4.07 times the
-``tomli`` floor. In instructions, ``--jobs 1`` 1.81 times the floor and the default run's
-largest process 1.02 times. With the engine compiled (setup.py, 2026-12-06): ``--jobs 1`` 1.65 times
-the floor and the largest process 0.89 times in instructions; in seconds, on a machine whose
-speed moved within the hour, 2.18 times against 2.32 for the tree before in the same run.
-
 ``--generated N`` repeats all of it on a corpus of N rulings written by
-``benchmarks/site.py``'s generator (texts in three languages, four scenario templates), to
-show the cost per ruling on a larger corpus. ``--baseline DIR`` (a copy of the project tree
-from before a change: ``judge/``, ``data/``) times its ``judge check`` the same way, on the
-same rulings; ``--code DIR`` times another copy as "now" (both on this tree's rulings).
+``benchmarks/site.py``'s generator. ``--baseline DIR`` (a copy of the project tree from
+before a change: ``judge/``, ``data/``) times its ``judge check`` in the same rounds, on the
+same rulings, and prints now / baseline; ``--code DIR`` times another copy as "now".
 """
 
 from __future__ import annotations
@@ -73,6 +63,7 @@ import json
 import os
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -81,6 +72,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import paired
 from fresh import cachegrind, fresh_env, instruction_counts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -169,8 +161,8 @@ class Tree:
 
 def _judge_command(code: Path) -> list[str]:
     """The ``judge`` console script of the tree ``code`` (what pip writes for its
-    ``[project.scripts]`` entry: ``judge.launch:main``, or ``judge.cli:main`` in trees from
-    before judge/launch.py), run by this Python with the tree first on the path."""
+    ``[project.scripts]`` entry: ``judge.cli:main``, or ``judge.launch:main`` in trees that
+    had judge/launch.py), run by this Python with the tree first on the path."""
     module = "judge.launch" if (code / "judge" / "launch.py").is_file() else "judge.cli"
     return [sys.executable, "-c",
             f"import sys; sys.argv[0] = 'judge'; from {module} import main; sys.exit(main())"]
@@ -203,76 +195,79 @@ def files_read(rulings: Path, data: Path) -> list[Path]:
             *sorted(data.glob("*.toml")), *sorted((data / "cards").glob("*.toml"))]
 
 
-def best(values: list[float]) -> float:
-    return min(values)
-
-
 # ---------------------------------------------------------------------- floor and command
 
 
-def compare(corpus: Path, trees: list[Tree], repeat: int, tmp: Path) -> None:
-    """Floor and ``judge check`` in fresh processes, in both bytecode modes."""
+def compare(corpus: Path, trees: list[Tree], pairs: int, tmp: Path) -> None:
+    """The floors and ``judge check`` in fresh processes, taking turns, in both bytecode
+    modes; the median and spread of the ratios of each round."""
     files = [str(p) for p in files_read(corpus / "rulings", ROOT / "data")]
-    floor = [sys.executable, "-c", FLOOR, *files]
-    floors = {"floor": floor}
+    floors = {"floor": [sys.executable, "-c", FLOOR, *files]}
     if importlib.util.find_spec("tomli") is not None:
         floors["floor-tomli"] = [sys.executable, "-c", FLOOR_TOMLI, *files]
     commands = {t.name: [*_judge_command(t.code), "check", "rulings"] for t in trees}
     single = [*commands[trees[0].name], "--jobs", "1"]
     modes: list[tuple[str, Path | None]] = [("compiled at every start", None),
                                             ("with bytecode caches", tmp / "pycache")]
-    runs: dict[tuple[str, str], list[Timing]] = {}
     last: dict[str, str] = {}
     for title, cache in modes:
-        for tree in trees:  # untimed: fill the caches, check that both commands work
+        envs = {t.name: fresh_env(t.code, cache) for t in trees}
+        first = envs[trees[0].name]
+        for tree in trees:  # untimed: fill the caches, check that every command works
             for command in floors.values():
-                _run(command, corpus, fresh_env(tree.code, cache))
-            _, done = _run(commands[tree.name], corpus, fresh_env(tree.code, cache))
+                _run(command, corpus, envs[tree.name])
+            _, done = _run(commands[tree.name], corpus, envs[tree.name])
             last[tree.name] = (done.stdout.strip().splitlines() or [""])[-1]
-        for _ in range(repeat):
-            for tree in trees:
-                for key, command in floors.items():
-                    runs.setdefault((title, key), []).append(
-                        _run(command, corpus, fresh_env(tree.code, cache))[0])
-                runs.setdefault((title, tree.name), []).append(
-                    _run(commands[tree.name], corpus, fresh_env(tree.code, cache))[0])
-                if tree is trees[0]:
-                    runs.setdefault((title, "single"), []).append(
-                        _run(single, corpus, fresh_env(tree.code, cache))[0])
+        runs: list[tuple[str, list[str], dict[str, str]]] = [
+            *((key, command, first) for key, command in floors.items()),
+            *((t.name, commands[t.name], envs[t.name]) for t in trees),
+            ("single", single, first)]
+        rounds: list[dict[str, Timing]] = []
+        for i in range(pairs):  # each round runs every command, in turns of order
+            order = runs if i % 2 == 0 else runs[::-1]
+            rounds.append({key: _run(command, corpus, env)[0] for key, command, env in order})
+            rounds[-1]["load"] = Timing(paired.load(), paired.load())
 
-    def fig(key: tuple[str, str], kind: str) -> float:
-        return min(t.wall if kind == "wall" else t.cpu for t in runs[key])
+        def ratios(key: str, anchor: str, kind: str = "wall",
+                   rounds: list[dict[str, Timing]] = rounds) -> paired.Pairs:
+            out = paired.Pairs()
+            for r in rounds:
+                out.project.append(getattr(r[key], kind))
+                out.anchor.append(getattr(r[anchor], kind))
+                out.loads.append(r["load"].wall)
+            return out
 
-    print(f"fresh processes, best of {repeat} (seconds: wall / CPU):")
-    names = [("floor (python + tomllib, same files)", "floor")]
-    if "floor-tomli" in floors:
-        names += [("  the same with tomli (for the record)", "floor-tomli")]
-    names += [(f"judge check rulings, {t.name}", t.name) for t in trees]
-    names += [(f"  the same with --jobs 1, {trees[0].name}", "single")]
-    width = max(len(label) for label, _ in names) + 2
-    print(f"  {'':{width}}" + "".join(f"{m:>24}" for m, _ in modes))
-    for label, name in names:
-        print(f"  {label:{width}}" + "".join(
-            f"{fig((m, name), 'wall'):>16.3f} / {fig((m, name), 'cpu'):<5.3f}" for m, _ in modes))
-    for tree in trees:
-        print(f"  {'ratio, ' + tree.name + f' (target <= {TARGET_RATIO:g})':{width}}" + "".join(
-            f"{fig((m, tree.name), 'wall') / fig((m, 'floor'), 'wall'):>16.2f} / "
-            f"{fig((m, tree.name), 'cpu') / fig((m, 'floor'), 'cpu'):<5.2f}" for m, _ in modes))
-    print(f"  {'ratio, --jobs 1 (for the record)':{width}}" + "".join(
-        f"{fig((m, 'single'), 'wall') / fig((m, 'floor'), 'wall'):>16.2f} / "
-        f"{fig((m, 'single'), 'cpu') / fig((m, 'floor'), 'cpu'):<5.2f}" for m, _ in modes))
-    if "floor-tomli" in floors:
+        print(f"{title}: {pairs} rounds of fresh processes, each command once a round, in "
+              f"turns (seconds are medians, wall / CPU):")
+        for key, _, _ in runs:
+            wall = statistics.median(r[key].wall for r in rounds)
+            cpu = statistics.median(r[key].cpu for r in rounds)
+            print(f"  {NAMES.get(key, 'judge check rulings, ' + key):46}{wall:8.3f} / {cpu:.3f}")
         for tree in trees:
-            print(f"  {'ratio to the tomli floor, ' + tree.name:{width}}" + "".join(
-                f"{fig((m, tree.name), 'wall') / fig((m, 'floor-tomli'), 'wall'):>16.2f} / "
-                f"{fig((m, tree.name), 'cpu') / fig((m, 'floor-tomli'), 'cpu'):<5.2f}"
-                for m, _ in modes))
-    cached = modes[1][0]
-    for tree in trees:
-        ratio = fig((cached, tree.name), "wall") / fig((cached, "floor"), "wall")
-        verdict = "met" if ratio <= TARGET_RATIO else "MISSED"
-        print(f"  target ratio <= {TARGET_RATIO:g} (wall, with bytecode caches), {tree.name}: "
-              f"{ratio:.2f} {verdict}  (judge check said \"{last[tree.name]}\")")
+            target = TARGET_RATIO if cache is not None else None
+            print(paired.ratio_line(f"judge check rulings ({tree.name}) / floor (tomllib), "
+                                    f"{title}", ratios(tree.name, "floor"), target=target))
+            print(paired.ratio_line(f"the same in CPU seconds, {title}",
+                                    ratios(tree.name, "floor", "cpu")))
+            if "floor-tomli" in floors:
+                print(paired.ratio_line(
+                    f"judge check rulings ({tree.name}) / floor with tomli (the parser judge "
+                    f"check uses), {title}", ratios(tree.name, "floor-tomli")))
+        print(paired.ratio_line(f"judge check rulings --jobs 1 / floor (tomllib), {title}",
+                                ratios("single", "floor")))
+        if "floor-tomli" in floors:
+            print(paired.ratio_line(f"judge check rulings --jobs 1 / floor with tomli, {title}",
+                                    ratios("single", "floor-tomli")))
+        if len(trees) > 1:
+            print(paired.ratio_line(f"judge check rulings, now / baseline, {title}",
+                                    ratios(trees[0].name, trees[1].name)))
+        print(f"  (judge check said \"{last[trees[0].name]}\")")
+
+
+#: How :func:`compare` names its commands.
+NAMES = {"floor": "floor (python + tomllib, same files)",
+         "floor-tomli": "floor with tomli (the parser judge check uses)",
+         "single": "judge check rulings --jobs 1"}
 
 
 # ---------------------------------------------------------------------- breakdown
@@ -284,14 +279,15 @@ def breakdown(corpus: Path, tree: Tree, repeat: int, tmp: Path, profile: bool) -
     source = BREAKDOWN.replace("PROFILE", "True" if profile else "False", 1)
     command = [sys.executable, "-c", source, "rulings"]
     _run(command, corpus, env)  # untimed: fill the caches
-    starts = [_run([sys.executable, "-c", "pass"], corpus, env)[0].cpu for _ in range(repeat)]
+    starts = []
     runs = []
-    for _ in range(repeat):
+    for _ in range(repeat):  # in turns with the bare start
+        starts.append(_run([sys.executable, "-c", "pass"], corpus, env)[0].cpu)
         _, done = _run(command, corpus, env)
         runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
 
     def part(fn: Callable[[dict[str, float]], float]) -> float:
-        return min(fn(r["spent"]) for r in runs)
+        return statistics.median(fn(r["spent"]) for r in runs)
 
     counts, last = runs[0]["counts"], runs[0]["last"]
     rulings, replays = counts["rulings"] or 1, counts["replays"] or 1
@@ -299,7 +295,7 @@ def breakdown(corpus: Path, tree: Tree, repeat: int, tmp: Path, profile: bool) -
     rest = part(lambda s: s["load"] - s["parse"])
     replay = part(lambda s: s["replay"])
     rows = [
-        ("interpreter start (python -c pass)", min(starts), ""),
+        ("interpreter start (python -c pass)", statistics.median(starts), ""),
         ("import judge.cli and judge.check", part(lambda s: s["import"]), ""),
         ("data files (check_data)", part(lambda s: s["data"]), ""),
         (f"load: TOML parsing ({counts.get('parser', 'tomllib')})", parse,
@@ -312,7 +308,7 @@ def breakdown(corpus: Path, tree: Tree, repeat: int, tmp: Path, profile: bool) -
     ]
     total = sum(r[1] for r in rows)
     print(f"\nwhere judge check spends its time ({tree.name}; CPU seconds in one fresh process "
-          f"with bytecode caches, best of {repeat} for each part; {counts['rulings']} rulings, "
+          f"with bytecode caches, median of {repeat} for each part; {counts['rulings']} rulings, "
           f"{counts['replays']} replays; \"{last}\"):")
     for name, seconds, note in rows:
         print(f"  {name:<50}{seconds:>7.3f} s {seconds / total:>5.0%}  {note}")
@@ -326,7 +322,7 @@ def breakdown(corpus: Path, tree: Tree, repeat: int, tmp: Path, profile: bool) -
 
 
 def imports(tree: Tree, tmp: Path, top: int = 10) -> None:
-    """The modules whose import costs ``judge check`` most (self time, best of three)."""
+    """The modules whose import costs ``judge check`` most (self time, median of three)."""
     env = fresh_env(tree.code, tmp / "pycache")
     command = [sys.executable, "-X", "importtime", "-c", "import judge.cli, judge.check"]
     _run(command, ROOT, env)
@@ -342,13 +338,13 @@ def imports(tree: Tree, tmp: Path, top: int = 10) -> None:
                 if match.group(4).startswith("judge.") and len(match.group(3)) == 1:
                     total += int(match.group(2))  # judge.cli, then what judge.check adds
         totals.append(total)
-    total = min(totals)
-    ranked = sorted(selfs.items(), key=lambda kv: -min(kv[1]))[:top]
-    judge = sum(min(v) for k, v in selfs.items() if k.split(".")[0] == "judge")
+    total = statistics.median(totals)
+    ranked = sorted(selfs.items(), key=lambda kv: -statistics.median(kv[1]))[:top]
+    judge = sum(statistics.median(v) for k, v in selfs.items() if k.split(".")[0] == "judge")
     print(f"\nimport judge.cli, judge.check ({tree.name}): {total / 1000:.1f} ms under "
           f"-X importtime, {len(selfs)} modules, {judge / 1000:.1f} ms in judge.* itself; "
           f"the {top} dearest (self ms):")
-    print("  " + ", ".join(f"{name} {min(us) / 1000:.1f}" for name, us in ranked))
+    print("  " + ", ".join(f"{name} {statistics.median(us) / 1000:.1f}" for name, us in ranked))
 
 
 # ---------------------------------------------------------------------- instructions
@@ -401,12 +397,15 @@ def generated(folder: Path, count: int) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5,
-                        help="fresh processes per figure; the best is kept (default 5)")
+    parser.add_argument("--pairs", "--repeat", dest="repeat", type=int, default=5,
+                        help="rounds of fresh processes, each command once a round; the "
+                             "median of the rounds' ratios is the figure (default 5)")
     parser.add_argument("--generated", type=int, default=0, metavar="N",
                         help="also a corpus of N generated rulings (default: none)")
     parser.add_argument("--baseline", type=Path, metavar="DIR",
                         help="an older copy of the project (judge/, data/) to time beside")
+    parser.add_argument("--corpus", type=Path, metavar="DIR", default=ROOT,
+                        help="the folder holding the rulings/ to check (default: the project)")
     parser.add_argument("--code", type=Path, metavar="DIR", default=ROOT,
                         help="the copy of the project timed as 'now' (default: this one)")
     parser.add_argument("--profile", action="store_true",
@@ -415,15 +414,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="also count instructions with valgrind (slow)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    load = os.getloadavg()[0]
-    print(f"judge check against its floor  (Python {sys.version.split()[0]}, "
-          f"{os.cpu_count()} CPUs, load average {load:.2f})\n")
+    print(f"judge check against its floor\n{paired.machine()}\n")
     trees = [Tree("now", args.code.resolve())]
     if args.baseline:
         trees.append(Tree("baseline", args.baseline.resolve()))
     with tempfile.TemporaryDirectory(prefix="judge-check-bench-") as name:
         tmp = Path(name)
-        corpora = [("the corpus", ROOT)]
+        corpora = [("the corpus", args.corpus.resolve())]
         if args.generated:
             corpora.append((f"{args.generated} generated rulings",
                             generated(tmp / "generated", args.generated)))

@@ -4,7 +4,7 @@ Run from the repository root (a script, not a test)::
 
     python benchmarks/engine_runs.py                 # the project's corpus
     python benchmarks/engine_runs.py --rulings 300   # also 300 rulings of benchmarks/site.py
-    python benchmarks/engine_runs.py --repeat 5      # best of 5 timings (default 3)
+    python benchmarks/engine_runs.py --pairs 5       # 5 pairs (default 3)
 
 For each corpus it prints:
 
@@ -15,10 +15,10 @@ For each corpus it prints:
    prefix of the steps of each group of rule sets for the boards, that is
    ``2 x traces + sum(steps + 1 over the replay groups)`` (1,551 for the 133 rulings of the
    corpus when the traces came in; the figure is worked out here from the same corpus);
-2. the whole build's time and ``judge check``'s time on the same rulings, both measured in
-   this run (best of ``--repeat``), and their ratio; and the time the old load's extra runs
-   take, measured by making them (``run_once`` on each prefix, ``replay`` once more), so that
-   the old build's time can be estimated beside the new one.
+2. the whole build (``--no-search``, in this process) in turns with ``judge check`` on the
+   same rulings (in this process too), ``--pairs`` times: the median and spread of the
+   paired ratios, with the load; and the same for the runs the old load made beside the
+   corpus' own (``run_once`` on each prefix, ``replay`` once more).
 """
 
 from __future__ import annotations
@@ -30,11 +30,14 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import paired  # noqa: E402
 
 from judge.check import run_checks  # noqa: E402
 from judge.corpus import load_glossary  # noqa: E402
@@ -70,16 +73,7 @@ def old_extra_seconds(site: SiteInput) -> float:
     return time.perf_counter() - start
 
 
-def best(times: int, work: Callable[[], object]) -> float:
-    out = []
-    for _ in range(times):
-        start = time.perf_counter()
-        work()
-        out.append(time.perf_counter() - start)
-    return min(out)
-
-
-def measure(name: str, root: Path, repeat: int, work: Path) -> None:
+def measure(name: str, root: Path, pairs: int, work: Path) -> None:
     site = load(root)
     traces = site.corpus.trace_count
     before = engine_runs()
@@ -92,25 +86,32 @@ def measure(name: str, root: Path, repeat: int, work: Path) -> None:
           f"{old - 2 * traces} prefixes; {old / runs:.2f}x as many)")
     if name == "project":
         print(f"  old figure when the traces came in: {OLD_PROJECT_RUNS:,}")
-    build_s = best(repeat, lambda: build_site(out, root=root, allow_failing=True))
-    check_s = best(repeat, lambda: run_checks([root / "rulings"]))
-    extra_s = best(repeat, lambda: old_extra_seconds(site))
-    print(f"  whole site build (no search) {build_s:>7.2f} s")
-    print(f"  judge check (in process)     {check_s:>7.2f} s")
-    print(f"  ratio build / check          {build_s / check_s:>7.2f}")
-    print(f"  the old load's extra runs    {extra_s:>7.2f} s  (old build estimated "
-          f"{build_s + extra_s:.2f} s, ratio {(build_s + extra_s) / check_s:.2f} to check)")
+    build = paired.alternate(
+        lambda: paired.timed(lambda: build_site(out, root=root, allow_failing=True)),
+        lambda: paired.timed(lambda: run_checks([root / "rulings"])), pairs)
+    print("  " + paired.ratio_line("whole site build (no search, in process) / judge check "
+                                   "(in process)", build))
+    extra = paired.alternate(lambda: paired.timed(lambda: old_extra_seconds(site)),
+                             lambda: paired.timed(lambda: run_checks([root / "rulings"])),
+                             pairs)
+    print("  " + paired.ratio_line("the old load's extra runs / judge check (in process)",
+                                   extra))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rulings", type=int, default=0,
                         help="also a corpus of this many generated rulings (benchmarks/site.py)")
-    parser.add_argument("--repeat", type=int, default=3, help="timings to take the best of")
+    parser.add_argument("--corpus", type=Path, default=ROOT,
+                        help="the folder holding rulings/ (default: the project)")
+    parser.add_argument("--pairs", type=int, default=3,
+                        help="builds, each beside a judge check, in turns (default 3)")
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="judge-runs-bench-"))
     try:
-        measure("project", ROOT, args.repeat, work)
+        print(paired.machine())
+        measure("project" if args.corpus == ROOT else str(args.corpus), args.corpus.resolve(),
+                args.pairs, work)
         if args.rulings:
             spec = importlib.util.spec_from_file_location("site_bench",
                                                           ROOT / "benchmarks" / "site.py")
@@ -119,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             spec.loader.exec_module(bench)
             corpus = work / "generated"
             bench.write_corpus(corpus, args.rulings, load_glossary())
-            measure(f"generated ({args.rulings})", corpus, args.repeat, work)
+            measure(f"generated ({args.rulings})", corpus, args.pairs, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

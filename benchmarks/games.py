@@ -14,49 +14,17 @@ pass (tracing slows the engine, so it is not timed) and ``ru_maxrss``.
 
 Target: at least 100,000 engine events per second on one core of this machine.
 
-Machines differ, so the events per second are also given against a fixed pure-Python
-reference workload (:func:`reference_work`: dict, list, attribute and call work of the kind the
-engine does, the same on every machine) timed in the same run, before and after the games:
-``events/s / reference rounds/s``. That ratio compares across machines and runs better than
-raw events per second do, but not well: the same code gave 18.22 events per 1,000 reference
-rounds on one quiet machine and 15.0 on another (2026-12-06), since the two workloads do not
-speed up alike from one processor to the next.
+Machines differ, so the games are played in chunks of ten, each beside a run of a fixed
+pure-Python reference workload (:func:`reference_work`: dict, list, attribute and call work
+of the kind the engine does), before the chunk in one and after it in the next; the ratio
+of each chunk's CPU per event to the reference's CPU per round is printed as the median and
+spread of the chunks (benchmarks/paired.py), with the load.
 
 ``--instructions`` also counts instructions with valgrind (``cachegrind``, ``PYTHONHASHSEED=0``,
 bytecode caches): 30 games of up to ``--turns`` turns under each rule set and ten runs of the
 reference workload, each less a run that only imports. Instructions per event and per
 reference round do not move with the machine's load or speed (for one Python build), so they
-are the figures that tell whether a change to the engine saves work; their quotient (an event
-in reference rounds) is what the processor does not change. On 2026-12-06: 62,092
-instructions per event, 2,189 per reference round, an event 28.4 rounds. The target itself is
-read in events per second on the machine at hand.
-
-Figures (issue 13): 71,302 events/s, 14.41 events per 1,000 reference rounds, on a quiet
-machine before the last round of engine work (one-pass rule-processing check, moves logged
-and their triggers looked up directly, the driver's candidates built by plain loops). That
-work cut the instructions per event by 13% (77,500 to 67,100; 30 games of up to 12 turns per
-rule set under cachegrind, same events): about 82,000 events/s (16.6 per 1,000 reference
-rounds) expected on the same quiet machine; on a loaded one, the same run of
-``--games 100`` went from 10.33 to 12.57 events per 1,000 reference rounds.
-
-A second round (the layer of continuous effects built without keyword calls and read once per
-reader, cost coverages and colour masks made once, the driver's actions handed over
-positionally, phases and steps from tables) cut the instructions per event by 7.7% more
-(67,000 to 61,800, same measure, same events): about 89,000 events/s (18.0 per 1,000
-reference rounds) expected on the quiet machine. On a loaded one (load about 2.5 on two
-cores), ``--games 100`` run twice each, alternately: 13.05 and 13.13 events per 1,000
-reference rounds before, 14.00 and 15.04 after (57,800 and 57,200 events/s before, 61,200 and
-66,700 after). The target is not met yet (ratio about 0.89).
-
-Since then the engine is compiled with mypyc at install (docs/architecture.md, "The compiled
-engine"), and this script also times the same games with the engine run from its source, as
-the baseline of the same run. On 2026-12-06: 34,557 instructions per event compiled, 65,837
-from the source (1.91 times fewer); in seconds, ``--games 150`` four times in a row:
-73,572, 105,806, 100,411 and 97,060 events/s compiled against 45,211, 53,018, 53,683 and
-51,802 from the source (1.63 to 2.00 times), 26.8 to 27.9 events per 1,000 reference rounds
-(the reference at 2.64 to 3.80 million rounds a second: this machine's speed moved within the
-hour). The target is met while the machine runs the reference at about 3.6 million rounds a
-second or more.
+are the figures that tell whether a change to the engine saves work.
 """
 
 from __future__ import annotations
@@ -71,9 +39,9 @@ import time
 import tracemalloc
 from dataclasses import dataclass, field
 
+import paired
 from fresh import cachegrind, instruction_counts
 
-from judge.compiled import ENV, running
 from judge.data import load_rulesets
 from judge.engine.driver import play_random_game
 from judge.engine.rulesets import RuleSet
@@ -104,6 +72,10 @@ class Played:
     per_game: list[float] = field(default_factory=list)
     ref_cpu: float = 0.0
     ref_runs: int = 0
+    #: (events, CPU seconds) of each chunk of REFERENCE_EVERY games, and the CPU seconds of
+    #: the reference run beside each (before the chunk in one, after it in the next)
+    chunks: list[tuple[int, float]] = field(default_factory=list)
+    ref_runs_cpu: list[float] = field(default_factory=list)
 
 
 def _touch(item: _Item, zone: str) -> None:
@@ -172,13 +144,12 @@ def instructions(turns: int) -> None:
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode caches, as an installed package has
 
-    def count(part: str, source: bool = False) -> tuple[int, int]:
+    def count(part: str) -> tuple[int, int]:
         command = [sys.executable, __file__, "--grind", part, "--turns", str(turns)]
-        env_part = {**env, ENV: "1"} if source else env
-        subprocess.run(command, env=env_part, check=True, capture_output=True)  # the caches
+        subprocess.run(command, env=env, check=True, capture_output=True)  # the caches
         grind = cachegrind(command)
         assert grind is not None
-        done = subprocess.run(grind, env=env_part, check=True, capture_output=True, text=True)
+        done = subprocess.run(grind, env=env, check=True, capture_output=True, text=True)
         return instruction_counts(done.stderr)[0], int(done.stdout.split()[-1])
 
     base, _ = count("imports")
@@ -189,51 +160,56 @@ def instructions(turns: int) -> None:
     print(f"instructions: {per_event:,.0f} per event ({events:,} events, {GRIND_GAMES} games "
           f"per rule set), {per_round:,.0f} per reference round; an event costs the "
           f"instructions of {per_event / per_round:.1f} reference rounds")
-    if running().startswith("compiled"):
-        src_base, _ = count("imports", source=True)
-        src_games, src_events = count("games", source=True)
-        src_per_event = (src_games - src_base) / src_events
-        print(f"instructions from source: {src_per_event:,.0f} per event ({src_events:,} "
-              f"events); compiled {src_per_event / per_event:.2f}x fewer")
+
 
 
 def play(rulesets: list[RuleSet], games_per_set: int, turns: int) -> Played:
-    """Every game of the run, timed one by one, with the reference workload between them."""
+    """Every game of the run, timed one by one, in chunks of REFERENCE_EVERY games, each
+    chunk beside a run of the reference workload (before it, then after the next one)."""
     out = Played()
-    for rules in rulesets:
-        for seed in range(games_per_set):
-            if seed % REFERENCE_EVERY == 0:
-                out.ref_cpu += reference_seconds()
-                out.ref_runs += 1
+    games = [(rules, seed) for rules in rulesets for seed in range(games_per_set)]
+    for at in range(0, len(games), REFERENCE_EVERY):
+        first = (at // REFERENCE_EVERY) % 2 == 0
+        if first:
+            ref = reference_seconds()
+        events = 0
+        chunk_cpu = 0.0
+        for rules, seed in games[at:at + REFERENCE_EVERY]:
             t0 = time.process_time()
             rg = play_random_game(rules, seed, turns=turns)
-            out.per_game.append(time.process_time() - t0)
-            out.events += len(rg.game.log)
+            cpu = time.process_time() - t0
+            out.per_game.append(cpu)
+            chunk_cpu += cpu
+            events += len(rg.game.log)
             out.actions += len(rg.actions)
             out.wins += rg.game.state.winner is not None
+        if not first:
+            ref = reference_seconds()
+        out.events += events
+        out.chunks.append((events, chunk_cpu))
+        out.ref_runs_cpu.append(ref)
+        out.ref_cpu += ref
+        out.ref_runs += 1
     return out
 
 
-def source_rate(games_per_set: int, turns: int) -> tuple[float, float]:
-    """Events/s and reference rounds/s of the same games with the engine run from its source
-    (``JUDGE_PURE_PYTHON``), in a second process: the baseline of the compiled build."""
-    env = {**os.environ, ENV: "1"}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    done = subprocess.run([sys.executable, __file__, "--games", str(games_per_set), "--turns",
-                           str(turns), "--rates"], env=env, check=True, capture_output=True,
-                          text=True)
-    rate, ref = done.stdout.split()
-    return float(rate), float(ref)
+def chunk_pairs(run: Played) -> paired.Pairs:
+    """Each chunk of REFERENCE_EVERY games beside the reference run next to it: CPU seconds
+    per event against CPU seconds per reference round."""
+    out = paired.Pairs()
+    for (events, cpu), ref in zip(run.chunks, run.ref_runs_cpu, strict=True):
+        out.project.append(cpu / max(events, 1) * 1e6)
+        out.anchor.append(ref / REFERENCE_ROUNDS * 1e6)
+        out.loads.append(paired.load())
+    return out
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--games", type=int, default=300, help="games per rule set")
     parser.add_argument("--turns", type=int, default=12, help="turn limit per game")
     parser.add_argument("--instructions", action="store_true",
                         help="also count instructions with valgrind (slower)")
-    parser.add_argument("--no-source", action="store_true",
-                        help="do not also time the engine run from its source")
     parser.add_argument("--grind", choices=("imports", "games", "reference"),
                         help=argparse.SUPPRESS)  # one process that --instructions counts
     parser.add_argument("--rates", action="store_true",
@@ -262,8 +238,7 @@ def main() -> None:
     tracemalloc.stop()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    build = running()
-    print(f"engine: {build}")
+    print(paired.machine())
     print(f"games: {games} ({len(rulesets)} rule sets x {args.games}), {run.wins} won before "
           f"turn {args.turns}, {run.actions:,} actions, {run.events:,} events")
     print(f"cpu: {cpu:.2f} s; {games / cpu:,.1f} games/s; {run.actions / cpu:,.0f} actions/s; "
@@ -274,15 +249,12 @@ def main() -> None:
           f"ru_maxrss {rss:.1f} MiB")
     print(f"reference: {ref:,.0f} rounds/s ({run.ref_runs} runs between the games); relative "
           f"speed {1000 * rate / ref:.2f} events per 1,000 reference rounds")
-    if build.startswith("compiled") and not args.no_source:
-        src_rate, src_ref = source_rate(args.games, args.turns)
-        print(f"source: {src_rate:,.0f} events/s with the engine run from its source "
-              f"({1000 * src_rate / src_ref:.2f} per 1,000 reference rounds); compiled "
-              f"{rate / src_rate:.2f}x as fast ({rate / ref / (src_rate / src_ref):.2f}x "
-              f"against the reference)")
+    print(paired.ratio_line(f"CPU per engine event / CPU per reference round ("
+                            f"{len(run.chunks)} chunks of {REFERENCE_EVERY} games, each beside "
+                            f"a reference run)", chunk_pairs(run), unit="µs"))
     verdict = "met" if rate >= TARGET_EVENTS_PER_S else "missed"
     print(f"target: {TARGET_EVENTS_PER_S:,} events/s on one core; ratio "
-          f"{rate / TARGET_EVENTS_PER_S:.2f} ({verdict})")
+          f"{rate / TARGET_EVENTS_PER_S:.2f} ({verdict}; load {paired.load():.2f})")
     if args.instructions:
         instructions(args.turns)
 

@@ -2,14 +2,15 @@
 
 Run from the repository root (a script, not a test)::
 
-    python benchmarks/limits.py             # best of 3 for each case
-    python benchmarks/limits.py --repeat 5
+    python benchmarks/limits.py             # 3 pairs for each case
+    python benchmarks/limits.py --pairs 5
 
 The engine's limits (docs/limits.md) end any runaway replay; the tests in
 ``tests/test_limits_engine.py`` check *that* they do, with a generous deadline only against a
 hang. How *fast* is measured here, since machines differ 2-3x and a timed assertion in the
-suite would fail on a busy one. Each case is replayed in this process (CPU seconds, best of
-``--repeat``), beside a floor measured in the same run: a ruling whose one effect logs about
+suite would fail on a busy one. Each case is replayed in this process (CPU seconds), in turns
+with a floor (``--pairs`` times; the median and spread of the paired ratios, with the load):
+a ruling whose one effect logs about
 the same number of events with a plain operation (``down``/``up`` of one SIGNI), so the ratio
 says what each event of the case costs against an event that does nothing special.
 
@@ -38,6 +39,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import paired  # noqa: E402
 
 from judge.engine.cards import Op  # noqa: E402
 from judge.errors import EngineError  # noqa: E402
@@ -149,44 +153,47 @@ effect = [{ op = "mill", count = 1 }]
                                        ops='{ op = "mill", count = 1 }'))
 
 
-def best(run: Callable[[], int], repeat: int) -> tuple[float, int]:
-    times = []
-    events = 0
-    for _ in range(repeat):
-        start = time.process_time()
-        try:
-            events = run()
-        except EngineError as exc:  # a limit raised outside a replay's own handling
-            events = -1
-            print(f"    (stopped: {exc})")
-        times.append(time.process_time() - start)
-    return min(times), events
+def once(run: Callable[[], int]) -> tuple[float, int]:
+    """CPU seconds and events of one run."""
+    start = time.process_time()
+    try:
+        events = run()
+    except EngineError as exc:  # a limit raised outside a replay's own handling
+        events = -1
+        print(f"    (stopped: {exc})")
+    return time.process_time() - start, events
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--pairs", "--repeat", dest="pairs", type=int, default=3)
     args = parser.parse_args()
     cases = [("mill of 2**63 under 2014-04", huge_mill),
              ("2,000 power changes over 400 cards", largest_power_change),
              ("6,000 lasting modifiers", modifiers),
              ("optional self-milling trigger, 2014-04", self_mill)]
-    print(f"{'case':42} {'CPU s':>8} {'events':>8} {'us/event':>9} "
-          f"{'floor us/event':>15} {'ratio':>6}")
+    print(paired.machine())
     worst = 0.0
     for name, make in cases:
         run, _rules = make()
-        seconds, events = best(run, args.repeat)
+        _, events = once(run)  # untimed: how many events the floor must log
         floor_run, _ = events_of("2014-07", plain(max(2, min(events, 20_000))))
-        floor_seconds, floor_events = best(floor_run, args.repeat)
-        per = seconds / max(events, 1) * 1e6
-        floor_per = floor_seconds / max(floor_events, 1) * 1e6
-        ratio = per / floor_per
-        worst = max(worst, ratio)
-        print(f"{name:42} {seconds:8.3f} {events:8d} {per:9.2f} {floor_per:15.2f} {ratio:6.2f}")
+
+        def case(run: Callable[[], int] = run) -> float:
+            seconds, events = once(run)
+            return seconds / max(events, 1) * 1e6
+
+        def floor(floor_run: Callable[[], int] = floor_run) -> float:
+            seconds, events = once(floor_run)
+            return seconds / max(events, 1) * 1e6
+
+        pairs = paired.alternate(case, floor, args.pairs)
+        worst = max(worst, pairs.median)
+        print(paired.ratio_line(f"{name}, CPU per event / the floor's ({events} events)", pairs,
+                                unit="µs", target=TARGET_RATIO))
     verdict = "met" if worst <= TARGET_RATIO else "MISSED"
-    print(f"target: every case within {TARGET_RATIO}x the floor per event; worst {worst:.2f} "
-          f"({verdict})")
+    print(f"target: every case within {TARGET_RATIO}x the floor per event; worst median "
+          f"{worst:.2f} ({verdict}; load {paired.load():.2f})")
 
 
 if __name__ == "__main__":

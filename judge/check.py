@@ -18,7 +18,6 @@ from judge.data import check_data, check_main_rulings, load_rulesets
 from judge.engine.trace import Replay
 from judge.errors import DataError, FormatWarning, JudgeError, ScenarioError, printable
 from judge.ids import quote
-from judge.preparse import Parsed, Preparser
 from judge.scenario.expect import check_replay
 from judge.scenario.file import (
     _rulings_folder,
@@ -135,8 +134,7 @@ def check_scenario(scenario: Scenario, rules: str) -> Result:
 
 
 def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | None = None,
-                summary: Summary | None = None, jobs: int | None = 1,
-                early: Preparser | None = None
+                summary: Summary | None = None, jobs: int | None = 1
                 ) -> Iterator[Result | ScenarioError | FormatWarning]:
     """Yield a ScenarioError per unusable file and a FormatWarning per thing a file should
     change (:mod:`judge.scenario.versions`: an older format, a field read for the last
@@ -147,23 +145,20 @@ def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | 
     that (a broken data file raises :class:`~judge.errors.DataError`). With ``jobs`` above 1
     (None: :func:`judge.workers.default_jobs`), the loading and the replays are shared among
     that many processes, this one and forked workers (:mod:`judge.workers`); what is yielded
-    is the same, in the same order. ``early``: the files of ``paths``, found and parsed
-    meanwhile by another process (:func:`judge.preparse.start`)."""
+    is the same, in the same order."""
     check_data()
     known = load_rulesets()
     paths = list(paths)
-    files = early.files if early is not None else list(discover(paths))
+    files = list(discover(paths))
     shown = [_display(path) for path in files]
     if jobs is None:
         jobs = default_jobs(len(files))
 
     folders: dict[Path, Path] = {}  # each folder of the run resolved once
-    parsed = early.collect() if early is not None else Parsed({})
 
     def load(index: int) -> tuple[Scenario | None, Head | Failed]:
         try:
-            scenario = load_one(files[index], shown[index], folders,
-                                parsed.take(str(files[index])))
+            scenario = load_one(files[index], shown[index], folders)
         except ScenarioError as exc:
             return None, pack_error(index, exc, _written_ids(files[index]))
         return scenario, Head(index, scenario.id, scenario.path, scenario.rulesets,
@@ -290,10 +285,9 @@ def _ids_beside(paths: Iterable[Path]) -> set[str]:
 
 
 def run_checks(paths: Iterable[Path], rules: str | None = None,
-               keyword: str | None = None, jobs: int | None = 1,
-               early: Preparser | None = None) -> Summary:
+               keyword: str | None = None, jobs: int | None = 1) -> Summary:
     summary = Summary()
-    for item in iter_checks(paths, rules, keyword, summary, jobs, early):
+    for item in iter_checks(paths, rules, keyword, summary, jobs):
         if isinstance(item, ScenarioError):
             summary.errors.append(item)
         elif isinstance(item, Result):

@@ -25,7 +25,6 @@ from judge.paths import default_rulings, project_root
 
 if TYPE_CHECKING:
     from judge.check import Result
-    from judge.preparse import Preparser
 
 
 def _force_option(what: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
@@ -60,24 +59,16 @@ def check(paths: tuple[Path, ...], rules: str | None, keyword: str | None,
     Each failure prints the file, ruling id, rule set and a zone-by-zone diff. The last line
     is "N passed, N failed". Exit status: 0 all passed, 1 failures, 2 unusable files.
     """
-    from judge.preparse import start
-
     targets = list(paths) or default_rulings()
     if junit is not None:  # before anything runs: a report that may not be written fails now
         from judge.check import claim_report
 
         claim_report(junit, targets, force)
-    # with several processes, a second CPU parses the rulings while this one imports
-    early = start(targets, jobs)
-    try:
-        _check(targets, rules, keyword, junit, force, verbose, jobs, early)
-    finally:
-        if early is not None:
-            early.close()
+    _check(targets, rules, keyword, junit, force, verbose, jobs)
 
 
 def _check(targets: list[Path], rules: str | None, keyword: str | None, junit: Path | None,
-           force: bool, verbose: bool, jobs: int | None, early: Preparser | None) -> None:
+           force: bool, verbose: bool, jobs: int | None) -> None:
     from judge.check import Summary, iter_checks, run_checks, write_junit
     from judge.data import load_rulesets
 
@@ -87,7 +78,7 @@ def _check(targets: list[Path], rules: str | None, keyword: str | None, junit: P
     if junit is None and not verbose:
         # stream: print each problem as soon as it is found
         summary = Summary()
-        for item in iter_checks(targets, rules, keyword, summary, jobs, early):
+        for item in iter_checks(targets, rules, keyword, summary, jobs):
             if isinstance(item, ScenarioError):
                 summary.errors.append(item)
                 click.echo(f"Error: {item}")
@@ -98,7 +89,7 @@ def _check(targets: list[Path], rules: str | None, keyword: str | None, junit: P
                 if not item.ok:
                     click.echo(item.report())
     else:
-        summary = run_checks(targets, rules, keyword, jobs, early)
+        summary = run_checks(targets, rules, keyword, jobs)
         for warning in summary.warnings:
             click.echo(f"Warning: {warning}")
         for error in summary.errors:
@@ -460,39 +451,51 @@ def serve_command(port: int, out: Path, force: bool, allow_failing: bool, no_sea
                   corpus_dir: Path | None) -> None:
     """Build the site, serve it on http://127.0.0.1:PORT/ and rebuild it whenever a file
     under rulings/ or data/ (or a template) changes. Stop with Ctrl-C.
+
+    When --out holds a site judge build made, that site is served at once while the new one
+    builds, and replaced when it is complete; a build that fails then keeps it.
     """
     import threading
 
-    from judge.site.build import BuildError, build_site
-    from judge.site.serve import bind_server, serve_in_background, watch
+    from judge.site.build import MARKER, build_site, restore_previous
+    from judge.site.serve import bind_server, serve_in_background, watch, watched_files
 
     root = _corpus_root(corpus_dir)
     server = bind_server(out.resolve(), port)  # a port in use fails now, not after a build
+    seen = watched_files(root)  # a change during the first build is built again after it
+
+    def rebuild(first: bool = False) -> None:
+        try:
+            report = build_site(out, root=root, allow_failing=allow_failing,
+                                search=not no_search)
+            click.echo(f"{'built' if first else 'rebuilt'}: {report.summary()}")
+        except JudgeError as exc:  # BuildError, or the search index's
+            for line in getattr(exc, "lines", []):
+                click.echo(line)
+            click.echo(f"{'build' if first else 'rebuild'} failed, still serving the previous "
+                       f"site: {exc}", err=True)
+
     try:
-        _build_site(out, corpus_dir, allow_failing, search=not no_search, force=force)
+        restore_previous(out)  # a site a killed build left aside is the previous one
+        marker = out / MARKER
+        previous = marker.is_file() and not marker.is_symlink()
+        if not previous:
+            _build_site(out, corpus_dir, allow_failing, search=not no_search, force=force)
     except BaseException:
         server.server_close()
         raise
 
-    def rebuild() -> None:
-        try:
-            report = build_site(out, root=root, allow_failing=allow_failing,
-                                search=not no_search)
-            click.echo(f"rebuilt: {report.summary()}")
-        except BuildError as exc:
-            lines = getattr(exc, "lines", [])
-            for line in lines:
-                click.echo(line)
-            click.echo(f"rebuild failed, still serving the previous site: {exc}", err=True)
-        except JudgeError as exc:
-            click.echo(f"rebuild failed, still serving the previous site: {exc}", err=True)
-
     serve_in_background(server)
     host, bound = server.server_address[:2]
-    click.echo(f"serving {out} on http://{host!s}:{bound}/ (Ctrl-C to stop)")
     stop = threading.Event()
     try:
-        watch(rebuild, root, stop)
+        if previous:
+            click.echo(f"serving the previous site of {out} on http://{host!s}:{bound}/ while "
+                       f"the new one builds (Ctrl-C to stop)")
+            rebuild(first=True)
+        else:
+            click.echo(f"serving {out} on http://{host!s}:{bound}/ (Ctrl-C to stop)")
+        watch(rebuild, root, stop, seen=seen)
     except KeyboardInterrupt:
         click.echo("stopped")
     finally:

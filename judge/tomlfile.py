@@ -114,14 +114,6 @@ def parse(text: str, shown: str, error: type[ScenarioError] = ScenarioError
     return raw, LineIndex(text)
 
 
-def indexed(text: str, raw: dict[str, Any]) -> tuple[dict[str, Any], LineIndex]:
-    """What :func:`parse` returns for ``text``, given the table it parsed ``text`` into
-    before (in another process: :mod:`judge.preparse`)."""
-    if text.startswith(BOM):
-        text = text[len(BOM):]
-    return raw, LineIndex(text)
-
-
 def read_toml(path: Path, shown: str | None = None,
               error: type[ScenarioError] = ScenarioError) -> tuple[dict[str, Any], LineIndex]:
     """Read and parse one file (see the module docstring for what is checked); problems are

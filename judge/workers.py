@@ -14,9 +14,6 @@ checks and drops the others' (rare: no process waits for those checks). Results 
 come out in the order a run in one process gives them, so the output is the same byte for
 byte whatever ``N`` is; only the JUnit times differ, as they do between any two runs.
 
-The rulings that a child parsed during the imports (:mod:`judge.preparse`) are not parsed
-again: their tables are in every process, as the parent got them before forking.
-
 The N - 1 workers are made with ``os.fork`` after the engine and the loader are imported, so
 a worker starts with nothing to import; where there is no ``fork`` (Windows), the run stays
 in one process. Messages go one way, from each worker to the parent, through a pipe,

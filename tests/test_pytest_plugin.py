@@ -5,6 +5,8 @@ Each test writes a small project into pytester's temporary folder and runs pytes
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from judge.skeleton import skeleton
@@ -105,3 +107,28 @@ def test_toml_outside_a_rulings_folder_is_not_collected(pytester: pytest.Pyteste
     (pytester.path / "data" / "x.toml").write_text("not = [valid", encoding="utf-8")
     result = pytester.runpytest("-q", "data")
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+
+
+def test_the_corpus_splits_across_xdist_workers(pytester: pytest.Pytester) -> None:
+    """Under pytest-xdist (``-n 2``, as ./dev test runs the suite), the rulings' items are
+    shared among the workers, each replaying what it was given: a corpus too large for one
+    process splits across several (or hosts, with xdist's own options)."""
+    for i in range(6):
+        _write(pytester, f"plugin-good-{i}.toml", skeleton(f"plugin-good-{i}"))
+    result = pytester.runpytest_subprocess("-n", "2", "--dist", "loadfile", "-v", "rulings")
+    result.assert_outcomes(passed=6 * len(RULE_SETS))
+    workers = {m.group(1) for line in result.outlines
+               if (m := re.match(r"^\[(gw\d+)\] .*PASSED", line))}
+    assert workers == {"gw0", "gw1"}, result.outlines
+
+
+def test_a_failing_ruling_under_xdist_reports_the_same_diff(pytester: pytest.Pytester) -> None:
+    _write(pytester, "plugin-good.toml", GOOD)
+    _write(pytester, "plugin-bad.toml", _failing(skeleton("plugin-bad")))
+    result = pytester.runpytest_subprocess("-n", "2", "rulings")
+    result.assert_outcomes(passed=len(RULE_SETS), failed=len(RULE_SETS))
+    result.stdout.re_match_lines([
+        r"^FAIL rulings/plugin-bad\.toml: plugin-bad under current$",
+        r"^  expect at line \d+: p1\.trash: expected \[\], got \[l1\]",
+    ])
+    assert "Traceback" not in result.stdout.str()

@@ -7,7 +7,6 @@ each worker loads some of each.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -42,7 +41,7 @@ def mixed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
                      related)
     assert "no-such-ruling" in related
     _write(rulings / "related", "jobs-related", related)
-    # files that the parsing ahead (judge.preparse) leaves to the process that loads them
+    # files that cannot be loaded: each worker reports them as one process does
     _write(rulings / "unusable", "jobs-syntax", 'id = "jobs-syntax"\n[[[\n')
     _write(rulings / "unusable", "jobs-deep", "x = " + "[" * 40 + "]" * 40 + "\n")
     (rulings / "unusable" / "jobs-latin1.toml").write_bytes(b'id = "caf\xe9"\n')
@@ -112,43 +111,3 @@ def test_the_option_and_the_workers_are_documented() -> None:
     cli_doc = (root / "docs" / "cli.md").read_text(encoding="utf-8")
     assert "[-j N]" in cli_doc and "`-j N`, `--jobs N`" in cli_doc
     assert "judge/workers.py" in (root / "docs" / "architecture.md").read_text(encoding="utf-8")
-
-
-def test_the_files_parsed_ahead_are_those_tomllib_parses(mixed: Path) -> None:
-    """judge.preparse: the child parses what it can in the time it has; whatever it gives is
-    each file's text and its table, and the files it cannot parse are left out."""
-    import tomllib
-
-    from judge.paths import discover
-    from judge.preparse import Preparser
-
-    files = list(discover([mixed / "rulings"]))
-    early = Preparser(files)
-    import time
-
-    time.sleep(1)  # time enough for a dozen small files
-    parsed = early.collect()
-    assert len(early.collect()) == 0  # only once
-    early.close()
-    assert len(parsed) == sum(p.parent.name != "unusable" for p in files)
-    for path in files:
-        got = parsed.take(str(path))
-        if path.parent.name == "unusable":
-            assert got is None
-            continue
-        assert got is not None
-        text, raw = got
-        assert text == path.read_text(encoding="utf-8")
-        assert raw == tomllib.loads(text.removeprefix("\ufeff"))
-        assert parsed.take(str(path)) is None  # each file only once
-
-
-def test_a_run_that_ends_before_loading_ends_its_parsing_child(mixed: Path) -> None:
-    from judge.paths import discover
-    from judge.preparse import Preparser
-
-    early = Preparser(list(discover([mixed / "rulings"])))
-    early.close()
-    early.close()
-    with pytest.raises(ChildProcessError):
-        os.waitpid(early.pid, 0)  # already collected

@@ -5,18 +5,11 @@ rulings are parsed by the loader (:mod:`judge.data`, :mod:`judge.scenario.load`)
 as values. Everything it decides is recorded as :class:`~judge.engine.events.Event` values in
 the game's log. Importing it registers the built-in mechanics
 (:mod:`judge.engine.mechanics.builtin`). The module map is docs/architecture.md.
-
-Most modules may run compiled (setup.py); :mod:`judge.compiled` decides, before any other
-is imported, whether the compiled ones match their source.
 """
 
-from judge import compiled as _compiled
-
-_compiled.guard()
-
-from judge.engine.events import CAUSES, EVENT_KINDS, EVENT_TYPES, Event  # noqa: E402
-from judge.engine.game import Game  # noqa: E402
-from judge.engine.mechanics import builtin as _builtin  # noqa: E402, F401 - registers them
-from judge.engine.rulesets import RuleSet  # noqa: E402
+from judge.engine.events import CAUSES, EVENT_KINDS, EVENT_TYPES, Event
+from judge.engine.game import Game
+from judge.engine.mechanics import builtin as _builtin  # noqa: F401 - registers them
+from judge.engine.rulesets import RuleSet
 
 __all__ = ["CAUSES", "EVENT_KINDS", "EVENT_TYPES", "Event", "Game", "RuleSet"]

@@ -106,27 +106,6 @@ def card_uses(card: CardDef, where: str) -> Iterator[Use]:
         yield from op_uses(ops, f"{where}.{name}")
 
 
-def card_dates(card: CardDef) -> set[str]:
-    """The ``since`` dates of what ``card`` uses (:func:`card_uses`): the loader's test for
-    the common case, where every rule set of a ruling has all of them."""
-    return {use.since for use in card_uses(card, "")}
-
-
-def op_dates(ops: Iterable[Op]) -> Iterator[str]:
-    """The ``since`` dates of :func:`op_uses`."""
-    return (use.since for use in op_uses(ops, ""))
-
-
-def zone_dates(zone: str) -> Iterator[str]:
-    """The ``since`` dates of :func:`zone_uses`."""
-    return (use.since for use in zone_uses(zone, ""))
-
-
-def format_dates(format_id: str) -> Iterator[str]:
-    """The ``since`` date of :func:`format_use`, if any."""
-    return (use.since for use in format_use(format_id, ""))
-
-
 def zone_uses(zone: str, where: str) -> Iterator[Use]:
     """A card laid out in ``zone`` (at ``where``) uses the mechanic that owns the zone."""
     for m in _lookup().by_zone.get(zone, ()):

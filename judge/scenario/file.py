@@ -13,7 +13,7 @@ import re
 from collections.abc import Collection, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from judge.data import load_glossary
 from judge.errors import FieldError, JudgeError, ScenarioError
@@ -113,17 +113,15 @@ def check_name(path: Path, shown: str) -> None:
                 f"{quote(name[:-len(SUFFIX)] + SUFFIX)}"))
 
 
-def load_one(path: Path, shown: str, folders: dict[Path, Path] | None = None,
-             parsed: tuple[str, dict[str, Any]] | None = None) -> Scenario:
+def load_one(path: Path, shown: str, folders: dict[Path, Path] | None = None) -> Scenario:
     """Load one ruling; every problem, even a bug of the loader, is a ScenarioError.
 
     ``folders``: resolved folders by folder as given, shared by the files of one run, so that
     each folder's path is resolved once (a file that is itself a symbolic link is always
-    resolved whole). ``parsed``: the file's text and table, parsed by another process
-    (:mod:`judge.preparse`)."""
+    resolved whole)."""
     try:
         check_name(path, shown)
-        scenario = load_path(path, shown, parsed)
+        scenario = load_path(path, shown)
         resolved = _resolve(path, folders)
         rulings = _rulings_above(resolved)
         if rulings is not None:

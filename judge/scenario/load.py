@@ -22,9 +22,9 @@ from judge.engine.events import CAUSES, EVENT_TYPES
 from judge.engine.formats import DEFAULT as DEFAULT_FORMAT
 from judge.engine.formats import FORMATS
 from judge.engine.modes import MODE_WORDS
-from judge.engine.placement import AT_REST, op_problem, placement_problem
+from judge.engine.placement import op_problem, placement_problem
 from judge.engine.rule_processing import KINDS as RULE_KINDS
-from judge.engine.rulesets import RuleSet, date_key
+from judge.engine.rulesets import RuleSet
 from judge.engine.state import (
     ATTACK_STEPS,
     CHEER,
@@ -39,7 +39,7 @@ from judge.engine.state import (
     ZONES,
 )
 from judge.errors import DataError, FieldError, FormatWarning, ScenarioError, unknown_field
-from judge.ids import LABEL_RE, LABEL_RULE, MAX_LABEL_LENGTH, check_id, is_label, quote
+from judge.ids import LABEL_RULE, check_id, is_label, quote
 from judge.limits import (
     MAX_BRANCHES,
     MAX_CARDS_IN_SETUP,
@@ -87,7 +87,7 @@ from judge.sources import (
     registry_for,
 )
 from judge.texts import check_text
-from judge.tomlfile import indexed, parse, read_file
+from judge.tomlfile import parse, read_file
 
 TOP_FIELDS = (FORMAT_KEY, "id", "rulesets", "tags", "terms", "related", *TEXT_FIELDS,
               "sources", "cards", "setup", "steps", "choices", "expect", "explore_limit")
@@ -145,7 +145,6 @@ ZONE_TABLE_KEYS = ("card", "down", "frozen", "under", "charm", "accessory", "cru
 _UNDER_ZONE_NAMES = frozenset(UNDER_ZONES.values())
 _COUNT_RE = re.compile(r"[0-9]{1,9}", re.ASCII)
 _ABILITY_PICK_RE = re.compile(r"^.+#(\d+|burst)$")
-_LABEL_MATCH = LABEL_RE.fullmatch
 
 
 # ------------------------------------------------------------------ shared data
@@ -176,60 +175,16 @@ def _glossary_ids() -> dict[str, None]:
     return dict.fromkeys(glossary_terms())
 
 
-#: date -> :func:`judge.engine.rulesets.date_key` of it (a pure function of the text)
-_DATE_KEYS: dict[str, tuple[int, ...]] = {}
-#: the dates a library card uses (:func:`judge.engine.eras.card_dates`), by the card itself
-#: and the version of the mechanics registry they were found under
-_LIBRARY_DATES: dict[int, tuple[CardDef, int, frozenset[str]]] = {}
-
-
-def _date_key(text: str) -> tuple[int, ...]:
-    key = _DATE_KEYS.get(text)
-    if key is None:
-        key = _DATE_KEYS[text] = date_key(text)
-    return key
-
-
-def _card_dates(card: CardDef, shared: bool) -> frozenset[str] | set[str]:
-    """:func:`judge.engine.eras.card_dates`, found once per run for a ``shared`` card (one of
-    the library's, the same object in every ruling)."""
-    if not shared:
-        return eras.card_dates(card)
-    version = mechanics.version()
-    entry = _LIBRARY_DATES.get(id(card))
-    if entry is not None and entry[0] is card and entry[1] == version:
-        return entry[2]
-    dates = frozenset(eras.card_dates(card))
-    _LIBRARY_DATES[id(card)] = (card, version, dates)
-    return dates
-
-
-def _star_labels(text: str) -> tuple[str, ...] | None:
-    """The labels ``PREFIX*N`` stands for, None if :meth:`_Loader._expand` refuses it."""
-    prefix, _, count = text.partition("*")
-    if not _COUNT_RE.fullmatch(count) or not is_label(prefix):
-        return None
-    number = int(count)
-    if not 1 <= number <= MAX_CARDS_PER_ZONE:
-        return None
-    return tuple([f"{prefix}{n}" for n in range(1, number + 1)])
-
-
 # ------------------------------------------------------------------ entry points
 
 
-def load_path(path: Path, display: str | None = None,
-              parsed: tuple[str, dict[str, Any]] | None = None) -> Scenario:
-    """Load one ruling file; raises :class:`ScenarioError`. ``parsed``: the file's text and
-    the table :func:`judge.tomlfile.parse` made of it, when another process read the file
-    (:mod:`judge.preparse`)."""
+def load_path(path: Path, display: str | None = None) -> Scenario:
+    """Load one ruling file; raises :class:`ScenarioError`."""
     shown = display or str(path)
     try:
         registry = registry_for(path)
     except DataError as exc:  # the corpus's own sources file: its problem, on this ruling
         raise ScenarioError(shown, 1, FieldError("sources", str(exc))) from None
-    if parsed is not None:
-        return _validated(*indexed(*parsed), shown, registry)
     raw, index = parse(read_file(path, shown), shown)
     return _validated(raw, index, shown, registry)
 
@@ -519,15 +474,6 @@ class _Loader:
         raise FieldError(where, f"unknown card {quote(card_id)}",
                          tuple(sorted({*self.cards, *library, "filler"})))
 
-    def _known_card(self, card_id: str) -> CardDef | None:
-        """:meth:`card_def` for a card it finds, None (and nothing done) for the others."""
-        library = self.library
-        if library is None:
-            library = self.library = _library()
-        if card_id in library or card_id == "filler":
-            return self.card_def(card_id, "")
-        return None
-
     def _setup(self, raw: dict[str, Any], rulesets: tuple[str, ...]) -> Setup:
         _keys(raw, SETUP_FIELDS, "setup")
         turn = _int(raw.get("turn", 1), "setup.turn", 1)
@@ -616,33 +562,8 @@ class _Loader:
     def _zone(self, player: str, zone: str, value: Any, where: str) -> list[Placement]:
         items = value if isinstance(value, list) else [value]
         out: list[Placement] = []
-        labels = self.labels
-        cards = self.cards
-        at_rest = AT_REST.get(zone, frozenset())
         attach = "under" if zone in _UNDER_ZONE_NAMES else ""
         for i, item in enumerate(items):
-            if item.__class__ is str:
-                # the common case, ``LABEL``, ``LABEL:card-id`` or ``PREFIX*N[:card-id]``
-                # naming a card that may rest in the zone under new labels, placed without
-                # naming fields; anything else (and every error) takes the general way below,
-                # which this has not begun
-                label, _, card_id = item.partition(":")
-                card_id = card_id or "filler"
-                card = cards.get(card_id) or self._known_card(card_id)
-                if card is not None and card.type in at_rest:
-                    new = _star_labels(label) if "*" in label else \
-                        (label,) if len(label) <= MAX_LABEL_LENGTH \
-                        and _LABEL_MATCH(label) is not None else None
-                    if new is not None and labels.keys().isdisjoint(new):
-                        for n in new:
-                            placement = _placement(player, zone, n, card_id, False,
-                                                   False, attach)
-                            labels[n] = placement
-                            out.append(placement)
-                        if len(out) > MAX_CARDS_PER_ZONE or len(labels) > MAX_CARDS_IN_SETUP:
-                            self._too_many(out, f"{where}[{i}]" if isinstance(value, list)
-                                           else where)
-                        continue
             at = f"{where}[{i}]" if isinstance(value, list) else where
             down = frozen = crushed = False
             under: list[Any] = []
@@ -899,8 +820,6 @@ class _Loader:
         """Refuse what a rule set of the ruling does not have yet (judge.engine.eras): the
         format, the cards, the zones of the set-up, the operations of steps and effects in
         force."""
-        if self._eras_clear(setup, steps):
-            return
         uses = [*eras.format_use(setup.format, "setup.format")]
         seen: set[str] = set()
         for place in setup.placements:
@@ -925,30 +844,6 @@ class _Loader:
                     have = tuple(r for r in self.rulesets
                                  if eras.refusal(use, self.known[r]) is None)
                     raise FieldError(use.where, why, have or tuple(self.known))
-
-    def _eras_clear(self, setup: Setup, steps: tuple[Step, ...]) -> bool:
-        """Whether every rule set of the ruling has all that :meth:`_eras` looks at: the
-        latest date of what the ruling uses is not after the earliest start of its rule sets
-        (the common case, told without naming each use; otherwise :meth:`_eras` finds the
-        first refusal and its field)."""
-        known = self.known
-        start = min(_date_key(known[rs].start) for rs in self.rulesets)
-        dates = set(eras.format_dates(setup.format))
-        zones = set()
-        cards = dict.fromkeys(self.inline)
-        for place in setup.placements:
-            zones.add(place.zone)
-            cards[place.card] = None
-        for zone in zones:
-            dates.update(eras.zone_dates(zone))
-        inline = self.inline
-        for card_id in cards:
-            dates.update(_card_dates(self.cards[card_id], card_id not in inline))
-        for _, op in setup.in_force:
-            dates.update(eras.op_dates((op,)))
-        for step in steps:
-            dates.update(eras.op_dates(step.ops))
-        return all(_date_key(d) <= start for d in dates)
 
     def _choice(self, raw: Any, i: int) -> Scripted:
         where = f"choices[{i}]"

@@ -287,9 +287,11 @@ def watched_files(root: Path | None = None) -> dict[str, float]:
 
 
 def watch(rebuild: Callable[[], None], root: Path | None, stop: threading.Event,
-          interval: float = 1.0) -> None:
-    """Call ``rebuild`` whenever a watched file changes, until ``stop`` is set."""
-    seen = watched_files(root)
+          interval: float = 1.0, seen: dict[str, float] | None = None) -> None:
+    """Call ``rebuild`` whenever a watched file changes, until ``stop`` is set; ``seen``:
+    the files as they were when the build being served began (default: as they are now)."""
+    if seen is None:
+        seen = watched_files(root)
     while not stop.wait(interval):
         now = watched_files(root)
         if now != seen:
