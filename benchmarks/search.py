@@ -383,10 +383,10 @@ _WHOLE = ("from judge.cli import main; import sys; sys.argv = ['judge', 'search'
           "try:\n    main()\nexcept SystemExit:\n    pass")
 
 
-def _fresh(code: Path, source: str, cache: Path | None) -> float:
+def _fresh(code: Path, source: str, cache: Path | None, where: Path) -> float:
     env = fresh_env(code, cache)
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", source], cwd=code, env=env,
+    done = subprocess.run([sys.executable, "-c", source], cwd=where, env=env,
                           capture_output=True, text=True, timeout=300)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
@@ -407,18 +407,21 @@ def startup(corpus: Path, runs: int) -> dict[str, float]:
     out: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="judge-startup-") as tmp:
         code = _clean_copy(ROOT, Path(tmp) / "code")
+        # judge search runs where the corpus is (its rulings/, its build/search); the copy
+        # of the project keeps its own rulings, which the glossary's main rulings name
+        where = code
         if corpus.resolve() != ROOT:
-            shutil.rmtree(code / "rulings")
-            shutil.copytree(corpus / "rulings", code / "rulings")
+            where = Path(tmp) / "corpus"
+            shutil.copytree(corpus / "rulings", where / "rulings")
         for title, cache in (("compiled at every start", None),
                              ("with bytecode caches", Path(tmp) / "pycache")):
             for source in ("pass", _WHOLE, _OPEN_AND_RANK):  # the index, the caches
-                _fresh(code, source, cache)
+                _fresh(code, source, cache, where)
             floor, plain, whole = [], [], []
             for i in range(runs):
                 order = [("pass", floor), (_OPEN_AND_RANK, plain), (_WHOLE, whole)]
                 for source, into in (order if i % 2 == 0 else order[::-1]):
-                    into.append(_fresh(code, source, cache))
+                    into.append(_fresh(code, source, cache, where))
             med = statistics.median(whole)
             to_plain = Paired(whole, plain)
             to_floor = Paired(whole, floor)

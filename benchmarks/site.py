@@ -66,6 +66,7 @@ import paired  # noqa: E402
 from judge.corpus import Corpus, Term, load_corpus, load_glossary  # noqa: E402
 from judge.i18n import LANGS  # noqa: E402
 from judge.narrate import narrator_for  # noqa: E402
+from judge.scenario.versions import FORMAT_VERSION  # noqa: E402
 from judge.site.render import assets_dir  # noqa: E402
 
 TARGET_RATIO = 1.5  # MkDocs' time over judge build's, at least
@@ -297,6 +298,7 @@ def write_corpus(root: Path, count: int, glossary: dict[str, Term],
                     text = f"{text.rstrip('。.')} ({i})"
                 lines.append(f"{lang} = {_toml_string(text)}")
         lines.insert(1, 'sources = ["glossary-refresh"]')
+        lines.insert(0, f"format_version = {FORMAT_VERSION}")
         folder = root / "rulings" / topic
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"{rid}.toml").write_text("\n".join(lines) + "\n" + body, encoding="utf-8")

@@ -22,7 +22,7 @@ from judge.site.serve import start_server
 from judge.sources import rests_on_official
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Locator, Page
 
 WIDTHS = (1280, 390)
 #: cites an official quote and community pages, and marks an interpretation
@@ -141,12 +141,16 @@ def test_search_filters_by_sources(tab: Page, site_url: str) -> None:
     values = [v.strip().rsplit(" ", 1)[0] for v in
               tab.locator("fieldset[data-filter='Sources'] label").all_inner_texts()]
     assert values == ["community only", "official text"], values
-    tab.locator("input[name='Sources'][value='official text']").check()
+    def tick(shown: str) -> Locator:
+        return tab.locator("fieldset[data-filter='Sources'] label",
+                           has_text=shown).locator("input")
+
+    tick("official text").check()
     official = search_results(tab)
     assert 0 < len(official) < len(everything)
     assert tab.locator(".result .basis-official").count() == len(official)
-    tab.locator("input[name='Sources'][value='official text']").uncheck()
-    tab.locator("input[name='Sources'][value='community only']").check()
+    tick("official text").uncheck()
+    tick("community only").check()
     community = search_results(tab)
     assert community and not set(community) & set(official)
     assert tab.locator(".result .basis-official").count() == 0

@@ -117,6 +117,7 @@ SEARCH_STRINGS: dict[str, str] = {
     "term": N_("Term"),
     "basis": citations.BASIS,
     "official": citations.BASIS_OFFICIAL,
+    "community": citations.BASIS_COMMUNITY,
     "more": N_("More results"),
     "none": N_("No ruling matches %(query)s."),
     "count_one": N_("1 result for %(query)s"),

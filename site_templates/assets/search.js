@@ -231,7 +231,7 @@
             run(input.value, true);
           });
           var shown = field === "rules" ? (strings.ruleset_names || {})[entry[0]] || entry[1] :
-            field === "basis" && entry[0] === "official" ? strings.official : entry[1];
+            field === "basis" ? strings[entry[0]] || entry[1] : entry[1];
           label.appendChild(tick);
           label.appendChild(document.createTextNode(" " + shown + " "));
           var count = document.createElement("span");
