@@ -104,8 +104,18 @@ def test_fold_width_case_kana_dots_and_counted_numerals() -> None:
     assert fold("リフレッシュ") == fold("りふれっしゅ") == fold("ﾘﾌﾚｯｼｭ")
     assert fold("ﾊﾞﾆｯｼｭ") == fold("バニッシュ")
     assert fold("ライフ・バースト") == fold("ライフバースト") == fold("ﾗｲﾌ･ﾊﾞｰｽﾄ")
-    assert fold("第二次重构 两张 二回目 一つ") == "第2次重构 2张 2回目 1つ"
+    # the ordinal before a digit is left out as a space: the text keeps its length
+    assert fold("第二次重构 两张 二回目 一つ") == " 2次重构 2张 2回目 1つ"
     assert fold("三重击溃") == "三重击溃"  # not a count
+    assert fold("次第に") == "次第に"  # 第 before no digit stays
+
+
+def test_an_ordinal_finds_the_japanese_count(tmp_path: Path) -> None:
+    """第二回 (the second time) is written 2回目 in a Japanese ruling, 第2次 in a Chinese one."""
+    docs = [SearchDoc("second", "second.toml", {"ja": "2回目のリフレッシュ"}),
+            SearchDoc("other", "other.toml", {"ja": "次回のリフレッシュ"})]
+    index = small_index(tmp_path / "idx", docs)
+    assert ids(index, "第二回", lang="ja") == ["second"]
 
 
 def test_index_tokens_pairs_and_run_end() -> None:
@@ -245,6 +255,8 @@ def test_every_main_ruling_exists_and_lists_its_term() -> None:
     ("牌组用完了怎么办", ["牌组用完"]),
     ("冻结的精灵能攻击吗", ["冻结", "精灵", "攻击"]),
     ("效果对象谁来选", ["效果", "对象", "选"]),
+    # a run of three Han characters or more that is no glossary name: its pairs
+    ("猜拳赢了可以选后攻吗", ["猜拳", "拳赢", "选后", "后攻"]),
 ])
 def test_common_words_are_left_out(glossary: Glossary, query: str, words: list[str]) -> None:
     node = refine(expand(parse(query), glossary))

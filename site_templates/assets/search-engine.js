@@ -111,12 +111,13 @@
     var numeralClass = Object.keys(fold.numerals).join("");
     var counted = new RegExp("(?<=" + escapeRegExp(fold.ordinal) + ")[" + numeralClass + "]|[" +
       numeralClass + "](?=[" + escapeRegExp(fold.counters) + "])", "g");
+    var ordinal = new RegExp(escapeRegExp(fold.ordinal) + "(?=[0-9])", "g");
     var cache = new Map();
 
     this.digits = function (text) {
       return text.replace(counted, function (c) {
         return fold.numerals[c];
-      });
+      }).replace(ordinal, " ");
     };
     this.foldWidth = function (text) {
       return kanaFold(nfkc(text).toLowerCase());
@@ -912,6 +913,7 @@
     this.zhLeading = new Set(chars(def.chinese.leading));
     this.zhTrailing = new Set(chars(def.chinese.trailing));
     this.zhWhole = new Set(def.chinese.whole);
+    this.pairsFrom = def.cjk.pairs_from;
   }
 
   Words.prototype.refine = function (node, han) {
@@ -994,7 +996,7 @@
           return;
         }
         (han === "ja" ? [run] : self.stripZh(run, han)).forEach(function (piece) {
-          hanPieces(piece).forEach(function (p) { out.push(Text(p)); });
+          self.hanPieces(piece).forEach(function (p) { out.push(Text(p)); });
         });
       }
     });
@@ -1053,9 +1055,10 @@
     return out;
   };
 
-  function hanPieces(run) {
+  /** A Han run of pairs_from characters or more, as its pairs; shorter runs whole. */
+  Words.prototype.hanPieces = function (run) {
     var cs = chars(run);
-    if (cs.length < 4) {
+    if (cs.length < this.pairsFrom) {
       return [run];
     }
     var out = [];
@@ -1066,7 +1069,7 @@
       out.push(cs[cs.length - 2] + cs[cs.length - 1]);
     }
     return out;
-  }
+  };
 
   // ================================================================ plans (plan.py)
 
