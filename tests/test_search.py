@@ -707,3 +707,18 @@ def test_judge_search_imports_none_of_the_other_commands_modules(corpus_root: Pa
     assert done.returncode == 0, done.stderr
     assert "results match" in done.stdout, done.stdout
     assert done.stderr.strip() == "[]"
+
+
+def test_neighbouring_cjk_words_count_as_close_across_more_tokens(tmp_path: Path) -> None:
+    """A CJK token is one character, an English one a word: two Chinese words with a few
+    characters between them are close (near_cjk), as two English words with a few words."""
+    # "close" is the longer text: without the nearness, BM25 would put "apart" first
+    docs = [SearchDoc("close", "close.toml", {"zh-Hans": "冻结状态但竖置的精灵" + "可以攻击" * 4}),
+            SearchDoc("apart", "apart.toml", {"zh-Hans": "冻结" + "了" * 14 + "精灵"})]
+    docs += [SearchDoc(f"other{i}", "other.toml", {"zh-Hans": "重构"}) for i in range(8)]
+    with small_index(tmp_path / "ix", docs) as ix:
+        _node, plan, _fixes = ix.plan("冻结的精灵")
+        assert [n.distance for n in plan.nears()] == [12]
+        assert ids(ix, "冻结的精灵")[0] == "close"
+        _node, plan, _fixes = ix.plan("hand limit")
+        assert [n.distance for n in plan.nears()] == [3]

@@ -44,6 +44,8 @@ from judge.search.query import (
 
 #: Two neighbouring words of a query also count as a phrase within this many tokens.
 NEAR = int(definition()["ranking"]["near"])
+#: ... and when either word is Japanese or Chinese (its tokens are characters, not words).
+NEAR_CJK = int(definition()["ranking"]["near_cjk"])
 #: The column of the filters' tokens (``tag_refresh``, ``kind_ruling``).
 META = "meta"
 
@@ -148,6 +150,12 @@ class Plan:
                 f"term: {self.bare_term}")
 
 
+def near_distance(left: Phrase, right: Phrase) -> int:
+    """How many tokens may come between two neighbouring words found close together: ``near``
+    tokens, ``near_cjk`` when either word is Japanese or Chinese."""
+    return NEAR_CJK if any(is_cjk(t) for t in (*left.tokens, *right.tokens)) else NEAR
+
+
 def top_fts(expr: AllOf) -> str:
     """The top expression of a plan in FTS5's syntax: its parts joined by ``AND`` without
     parentheses around the whole, then each ``NOT``."""
@@ -247,7 +255,7 @@ class Planner:
                 written = phrase_of(child.text) if isinstance(child, Text | Expand) else None
                 if previous is not None and written is not None:
                     plan.near.append((at, len(plan.concepts) - 1,
-                                      Near(previous, written, NEAR)))
+                                      Near(previous, written, near_distance(previous, written))))
                 previous, at = written, len(plan.concepts) - 1
         plan.musts += [self.expr(f, plan) for f in extra]
         if len(children) == 1 and isinstance(children[0], Expand) and not plan.musts:

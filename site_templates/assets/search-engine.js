@@ -1210,6 +1210,11 @@
     }
     var plan = new Plan();
     var children = [];
+    // plan.near_distance: near tokens between two words, near_cjk when either is CJK
+    var nearDistance = function (left, right) {
+      return left.tokens.concat(right.tokens).some(isCjk) ? x.def.ranking.near_cjk :
+        x.def.ranking.near;
+    };
     if (node !== null && node.t === "and" && node.soft) {
       children = node.nodes;
     } else if (node !== null) {
@@ -1228,7 +1233,8 @@
           null;
         if (previous !== null && written !== null) {
           plan.near.push([at, plan.concepts.length - 1,
-            { e: "near", left: previous, right: written, distance: x.def.ranking.near }]);
+            { e: "near", left: previous, right: written,
+              distance: nearDistance(previous, written) }]);
         }
         previous = written;
         at = plan.concepts.length - 1;
