@@ -257,6 +257,7 @@ def test_every_main_ruling_exists_and_lists_its_term() -> None:
     ("效果对象谁来选", ["效果", "对象", "选"]),
     # a run of three Han characters or more that is no glossary name: its pairs
     ("猜拳赢了可以选后攻吗", ["猜拳", "拳赢", "选后", "后攻"]),
+    ("乐曲怎么用", ["乐曲"]),  # how is it used: the term alone
 ])
 def test_common_words_are_left_out(glossary: Glossary, query: str, words: list[str]) -> None:
     node = refine(expand(parse(query), glossary))
