@@ -395,6 +395,27 @@ def test_bare_term_puts_its_main_ruling_first_then_its_entry(tmp_path: Path) -> 
         assert ix.search("refresh everywhere").hits[0].id == "a-refresh-everywhere"
 
 
+def test_the_main_ruling_of_a_term_named_beside_other_words_counts_a_little_more(
+        tmp_path: Path) -> None:
+    """Two rulings that hold the words alike: the main ruling of the term named comes first
+    (without the factor the first row, a-..., would); one that holds the words better still
+    comes before it."""
+    text = {"en": "a refresh, twice in a turn"}
+    docs = [SearchDoc("a-other", "a.toml", text), SearchDoc("b-main", "b.toml", text),
+            SearchDoc("c-better", "c.toml", {"en": "twice a refresh twice"}),
+            *[SearchDoc(f"d{i}", "d.toml", {"en": "grow"}) for i in range(8)]]
+    terms = [GlossaryTerm("refresh", {"ja": "リフレッシュ", "en": "refresh", "zh-Hans": "重构"},
+                          main="b-main")]
+    with small_index(tmp_path / "ix", docs, terms) as ix:
+        _node, plan, _fixes = ix.plan("refresh twice")
+        assert plan.terms == ["refresh"]
+        assert [h.id for h in ix.search("refresh twice").hits][:3] == \
+            ["c-better", "b-main", "a-other"]
+        for path in ("python", "sql"):  # both ways of ranking apply it
+            top, _total, _complete = ix.collect(plan, 3, path)
+            assert top[1][0] == pytest.approx(top[2][0] * 1.06)
+
+
 def test_typos_are_corrected_and_said(index: SearchIndex) -> None:
     result = index.search("refersh")
     assert result.corrections == (("refersh", "refresh"),)

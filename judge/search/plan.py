@@ -116,6 +116,7 @@ class Plan:
         self.nots: list[Expr] = []
         self.highlight: set[str] = set()
         self.bare_term = ""  # the query is this glossary term and nothing else
+        self.terms: list[str] = []  # the glossary terms its words name, in order
 
     def query(self, keep: set[int] | None = None) -> AllOf | None:
         """The expression of every result (None when only NOT parts are left); with ``keep``,
@@ -147,7 +148,7 @@ class Plan:
         words = " | ".join(fts(c) for c in self.concepts)
         near = " | ".join(fts(n) for n in self.nears())
         return (f"{top_fts(top) if top else ''} ; near: {near} ; words: {words} ; "
-                f"term: {self.bare_term}")
+                f"term: {self.bare_term} ; terms: {' '.join(self.terms)}")
 
 
 def near_distance(left: Phrase, right: Phrase) -> int:
@@ -250,6 +251,8 @@ class Planner:
                 plan.musts.append(self.expr(child, plan))
             else:
                 plan.concepts.append(self.expr(child, plan))
+                if isinstance(child, Expand):
+                    plan.terms.append(child.term)
                 # two neighbouring words of the query, as written, close together in a text
                 # count again: "hand limit" ranks "the hand limit" above "hand ... limit"
                 written = phrase_of(child.text) if isinstance(child, Text | Expand) else None

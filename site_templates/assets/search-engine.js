@@ -1115,6 +1115,7 @@
     this.nots = [];
     this.highlight = new Set();
     this.bareTerm = "";
+    this.terms = []; // the glossary terms its words name, in order
   }
   /** The expression of every result (null when only NOT parts are left); with `keep`, of
    * those holding one of these words (plan.Plan.query). */
@@ -1146,7 +1147,8 @@
   Plan.prototype.describe = function () {
     var top = this.query();
     return (top ? topFts(top) : "") + " ; near: " + this.nears().map(fts).join(" | ") +
-      " ; words: " + this.concepts.map(fts).join(" | ") + " ; term: " + this.bareTerm;
+      " ; words: " + this.concepts.map(fts).join(" | ") + " ; term: " + this.bareTerm +
+      " ; terms: " + this.terms.join(" ");
   };
 
   function samePhrase(a, b) {
@@ -1229,6 +1231,9 @@
         plan.musts.push(self.expr(child, plan, false));
       } else {
         plan.concepts.push(self.expr(child, plan, false));
+        if (child.t === "expand") {
+          plan.terms.push(child.term);
+        }
         var written = child.t === "text" || child.t === "expand" ? self.phraseOf(child.text) :
           null;
         if (previous !== null && written !== null) {
@@ -1992,12 +1997,23 @@
       return n < 2 ? n : holders.get(rowid) || 0;
     };
     var power = this.def.ranking.coordination;
+    // the main rulings of the terms the query names (engine.SearchIndex._mains)
+    var mains = new Set();
+    if (!plan.bareTerm) {
+      plan.terms.forEach(function (term) {
+        var rows = self.meta.terms[term] || [];
+        if (rows[0]) {
+          mains.add(rows[0]);
+        }
+      });
+    }
+    var mainWeight = this.def.ranking.main;
     var scored = [];
     scores.forEach(function (bm, rowid) {
       var factor = n >= 2 ? coordination(held(rowid), n, power) : 1.0;
       var kind = self.kindOf(rowid);
       var weight = has(self.kindWeights, kind) ? self.kindWeights[kind] : 1.0;
-      scored.push([bm * factor * weight, rowid]);
+      scored.push([bm * factor * weight * (mains.has(rowid) ? mainWeight : 1.0), rowid]);
     });
     scored.sort(function (x, y) {
       return y[0] - x[0] || x[1] - y[1];
