@@ -51,11 +51,27 @@ def test_the_judged_set_is_big_balanced_and_explained() -> None:
     assert len({(q.q, q.lang) for q in queries}) == len(queries), "a query is judged twice"
 
 
-def test_every_accepted_answer_exists() -> None:
+#: The judged sets the ranking work reads (the blind guard, benchmarks/blind-queries.toml, is
+#: left to its own author): the judged set, the development set and the training set.
+SETS = ("relevance-queries.toml", "dev-queries.toml", "train-queries.toml")
+
+
+def test_the_training_set_is_big_and_in_three_languages() -> None:
+    path = project_root() / "benchmarks" / "train-queries.toml"
+    queries = load_queries(path)
+    assert len(queries) >= 90
+    per_lang = Counter(q.lang for q in queries)
+    assert set(per_lang) == set(LANGS) and min(per_lang.values()) >= 30
+    assert len({q.kind for q in queries}) >= 8
+    assert len({(q.q, q.lang) for q in queries}) == len(queries), "a query is judged twice"
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_every_accepted_answer_exists(name: str) -> None:
     from judge.engine.rule_processing import KINDS
 
     corpus = load_corpus(replay=False)
-    for query in load_queries():
+    for query in load_queries(project_root() / "benchmarks" / name):
         for answer in query.accept:
             kind, _, name = answer.partition(":")
             if not name:

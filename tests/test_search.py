@@ -104,8 +104,18 @@ def test_fold_width_case_kana_dots_and_counted_numerals() -> None:
     assert fold("リフレッシュ") == fold("りふれっしゅ") == fold("ﾘﾌﾚｯｼｭ")
     assert fold("ﾊﾞﾆｯｼｭ") == fold("バニッシュ")
     assert fold("ライフ・バースト") == fold("ライフバースト") == fold("ﾗｲﾌ･ﾊﾞｰｽﾄ")
-    assert fold("第二次重构 两张 二回目 一つ") == "第2次重构 2张 2回目 1つ"
+    # the ordinal before a digit is left out as a space: the text keeps its length
+    assert fold("第二次重构 两张 二回目 一つ") == " 2次重构 2张 2回目 1つ"
     assert fold("三重击溃") == "三重击溃"  # not a count
+    assert fold("次第に") == "次第に"  # 第 before no digit stays
+
+
+def test_an_ordinal_finds_the_japanese_count(tmp_path: Path) -> None:
+    """第二回 (the second time) is written 2回目 in a Japanese ruling, 第2次 in a Chinese one."""
+    docs = [SearchDoc("second", "second.toml", {"ja": "2回目のリフレッシュ"}),
+            SearchDoc("other", "other.toml", {"ja": "次回のリフレッシュ"})]
+    index = small_index(tmp_path / "idx", docs)
+    assert ids(index, "第二回", lang="ja") == ["second"]
 
 
 def test_index_tokens_pairs_and_run_end() -> None:
@@ -245,6 +255,9 @@ def test_every_main_ruling_exists_and_lists_its_term() -> None:
     ("牌组用完了怎么办", ["牌组用完"]),
     ("冻结的精灵能攻击吗", ["冻结", "精灵", "攻击"]),
     ("效果对象谁来选", ["效果", "对象", "选"]),
+    # a run of three Han characters or more that is no glossary name: its pairs
+    ("猜拳赢了可以选后攻吗", ["猜拳", "拳赢", "选后", "后攻"]),
+    ("乐曲怎么用", ["乐曲"]),  # how is it used: the term alone
 ])
 def test_common_words_are_left_out(glossary: Glossary, query: str, words: list[str]) -> None:
     node = refine(expand(parse(query), glossary))
@@ -380,6 +393,27 @@ def test_bare_term_puts_its_main_ruling_first_then_its_entry(tmp_path: Path) -> 
         # not for a query that says more
         assert ix.search("refresh steps").hits[0].id == "b-the-steps"
         assert ix.search("refresh everywhere").hits[0].id == "a-refresh-everywhere"
+
+
+def test_the_main_ruling_of_a_term_named_beside_other_words_counts_a_little_more(
+        tmp_path: Path) -> None:
+    """Two rulings that hold the words alike: the main ruling of the term named comes first
+    (without the factor the first row, a-..., would); one that holds the words better still
+    comes before it."""
+    text = {"en": "a refresh, twice in a turn"}
+    docs = [SearchDoc("a-other", "a.toml", text), SearchDoc("b-main", "b.toml", text),
+            SearchDoc("c-better", "c.toml", {"en": "twice a refresh twice"}),
+            *[SearchDoc(f"d{i}", "d.toml", {"en": "grow"}) for i in range(8)]]
+    terms = [GlossaryTerm("refresh", {"ja": "リフレッシュ", "en": "refresh", "zh-Hans": "重构"},
+                          main="b-main")]
+    with small_index(tmp_path / "ix", docs, terms) as ix:
+        _node, plan, _fixes = ix.plan("refresh twice")
+        assert plan.terms == ["refresh"]
+        assert [h.id for h in ix.search("refresh twice").hits][:3] == \
+            ["c-better", "b-main", "a-other"]
+        for path in ("python", "sql"):  # both ways of ranking apply it
+            top, _total, _complete = ix.collect(plan, 3, path)
+            assert top[1][0] == pytest.approx(top[2][0] * 1.06)
 
 
 def test_typos_are_corrected_and_said(index: SearchIndex) -> None:
@@ -695,3 +729,18 @@ def test_judge_search_imports_none_of_the_other_commands_modules(corpus_root: Pa
     assert done.returncode == 0, done.stderr
     assert "results match" in done.stdout, done.stdout
     assert done.stderr.strip() == "[]"
+
+
+def test_neighbouring_cjk_words_count_as_close_across_more_tokens(tmp_path: Path) -> None:
+    """A CJK token is one character, an English one a word: two Chinese words with a few
+    characters between them are close (near_cjk), as two English words with a few words."""
+    # "close" is the longer text: without the nearness, BM25 would put "apart" first
+    docs = [SearchDoc("close", "close.toml", {"zh-Hans": "冻结状态但竖置的精灵" + "可以攻击" * 4}),
+            SearchDoc("apart", "apart.toml", {"zh-Hans": "冻结" + "了" * 14 + "精灵"})]
+    docs += [SearchDoc(f"other{i}", "other.toml", {"zh-Hans": "重构"}) for i in range(8)]
+    with small_index(tmp_path / "ix", docs) as ix:
+        _node, plan, _fixes = ix.plan("冻结的精灵")
+        assert [n.distance for n in plan.nears()] == [12]
+        assert ids(ix, "冻结的精灵")[0] == "close"
+        _node, plan, _fixes = ix.plan("hand limit")
+        assert [n.distance for n in plan.nears()] == [3]

@@ -3,7 +3,10 @@
 Sources: WIXOSS TCG Wiki "間違えやすいルール" (ゲームの準備; ライフバースト: exactly 20 cards
 with a Life Burst in that era) and the Chinese wiki "WIXOSS/游戏规则" (基本规则: a main deck of
 exactly 40 cards, at most 20 of them with a Life Burst since the DIVA format; a LRIG deck of at
-most 10 cards with a level-0 LRIG; one copy of each LRIG-deck card).
+most 10 cards with a level-0 LRIG; one copy of each LRIG-deck card; 卡牌种类: Pieces take none of
+the LRIG deck's ten places but have two places of their own, and only a deck with assist LRIGs
+may hold them: **interpretation**, at most two Pieces beside the ten cards, and only in a
+format with assist LRIGs, Diva Selection).
 
 - The winner of rock-paper-scissors goes first; they do not choose.
 - Each player shuffles and draws five cards; each may redraw once: return any number of cards,
@@ -20,6 +23,7 @@ from typing import TYPE_CHECKING, Final
 
 from judge.engine import events as ev
 from judge.engine.cards import CardDef
+from judge.engine.formats import DEFAULT, FORMATS
 from judge.engine.placement import LRIG_DECK_TYPES, MAIN_DECK_TYPES
 from judge.engine.rulesets import RuleSet
 from judge.engine.state import PLAYERS
@@ -31,13 +35,16 @@ if TYPE_CHECKING:
 MAIN_DECK_SIZE: Final = 40
 BURST_COUNT: Final = 20
 LRIG_DECK_MAX: Final = 10
+#: Pieces a LRIG deck may hold beside its ten cards (Diva Selection only).
+PIECES_MAX: Final = 2
 OPENING_HAND: Final = 5
 LIFE_CLOTH: Final = 7
 
 
-def deck_problems(main: Sequence[CardDef], lrig: Sequence[CardDef], rules: RuleSet) -> \
-        list[str]:
-    """What makes a pair of decks illegal, as sentences a judge can read (empty: legal)."""
+def deck_problems(main: Sequence[CardDef], lrig: Sequence[CardDef], rules: RuleSet,
+                  fmt: str = DEFAULT) -> list[str]:
+    """What makes a pair of decks illegal, as sentences a judge can read (empty: legal), in
+    the format ``fmt`` (:data:`judge.engine.formats.FORMATS`)."""
     out: list[str] = []
     if len(main) != MAIN_DECK_SIZE:
         out.append(f"the main deck has {len(main)} cards; it must have exactly "
@@ -52,8 +59,17 @@ def deck_problems(main: Sequence[CardDef], lrig: Sequence[CardDef], rules: RuleS
                    f"{BURST_COUNT} must")
     if rules.burst_count == "at_most" and bursts > BURST_COUNT:
         out.append(f"{bursts} main-deck cards have a Life Burst; at most {BURST_COUNT} may")
-    if len(lrig) > LRIG_DECK_MAX:
-        out.append(f"the LRIG deck has {len(lrig)} cards; at most {LRIG_DECK_MAX} are allowed")
+    pieces = sum(1 for c in lrig if c.type == "piece")
+    if len(lrig) - pieces > LRIG_DECK_MAX:
+        out.append(f"the LRIG deck has {len(lrig) - pieces} cards besides its Pieces; at most "
+                   f"{LRIG_DECK_MAX} are allowed")
+    if pieces and not FORMATS[fmt].assists:
+        allowed = ", ".join(f.id for f in FORMATS.values() if f.assists)
+        out.append(f"the LRIG deck holds {pieces} Piece(s); Pieces are allowed only in a "
+                   f"format with assist LRIGs ({allowed})")
+    elif pieces > PIECES_MAX:
+        out.append(f"the LRIG deck holds {pieces} Pieces; at most {PIECES_MAX} are allowed "
+                   f"beside its {LRIG_DECK_MAX} cards")
     wrong = sorted({c.id for c in lrig if c.type not in LRIG_DECK_TYPES})
     if wrong:
         out.append(f"these cards belong in the main deck, not the LRIG deck: "
@@ -74,7 +90,8 @@ def start_game(game: Game, first: str) -> None:
         raise IllegalAction("not-setup", "the game has already started")
     for p in PLAYERS:
         problems = deck_problems([c.card for c in state.zone(p, "deck")],
-                                 [c.card for c in state.zone(p, "lrig_deck")], game.rules)
+                                 [c.card for c in state.zone(p, "lrig_deck")], game.rules,
+                                 state.format)
         if problems:
             raise IllegalAction("illegal-deck", f"{p}: " + "; ".join(problems))
     state.first_player = first

@@ -10,7 +10,8 @@ characters) followed by this module's filters and whoosh's :class:`~whoosh.analy
    one text, and so are ``リフレッシュ``, ``りふれっしゅ`` and ``ﾘﾌﾚｯｼｭ``.
 2. :class:`NumeralFilter`: a CJK numeral that counts something is written as a digit, as the
    rulings write it (``第二次`` ``第2次``, ``二回目`` ``2回目``, ``两张`` ``2张``; the numerals and
-   counters are data: ``[fold]`` of ``definition.toml``).
+   counters are data: ``[fold]`` of ``definition.toml``), and the ordinal before a digit is
+   left out as a space (``第2次`` reads as ``2次``, so ``第二回`` finds ``2回目``).
 3. :class:`RunFilter`: the folded text cut into words of letters and digits (Latin, Greek,
    Cyrillic) and runs of CJK characters (kana and Han), :data:`TOKEN_PATTERN`.
 4. whoosh's :class:`~whoosh.analysis.StemFilter` with :func:`latin_token`: an English word
@@ -102,9 +103,14 @@ _COUNTED = re.compile(f"(?<={re.escape(_FOLD['ordinal'])})[{_NUMERAL_CLASS}]|[{_
                       f"(?=[{re.escape(_FOLD['counters'])}])")
 
 
+#: The ordinal before a digit, left out as a space (one character for one).
+_ORDINAL = re.compile(f"{re.escape(_FOLD['ordinal'])}(?=[0-9])")
+
+
 def _digits(text: str) -> str:
-    return _COUNTED.sub(lambda m: _NUMERALS[m.group(0)], text) if _COUNTED.search(text) \
-        else text
+    if _COUNTED.search(text):
+        text = _COUNTED.sub(lambda m: _NUMERALS[m.group(0)], text)
+    return _ORDINAL.sub(" ", text) if _FOLD["ordinal"] in text else text
 
 
 def _fold_width(text: str) -> str:
@@ -184,7 +190,8 @@ class FoldFilter(Filter):  # type: ignore[misc]  # whoosh has no type informatio
 
 
 class NumeralFilter(Filter):  # type: ignore[misc]
-    """A counted CJK numeral as a digit (``第二次`` ``第2次``)."""
+    """A counted CJK numeral as a digit (``第二次`` ``第2次``), the ordinal before a digit left
+    out (``第2次`` `` 2次``)."""
 
     def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
         for t in tokens:

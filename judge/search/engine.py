@@ -10,8 +10,9 @@ A query (:mod:`judge.search.query`) becomes one FTS5 ``MATCH`` expression over t
   question never finds nothing because one of its words is missing;
 - filters (``tag:``, ``rules:``, ``term:``, ``kind:``, ``id:``), ``AND`` and ``NOT`` are strict;
 - glossary entries, kinds of rule processing and rule changes weigh a little less than rulings
-  (:data:`KIND_WEIGHTS`); a query that is only a glossary term puts that term's main ruling
-  first and its glossary entry second.
+  (:data:`KIND_WEIGHTS`), and the main ruling of a glossary term the query names a little
+  more (:data:`MAIN_WEIGHT`); a query that is only a glossary term puts that term's main
+  ruling first and its glossary entry second.
 """
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ COLUMN_WEIGHTS: dict[str, float] = dict(zip(_RANKING["columns"], _RANKING["weigh
                                             strict=True))
 #: Scores of the other kinds of result are multiplied by these (rulings: 1).
 KIND_WEIGHTS: dict[str, float] = dict(_RANKING["kinds"])
+#: The score of the main ruling of a glossary term the query names (beside other words) is
+#: multiplied by this.
+MAIN_WEIGHT = float(_RANKING["main"])
 #: The share of the query's words a result holds is raised to this power.
 COORDINATION = int(_RANKING["coordination"])
 #: A word in more than this share of all results is common (see :meth:`SearchIndex.collect`).
@@ -294,7 +298,8 @@ class SearchIndex:
            holding more of the words first, then by row.
         3. A result's score: FTS5's bm25() of the words scored, plus bm25() of each pair of
            neighbouring words found close together (:attr:`Plan.near`, never two common
-           ones), times the coordination factor (:func:`coordination`) and its kind's weight.
+           ones), times the coordination factor (:func:`coordination`), its kind's weight and,
+           for the main ruling of a glossary term the query names, :data:`MAIN_WEIGHT`.
         4. Best score first, equal scores by row; a query that is a glossary term and nothing
            else puts the term's main ruling, then its glossary entry, first.
 
@@ -366,9 +371,11 @@ class SearchIndex:
                 counted[rowid] = counted.get(rowid, 0) + 1
         factors = [coordination(k, n) if n >= 2 else 1.0 for k in range(n + 1)]
         weights = self._kind_weights
+        mains = self._mains(plan)
         # (-score, row): the best first, equal scores by row
         ranked = [(-(float(bm) * factors[counted.get(rowid, 0) if n >= 2 else 0]
-                     * weights.get(rowid, 1.0)), rowid) for rowid, bm in scores.items()]
+                     * weights.get(rowid, 1.0) * (MAIN_WEIGHT if rowid in mains else 1.0)),
+                   rowid) for rowid, bm in scores.items()]
         first = [r for r in first if r in scores]
         pinned = sorted((item for item in ranked if item[1] in first),
                         key=lambda item: first.index(item[1]))
@@ -399,7 +406,8 @@ class SearchIndex:
         """The SQL that scores every result of ``scoring`` (rowid, score) as
         :meth:`collect` describes, in one statement: bm25() of the words, plus each pair's
         bm25() (a query of its own, joined), times the coordination factor of the words the
-        result holds (each looked up once) and its kind's weight. Each operation in the order
+        result holds (each looked up once), its kind's weight and, for the main ruling of a
+        term the query names, :data:`MAIN_WEIGHT`. Each operation in the order
         ``search-engine.js`` does it, so the numbers are the same."""
         n = len(plan.concepts)
         params: list[Any] = []
@@ -426,6 +434,11 @@ class SearchIndex:
             cases = " ".join("WHEN fts.rowid BETWEEN ? AND ? THEN ?" for _ in self._kind_runs)
             params += [x for run in self._kind_runs for x in run]
             score = f"({score} * (CASE {cases} ELSE 1.0 END))"
+        mains = sorted(self._mains(plan))
+        if mains:
+            score = (f"({score} * (CASE WHEN fts.rowid IN ({', '.join('?' * len(mains))}) "
+                     "THEN ? ELSE 1.0 END))")
+            params += [*mains, MAIN_WEIGHT]
         params.append(scoring)
         head = f"WITH {', '.join(ctes)} " if ctes else ""
         return (f"{head}SELECT fts.rowid, {score} FROM fts WHERE fts MATCH ?", params)
@@ -437,6 +450,17 @@ class SearchIndex:
     def _rows(self, match: str) -> set[int]:
         return {r for (r,) in self.db.execute("SELECT rowid FROM fts WHERE fts MATCH ?",
                                                (match,))}
+
+    def _mains(self, plan: Plan) -> set[int]:
+        """The rows of the main rulings of the glossary terms a query names beside other
+        words (none for a bare term: :meth:`_boosted` puts its main ruling first)."""
+        if plan.bare_term:
+            return set()
+        ids = {m for m in (self.glossary.terms[t].main for t in plan.terms) if m}
+        if not ids:
+            return set()
+        return {r for (r,) in self.db.execute(
+            f"SELECT rowid FROM docs WHERE id IN ({', '.join('?' * len(ids))})", sorted(ids))}
 
     def _boosted(self, plan: Plan) -> list[int]:
         """The rows a bare glossary term puts first (its main ruling, then its entry), those

@@ -44,6 +44,8 @@ from judge.search.query import (
 
 #: Two neighbouring words of a query also count as a phrase within this many tokens.
 NEAR = int(definition()["ranking"]["near"])
+#: ... and when either word is Japanese or Chinese (its tokens are characters, not words).
+NEAR_CJK = int(definition()["ranking"]["near_cjk"])
 #: The column of the filters' tokens (``tag_refresh``, ``kind_ruling``).
 META = "meta"
 
@@ -114,6 +116,7 @@ class Plan:
         self.nots: list[Expr] = []
         self.highlight: set[str] = set()
         self.bare_term = ""  # the query is this glossary term and nothing else
+        self.terms: list[str] = []  # the glossary terms its words name, in order
 
     def query(self, keep: set[int] | None = None) -> AllOf | None:
         """The expression of every result (None when only NOT parts are left); with ``keep``,
@@ -145,7 +148,13 @@ class Plan:
         words = " | ".join(fts(c) for c in self.concepts)
         near = " | ".join(fts(n) for n in self.nears())
         return (f"{top_fts(top) if top else ''} ; near: {near} ; words: {words} ; "
-                f"term: {self.bare_term}")
+                f"term: {self.bare_term} ; terms: {' '.join(self.terms)}")
+
+
+def near_distance(left: Phrase, right: Phrase) -> int:
+    """How many tokens may come between two neighbouring words found close together: ``near``
+    tokens, ``near_cjk`` when either word is Japanese or Chinese."""
+    return NEAR_CJK if any(is_cjk(t) for t in (*left.tokens, *right.tokens)) else NEAR
 
 
 def top_fts(expr: AllOf) -> str:
@@ -242,12 +251,14 @@ class Planner:
                 plan.musts.append(self.expr(child, plan))
             else:
                 plan.concepts.append(self.expr(child, plan))
+                if isinstance(child, Expand):
+                    plan.terms.append(child.term)
                 # two neighbouring words of the query, as written, close together in a text
                 # count again: "hand limit" ranks "the hand limit" above "hand ... limit"
                 written = phrase_of(child.text) if isinstance(child, Text | Expand) else None
                 if previous is not None and written is not None:
                     plan.near.append((at, len(plan.concepts) - 1,
-                                      Near(previous, written, NEAR)))
+                                      Near(previous, written, near_distance(previous, written))))
                 previous, at = written, len(plan.concepts) - 1
         plan.musts += [self.expr(f, plan) for f in extra]
         if len(children) == 1 and isinstance(children[0], Expand) and not plan.musts:

@@ -557,6 +557,8 @@ ZH_STOP = tuple(sorted(set(_WORDS["chinese"]["stop"]), key=lambda w: (-len(w), w
 ZH_LEADING = frozenset(_WORDS["chinese"]["leading"])
 ZH_TRAILING = frozenset(_WORDS["chinese"]["trailing"])
 ZH_WHOLE = frozenset(_WORDS["chinese"]["whole"])
+#: Han runs of this many characters or more are looked for as their pairs (``[cjk]``).
+PAIRS_FROM: int = _WORDS["cjk"]["pairs_from"]
 
 
 def refine(node: Node, han: str = "") -> Node | None:
@@ -659,9 +661,10 @@ def _strip_zh(run: str, han: str = "") -> list[str]:
 
 
 def _han_pieces(run: str) -> list[str]:
-    """A run of four or more Han characters that is no glossary name, cut into pairs (most
-    Chinese and many Japanese words have two characters); shorter runs stay whole."""
-    if len(run) < 4:
+    """A run of ``[cjk] pairs_from`` (3) or more Han characters that is no glossary name, cut
+    into pairs (most Chinese and many Japanese words have two characters); shorter runs stay
+    whole."""
+    if len(run) < PAIRS_FROM:
         return [run]
     out = [run[i:i + 2] for i in range(0, len(run) - 1, 2)]
     if len(run) % 2:

@@ -111,12 +111,13 @@
     var numeralClass = Object.keys(fold.numerals).join("");
     var counted = new RegExp("(?<=" + escapeRegExp(fold.ordinal) + ")[" + numeralClass + "]|[" +
       numeralClass + "](?=[" + escapeRegExp(fold.counters) + "])", "g");
+    var ordinal = new RegExp(escapeRegExp(fold.ordinal) + "(?=[0-9])", "g");
     var cache = new Map();
 
     this.digits = function (text) {
       return text.replace(counted, function (c) {
         return fold.numerals[c];
-      });
+      }).replace(ordinal, " ");
     };
     this.foldWidth = function (text) {
       return kanaFold(nfkc(text).toLowerCase());
@@ -912,6 +913,7 @@
     this.zhLeading = new Set(chars(def.chinese.leading));
     this.zhTrailing = new Set(chars(def.chinese.trailing));
     this.zhWhole = new Set(def.chinese.whole);
+    this.pairsFrom = def.cjk.pairs_from;
   }
 
   Words.prototype.refine = function (node, han) {
@@ -994,7 +996,7 @@
           return;
         }
         (han === "ja" ? [run] : self.stripZh(run, han)).forEach(function (piece) {
-          hanPieces(piece).forEach(function (p) { out.push(Text(p)); });
+          self.hanPieces(piece).forEach(function (p) { out.push(Text(p)); });
         });
       }
     });
@@ -1053,9 +1055,10 @@
     return out;
   };
 
-  function hanPieces(run) {
+  /** A Han run of pairs_from characters or more, as its pairs; shorter runs whole. */
+  Words.prototype.hanPieces = function (run) {
     var cs = chars(run);
-    if (cs.length < 4) {
+    if (cs.length < this.pairsFrom) {
       return [run];
     }
     var out = [];
@@ -1066,7 +1069,7 @@
       out.push(cs[cs.length - 2] + cs[cs.length - 1]);
     }
     return out;
-  }
+  };
 
   // ================================================================ plans (plan.py)
 
@@ -1112,6 +1115,7 @@
     this.nots = [];
     this.highlight = new Set();
     this.bareTerm = "";
+    this.terms = []; // the glossary terms its words name, in order
   }
   /** The expression of every result (null when only NOT parts are left); with `keep`, of
    * those holding one of these words (plan.Plan.query). */
@@ -1143,7 +1147,8 @@
   Plan.prototype.describe = function () {
     var top = this.query();
     return (top ? topFts(top) : "") + " ; near: " + this.nears().map(fts).join(" | ") +
-      " ; words: " + this.concepts.map(fts).join(" | ") + " ; term: " + this.bareTerm;
+      " ; words: " + this.concepts.map(fts).join(" | ") + " ; term: " + this.bareTerm +
+      " ; terms: " + this.terms.join(" ");
   };
 
   function samePhrase(a, b) {
@@ -1207,6 +1212,11 @@
     }
     var plan = new Plan();
     var children = [];
+    // plan.near_distance: near tokens between two words, near_cjk when either is CJK
+    var nearDistance = function (left, right) {
+      return left.tokens.concat(right.tokens).some(isCjk) ? x.def.ranking.near_cjk :
+        x.def.ranking.near;
+    };
     if (node !== null && node.t === "and" && node.soft) {
       children = node.nodes;
     } else if (node !== null) {
@@ -1221,11 +1231,15 @@
         plan.musts.push(self.expr(child, plan, false));
       } else {
         plan.concepts.push(self.expr(child, plan, false));
+        if (child.t === "expand") {
+          plan.terms.push(child.term);
+        }
         var written = child.t === "text" || child.t === "expand" ? self.phraseOf(child.text) :
           null;
         if (previous !== null && written !== null) {
           plan.near.push([at, plan.concepts.length - 1,
-            { e: "near", left: previous, right: written, distance: x.def.ranking.near }]);
+            { e: "near", left: previous, right: written,
+              distance: nearDistance(previous, written) }]);
         }
         previous = written;
         at = plan.concepts.length - 1;
@@ -1983,12 +1997,23 @@
       return n < 2 ? n : holders.get(rowid) || 0;
     };
     var power = this.def.ranking.coordination;
+    // the main rulings of the terms the query names (engine.SearchIndex._mains)
+    var mains = new Set();
+    if (!plan.bareTerm) {
+      plan.terms.forEach(function (term) {
+        var rows = self.meta.terms[term] || [];
+        if (rows[0]) {
+          mains.add(rows[0]);
+        }
+      });
+    }
+    var mainWeight = this.def.ranking.main;
     var scored = [];
     scores.forEach(function (bm, rowid) {
       var factor = n >= 2 ? coordination(held(rowid), n, power) : 1.0;
       var kind = self.kindOf(rowid);
       var weight = has(self.kindWeights, kind) ? self.kindWeights[kind] : 1.0;
-      scored.push([bm * factor * weight, rowid]);
+      scored.push([bm * factor * weight * (mains.has(rowid) ? mainWeight : 1.0), rowid]);
     });
     scored.sort(function (x, y) {
       return y[0] - x[0] || x[1] - y[1];
