@@ -10,9 +10,9 @@ lies: rows are inserted in a fixed order (rulings by id, rule sets in date order
 log order), nothing records the time of the build or an absolute path, and the file is
 vacuumed last. ``judge db`` reads the corpus as a stream (``load_corpus(stream=True)``): the
 rulings are read once, each with its replays, its rows written to every table before the
-next is loaded, so the memory it needs does not grow with the corpus. A whole number SQLite cannot store (beyond 64 bits) is a
-:class:`DatabaseError` naming the file and field it comes from. docs/database.md describes
-every table.
+next is loaded, so the memory it needs does not grow with the corpus. A whole number SQLite
+cannot store (beyond 64 bits) is a :class:`DatabaseError` naming the file and field it comes
+from. docs/database.md describes every table.
 """
 
 from __future__ import annotations
