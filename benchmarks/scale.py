@@ -5,6 +5,7 @@ Run from the repository root (a script, not a test; the full curve takes many mi
     python benchmarks/scale.py                        # 250 1000 4000 10000, 3 pairs each
     python benchmarks/scale.py --sizes 250 1000 --pairs 5
     python benchmarks/scale.py --build                # also judge build (slow)
+    python benchmarks/scale.py --sizes 10000 --corpora /tmp/scale   # keep and reuse them
 
 For each size it writes that many rulings with benchmarks/site.py's generator, then runs, in
 fresh processes of the console script and in turns with the floor (a fresh Python parsing
@@ -21,9 +22,15 @@ from one size to the next against the growth of the rulings (1.00: linear); and 
 100,000 rulings would take, extrapolated linearly from the two largest sizes (time and
 memory), which docs/architecture.md ("Scale") quotes.
 
-Targets (issue 29, item 3; for the record until the streaming work lands): at 10,000
-rulings, peak memory of ``judge check --jobs 1`` and ``judge db`` at most 250 MB, of
-``judge build`` at most 600 MB, the site at most 50 KB per ruling.
+Targets (issue 29, item 3): at 10,000 rulings, peak memory of ``judge check --jobs 1`` and
+``judge db`` at most 250 MB (both read the rulings as a stream: ``judge check`` replays each
+ruling as it is loaded, ``judge db`` loads each again as its rows are written), of ``judge
+build`` at most 600 MB, the site at most 50 KB per ruling; the lines "target at 10,000" say
+whether each was met.
+
+``--corpora DIR`` keeps the generated corpora in ``DIR/corpus-N`` and reuses one that is
+there (the generator is deterministic: the same N, the same files), so that runs after the
+first skip writing 10,000 rulings.
 """
 
 from __future__ import annotations
@@ -103,6 +110,18 @@ def measured(command: list[str], cwd: Path, out: Path | None = None) -> tuple[fl
     return float(seconds), int(kib)
 
 
+#: Written last into a kept corpus: the generator finished it.
+COMPLETE = "complete.txt"
+
+
+def _complete(corpus: Path, size: int) -> bool:
+    """Whether ``corpus`` is a kept corpus of ``size`` rulings that was written to its end."""
+    try:
+        return (corpus / COMPLETE).read_text(encoding="utf-8").strip() == str(size)
+    except OSError:
+        return False
+
+
 def folder_bytes(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
@@ -112,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[250, 1000, 4000, 10_000])
     parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument("--build", action="store_true", help="also judge build (slow)")
+    parser.add_argument("--corpora", type=Path, metavar="DIR",
+                        help="keep the generated corpora in DIR and reuse them")
     args = parser.parse_args(argv)
     print(f"the scale curve\n{paired.machine()}")
     from judge.data import load_glossary
@@ -123,8 +144,12 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="judge-scale-") as tmp:
         work = Path(tmp)
         for size in args.sizes:
-            corpus = work / f"corpus-{size}"
-            gen.write_corpus(corpus, size, glossary)
+            corpus = (args.corpora or work) / f"corpus-{size}"
+            if args.corpora is None or not _complete(corpus, size):
+                if corpus.exists():
+                    shutil.rmtree(corpus)
+                gen.write_corpus(corpus, size, glossary)
+                (corpus / COMPLETE).write_text(f"{size}\n", encoding="utf-8")
             files = [str(p) for p in files_read(corpus / "rulings", ROOT / "data")]
             floor = [sys.executable, "-c", FLOOR_TOMLI, *files]
             db, site = work / f"db-{size}.db", work / f"site-{size}"
@@ -154,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
             for name in names:
                 print(paired.ratio_line(f"judge {name}, {size:,} rulings / floor (python + "
                                         f"tomli parsing the same files)", pairs[name]))
-            shutil.rmtree(corpus)
+            if args.corpora is None:
+                shutil.rmtree(corpus)
     print("\nthe curve (median seconds; peak memory, the largest of the pairs' runs; growth "
           "against the rulings' growth, 1.00 linear):")
     sizes = args.sizes

@@ -140,12 +140,14 @@ def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | 
     change (:mod:`judge.scenario.versions`: an older format, a field read for the last
     versions before it is refused), then a result per (ruling, rule set).
 
-    Every file is loaded first, so that a ruling id used twice and a ``related`` id that
-    names no ruling are found before anything is replayed; the data files are checked before
-    that (a broken data file raises :class:`~judge.errors.DataError`). With ``jobs`` above 1
-    (None: :func:`judge.workers.default_jobs`), the loading and the replays are shared among
-    that many processes, this one and forked workers (:mod:`judge.workers`); what is yielded
-    is the same, in the same order."""
+    Each ruling is replayed right after it is loaded, and the results are held back until
+    every file is loaded: a ruling id used twice and a ``related`` id that names no ruling
+    are reported before any result, and the results of the rulings they refuse are dropped.
+    The data files are checked before that (a broken data file raises
+    :class:`~judge.errors.DataError`). No more than one loaded ruling is held at a time. With
+    ``jobs`` above 1 (None: :func:`judge.workers.default_jobs`), the loading and the replays
+    are shared among that many processes, this one and forked workers
+    (:mod:`judge.workers`); what is yielded is the same, in the same order."""
     check_data()
     known = load_rulesets()
     paths = list(paths)
@@ -170,26 +172,33 @@ def iter_checks(paths: Iterable[Path], rules: str | None = None, keyword: str | 
     if jobs > 1 and len(files) > 1:
         with Pool(len(files), jobs, load, wanted, check_scenario,
                   [_size(path) for path in files]) as pool:
-            tasks = yield from _sorted(pool.heads(), None, paths, rules, keyword, summary,
-                                       known)
+            tasks = yield from _sorted(pool.heads(), paths, rules, keyword, summary, known)
             yield from pool.results(tasks)
         return
-    loaded = [load(i) for i in range(len(files))]
-    rulings = {i: r for i, (r, _) in enumerate(loaded) if r is not None}
-    tasks = yield from _sorted([h for _, h in loaded], rulings, paths, rules, keyword,
-                               summary, known)
-    for index, rs in tasks:
-        yield check_scenario(rulings[index], rs)
+    # In one process as in each worker: every ruling is replayed right after it is loaded and
+    # then let go, so that what is held is one ruling at a time and the small results, not
+    # every ruling of the run (the checks across files need only the heads).
+    heads: list[Head | Failed] = []
+    done: dict[tuple[int, str], Result] = {}
+    for index in range(len(files)):
+        scenario, head = load(index)
+        heads.append(head)
+        if scenario is not None and isinstance(head, Head):
+            for rs in wanted(head):
+                done[(index, rs)] = check_scenario(scenario, rs)
+        del scenario
+    tasks = yield from _sorted(heads, paths, rules, keyword, summary, known)
+    for task in tasks:
+        yield done.pop(task)
 
 
-def _sorted(heads: list[Head | Failed], rulings: dict[int, Scenario] | None,
-            paths: list[Path], rules: str | None, keyword: str | None,
-            summary: Summary | None, known: Mapping[str, object]
+def _sorted(heads: list[Head | Failed], paths: list[Path], rules: str | None,
+            keyword: str | None, summary: Summary | None, known: Mapping[str, object]
             ) -> Generator[ScenarioError | FormatWarning, None, list[tuple[int, str]]]:
     """Yield the errors and warnings of the loaded files in order (unusable files, files of
     an older format, ids used twice, ``related`` ids that name no ruling, then a glossary
     ``main`` that names none); return the replays to make, as (file index, rule set) pairs.
-    ``rulings``: the loaded rulings by file index, when in this process."""
+    An error names the line of its file by reading the file again (errors are rare)."""
     loaded: dict[str, Head] = {}
     failed_ids: set[str] = set()
     for head in heads:
@@ -202,7 +211,7 @@ def _sorted(heads: list[Head | Failed], rulings: dict[int, Scenario] | None,
             summary.warnings.extend(head.warnings)
         yield from head.warnings
         if head.id in loaded:
-            yield duplicate_id(_about(head, rulings), loaded[head.id].path)
+            yield duplicate_id(head, loaded[head.id].path)
             continue
         loaded[head.id] = head
     outside: set[str] | None = None
@@ -214,7 +223,7 @@ def _sorted(heads: list[Head | Failed], rulings: dict[int, Scenario] | None,
             outside = _ids_beside(paths)
             known_ids.update(dict.fromkeys(outside))
         try:
-            check_related(_about(head, rulings), known_ids)
+            check_related(head, known_ids)
         except ScenarioError as exc:
             yield exc
             continue
@@ -253,12 +262,6 @@ def _size(path: Path) -> int:
         return os.stat(path).st_size
     except OSError:
         return 0
-
-
-def _about(head: Head, rulings: dict[int, Scenario] | None) -> Scenario | Head:
-    """The ruling an error is about: the loaded one when it is in this process (its line
-    index is at hand), else its head (which reads the file again for the line)."""
-    return rulings[head.at] if rulings is not None else head
 
 
 _ID_LINE = re.compile(r'^\s*id\s*=\s*"([^"\n]*)"', re.MULTILINE)

@@ -285,7 +285,8 @@ def db_command(out: Path | None, force: bool, corpus_dir: Path | None) -> None:
     root = _corpus_root(corpus_dir)
     target = out or root / "build" / "judge.db"
     claim_out(target, root, force)  # before the corpus is read: a refusal comes at once
-    summary = build(load_corpus(root), target, force)
+    # streamed: one ruling and its traces held at a time (judge/corpus.py, Streamed)
+    summary = build(load_corpus(root, stream=True), target, force)
     click.echo(summary.line())
 
 

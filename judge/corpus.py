@@ -21,11 +21,12 @@ replays (the search index needs only the texts).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
+from typing import overload
 
 from judge.data import (
     Term,
@@ -52,6 +53,7 @@ from judge.scenario.load import discover
 from judge.scenario.model import LANGS, Scenario
 from judge.scenario.run import replay as replay_scenario
 from judge.sources import Document, registry_for
+from judge.workers import Head
 
 #: Changes whenever the meaning of the corpus fingerprint changes.
 FINGERPRINT_VERSION = "3"
@@ -109,7 +111,9 @@ class Corpus:
     """The rulings of a corpus root, with the shared data and a fingerprint of it all."""
 
     root: Path
-    rulings: tuple[Ruling, ...]  # sorted by id
+    #: sorted by id; a tuple, or for a corpus loaded with ``stream``, rulings loaded anew
+    #: each time they are iterated (:class:`Streamed`)
+    rulings: Sequence[Ruling]
     glossary: Mapping[str, Term]  # in file order
     cards: Mapping[str, CardDef]  # the card library (data/cards), plus the built-in filler
     card_files: Mapping[str, str]  # card id -> file under data/ ("" for the filler)
@@ -224,9 +228,57 @@ def traces_loaded() -> int:
     return _LOADED.traces
 
 
-def load_corpus(root: Path | None = None, *, replay: bool = True) -> Corpus:
+class Streamed(Sequence[Ruling]):
+    """The rulings of a corpus loaded with ``stream=True``, sorted by id, none of them held:
+    iterating loads each ruling again from its file (and replays it, for a corpus loaded with
+    its replays), hands it out and lets it go, so that what is held is one ruling and its
+    traces at a time. Each iteration loads them all again: a reader that goes through the
+    rulings once (``judge db``) pays one more loading of each file for a peak memory that does
+    not grow with the corpus."""
+
+    def __init__(self, heads: Sequence[Head], replay: bool) -> None:
+        self._heads = tuple(heads)
+        self._replay = replay
+
+    def __len__(self) -> int:
+        return len(self._heads)
+
+    @overload
+    def __getitem__(self, index: int) -> Ruling: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Ruling]: ...
+
+    def __getitem__(self, index: int | slice) -> Ruling | Sequence[Ruling]:
+        if isinstance(index, slice):
+            return tuple(self._load(head) for head in self._heads[index])
+        return self._load(self._heads[index])
+
+    def __iter__(self) -> Iterator[Ruling]:
+        for head in self._heads:
+            yield self._load(head)
+
+    @property
+    def paths(self) -> dict[str, str]:
+        """Each ruling's path (relative to the corpus root) by id, without loading any."""
+        return {head.id: head.path for head in self._heads}
+
+    def _load(self, head: Head) -> Ruling:
+        scenario = load_one(Path(head.file), head.path)
+        if scenario.id != head.id:
+            raise CorpusError(f"{head.path} changed while the corpus was being read (its id "
+                              f"was {head.id!r}, now {scenario.id!r}): run the command again")
+        replays = MappingProxyType(replay_all(scenario)) if self._replay else \
+            MappingProxyType({})
+        return Ruling(scenario=scenario, path=head.path, replays=replays)
+
+
+def load_corpus(root: Path | None = None, *, replay: bool = True,
+                stream: bool = False) -> Corpus:
     """Load every ruling under ``root/rulings`` (default: :func:`default_root`) and the shared
-    data; replay each ruling under each of its rule sets unless ``replay`` is false.
+    data; replay each ruling under each of its rule sets unless ``replay`` is false. With
+    ``stream``, every file is loaded and checked but no ruling is held: ``corpus.rulings`` is
+    a :class:`Streamed` sequence that loads them again as it is read.
 
     Raises :class:`~judge.errors.ScenarioError` for the first ruling that cannot be loaded and
     :class:`CorpusError` for two rulings with one id."""
@@ -235,10 +287,11 @@ def load_corpus(root: Path | None = None, *, replay: bool = True) -> Corpus:
     if not folder.is_dir():
         raise CorpusError(f"{root} has no rulings/ folder")
     check_data()
-    scenarios: dict[str, tuple[str, Scenario]] = {}
+    heads: dict[str, Head] = {}
+    scenarios: dict[str, Scenario] = {}  # the loaded rulings, unless streamed
     errors: list[JudgeError] = []
     broken: set[str] = set()  # the ids the files that cannot be loaded seem to declare
-    for path in discover([folder]):
+    for at, path in enumerate(discover([folder])):
         rel = _relative(path, root)
         try:
             scenario = load_one(path, rel)
@@ -246,28 +299,37 @@ def load_corpus(root: Path | None = None, *, replay: bool = True) -> Corpus:
             errors.append(exc)
             broken.update(written_ids(path))
             continue
-        if scenario.id in scenarios:
-            errors.append(duplicate_id(scenario, scenarios[scenario.id][0]))
+        if scenario.id in heads:
+            errors.append(duplicate_id(scenario, heads[scenario.id].path))
             continue
-        scenarios[scenario.id] = (rel, scenario)
-    known = {**dict.fromkeys(broken), **scenarios}  # a link to a broken ruling: its problem
-    for _rel, scenario in scenarios.values():
-        try:
-            check_related(scenario, known)
+        heads[scenario.id] = Head(at, scenario.id, rel, scenario.rulesets, scenario.related,
+                                  str(path))
+        if not stream:
+            scenarios[scenario.id] = scenario
+    known = {**dict.fromkeys(broken), **heads}  # a link to a broken ruling: its problem
+    for rid, head in heads.items():
+        try:  # a held ruling knows its lines; a head reads its file again for the line
+            check_related(scenarios.get(rid, head), known)
         except ScenarioError as exc:
             errors.append(exc)
     if errors:
         raise ManyErrors(errors)
-    check_main_rulings(main_candidates(scenarios))
-    loaded: dict[str, Ruling] = {}
-    for rid, (rel, scenario) in scenarios.items():
-        replays = MappingProxyType(replay_all(scenario)) if replay else MappingProxyType({})
-        loaded[rid] = Ruling(scenario=scenario, path=rel, replays=replays)
+    check_main_rulings(main_candidates(heads))
+    rulings: Sequence[Ruling]
+    if stream:
+        rulings = Streamed([heads[k] for k in sorted(heads)], replay)
+    else:
+        loaded: dict[str, Ruling] = {}
+        for rid, scenario in scenarios.items():
+            replays = MappingProxyType(replay_all(scenario)) if replay else \
+                MappingProxyType({})
+            loaded[rid] = Ruling(scenario=scenario, path=heads[rid].path, replays=replays)
+        rulings = tuple(loaded[k] for k in sorted(loaded))
     library = dict(card_library().cards)
     library.setdefault(FILLER.id, FILLER)
     return Corpus(
         root=root,
-        rulings=tuple(loaded[k] for k in sorted(loaded)),
+        rulings=rulings,
         glossary=MappingProxyType(load_glossary()),
         cards=MappingProxyType(library),
         card_files=MappingProxyType(_card_files()),

@@ -325,18 +325,27 @@ def _signature(events: Iterable[Event]) -> tuple[Event, ...]:
     return tuple(e.replace(seq=0) for e in events)
 
 
-def compute(corpus: Corpus) -> Coverage:
-    """The coverage table of a corpus loaded with its replays."""
-    if not corpus.replayed:
-        raise ValueError("coverage needs a corpus loaded with replay=True")
-    kinds: dict[str, list[str]] = {k: [] for k in KINDS}
-    phases: dict[str, list[str]] = {p: [] for p in PHASES}
-    steps: dict[str, list[str]] = {s: [] for s in ATTACK_STEPS}
-    replayed: dict[str, list[str]] = {rs: [] for rs in corpus.rulesets}
-    differs: dict[str, list[str]] = {rs: [] for rs in corpus.rulesets}
-    by_events: dict[str, list[str]] = {t: [] for t in corpus.glossary}
-    by_terms: dict[str, list[str]] = {t: [] for t in corpus.glossary}
-    for ruling in corpus.rulings:
+class Tally:
+    """The coverage table, counted one ruling at a time (:meth:`add` each ruling of the
+    corpus in order of id, then :meth:`result`): what is kept of a ruling is its id in the
+    rows it exercises, never its traces, so a corpus read as a stream is counted as it goes
+    by (``judge db``)."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        if not corpus.replayed:
+            raise ValueError("coverage needs a corpus loaded with replay=True")
+        self.corpus = corpus
+        self.count = 0
+        self.kinds: dict[str, list[str]] = {k: [] for k in KINDS}
+        self.phases: dict[str, list[str]] = {p: [] for p in PHASES}
+        self.steps: dict[str, list[str]] = {s: [] for s in ATTACK_STEPS}
+        self.replayed: dict[str, list[str]] = {rs: [] for rs in corpus.rulesets}
+        self.differs: dict[str, list[str]] = {rs: [] for rs in corpus.rulesets}
+        self.by_events: dict[str, list[str]] = {t: [] for t in corpus.glossary}
+        self.by_terms: dict[str, list[str]] = {t: [] for t in corpus.glossary}
+
+    def add(self, ruling: Ruling) -> None:
+        self.count += 1
         rid = ruling.id
         seen_kinds: set[str] = set()
         seen_phases: set[str] = set()
@@ -350,39 +359,52 @@ def compute(corpus: Corpus) -> Coverage:
             elif isinstance(event, ev.AttackStep):
                 seen_steps.add(event.attack_step)
             seen_terms |= event_terms(event)
-        for table, seen in ((kinds, seen_kinds), (phases, seen_phases), (steps, seen_steps),
-                            (by_events, seen_terms)):
+        for table, seen in ((self.kinds, seen_kinds), (self.phases, seen_phases),
+                            (self.steps, seen_steps), (self.by_events, seen_terms)):
             for item in seen:
                 if item in table:
                     table[item].append(rid)
         for listed in ruling.scenario.terms:
-            if listed in by_terms:
-                by_terms[listed].append(rid)
+            if listed in self.by_terms:
+                self.by_terms[listed].append(rid)
         signatures = {rs: _signature(rep.events) for rs, rep in ruling.replays.items()}
         for rs in ruling.replays:
-            if rs in replayed:
-                replayed[rs].append(rid)
+            if rs in self.replayed:
+                self.replayed[rs].append(rid)
                 if any(sig != signatures[rs] for sig in signatures.values()):
-                    differs[rs].append(rid)
-    rows: list[Row] = []
-    for kind, number in KINDS.items():
-        rows.append(Row("rule-processing", kind, f"{number:>2} {kind}", tuple(kinds[kind]),
-                        from_events=tuple(kinds[kind])))
-    for phase in PHASES:
-        rows.append(Row("phase", phase, phase, tuple(phases[phase]),
-                        from_events=tuple(phases[phase])))
-    for step in ATTACK_STEPS:
-        rows.append(Row("attack-step", step, step, tuple(steps[step]),
-                        from_events=tuple(steps[step])))
-    for rs in corpus.rulesets:
-        rows.append(Row("ruleset", rs, rs, tuple(replayed[rs]), from_events=tuple(replayed[rs]),
-                        differs=tuple(differs[rs])))
-    for term_id, term in corpus.glossary.items():
-        either = tuple(sorted(set(by_events[term_id]) | set(by_terms[term_id])))
-        rows.append(Row("term", term_id, term.name("en"), either,
-                        from_events=tuple(by_events[term_id]),
-                        from_terms=tuple(by_terms[term_id])))
-    return Coverage(rows=tuple(rows), rulings=len(corpus.rulings))
+                    self.differs[rs].append(rid)
+
+    def result(self) -> Coverage:
+        kinds, phases, steps = self.kinds, self.phases, self.steps
+        replayed, differs = self.replayed, self.differs
+        by_events, by_terms = self.by_events, self.by_terms
+        rows: list[Row] = []
+        for kind, number in KINDS.items():
+            rows.append(Row("rule-processing", kind, f"{number:>2} {kind}",
+                            tuple(kinds[kind]), from_events=tuple(kinds[kind])))
+        for phase in PHASES:
+            rows.append(Row("phase", phase, phase, tuple(phases[phase]),
+                            from_events=tuple(phases[phase])))
+        for step in ATTACK_STEPS:
+            rows.append(Row("attack-step", step, step, tuple(steps[step]),
+                            from_events=tuple(steps[step])))
+        for rs in self.corpus.rulesets:
+            rows.append(Row("ruleset", rs, rs, tuple(replayed[rs]),
+                            from_events=tuple(replayed[rs]), differs=tuple(differs[rs])))
+        for term_id, term in self.corpus.glossary.items():
+            either = tuple(sorted(set(by_events[term_id]) | set(by_terms[term_id])))
+            rows.append(Row("term", term_id, term.name("en"), either,
+                            from_events=tuple(by_events[term_id]),
+                            from_terms=tuple(by_terms[term_id])))
+        return Coverage(rows=tuple(rows), rulings=self.count)
+
+
+def compute(corpus: Corpus) -> Coverage:
+    """The coverage table of a corpus loaded with its replays."""
+    tally = Tally(corpus)
+    for ruling in corpus.rulings:
+        tally.add(ruling)
+    return tally.result()
 
 
 def report_lines(cov: Coverage) -> Iterator[str]:

@@ -8,9 +8,11 @@ header carries :data:`APPLICATION_ID`), or anything with ``force`` (see :mod:`ju
 for what is never replaced). The same corpus gives the same bytes wherever it
 lies: rows are inserted in a fixed order (rulings by id, rule sets in date order, events in
 log order), nothing records the time of the build or an absolute path, and the file is
-vacuumed last. A whole number SQLite cannot store (beyond 64 bits) is a
-:class:`DatabaseError` naming the file and field it comes from. docs/database.md describes
-every table.
+vacuumed last. ``judge db`` reads the corpus as a stream (``load_corpus(stream=True)``): the
+rulings are read once, each with its replays, its rows written to every table before the
+next is loaded, so the memory it needs does not grow with the corpus. A whole number SQLite
+cannot store (beyond 64 bits) is a :class:`DatabaseError` naming the file and field it comes
+from. docs/database.md describes every table.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from judge import __version__
 from judge.atomic import busy
 from judge.corpus import Corpus, Ruling
 from judge.coverage import CATEGORIES
-from judge.coverage import compute as compute_coverage
+from judge.coverage import Tally as CoverageTally
 from judge.engine.cards import CardDef
 from judge.engine.events import Event
 from judge.engine.rule_processing import TABLE as KIND_TABLE
@@ -240,6 +242,10 @@ def build(corpus: Corpus, out: Path, force: bool = False) -> Summary:
             raise DatabaseError(f"foreign keys do not hold: {problems[:5]}")
         counts = {t: int(conn.execute(f"SELECT count(*) FROM [{t}]").fetchone()[0])
                   for t in TABLES}
+        # without a journal: VACUUM rewrites every page of the file, and a journal kept in
+        # memory would hold the whole database (112 MB at 10,000 rulings); a VACUUM cut short
+        # leaves only this temporary file broken, which is then removed
+        conn.execute("PRAGMA journal_mode = OFF")
         conn.execute("VACUUM")
         conn.close()
         _sync(tmp)  # the bytes on disk before the name points at them
@@ -330,7 +336,7 @@ def _not_null(name: str, spec: dict[str, Any]) -> Iterator[str]:
 
 def _fill(db: Database, corpus: Corpus) -> None:
     order = {rs: i for i, rs in enumerate(corpus.rulesets)}
-    table = _Tables(db, corpus)
+    table = _Tables(db)
     table("meta").insert_all([
         {"key": "schema_version", "value": SCHEMA_VERSION},
         {"key": "judge_version", "value": __version__},
@@ -363,51 +369,58 @@ def _fill(db: Database, corpus: Corpus) -> None:
          "aliases": _json(list(t.aliases)),
          **{f"definition_{_col(lang)}": t.definition.get(lang, "") for lang in LANGS}}
         for i, t in enumerate(corpus.glossary.values()))
+    # The rulings are read once, in order of id, each with its replays, and every table
+    # gets its rows in that order (a corpus loaded with ``stream`` holds one ruling at a
+    # time); the rows wait in batches. Tables are filled side by side, but each one's rows
+    # come in the order above, and VACUUM writes the file table by table: the same bytes.
+    rows = _Batches(table)
+    cards, keys = _library_cards(corpus)
+    rows.add("cards", cards)
+    tally = CoverageTally(corpus)
     tag_count: dict[str, int] = {}
-    for ruling in corpus.rulings:
-        for tag in ruling.scenario.tags:
+    for r in corpus.rulings:
+        table.paths[r.id] = r.path
+        s = r.scenario
+        for tag in s.tags:
             tag_count[tag] = tag_count.get(tag, 0) + 1
+        rows.add("rulings", [_ruling_row(r, corpus)])
+        rows.add("ruling_texts", ({"ruling_id": r.id, "lang": lang,
+                                   **{f: r.text(f, lang, fallback=False) for f in TEXT_FIELDS}}
+                                  for lang in r.languages))
+        rows.add("ruling_sources", ({"ruling_id": r.id, "position": i, "source_id": c.source,
+                                     "section": c.section} for i, c in enumerate(s.sources)))
+        rows.add("ruling_tags", ({"ruling_id": r.id, "tag_id": t, "position": i}
+                                 for i, t in enumerate(dict.fromkeys(s.tags))))
+        rows.add("ruling_terms", ({"ruling_id": r.id, "term_id": t, "position": i}
+                                  for i, t in enumerate(dict.fromkeys(s.terms))))
+        rows.add("ruling_related", ({"ruling_id": r.id, "related_id": t, "position": i}
+                                    for i, t in enumerate(dict.fromkeys(s.related))))
+        inline, uses = _ruling_cards(r, corpus, keys)
+        rows.add("cards", inline)
+        rows.add("ruling_cards", uses)
+        replays = _replays(r, order)
+        rows.add("ruling_rulesets", (
+            {"ruling_id": r.id, "ruleset_id": rs, "position": order[rs],
+             "branches": len(rep.traces), "cut": int(rep.cut),
+             "events": sum(len(t.events) for t in rep.traces),
+             "problems": _json(list(rep.traces[0].problems if rep.traces else ()))}
+            for rs, rep in replays))
+        rows.add("events", (_event_row(r.id, rs, b, e) for rs, rep in replays
+                            for b, trace in enumerate(rep.traces) for e in trace.events))
+        tally.add(r)
+    rows.flush()
     table("tags").insert_all({"id": t, "rulings": n} for t, n in sorted(tag_count.items()))
-    table("rulings").insert_all(_ruling_row(r, corpus) for r in corpus.rulings)
-    table("ruling_texts").insert_all(
-        {"ruling_id": r.id, "lang": lang,
-         **{f: r.text(f, lang, fallback=False) for f in TEXT_FIELDS}}
-        for r in corpus.rulings for lang in r.languages)
-    table("ruling_sources").insert_all(
-        {"ruling_id": r.id, "position": i, "source_id": c.source, "section": c.section}
-        for r in corpus.rulings for i, c in enumerate(r.scenario.sources))
-    table("ruling_tags").insert_all(
-        {"ruling_id": r.id, "tag_id": t, "position": i}
-        for r in corpus.rulings for i, t in enumerate(dict.fromkeys(r.scenario.tags)))
-    table("ruling_terms").insert_all(
-        {"ruling_id": r.id, "term_id": t, "position": i}
-        for r in corpus.rulings for i, t in enumerate(dict.fromkeys(r.scenario.terms)))
-    table("ruling_related").insert_all(
-        {"ruling_id": r.id, "related_id": t, "position": i}
-        for r in corpus.rulings for i, t in enumerate(dict.fromkeys(r.scenario.related)))
-    _cards(db, corpus)
-    table("ruling_rulesets").insert_all(
-        {"ruling_id": r.id, "ruleset_id": rs, "position": order[rs],
-         "branches": len(rep.traces), "cut": int(rep.cut),
-         "events": sum(len(t.events) for t in rep.traces),
-         "problems": _json(list(rep.traces[0].problems if rep.traces else ()))}
-        for r in corpus.rulings for rs, rep in _replays(r, order))
-    table("events").insert_all(
-        (_event_row(r.id, rs, b, e) for r in corpus.rulings
-         for rs, rep in _replays(r, order)
-         for b, trace in enumerate(rep.traces) for e in trace.events),
-        batch_size=2000)
-    cov = compute_coverage(corpus)
+    cov = tally.result()
     positions = {cat: 0 for cat, _ in CATEGORIES}
-    rows = []
+    coverage = []
     for row in cov.rows:
-        rows.append({"category": row.category, "item": row.item,
+        coverage.append({"category": row.category, "item": row.item,
                      "position": positions[row.category], "label": row.label,
                      "rulings": row.count, "from_events": len(row.from_events),
                      "from_terms": len(row.from_terms), "differs": len(row.differs),
                      "ruling_ids": _json(list(row.rulings))})
         positions[row.category] += 1
-    table("coverage").insert_all(rows)
+    table("coverage").insert_all(coverage)
 
 
 #: The whole numbers an SQLite INTEGER holds (a larger Python int cannot be bound).
@@ -420,9 +433,10 @@ class _Tables:
     :class:`DatabaseError` naming the file and field it comes from (instead of sqlite3's
     OverflowError)."""
 
-    def __init__(self, db: Database, corpus: Corpus) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
-        self.paths = {r.id: r.path for r in corpus.rulings}
+        #: each ruling's file by id, for the messages: filled as the rulings are read
+        self.paths: dict[str, str] = {}
 
     def __call__(self, table: str) -> _Table:
         return _Table(self, table)
@@ -513,23 +527,52 @@ def _card_row(card: CardDef, ruling: str | None, file: str | None) -> dict[str, 
             "definition": _json(dataclasses.asdict(card))}
 
 
-def _cards(db: Database, corpus: Corpus) -> None:
+def _library_cards(corpus: Corpus) -> tuple[list[dict[str, Any]],
+                                             dict[tuple[str, str | None], int]]:
+    """The rows of the card library (ids from 1, cards in order of id) and the id of each
+    card by (card id, None); a ruling's own cards come after them (:func:`_ruling_cards`)."""
     rows: list[dict[str, Any]] = []
     keys: dict[tuple[str, str | None], int] = {}
     for card_id in sorted(corpus.cards):
-        keys[(card_id, None)] = len(rows) + 1
-        rows.append({"id": len(rows) + 1,
+        keys[(card_id, None)] = len(keys) + 1
+        rows.append({"id": len(keys),
                      **_card_row(corpus.cards[card_id], None,
                                  corpus.card_files.get(card_id) or None)})
-    uses: list[dict[str, Any]] = []
-    for ruling in corpus.rulings:
-        inline = corpus.inline_cards(ruling)
-        for card_id in sorted(inline):
-            keys[(card_id, ruling.id)] = len(rows) + 1
-            rows.append({"id": len(rows) + 1, **_card_row(inline[card_id], ruling.id, None)})
-        for card_id in sorted(ruling.scenario.cards):
-            key = (card_id, ruling.id) if card_id in inline else (card_id, None)
-            uses.append({"ruling_id": ruling.id, "card": keys[key]})
-    table = _Tables(db, corpus)
-    table("cards").insert_all(rows)
-    table("ruling_cards").insert_all(uses)
+    return rows, keys
+
+
+def _ruling_cards(ruling: Ruling, corpus: Corpus, keys: dict[tuple[str, str | None], int]
+                  ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The rows of the cards ``ruling`` defines itself (numbered on from ``keys``, which
+    learns them) and of the cards it uses."""
+    inline = corpus.inline_cards(ruling)
+    rows: list[dict[str, Any]] = []
+    for card_id in sorted(inline):
+        keys[(card_id, ruling.id)] = len(keys) + 1
+        rows.append({"id": len(keys), **_card_row(inline[card_id], ruling.id, None)})
+    uses = [{"ruling_id": ruling.id,
+             "card": keys[(card_id, ruling.id) if card_id in inline else (card_id, None)]}
+            for card_id in sorted(ruling.scenario.cards)]
+    return rows, uses
+
+
+class _Batches:
+    """Rows waiting to be inserted, table by table, each table's in the order they came."""
+
+    SIZE = 2000
+
+    def __init__(self, tables: _Tables) -> None:
+        self.tables = tables
+        self.waiting: dict[str, list[dict[str, Any]]] = {}
+
+    def add(self, table: str, rows: Iterable[dict[str, Any]]) -> None:
+        batch = self.waiting.setdefault(table, [])
+        batch.extend(rows)
+        if len(batch) >= self.SIZE:
+            self.tables(table).insert_all(batch, batch_size=self.SIZE)
+            batch.clear()
+
+    def flush(self) -> None:
+        for table, batch in self.waiting.items():
+            self.tables(table).insert_all(batch, batch_size=self.SIZE)
+            batch.clear()

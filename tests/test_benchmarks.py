@@ -113,9 +113,17 @@ def test_mechanisms(tiny: Path) -> None:
     assert re.search(r"^pool: best median \d+\.\d\d -> (keep|remove)$", out, re.MULTILINE)
 
 
-def test_scale() -> None:
-    out = run("scale.py", "--sizes", "8", "16", "--pairs", "1")
+def test_scale(tmp_path: Path) -> None:
+    kept = tmp_path / "corpora"
+    out = run("scale.py", "--sizes", "8", "16", "--pairs", "1", "--corpora", str(kept))
     lines = ratios(out)
     for name in ("check", "check --jobs 1", "db"):
         assert any(line.startswith(f"ratio judge {name}, 16 rulings / floor") for line in lines)
     assert "extrapolated to 100,000 rulings" in out
+    # --corpora keeps each generated corpus, and a second run reuses it as it is
+    rulings = sorted((kept / "corpus-16" / "rulings").rglob("*.toml"))
+    assert len(rulings) == 16
+    stamp = rulings[0].stat().st_mtime_ns
+    again = run("scale.py", "--sizes", "16", "--pairs", "1", "--corpora", str(kept))
+    assert any(line.startswith("ratio judge db, 16 rulings / floor") for line in ratios(again))
+    assert rulings[0].stat().st_mtime_ns == stamp

@@ -573,6 +573,32 @@ def test_a_current_index_is_told_by_sizes_and_times_without_reading_the_corpus(
     assert ensure_index(root) == "the corpus changed"
 
 
+def test_a_ruling_added_or_removed_is_seen_by_the_stamp(tmp_path: Path) -> None:
+    """Issue #29: the stamp lists the input files, so a file added or removed (even with old
+    times, as a copy or a checkout gives) rebuilds the index, and the next search finds the
+    new ruling and no longer the removed one."""
+    import os
+
+    root = tmp_path / "c"
+    shutil.copytree(FX_CORPUS / "rulings", root / "rulings")
+    _age(root, 3600)
+    assert ensure_index(root) == "no index yet"
+    assert ensure_index(root) == ""
+    power = root / "rulings" / "rules" / "fx-power-zero.toml"
+    added = root / "rulings" / "rules" / "fx-power-copy.toml"
+    added.write_text(power.read_text(encoding="utf-8").replace(
+        f'id = "{POWER}"', 'id = "fx-power-copy"').replace(
+        "関係ありません", "関係ありません。新しい言葉ゼブラ"), encoding="utf-8")
+    then = power.stat().st_mtime
+    os.utime(added, (then, then))
+    assert ensure_index(root) == "the corpus changed"
+    assert [h.id for h in search("ゼブラ", root=root).hits] == ["fx-power-copy"]
+    assert ensure_index(root) == ""
+    added.unlink()
+    assert ensure_index(root) == "the corpus changed"
+    assert search("ゼブラ", root=root).hits == ()
+
+
 def test_corrupt_index_is_detected_and_rebuilt(tmp_path: Path) -> None:
     root = tmp_path / "c"
     shutil.copytree(FX_CORPUS / "rulings", root / "rulings")

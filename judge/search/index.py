@@ -85,22 +85,28 @@ def input_files(root: Path) -> list[Path]:
     the rule sets, the cards, the message catalogues (the names of the kinds of rule
     processing) and the search's own code that decides what the index holds (its analysis,
     glossary tables, documents and schema), so that changing any of them rebuilds it."""
-    files = []
-    for folder, dirs, names in os.walk(root / "rulings"):
+    return [Path(name) for name in input_names(root)]
+
+
+def input_names(root: Path) -> list[str]:
+    """:func:`input_files` as strings: a search checks them all before it answers, and at
+    10,000 rulings making a ``Path`` of each costs more than looking at the files."""
+    names: list[str] = []
+    for folder, dirs, files in os.walk(os.path.join(root, "rulings")):
         dirs.sort()
-        files += [Path(folder, n) for n in sorted(names) if n.endswith(".toml")]
+        names += [os.path.join(folder, n) for n in sorted(files) if n.endswith(".toml")]
     data = data_dir()
-    files += [p for p in (data / "glossary.toml", data / "rulesets.toml",
-                          data / "sources.toml") if p.is_file()]
+    names += [str(p) for p in (data / "glossary.toml", data / "rulesets.toml",
+                               data / "sources.toml") if p.is_file()]
     if (data / "cards").is_dir():
-        files += sorted((data / "cards").glob("*.toml"))
+        names += [str(p) for p in sorted((data / "cards").glob("*.toml"))]
     package = Path(__file__).resolve().parent.parent
-    files += sorted((package / "locale").glob("*/LC_MESSAGES/*.po"))
+    names += [str(p) for p in sorted((package / "locale").glob("*/LC_MESSAGES/*.po"))]
     here = Path(__file__).resolve().parent
-    files += [here / name for name in ("analysis.py", "query.py", "plan.py", "documents.py",
-                                       "index.py", "definition.toml")]
-    files.append(package / "sources.py")  # the marks the documents strip, the official test
-    return files
+    names += [str(here / name) for name in ("analysis.py", "query.py", "plan.py",
+                                            "documents.py", "index.py", "definition.toml")]
+    names.append(str(package / "sources.py"))  # the marks the documents strip, the official test
+    return names
 
 
 #: Nanoseconds: an input file changed this close to (or after) the last check is read again,
@@ -108,17 +114,26 @@ def input_files(root: Path) -> list[Path]:
 RACY_NS = 2_000_000_000
 
 
-def inputs_manifest(root: Path) -> dict[str, list[int]]:
-    """Each input file's size and modification time (:func:`input_files`): what tells
-    whether the index is current without reading the corpus."""
-    out: dict[str, list[int]] = {}
-    for path in input_files(root):
+def inputs_manifest(root: Path) -> dict[str, Any]:
+    """What tells whether the index is current without reading the corpus: a digest of each
+    input file's name, size and modification time (:func:`input_files`; a file that cannot
+    be looked at counts as size -1), how many there are, and the newest time. A file added,
+    removed, resized or touched changes the digest. The stamp keeps these three values, not
+    a line per file: at 10,000 rulings reading a list of them back would cost a search more
+    than looking at the files."""
+    digest = hashlib.sha256()
+    newest = 0
+    names = input_names(root)
+    stat = os.stat
+    for name in names:
         try:
-            info = path.stat()
-            out[str(path)] = [info.st_size, info.st_mtime_ns]
+            info = stat(name)
+            size, mtime = info.st_size, info.st_mtime_ns
         except OSError:
-            out[str(path)] = [-1, 0]
-    return out
+            size, mtime = -1, 0
+        newest = max(newest, mtime)
+        digest.update(f"{name}\0{size}\0{mtime}\n".encode("utf-8", "surrogateescape"))
+    return {"digest": digest.hexdigest(), "files": len(names), "newest": newest}
 
 
 def fingerprint(root: Path) -> str:
@@ -184,13 +199,13 @@ def build_index(docs: Iterable[SearchDoc], folder: Path, *, corpus: str = "",
                 glossary: Iterable[Any] | Glossary | None = None,
                 rulesets: Sequence[str] | None = None, force: bool = False,
                 reads: Iterable[Path] = (), roots: Iterable[Path] = (),
-                inputs: dict[str, list[int]] | None = None) -> int:
+                inputs: dict[str, Any] | None = None) -> int:
     """Index ``docs`` into ``folder``, replacing what is there only once the new index is
     complete. ``corpus`` is the fingerprint written to the stamp; ``glossary`` (terms, or a
     :class:`Glossary`) and ``rulesets`` (ids) default to the project's data. ``force``,
     ``reads`` (what the index is made from) and ``roots`` (the corpus): see
-    :func:`judge.outputs.claim`; ``inputs``: the sizes and times of the files it is made from
-    (:func:`inputs_manifest`, taken before they were read). Returns the number of
+    :func:`judge.outputs.claim`; ``inputs``: the digest of the sizes and times of the files
+    it is made from (:func:`inputs_manifest`, taken before they were read). Returns the number of
     documents."""
     target = claim(folder, SEARCH_INDEX, force=force, inputs=reads, roots=roots)
     if glossary is None:
@@ -329,9 +344,9 @@ def stamp_problem(folder: Path, corpus: str) -> str:
     return ""
 
 
-def _unchanged(folder: Path, seen: dict[str, list[int]]) -> bool:
+def _unchanged(folder: Path, seen: dict[str, Any]) -> bool:
     """Whether the index in ``folder`` is current by its stamp alone: the same index version,
-    every input file of the same size and time as when the stamp was last checked (and
+    the same input files of the same sizes and times as when the stamp was last checked (and
     older than that by :data:`RACY_NS`), every index file of the size and time recorded."""
     try:
         stamp = json.loads((folder / STAMP).read_text(encoding="utf-8"))
@@ -341,7 +356,7 @@ def _unchanged(folder: Path, seen: dict[str, list[int]]) -> bool:
         stats = dict(stamp["stat"])
     except (OSError, ValueError, KeyError, TypeError):
         return False
-    if any(mtime >= checked - RACY_NS for _size, mtime in seen.values()):
+    if int(seen["newest"]) >= checked - RACY_NS:
         return False
     try:
         return _file_stats(folder) == stats and sorted(stats) == sorted(stamp["files"])
@@ -349,7 +364,7 @@ def _unchanged(folder: Path, seen: dict[str, list[int]]) -> bool:
         return False
 
 
-def _remember(folder: Path, seen: dict[str, list[int]]) -> None:
+def _remember(folder: Path, seen: dict[str, Any]) -> None:
     """Record in the stamp that the inputs, as ``seen``, were checked to be the index's (the
     files were touched, not changed), so that the next search need not read them. Best
     effort: a stamp that cannot be written is checked by reading the corpus next time."""
