@@ -64,6 +64,8 @@ SAMPLES: dict[str, Event] = {e.type: e for e in (
               to_zone=Z("p2.ener")),
     ev.Shuffle(seq=1, step=1, cause="rule", player="p1", to_zone=Z("p1.deck"),
                order=("X1",)),
+    ev.Look(seq=1, step=1, cause="effect", player="p1", card="X1", from_zone=Z("p2.deck"),
+            seen_by="p1"),
     ev.Refresh(seq=1, step=1, cause="rule", player="p1", count=1, deck_size=3,
                life_moved=True),
     ev.RefreshWaits(seq=1, step=1, cause="rule", player="p1", reason="empty-trash"),

@@ -124,3 +124,29 @@ def test_games_use_the_card_text_vocabulary() -> None:
             else:
                 seen.add(e.type)
     assert wanted <= seen, sorted(wanted - seen)
+
+
+def test_games_look_reveal_and_search_the_main_deck() -> None:
+    """The cards of issue 30's family 2 are played: a look that takes a card and reveals it,
+    one whose rest goes back on top in an order chosen, one at the opponent's deck whose rest
+    goes to the trash, a reveal until a SIGNI, a search and the shuffle after it, a look whose
+    rest is shuffled in."""
+    wanted = {"look:self", "look:both", "verb:deck_bottom", "verb:deck_top", "choice:order",
+              "verb:look", "verb:reveal_until", "verb:search", "look:opponent-deck",
+              "shuffle:effect"}
+    seen: set[str] = set()
+    for seed in range(40):
+        if wanted <= seen:
+            break
+        for e in play_random_game(RULES[-1], seed, turns=20).game.log:
+            if isinstance(e, ev.Look):
+                seen.add("look:both" if e.seen_by == "both" else "look:self")
+                if e.from_zone is not None and e.from_zone.player != e.player:
+                    seen.add("look:opponent-deck")
+            elif isinstance(e, ev.Move):
+                seen.add(f"verb:{e.verb}")
+            elif isinstance(e, ev.Choice):
+                seen.add(f"choice:{e.kind}")
+            elif isinstance(e, ev.Shuffle):
+                seen.add(f"shuffle:{e.cause}")
+    assert wanted <= seen, sorted(wanted - seen)

@@ -16,6 +16,7 @@ A field without a probe fails the walk: a new field comes with its probe.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -191,6 +192,10 @@ OP_BASE: dict[str, tuple[dict[str, Any], str]] = {
     "set_trap": ({"op": "set_trap", "target": "h1", "zone": "signi3"}, ""),
     "make_token": ({"op": "make_token", "card": "T1:token-draw"}, ""),
     "coins": ({"op": "coins", "amount": 1}, ""),
+    # issue 30, family 2: p1's deck is d1 ... d8 (fillers: SIGNI of level 1)
+    "look": ({"op": "look", "count": 3, "target": {"count": 1}}, ""),
+    "reveal_until": ({"op": "reveal_until", "target": {"level_at_least": 2}}, ""),
+    "search": ({"op": "search", "target": {"count": 1}}, ""),
 }
 
 #: The cards some operations need: an ARTS to use (A), an Accessory (acc), a Seed (SD), a
@@ -219,6 +224,7 @@ OP_VALUES: dict[str, Any] = {
     "ignore_limiting": True, "by": "any",
     # (p1's hand holds three cards: the number is multiplied by 3; a discard keeps 1 of 3)
     "for_each": {"zone": "hand"}, "keep": 1,
+    "rest": "trash", "reveal": True,
 }
 #: What an operation's required field is changed to.
 OP_REQUIRED: dict[tuple[str, str], Any] = {
@@ -239,6 +245,10 @@ OP_REQUIRED: dict[tuple[str, str], Any] = {
     ("coins", "amount"): 2, ("cannot", "what"): "be_trashed", ("power", "amount"): -3000,
     ("level", "amount"): 2, ("set_power", "amount"): 3000, ("set_level", "amount"): 1,
     ("limit", "amount"): 1,
+    ("look", "count"): 2, ("look", "target"): {"count": 2}, ("look", "zone"): "trash",
+    ("reveal_until", "target"): {"level_at_least": 3}, ("reveal_until", "zone"): "ener",
+    ("reveal_until", "rest"): "bottom", ("search", "target"): {"count": 2},
+    ("search", "zone"): "ener",
 }
 
 
@@ -331,6 +341,18 @@ OP_SPECIAL: dict[tuple[str, str], Callable[[Any], Pair]] = {
 }
 for _op in OP_BASE:
     OP_SPECIAL[(_op, "if_done")] = _if_done
+
+
+def _reveal_until(field_: str, value: Any) -> Pair:
+    """A reveal until a SIGNI of level 2 or more, which p1's deck holds third (X)."""
+    base = {"op": "reveal_until", "target": {"level_at_least": 2}}
+    p1 = {**OP_P1, "deck": ["d1", "d2", "X:signi-2", "d3", "d4"]}
+    return (ruling(steps=effect(base), cards=OP_CARDS, p1=p1),
+            ruling(steps=effect({**base, field_: value}), cards=OP_CARDS, p1=p1))
+
+
+for _name in ("who", "target", "zone", "rest"):
+    OP_SPECIAL[("reveal_until", _name)] = functools.partial(_reveal_until, _name)
 
 
 # ---------------------------------------------------------------------- the other tables

@@ -155,6 +155,16 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "set_trap": (("target", "zone"), "set a card face down on a SIGNI zone as its Trap"),
     "make_token": (("card",), "make a token ARTS (card = \"LABEL:card-id\") in the LRIG deck"),
     "coins": (("who", "amount", "for_each"), "a player gains (or, negative, loses) coins"),
+    # looking at, revealing and searching the main deck (judge/engine/looking.py)
+    "look": (("who", "count", "target", "zone", "rest", "reveal"),
+             "look at the top count cards of the main deck: take those the target matches "
+             "into zone (shown to both with reveal), the rest where rest says"),
+    "reveal_until": (("who", "target", "zone", "rest"),
+                     "reveal cards from the top of the main deck until the target's count of "
+                     "matching cards: those into zone, the others where rest says (the trash)"),
+    "search": (("who", "target", "zone", "reveal"),
+               "look at the whole main deck, take the cards the target matches into zone "
+               "(shown to both with reveal), then shuffle it"),
 }
 
 #: Fields every operation accepts: ``if`` (the operation happens only while this condition
@@ -195,6 +205,14 @@ MAX_MODES: Final = 9
 WHO: Final = ("self", "opponent", "both", "p1", "p2")
 TARGET_WHO: Final = ("self", "opponent", "any", "p1", "p2")
 POSITIONS: Final = ("top", "bottom")
+#: The operations that look at a main deck (judge.engine.looking), where the cards they take
+#: go (``zone``, default ``hand``) and where the others go (``rest``: ``top`` or ``bottom``
+#: of the deck in an order the player chooses, the trash, or the deck shuffled).
+LOOK_OPS: Final = ("look", "reveal_until", "search")
+LOOK_ZONES: Final = ("hand", "ener", "trash")
+RESTS: Final = ("bottom", "top", "trash", "shuffle")
+#: The keys of a target table that a looking operation fixes: its cards are those looked at.
+LOOK_FIXED: Final = ("who", "zone", "all", "chooser", "other")
 
 
 @dataclass(frozen=True)
@@ -258,6 +276,10 @@ class Op:
     #: resolves (judge.engine.amounts)
     for_each: ForEach | None = None
     keep: int | None = None  # discard: the cards above this many in the hand
+    #: look, reveal_until: where the cards not taken go (judge.engine.looking.RESTS)
+    rest: str = ""
+    #: look, search: the cards taken are shown to both players first
+    reveal: bool = False
 
     @property
     def duration(self) -> str:
@@ -537,6 +559,8 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
                                          "the target table")
     if name == "discard":
         target = _discard_target(raw, target, where)
+    if name in LOOK_OPS:
+        target = _look_target(raw, name, target, where)
     count = _count(raw.get("count", 1), f"{where}.count", 0)
     if name == "place" and "position" in raw and raw.get("zone") not in ("deck", "life"):
         raise FieldError(f"{where}.position", "only a place into the deck or the life cloth has "
@@ -546,7 +570,7 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
     zone = ""
     if "zone" in raw:
         zones = LIMITED_ZONES if name == "upper_limit" else INSTEAD_ZONES \
-            if name == "replace" else ZONE_WORDS
+            if name == "replace" else LOOK_ZONES if name in LOOK_OPS else ZONE_WORDS
         zone = _choice(raw["zone"], zones, f"{where}.zone")
     if name == "upper_limit" and not zone:
         raise FieldError(f"{where}.zone", "missing (the zone whose upper limit is set)",
@@ -614,7 +638,36 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
         ignore_limiting=_bool(raw.get("ignore_limiting", False), f"{where}.ignore_limiting"),
         for_each=for_each,
         keep=keep,
+        rest=_choice(raw["rest"], RESTS, f"{where}.rest") if "rest" in raw else "",
+        reveal=_bool(raw.get("reveal", False), f"{where}.reveal"),
     )
+
+
+def _look_target(raw: Mapping[str, Any], name: str, target: Target | None,
+                 where: str) -> Target | None:
+    """A looking operation's target: which of the cards looked at are taken (its count,
+    up_to and filter keys); whose cards and from where are the operation's (``who``, the
+    main deck), so the target table may not say them. ``look`` needs its ``count``."""
+    if name == "look" and "count" not in raw:
+        raise FieldError(f"{where}.count", "missing (how many cards from the top are looked "
+                                           "at)")
+    if target is None:
+        if name != "look":
+            raise FieldError(f"{where}.target", f"missing ({name} needs a target table: which "
+                                                "cards are taken)")
+        return None
+    table = raw["target"]
+    if not isinstance(table, dict):
+        raise FieldError(f"{where}.target", f"{name} takes cards no one has seen before it "
+                                            "resolves: give a table such as { type = "
+                                            "\"signi\", up_to = true }, not card labels")
+    for key in LOOK_FIXED:
+        if key in table:
+            raise FieldError(f"{where}.target.{key}", f"the cards {name} takes are among those "
+                                                      "it looks at: say whose deck with the "
+                                                      "operation's who")
+    return Target(who="self", zone="deck", count=target.count, up_to=target.up_to,
+                  card_type=target.card_type, filter=target.filter)
 
 
 def _for_each(raw: Mapping[str, Any], name: str, target: Target | None, const: bool,

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from judge.engine import bursts, continuous, using
+from judge.engine import bursts, continuous, looking, using
 from judge.engine import events as ev
 from judge.engine.cards import Op
 from judge.engine.events import AbilityRef, LastingKind
@@ -615,7 +615,8 @@ OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, AbilityRef],
     "lose_abilities": lose_abilities, "replace": replace, "upper_limit": upper_limit,
     "draw_limit": draw_limit, "use": use,
     "set_seed": set_seed, "bloom": bloom, "set_trap": set_trap, "make_token": make_token,
-    "coins": coins,
+    "coins": coins, "look": looking.look, "reveal_until": looking.reveal_until,
+    "search": looking.search,
 }
 
 
