@@ -150,3 +150,25 @@ def test_games_look_reveal_and_search_the_main_deck() -> None:
             elif isinstance(e, ev.Shuffle):
                 seen.add(f"shuffle:{e.cause}")
     assert wanted <= seen, sorted(wanted - seen)
+
+
+def test_games_trigger_on_other_signi() -> None:
+    """The cards of issue 30's family 3 trigger: when another SIGNI enters the field (its
+    own player's and the opponent's), when another SIGNI of its player is banished, and that
+    ability's target reads the banished SIGNI's power."""
+    wanted = {"signi_enters:own", "signi_enters:opponent", "signi_banished:own"}
+    seen: set[str] = set()
+    for seed in range(60):
+        if wanted <= seen:
+            break
+        game = play_random_game(RULES[-1], seed, turns=20).game
+        log = game.log
+        for i, e in enumerate(log):
+            if isinstance(e, ev.Trigger) and e.trigger in ("signi_enters", "signi_banished"):
+                # the last move (or banish) before it is the other SIGNI's
+                before = next(m for m in reversed(log[:i])
+                              if isinstance(m, (ev.Move, ev.Banish)))
+                assert before.card != e.card
+                whose = "own" if game.card(before.card or "").owner == e.player else "opponent"
+                seen.add(f"{e.trigger}:{whose}")
+    assert wanted <= seen, sorted(wanted - seen)

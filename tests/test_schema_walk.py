@@ -993,6 +993,10 @@ PROBES.update({
                                               steps=ACTIVATE + ACTIVATE),
     "ability.by": lambda: _ability({**AUTO, "trigger": "banished_by_effect"}, "by",
                                    "opponent", steps=BANISH_X),
+    # issue 30, family 3: X watches another SIGNI being banished; p1's own S2 is
+    "ability.whose": lambda: _ability({**AUTO, "trigger": "signi_banished"}, "whose",
+                                      "opponent", steps=effect({"op": "banish",
+                                                                "target": "S2"})),
     "ability.modes": lambda: (
         ruling(cards=card("ax", SIGNI, [ACTION]), p1={"signi1": "X:ax"}, steps=ACTIVATE),
         ruling(cards=card("ax", SIGNI, [{"kind": "action", "modes": [[{"op": "mill"}],

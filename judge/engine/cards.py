@@ -57,12 +57,21 @@ TRIGGERS: Final[dict[str, str]] = {
                   "works from the field)",
     "uses_arts": "a player uses an ARTS (from the LRIG deck or through an effect; the ability "
                  "works from the field)",
+    # other cards' events (issue 30, family 3): whose SIGNI is watched is the ability's whose
+    "signi_enters": "another SIGNI is put onto the field (the ability works from the field)",
+    "signi_banished": "another SIGNI is banished, whatever the cause (the ability works from "
+                      "the field)",
 }
 
 #: Triggers whose ability may say whose effect (or use) it watches: ``by`` = ``own`` (its
 #: player's), ``opponent`` (the other player's) or ``any``.
 BY_TRIGGERS: Final = ("banished_by_effect", "leaves_field_by_effect", "uses_spell", "uses_arts")
 BY: Final = ("any", "own", "opponent")
+#: Triggers on another card's event, and whose card an ability with one watches: ``whose`` =
+#: ``own`` (a SIGNI of its player), ``opponent`` or ``any``. The card whose event it was is
+#: the ability's ``trigger`` (a filter's bound, read as it last was on the field).
+OTHERS_TRIGGERS: Final = ("signi_enters", "signi_banished")
+WHOSE: Final = ("any", "own", "opponent")
 
 #: Where an ``auto`` ability works from, by default, given its trigger.
 TRIGGER_ZONES: Final[dict[str, str]] = {
@@ -80,6 +89,8 @@ TRIGGER_ZONES: Final[dict[str, str]] = {
     "banishes_in_battle": "",
     "uses_spell": "field",
     "uses_arts": "field",
+    "signi_enters": "field",
+    "signi_banished": "field",
 }
 
 #: The operation vocabulary: name -> (fields it accepts, what it does).
@@ -321,6 +332,8 @@ class Ability:
     by: str = "any"
     modes: tuple[tuple[Op, ...], ...] = ()
     choose: int = 1
+    #: a trigger on another card's event (:data:`OTHERS_TRIGGERS`): whose SIGNI it watches
+    whose: str = "any"
 
 
 @dataclass(frozen=True, slots=True)
@@ -781,7 +794,8 @@ def _const_effect(raw: Mapping[str, Any], where: str) -> tuple[Op, ...]:
 
 
 ABILITY_KEYS: Final = ("kind", "effect", "trigger", "zone", "optional", "stat", "amount",
-                       "applies_to", "cost", "while", "once_per_turn", "by", "modes", "choose")
+                       "applies_to", "cost", "while", "once_per_turn", "by", "modes", "choose",
+                       "whose")
 
 
 def parse_ability(raw: Any, where: str, index: int) -> Ability:
@@ -811,6 +825,10 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
     if "by" in raw and trigger not in BY_TRIGGERS:
         raise FieldError(f"{where}.by", "only these triggers watch whose effect or use it is",
                          BY_TRIGGERS)
+    whose = _choice(raw.get("whose", "any"), WHOSE, f"{where}.whose")
+    if "whose" in raw and trigger not in OTHERS_TRIGGERS:
+        raise FieldError(f"{where}.whose", "only these triggers watch another card, whose it "
+                                           "says", OTHERS_TRIGGERS)
     cond = None
     modes: tuple[tuple[Op, ...], ...] = ()
     choose = 1
@@ -839,7 +857,7 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
                    index=index, cost=cost, cond=cond,
                    once_per_turn=_bool(raw.get("once_per_turn", False),
                                        f"{where}.once_per_turn"),
-                   by=by, modes=modes, choose=choose)
+                   by=by, modes=modes, choose=choose, whose=whose)
 
 
 #: The card fields of the later mechanics and the card types that may have each.

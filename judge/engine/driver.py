@@ -375,6 +375,23 @@ def _look_vocabulary() -> list[CardDef]:
     ]
 
 
+def _others_vocabulary() -> list[CardDef]:
+    """Cards whose abilities watch other SIGNI (issue 30, family 3): another of its player's
+    SIGNI banished (the bound ``trigger`` reading the banished SIGNI's last power), and any
+    other SIGNI entering the field."""
+    return [
+        _signi("s2wb", 2, 5000, colour="black", abilities=(
+            Ability("auto", (Op("banish", target=Target(
+                who="opponent", zone="signi", count=1, filter=Filter(state=StateFilter(
+                    power_at_most=Bound(ref="trigger"))))),),
+                    trigger="signi_banished", zone="field", whose="own",
+                    once_per_turn=True),)),
+        _signi("s1we", 1, 2000, colour="green", life_burst=(Op("draw", count=1),),
+               abilities=(Ability("auto", (Op("power", target=THIS, amount=1000),),
+                                  trigger="signi_enters", zone="field"),)),
+    ]
+
+
 def _state_arts() -> list[CardDef]:
     """ARTS of issue 30's vocabulary: abilities, level bounds and "as many as were
     banished"; "discard until you have N"."""
@@ -468,6 +485,7 @@ def _make_pool() -> dict[str, CardDef]:
         *_vocabulary(),
         *_state_vocabulary(),
         *_look_vocabulary(),
+        *_others_vocabulary(),
     ]
     lrigs = [CardDef(id=f"l{n}", name=f"l{n}", type="lrig", colour=("white",), level=n,
                      limit=(0, 2, 5, 7, 11)[n], lrig_type="Tama",

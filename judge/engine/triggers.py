@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Final
 
 from judge.engine import events as ev
 from judge.engine import mechanics
-from judge.engine.cards import BY_TRIGGERS, Ability
+from judge.engine.cards import BY_TRIGGERS, OTHERS_TRIGGERS, Ability
 from judge.engine.events import AbilityRef
 from judge.engine.modes import ability_ops
 from judge.engine.payment import pay, problem
@@ -95,6 +95,29 @@ def observe_move(game: Game, inst: CardInstance, fired: tuple[str, ...], cause: 
     queue(game, inst, fired, by=by, lost=lost)
 
 
+#: What a SIGNI's own move fires -> the trigger of the abilities of the other cards on the
+#: field that watch it (:func:`observe_others`).
+OTHERS: Final = (("on_play", "signi_enters"), ("banished", "signi_banished"))
+
+
+def observe_others(game: Game, inst: CardInstance, fired: tuple[str, ...]) -> None:
+    """Queue the abilities of the cards on the field (SIGNI and centre LRIGs, the turn
+    player's first) that watch what the move of the SIGNI ``inst`` did: entering the field
+    (``signi_enters``), being banished (``signi_banished``). The card itself is not
+    "another"; a card that left the field with ``inst`` in the same move no longer watches."""
+    if not inst.card.is_signi_like:
+        return
+    state = game.state
+    for own, watched in OTHERS:
+        if own not in fired:
+            continue
+        for p in (state.turn_player, other(state.turn_player)):
+            for card in (*state.zone(p, "lrig")[-1:], *state.signi(p)):
+                if card is not inst and watched in card.card.triggers:
+                    queue(game, card, (watched,), subject=inst,
+                          whose="own" if inst.owner == card.owner else "opponent")
+
+
 def _fired(old: str, new: str, by_effect: bool, banish: bool, crushed: bool
            ) -> tuple[str, ...]:
     """The triggers a move from zone ``old`` to zone ``new`` fires."""
@@ -126,11 +149,14 @@ FIRED: Final[dict[tuple[str, str, bool, bool, bool], tuple[str, ...]]] = {}
 
 def queue(game: Game, inst: CardInstance, fired: tuple[str, ...],
           by: str | None = None,
-          lost: bool | None = None) -> None:
+          lost: bool | None = None, subject: CardInstance | None = None,
+          whose: str = "any") -> None:
     """Queue the abilities of ``inst`` whose trigger is in ``fired``: printed ones first, then
     keyword abilities of its keywords (printed or given), in keyword order. ``by``: whose
     effect or use fired it (``own`` or ``opponent``, from the card's player's side);
-    ``lost``: whether the card has lost its abilities (asked of the game when None)."""
+    ``lost``: whether the card has lost its abilities (asked of the game when None);
+    ``subject``, ``whose``: the other card whose event it is, and whose card that is (``own``
+    or ``opponent``, from the card's player's side)."""
     abilities = inst.card.abilities
     keyworded = not mechanics.keyword_triggers().isdisjoint(fired)
     if not keyworded and inst.card.triggers.isdisjoint(fired):
@@ -149,12 +175,15 @@ def queue(game: Game, inst: CardInstance, fired: tuple[str, ...],
             continue
         if ability.by != "any" and ability.trigger in BY_TRIGGERS and ability.by != by:
             continue
+        if ability.whose != "any" and ability.trigger in OTHERS_TRIGGERS and \
+                ability.whose != whose:
+            continue
         if ability.once_per_turn:
             once = (inst.label, inst.epoch, ability.index)
             if once in game.state.used_once:
                 continue
             game.state.used_once.add(once)
-        pending = Pending(ability, inst, inst.epoch, inst.owner, len(game.log) - 1)
+        pending = Pending(ability, inst, inst.epoch, inst.owner, len(game.log) - 1, subject)
         game.pending.append(pending)
         game.emit(ev.Trigger, cause="game", player=inst.owner, card=inst.label,
                   ability=pending.name, trigger=ability.trigger)
