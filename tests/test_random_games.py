@@ -109,7 +109,7 @@ def test_games_use_the_card_text_vocabulary() -> None:
               "lasting:draw_limit", "lasting:replace", "instead", "trigger:uses_spell",
               "use-through-an-effect", "op_skipped"}
     seen: set[str] = set()
-    for seed in range(30):  # until every one has been seen
+    for seed in range(120):  # until every one has been seen (the pool grows with the vocabulary)
         if wanted <= seen:
             break
         for e in play_random_game(RULES[-1], seed, turns=20).game.log:
@@ -152,11 +152,12 @@ def test_games_look_reveal_and_search_the_main_deck() -> None:
     assert wanted <= seen, sorted(wanted - seen)
 
 
-def test_games_trigger_on_other_signi() -> None:
+def test_games_trigger_on_other_signi_and_phases() -> None:
     """The cards of issue 30's family 3 trigger: when another SIGNI enters the field (its
-    own player's and the opponent's), when another SIGNI of its player is banished, and that
-    ability's target reads the banished SIGNI's power."""
-    wanted = {"signi_enters:own", "signi_enters:opponent", "signi_banished:own"}
+    own player's and the opponent's), when another SIGNI of its player is banished, at the
+    start of its player's main and end phases."""
+    wanted = {"signi_enters:own", "signi_enters:opponent", "signi_banished:own",
+              "main_phase_start", "end_phase_start"}
     seen: set[str] = set()
     for seed in range(60):
         if wanted <= seen:
@@ -164,7 +165,11 @@ def test_games_trigger_on_other_signi() -> None:
         game = play_random_game(RULES[-1], seed, turns=20).game
         log = game.log
         for i, e in enumerate(log):
-            if isinstance(e, ev.Trigger) and e.trigger in ("signi_enters", "signi_banished"):
+            if isinstance(e, ev.Trigger) and e.trigger in ("main_phase_start",
+                                                           "end_phase_start"):
+                seen.add(e.trigger)
+            elif isinstance(e, ev.Trigger) and e.trigger in ("signi_enters",
+                                                             "signi_banished"):
                 # the last move (or banish) before it is the other SIGNI's
                 before = next(m for m in reversed(log[:i])
                               if isinstance(m, (ev.Move, ev.Banish)))

@@ -57,6 +57,9 @@ TRIGGERS: Final[dict[str, str]] = {
                   "works from the field)",
     "uses_arts": "a player uses an ARTS (from the LRIG deck or through an effect; the ability "
                  "works from the field)",
+    "main_phase_start": "its player's main phase begins (the ability works from the field)",
+    "end_phase_start": "its player's end phase begins (the ability works from the field; a turn "
+                       "ended by a second refresh has no end phase)",
     # other cards' events (issue 30, family 3): whose SIGNI is watched is the ability's whose
     "signi_enters": "another SIGNI is put onto the field (the ability works from the field)",
     "signi_banished": "another SIGNI is banished, whatever the cause (the ability works from "
@@ -91,6 +94,8 @@ TRIGGER_ZONES: Final[dict[str, str]] = {
     "uses_arts": "field",
     "signi_enters": "field",
     "signi_banished": "field",
+    "main_phase_start": "field",
+    "end_phase_start": "field",
 }
 
 #: The operation vocabulary: name -> (fields it accepts, what it does).

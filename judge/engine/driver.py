@@ -389,6 +389,11 @@ def _others_vocabulary() -> list[CardDef]:
         _signi("s1we", 1, 2000, colour="green", life_burst=(Op("draw", count=1),),
                abilities=(Ability("auto", (Op("power", target=THIS, amount=1000),),
                                   trigger="signi_enters", zone="field"),)),
+        _signi("s2mp", 2, 5000, colour="blue", abilities=(
+            Ability("auto", (Op("ener_charge", count=1),), trigger="main_phase_start",
+                    zone="field"),
+            Ability("auto", (Op("draw", count=1),), trigger="end_phase_start",
+                    zone="field", optional=True))),
     ]
 
 
