@@ -152,14 +152,16 @@ def test_games_look_reveal_and_search_the_main_deck() -> None:
     assert wanted <= seen, sorted(wanted - seen)
 
 
-def test_games_trigger_on_other_signi_and_phases() -> None:
+def test_games_trigger_on_other_cards_and_phases() -> None:
     """The cards of issue 30's family 3 trigger: when another SIGNI enters the field (its
-    own player's and the opponent's), when another SIGNI of its player is banished, at the
-    start of its player's main and end phases."""
+    own player's and the opponent's), when another SIGNI of its player is banished, when the
+    opponent's life cloth is crushed, when its own player guards, at the start of its
+    player's main and end phases."""
     wanted = {"signi_enters:own", "signi_enters:opponent", "signi_banished:own",
-              "main_phase_start", "end_phase_start"}
+              "main_phase_start", "end_phase_start", "life_crushed:opponent",
+              "guard_used:own"}
     seen: set[str] = set()
-    for seed in range(60):
+    for seed in range(120):
         if wanted <= seen:
             break
         game = play_random_game(RULES[-1], seed, turns=20).game
@@ -169,8 +171,10 @@ def test_games_trigger_on_other_signi_and_phases() -> None:
                                                            "end_phase_start"):
                 seen.add(e.trigger)
             elif isinstance(e, ev.Trigger) and e.trigger in ("signi_enters",
-                                                             "signi_banished"):
-                # the last move (or banish) before it is the other SIGNI's
+                                                             "signi_banished",
+                                                             "life_crushed", "guard_used"):
+                # the last move (or banish) before it is the other card's (a Guard card's
+                # move is followed by the guard event)
                 before = next(m for m in reversed(log[:i])
                               if isinstance(m, (ev.Move, ev.Banish)))
                 assert before.card != e.card

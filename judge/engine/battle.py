@@ -102,7 +102,9 @@ def lrig_attack(game: Game, lrig: CardInstance) -> None:
             lrig.owner != game.state.turn_player:
         return
     defender = other(lrig.owner)
-    if guard.offer(game, lrig, defender):
+    guarded = guard.offer(game, lrig, defender)
+    if guarded is not None:
+        triggers.others(game, "guard_used", guarded)  # "when you guard" (issue 30)
         game.settle()
         return
     damage_player(game, defender, crush_count(game, lrig), "battle",

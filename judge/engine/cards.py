@@ -64,6 +64,9 @@ TRIGGERS: Final[dict[str, str]] = {
     "signi_enters": "another SIGNI is put onto the field (the ability works from the field)",
     "signi_banished": "another SIGNI is banished, whatever the cause (the ability works from "
                       "the field)",
+    "life_crushed": "a life cloth is crushed (the ability works from the field)",
+    "guard_used": "a player guards: a Guard card is put from the hand into the trash against a "
+                  "LRIG attack (the ability works from the field)",
 }
 
 #: Triggers whose ability may say whose effect (or use) it watches: ``by`` = ``own`` (its
@@ -71,9 +74,10 @@ TRIGGERS: Final[dict[str, str]] = {
 BY_TRIGGERS: Final = ("banished_by_effect", "leaves_field_by_effect", "uses_spell", "uses_arts")
 BY: Final = ("any", "own", "opponent")
 #: Triggers on another card's event, and whose card an ability with one watches: ``whose`` =
-#: ``own`` (a SIGNI of its player), ``opponent`` or ``any``. The card whose event it was is
-#: the ability's ``trigger`` (a filter's bound, read as it last was on the field).
-OTHERS_TRIGGERS: Final = ("signi_enters", "signi_banished")
+#: ``own`` (a card of its player: a SIGNI, a life cloth, a Guard card), ``opponent`` or
+#: ``any``. The card whose event it was is the ability's ``trigger`` (a filter's bound, read
+#: as it last was on the field).
+OTHERS_TRIGGERS: Final = ("signi_enters", "signi_banished", "life_crushed", "guard_used")
 WHOSE: Final = ("any", "own", "opponent")
 
 #: Where an ``auto`` ability works from, by default, given its trigger.
@@ -96,6 +100,8 @@ TRIGGER_ZONES: Final[dict[str, str]] = {
     "signi_banished": "field",
     "main_phase_start": "field",
     "end_phase_start": "field",
+    "life_crushed": "field",
+    "guard_used": "field",
 }
 
 #: The operation vocabulary: name -> (fields it accepts, what it does).

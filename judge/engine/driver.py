@@ -394,6 +394,12 @@ def _others_vocabulary() -> list[CardDef]:
                     zone="field"),
             Ability("auto", (Op("draw", count=1),), trigger="end_phase_start",
                     zone="field", optional=True))),
+        _signi("s2lc", 2, 5000, colour="red", abilities=(
+            Ability("auto", (Op("power", target=THIS, amount=1000),), trigger="life_crushed",
+                    zone="field", whose="opponent"),)),
+        _signi("s1gu", 1, 2000, colour="white", life_burst=(Op("draw", count=1),),
+               abilities=(Ability("auto", (Op("draw", count=1),), trigger="guard_used",
+                                  zone="field", whose="own", once_per_turn=True),)),
     ]
 
 

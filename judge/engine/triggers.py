@@ -95,27 +95,32 @@ def observe_move(game: Game, inst: CardInstance, fired: tuple[str, ...], cause: 
     queue(game, inst, fired, by=by, lost=lost)
 
 
-#: What a SIGNI's own move fires -> the trigger of the abilities of the other cards on the
-#: field that watch it (:func:`observe_others`).
-OTHERS: Final = (("on_play", "signi_enters"), ("banished", "signi_banished"))
+#: What a card's own move fires -> the trigger of the abilities of the cards on the field that
+#: watch it, and whether only a SIGNI's move counts (:func:`observe_others`).
+OTHERS: Final = (("on_play", "signi_enters", True), ("banished", "signi_banished", True),
+                 ("crushed", "life_crushed", False))
 
 
 def observe_others(game: Game, inst: CardInstance, fired: tuple[str, ...]) -> None:
-    """Queue the abilities of the cards on the field (SIGNI and centre LRIGs, the turn
-    player's first) that watch what the move of the SIGNI ``inst`` did: entering the field
-    (``signi_enters``), being banished (``signi_banished``). The card itself is not
-    "another"; a card that left the field with ``inst`` in the same move no longer watches."""
-    if not inst.card.is_signi_like:
-        return
+    """Queue the abilities that watch what the move of ``inst`` did: a SIGNI entering the
+    field (``signi_enters``) or banished (``signi_banished``), a life cloth crushed
+    (``life_crushed``)."""
+    for own, watched, signi_only in OTHERS:
+        if own in fired and (inst.card.is_signi_like or not signi_only):
+            others(game, watched, inst)
+
+
+def others(game: Game, watched: str, subject: CardInstance) -> None:
+    """Queue the abilities with the trigger ``watched`` of the cards on the field (SIGNI and
+    centre LRIGs, the turn player's first) other than ``subject``, the card whose event it
+    is (``whose``: ``own`` when it is the watching card's player's). The card itself is not
+    "another"; a card that left the field with it in the same move no longer watches."""
     state = game.state
-    for own, watched in OTHERS:
-        if own not in fired:
-            continue
-        for p in (state.turn_player, other(state.turn_player)):
-            for card in (*state.zone(p, "lrig")[-1:], *state.signi(p)):
-                if card is not inst and watched in card.card.triggers:
-                    queue(game, card, (watched,), subject=inst,
-                          whose="own" if inst.owner == card.owner else "opponent")
+    for p in (state.turn_player, other(state.turn_player)):
+        for card in (*state.zone(p, "lrig")[-1:], *state.signi(p)):
+            if card is not subject and watched in card.card.triggers:
+                queue(game, card, (watched,), subject=subject,
+                      whose="own" if subject.owner == card.owner else "opponent")
 
 
 def _fired(old: str, new: str, by_effect: bool, banish: bool, crushed: bool
