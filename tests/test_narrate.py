@@ -66,6 +66,8 @@ SAMPLES: dict[str, Event] = {e.type: e for e in (
                order=("X1",)),
     ev.Look(seq=1, step=1, cause="effect", player="p1", card="X1", from_zone=Z("p2.deck"),
             seen_by="p1"),
+    ev.AttackNegated(seq=1, step=1, cause="effect", player="p2", card="X1",
+                     source=AbilityRef("Y1", 0)),
     ev.Refresh(seq=1, step=1, cause="rule", player="p1", count=1, deck_size=3,
                life_moved=True),
     ev.RefreshWaits(seq=1, step=1, cause="rule", player="p1", reason="empty-trash"),

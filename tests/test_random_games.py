@@ -159,7 +159,7 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
     player's main and end phases."""
     wanted = {"signi_enters:own", "signi_enters:opponent", "signi_banished:own",
               "main_phase_start", "end_phase_start", "life_crushed:opponent",
-              "guard_used:own"}
+              "guard_used:own", "signi_attacks:opponent", "attack_negated", "freeze:trigger"}
     seen: set[str] = set()
     for seed in range(120):
         if wanted <= seen:
@@ -167,16 +167,21 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
         game = play_random_game(RULES[-1], seed, turns=20).game
         log = game.log
         for i, e in enumerate(log):
-            if isinstance(e, ev.Trigger) and e.trigger in ("main_phase_start",
+            if isinstance(e, ev.AttackNegated):
+                seen.add("attack_negated")
+            elif isinstance(e, ev.Freeze) and e.source is not None and \
+                    game.card(e.source.card).card.id == "s2ng":
+                seen.add("freeze:trigger")  # the attacking SIGNI, target "trigger"
+            elif isinstance(e, ev.Trigger) and e.trigger in ("main_phase_start",
                                                            "end_phase_start"):
                 seen.add(e.trigger)
             elif isinstance(e, ev.Trigger) and e.trigger in ("signi_enters",
-                                                             "signi_banished",
+                                                             "signi_banished", "signi_attacks",
                                                              "life_crushed", "guard_used"):
                 # the last move (or banish) before it is the other card's (a Guard card's
                 # move is followed by the guard event)
-                before = next(m for m in reversed(log[:i])
-                              if isinstance(m, (ev.Move, ev.Banish)))
+                kinds = (ev.Attack,) if e.trigger == "signi_attacks" else (ev.Move, ev.Banish)
+                before = next(m for m in reversed(log[:i]) if isinstance(m, kinds))
                 assert before.card != e.card
                 whose = "own" if game.card(before.card or "").owner == e.player else "opponent"
                 seen.add(f"{e.trigger}:{whose}")

@@ -192,6 +192,7 @@ OP_BASE: dict[str, tuple[dict[str, Any], str]] = {
     "set_trap": ({"op": "set_trap", "target": "h1", "zone": "signi3"}, ""),
     "make_token": ({"op": "make_token", "card": "T1:token-draw"}, ""),
     "coins": ({"op": "coins", "amount": 1}, ""),
+    "negate_attack": ({"op": "negate_attack"}, ""),
     # issue 30, family 2: p1's deck is d1 ... d8 (fillers: SIGNI of level 1)
     "look": ({"op": "look", "count": 3, "target": {"count": 1}}, ""),
     "reveal_until": ({"op": "reveal_until", "target": {"level_at_least": 2}}, ""),
@@ -343,6 +344,18 @@ for _op in OP_BASE:
     OP_SPECIAL[(_op, "if_done")] = _if_done
 
 
+def _negate(field_: str, value: Any) -> Pair:
+    """p1's X negates the attack of p2's D1 (p2's turn), and with ``field_`` it does not."""
+    def board(op: dict[str, Any]) -> str:
+        ability = {"kind": "auto", "trigger": "signi_attacks", "effect": [op]}
+        return ruling(cards=card("ax", {"type": "signi", "level": 1, "power": 1000},
+                                 [ability]),
+                      setup={**ATTACK_SETUP, "turn": 4, "turn_player": "p2"},
+                      p1={"signi1": "X:ax"}, steps=step("attack", card="D1"))
+    base = {"op": "negate_attack"}
+    return board(base), board({**base, field_: value})
+
+
 def _reveal_until(field_: str, value: Any) -> Pair:
     """A reveal until a SIGNI of level 2 or more, which p1's deck holds third (X)."""
     base = {"op": "reveal_until", "target": {"level_at_least": 2}}
@@ -353,6 +366,7 @@ def _reveal_until(field_: str, value: Any) -> Pair:
 
 for _name in ("who", "target", "zone", "rest"):
     OP_SPECIAL[("reveal_until", _name)] = functools.partial(_reveal_until, _name)
+OP_SPECIAL[("negate_attack", "if")] = lambda v: _negate("if", {"turn": "own"})
 
 
 # ---------------------------------------------------------------------- the other tables

@@ -64,6 +64,8 @@ TRIGGERS: Final[dict[str, str]] = {
     "signi_enters": "another SIGNI is put onto the field (the ability works from the field)",
     "signi_banished": "another SIGNI is banished, whatever the cause (the ability works from "
                       "the field)",
+    "signi_attacks": "another SIGNI attacks: on the declaration, before the battle (the "
+                     "ability works from the field)",
     "life_crushed": "a life cloth is crushed (the ability works from the field)",
     "guard_used": "a player guards: a Guard card is put from the hand into the trash against a "
                   "LRIG attack (the ability works from the field)",
@@ -77,7 +79,8 @@ BY: Final = ("any", "own", "opponent")
 #: ``own`` (a card of its player: a SIGNI, a life cloth, a Guard card), ``opponent`` or
 #: ``any``. The card whose event it was is the ability's ``trigger`` (a filter's bound, read
 #: as it last was on the field).
-OTHERS_TRIGGERS: Final = ("signi_enters", "signi_banished", "life_crushed", "guard_used")
+OTHERS_TRIGGERS: Final = ("signi_enters", "signi_banished", "signi_attacks", "life_crushed",
+                          "guard_used")
 WHOSE: Final = ("any", "own", "opponent")
 
 #: Where an ``auto`` ability works from, by default, given its trigger.
@@ -100,6 +103,7 @@ TRIGGER_ZONES: Final[dict[str, str]] = {
     "signi_banished": "field",
     "main_phase_start": "field",
     "end_phase_start": "field",
+    "signi_attacks": "field",
     "life_crushed": "field",
     "guard_used": "field",
 }
@@ -177,6 +181,8 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "set_trap": (("target", "zone"), "set a card face down on a SIGNI zone as its Trap"),
     "make_token": (("card",), "make a token ARTS (card = \"LABEL:card-id\") in the LRIG deck"),
     "coins": (("who", "amount", "for_each"), "a player gains (or, negative, loses) coins"),
+    "negate_attack": ((), "the attack being declared is negated: no battle and no damage (in "
+                          "an ability that triggers on the attack)"),
     # looking at, revealing and searching the main deck (judge/engine/looking.py)
     "look": (("who", "count", "target", "zone", "rest", "reveal"),
              "look at the top count cards of the main deck: take those the target matches "
@@ -251,6 +257,9 @@ class Target:
 
     this: bool = False
     labels: tuple[str, ...] = ()
+    #: ``"trigger"``: the other card whose event triggered the ability (a SIGNI that entered
+    #: or attacks, ...), while it is on the field (issue 30)
+    trigger: bool = False
     who: str = "self"
     zone: str = "signi"
     count: int = 1
@@ -498,6 +507,8 @@ ZONE_WORDS: Final = ("deck", "hand", "ener", "trash", "life", "check", "lrig_dec
 def parse_target(raw: Any, where: str) -> Target:
     if raw == "this":
         return Target(this=True)
+    if raw == "trigger":
+        return Target(trigger=True)
     if isinstance(raw, str):
         return Target(labels=(raw,))
     if isinstance(raw, list):
@@ -561,9 +572,10 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
     if "target" in fields and "target" in raw:
         target = parse_target(raw["target"], f"{where}.target")
         if const:
-            if target.labels:
+            if target.labels or target.trigger:
                 raise FieldError(f"{where}.target", "a constant ability acts on \"this\" or on "
-                                                    "every card a table matches, not on labels")
+                                                    "every card a table matches, not on labels "
+                                                    "or \"trigger\"")
             if not target.this:
                 target = Target(who=target.who, zone=target.zone, card_type=target.card_type,
                                 all=True, other=target.other, filter=target.filter)
@@ -757,17 +769,26 @@ def _cost_amounts(raw: Any, where: str) -> tuple[tuple[str, int], ...]:
     return tuple((c, out[c]) for c in COLOURS if c in out)
 
 
-def parse_effect(raw: Any, where: str, *, const: bool = False) -> tuple[Op, ...]:
+def parse_effect(raw: Any, where: str, *, const: bool = False,
+                 triggered: bool = False) -> tuple[Op, ...]:
+    """An effect: a list of operations; only a triggered ability's (``triggered``) may act on
+    ``target = "trigger"``, the card whose event triggered it."""
     if not isinstance(raw, list):
         raise FieldError(where, "expected a list of operations")
     ops = tuple(parse_op(op, f"{where}[{i}]", const=const) for i, op in enumerate(raw))
+    if not triggered:
+        for i, op in enumerate(ops):
+            if op.target is not None and op.target.trigger:
+                raise FieldError(f"{where}[{i}].target", "\"trigger\" is the card whose event "
+                                 "triggered an ability: only an auto ability's effect has one")
     if ops and ops[0].if_done:
         raise FieldError(f"{where}[0].if_done", "the first operation has no operation before "
                                                 "it to have been done")
     return ops
 
 
-def parse_modes(raw: Mapping[str, Any], where: str) -> tuple[tuple[tuple[Op, ...], ...], int]:
+def parse_modes(raw: Mapping[str, Any], where: str, triggered: bool = False
+                ) -> tuple[tuple[tuple[Op, ...], ...], int]:
     """``modes`` (a list of operation lists, in printed order) and ``choose`` (how many the
     player picks, default 1) of a card or an ability."""
     if "modes" not in raw:
@@ -778,7 +799,8 @@ def parse_modes(raw: Mapping[str, Any], where: str) -> tuple[tuple[tuple[Op, ...
     if not isinstance(modes_raw, list) or not 2 <= len(modes_raw) <= MAX_MODES:
         raise FieldError(f"{where}.modes", f"expected a list of 2 to {MAX_MODES} modes, each a "
                                            "list of operations")
-    modes = tuple(parse_effect(m, f"{where}.modes[{i}]") for i, m in enumerate(modes_raw))
+    modes = tuple(parse_effect(m, f"{where}.modes[{i}]", triggered=triggered)
+                  for i, m in enumerate(modes_raw))
     choose = _count(raw.get("choose", 1), f"{where}.choose", 1)
     if choose >= len(modes):
         raise FieldError(f"{where}.choose", f"must be less than the {len(modes)} modes, got "
@@ -856,9 +878,9 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
         for key in ("stat", "amount", "applies_to", "while"):
             if key in raw:
                 raise FieldError(f"{where}.{key}", f"only a constant ability has {key}")
-        modes, choose = parse_modes(raw, where)
-        effect = parse_effect(raw["effect"], f"{where}.effect") if "effect" in raw or \
-            not modes else ()
+        modes, choose = parse_modes(raw, where, triggered=kind == "auto")
+        effect = parse_effect(raw["effect"], f"{where}.effect", triggered=kind == "auto") \
+            if "effect" in raw or not modes else ()
     cost = parse_cost(raw["cost"], f"{where}.cost") if "cost" in raw else Cost()
     return Ability(kind=kind, effect=effect, trigger=trigger, zone=zone,
                    optional=_bool(raw.get("optional", False), f"{where}.optional")

@@ -394,6 +394,10 @@ def _others_vocabulary() -> list[CardDef]:
                     zone="field"),
             Ability("auto", (Op("draw", count=1),), trigger="end_phase_start",
                     zone="field", optional=True))),
+        _signi("s2ng", 2, 4000, colour="white", abilities=(
+            Ability("auto", (Op("negate_attack"), Op("freeze", target=Target(trigger=True))),
+                    trigger="signi_attacks", zone="field", whose="opponent",
+                    once_per_turn=True, cost=Cost((("colourless", 1),))),)),
         _signi("s2lc", 2, 5000, colour="red", abilities=(
             Ability("auto", (Op("power", target=THIS, amount=1000),), trigger="life_crushed",
                     zone="field", whose="opponent"),)),

@@ -930,6 +930,11 @@ class Banish(Event):
     was sent instead)."""
 
 
+@event_kind("attack_negated")
+class AttackNegated(Event):
+    """The attack of ``card`` is negated by an effect (``source``): no battle, no damage."""
+
+
 @event_kind("look")
 class Look(Event):
     """An effect lets ``seen_by`` (a player, or ``both``) see ``card``, a card of a main deck

@@ -169,6 +169,10 @@ class Game:
         #: the card whose event triggered the triggered ability now resolving (a filter's
         #: ``trigger`` bound reads it: conditions.reference); None outside one
         self.subject: CardInstance | None = None
+        #: the SIGNI or LRIG whose attack is being declared (its "when it attacks" abilities
+        #: resolving), and whether an effect has negated that attack (``negate_attack``)
+        self.attacking: CardInstance | None = None
+        self.negated = False
         #: how many cards the operation now resolving acted on (each operation sets it: what
         #: the next operation's ``for_each = "done"`` counts)
         self.acted = 0

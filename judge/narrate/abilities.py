@@ -52,6 +52,7 @@ TRIGGER_NAMES: dict[str, str] = {
     "end_phase_start": N_("at the start of its player's end phase"),
     "signi_enters": N_("when another SIGNI is put onto the field"),
     "signi_banished": N_("when another SIGNI is banished"),
+    "signi_attacks": N_("when another SIGNI attacks"),
     "life_crushed": N_("when a life cloth is crushed"),
     "guard_used": N_("when a player guards"),
 }

@@ -71,6 +71,7 @@ OP_NAMES: dict[str, str] = {
     "look": N_("look at the top of the main deck"),
     "reveal_until": N_("reveal until a card is found"),
     "search": N_("search the main deck"),
+    "negate_attack": N_("negate the attack"),
 }
 
 #: The forms of a short name, by the feature that sets the card apart.
