@@ -40,6 +40,13 @@ class Mutant:
 _BARE = re.compile(r"^[A-Za-z0-9_\-]+$")
 
 
+#: Fields that take a number or another form (a bound: a number, "this" or "trigger"; a
+#: discard cost: a count or a table), so that a number put in place of the other form is
+#: no wrong type.
+NUMBER_TOO = frozenset({"power_at_most", "power_at_least", "level_at_most", "level_at_least",
+                        "discard"})
+
+
 def _key(key: str) -> str:
     return key if _BARE.match(key) else json.dumps(key, ensure_ascii=False)
 
@@ -322,6 +329,8 @@ def mutants(base: str, text: str, keep: Callable[[str], bool] = keep_all) -> lis
             wrong = [7, True] if path != ("cards",) else [7]
         else:
             continue
+        if field in NUMBER_TOO:  # a number is one of this field's forms: no wrong type
+            wrong = [w for w in wrong if isinstance(w, bool) or not isinstance(w, int)]
         for w in wrong:
             add(f"type-{dotted(path)}-{type(w).__name__}", _with(doc, path, w), (field,))
 

@@ -15,7 +15,7 @@ from judge.engine.driver import card_pool, play_random_game
 from judge.errors import ScenarioError
 from judge.scenario.load import load_text
 
-HEAD = '''format_version = 7
+HEAD = '''format_version = 8
 id = "x"
 rulesets = ["current"]
 [title]
@@ -81,6 +81,30 @@ def test_what_the_layer_computes_is_not_read_by_what_it_holds(body: str, where: 
      "cards.x.life_burst[0].if.this_is.zone", "unknown field"),
     ('[[cards.x.abilities]]\nkind = "action"\ncost = { discard = { count = 2, at_most = 2 } }'
      '\neffect = []', "cards.x.abilities[0].cost.discard.at_most", "more than the count"),
+    # families 2, 3 and 5: looking, triggers on other cards' events, the target "trigger"
+    ('life_burst = [{ op = "look", target = { type = "signi" } }]',
+     "cards.x.life_burst[0].count", "how many cards from the top"),
+    ('life_burst = [{ op = "look", count = 3, target = "X" }]',
+     "cards.x.life_burst[0].target", "not card labels"),
+    ('life_burst = [{ op = "look", count = 3, target = { who = "opponent" } }]',
+     "cards.x.life_burst[0].target.who", "say whose deck with the operation's who"),
+    ('life_burst = [{ op = "search", reveal = true }]', "cards.x.life_burst[0].target",
+     "search needs a target table"),
+    ('life_burst = [{ op = "reveal_until", target = { type = "signi" }, rest = "hand" }]',
+     "cards.x.life_burst[0].rest", "(valid: bottom, top, trash, shuffle)"),
+    ('life_burst = [{ op = "look", count = 2, zone = "signi1" }]',
+     "cards.x.life_burst[0].zone", "(valid: hand, ener, trash)"),
+    ('life_burst = [{ op = "search", target = { type = "signi" }, rest = "top" }]',
+     "cards.x.life_burst[0].rest", "unknown field"),
+    ('[[cards.x.abilities]]\nkind = "auto"\ntrigger = "banished"\nwhose = "own"\n'
+     'effect = [{ op = "draw" }]', "cards.x.abilities[0].whose",
+     "only these triggers watch another card"),
+    ('life_burst = [{ op = "banish", target = "trigger" }]', "cards.x.life_burst[0].target",
+     "only an auto ability's effect has one"),
+    ('[[cards.x.abilities]]\nkind = "action"\neffect = [{ op = "down", target = "trigger" }]',
+     "cards.x.abilities[0].effect[0].target", "only an auto ability's effect has one"),
+    ('[[cards.x.abilities]]\nkind = "const"\neffect = [{ op = "cannot", target = "trigger", '
+     'what = "attack" }]', "cards.x.abilities[0].effect[0].target", "not on labels or"),
 ])
 def test_the_new_fields_refuse_bad_values_on_one_line(body: str, where: str,
                                                       says: str) -> None:
@@ -102,7 +126,7 @@ def test_random_games_use_every_card_of_the_state_vocabulary() -> None:
     assert set(STATE_CARDS) <= set(pool)
     rules = list(load_rulesets().values())
     seen: set[str] = set()
-    for seed in range(40):
+    for seed in range(120):  # the pool grows with each family: stop once all are seen
         if seen >= set(STATE_CARDS):
             break
         game = play_random_game(rules[seed % len(rules)], seed, turns=20).game

@@ -26,7 +26,7 @@ from judge.check import check_scenario
 from judge.engine import events as ev
 from judge.engine import game as game_module
 from judge.engine import placement
-from judge.engine.cards import CARD_TYPES, FILLER, OPS, Op, parse_card, parse_op
+from judge.engine.cards import CARD_TYPES, FILLER, LOOK_OPS, OPS, Op, parse_card, parse_op
 from judge.engine.costs import Cost, assign, parse_cost, payable, payments
 from judge.engine.rule_processing import KEY_ZONES, RESONA_ZONES
 from judge.engine.state import SIGNI_ZONES, ZONES, CardInstance, ZoneRef
@@ -113,7 +113,8 @@ def _raw(name: str, **fields: Any) -> dict[str, Any]:
     # a discard gives either a target or who and count (issue 27)
     if "target" in OPS[name][0] and "target" not in raw and \
             not (name == "discard" and "count" in raw):
-        raw["target"] = "this"
+        # a looking operation takes among the cards it looks at: a table (issue 30)
+        raw["target"] = {"count": 1} if name in LOOK_OPS else "this"
     return raw
 
 

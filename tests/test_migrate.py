@@ -72,7 +72,7 @@ def _history(version: str) -> list[Path]:
 # ---------------------------------------------------------------------- the history
 
 
-@pytest.mark.parametrize("version", ["v1", "v2", "v3", "v4", "v5", "v6", "extra"])
+@pytest.mark.parametrize("version", ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "extra"])
 def test_each_past_version_of_the_projects_files_migrates_and_passes(
         version: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = _project_copy(tmp_path)
@@ -350,7 +350,8 @@ def test_judge_check_names_the_version_and_the_command(tmp_path: Path,
     assert result.exit_code == 0, lines
     assert lines[0] == ("Warning: rulings/old.toml:1: format_version: written for format 4 "
                         "to 6 (told from its content: sources cites the registry (from format "
-                        "4)); `judge migrate rulings/old.toml` upgrades it to format 7")
+                        "4)); `judge migrate rulings/old.toml` upgrades it to format "
+                        f"{FORMAT_VERSION}")
     assert lines[1].startswith("Warning: rulings/old.toml:19: setup.grown: setup.grown in "
                                "the attack phase (never read): drop it")
     assert lines[2].startswith("Warning: rulings/old.toml:36: steps[0].zone: zone on the "
@@ -368,10 +369,10 @@ def test_a_current_file_is_refused_what_format_7_no_longer_reads() -> None:
     assert str(info.value).startswith("x.toml:20: setup.grown: the attack phase comes after "
                                       "the turn's grow phase")
     with pytest.raises(ScenarioError) as info:
-        load_text("format_version = 8\n" + text, "x.toml")
-    assert str(info.value) == ("x.toml:1: format_version: written for format 8, newer than the "
-                               "format 7 this version of wixoss-judge reads: update "
-                               "wixoss-judge")
+        load_text(f"format_version = {FORMAT_VERSION + 1}\n" + text, "x.toml")
+    assert str(info.value) == (f"x.toml:1: format_version: written for format "
+                               f"{FORMAT_VERSION + 1}, newer than the format {FORMAT_VERSION} "
+                               "this version of wixoss-judge reads: update wixoss-judge")
 
 
 @pytest.mark.parametrize("version,low,high", [
@@ -380,9 +381,39 @@ def test_a_current_file_is_refused_what_format_7_no_longer_reads() -> None:
     ("v5/cannot-be-banished-survives-power-zero.toml", 5, 6),
     ("v4/same-lrig-type-assist-goes-to-lrig-trash.toml", 4, 4),
     ("v6/signi-with-a-charm-gets-what-its-charm-gives.toml", 6, 6),
+    ("v7/cross-state-with-no-effect-in-force.toml", 7, 7),
 ])
 def test_the_version_of_a_file_without_one_is_told_from_its_content(version: str, low: int,
                                                                     high: int) -> None:
     raw, _ = parse((FIXTURES / version).read_text(encoding="utf-8"), version)
     detected = detect(raw)
     assert (detected.low, detected.high) == (low, high), str(detected)
+
+
+def test_a_file_of_format_7_has_only_its_number_rewritten(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """Format 8 only added to format 7: judge migrate changes the declared number in place
+    and nothing else (tomlkit would move [[choices]] written between [[steps]]), the file is
+    no longer warned about and replays the same events."""
+    from judge.scenario.run import replay
+
+    (tmp_path / "rulings").mkdir()
+    source = RULINGS / "game-flow" / "arts-main-timing-not-in-opponent-turn.toml"
+    text = source.read_text(encoding="utf-8").replace(
+        f"format_version = {FORMAT_VERSION}\n", "format_version = 7\n", 1)
+    old = tmp_path / "rulings" / "old.toml"
+    old.write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    before = load_path(old)
+    assert before.warnings and before.format == 7
+    code, lines = _run("rulings")
+    assert code == 0 and lines[-1].startswith("1 of 1 files changed"), lines
+    after_text = old.read_text(encoding="utf-8")
+    assert after_text == text.replace("format_version = 7\n",
+                                      f"format_version = {FORMAT_VERSION}\n", 1)
+    after = load_path(old)
+    assert not after.warnings
+    for rules in after.rulesets:
+        assert [e.to_dict() for e in replay(before, rules).first.events] == \
+            [e.to_dict() for e in replay(after, rules).first.events]

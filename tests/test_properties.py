@@ -36,10 +36,13 @@ from judge.engine.cards import (
     FILLER,
     INSTEAD_ZONES,
     LIMITED_ZONES,
+    LOOK_OPS,
+    LOOK_ZONES,
     OPS,
     PLAYER_CANNOT,
     PLAYER_EVENTS,
     POSITIONS,
+    RESTS,
     TARGET_WHO,
     UNTIL,
     WHO,
@@ -285,7 +288,16 @@ def ops(draw: st.DrawFn, labels: list[str], on_field: list[str], depth: int = 0)
             continue
         if key == "zone" and name == "replace":
             continue
-        if key == "zone" and name == "upper_limit":
+        if name in LOOK_OPS and key in ("target", "zone", "rest", "reveal"):
+            if key == "target" and (name != "look" or draw(st.booleans())):
+                raw["target"] = {"count": draw(st.integers(1, 2)), "up_to": draw(st.booleans())}
+            elif key == "zone":
+                raw["zone"] = draw(st.sampled_from(LOOK_ZONES))
+            elif key == "rest":
+                raw["rest"] = draw(st.sampled_from(RESTS))
+            elif key == "reveal":
+                raw["reveal"] = draw(st.booleans())
+        elif key == "zone" and name == "upper_limit":
             raw["zone"] = draw(st.sampled_from(LIMITED_ZONES))
         elif key == "amount" and name in ("upper_limit", "draw_limit"):
             raw["amount"] = draw(st.integers(0, 4))

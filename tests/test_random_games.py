@@ -109,7 +109,7 @@ def test_games_use_the_card_text_vocabulary() -> None:
               "lasting:draw_limit", "lasting:replace", "instead", "trigger:uses_spell",
               "use-through-an-effect", "op_skipped"}
     seen: set[str] = set()
-    for seed in range(30):  # until every one has been seen
+    for seed in range(120):  # until every one has been seen (the pool grows with the vocabulary)
         if wanted <= seen:
             break
         for e in play_random_game(RULES[-1], seed, turns=20).game.log:
@@ -123,4 +123,66 @@ def test_games_use_the_card_text_vocabulary() -> None:
                 seen.add("use-through-an-effect")
             else:
                 seen.add(e.type)
+    assert wanted <= seen, sorted(wanted - seen)
+
+
+def test_games_look_reveal_and_search_the_main_deck() -> None:
+    """The cards of issue 30's family 2 are played: a look that takes a card and reveals it,
+    one whose rest goes back on top in an order chosen, one at the opponent's deck whose rest
+    goes to the trash, a reveal until a SIGNI, a search and the shuffle after it, a look whose
+    rest is shuffled in."""
+    wanted = {"look:self", "look:both", "verb:deck_bottom", "verb:deck_top", "choice:order",
+              "verb:look", "verb:reveal_until", "verb:search", "look:opponent-deck",
+              "shuffle:effect"}
+    seen: set[str] = set()
+    for seed in range(40):
+        if wanted <= seen:
+            break
+        for e in play_random_game(RULES[-1], seed, turns=20).game.log:
+            if isinstance(e, ev.Look):
+                seen.add("look:both" if e.seen_by == "both" else "look:self")
+                if e.from_zone is not None and e.from_zone.player != e.player:
+                    seen.add("look:opponent-deck")
+            elif isinstance(e, ev.Move):
+                seen.add(f"verb:{e.verb}")
+            elif isinstance(e, ev.Choice):
+                seen.add(f"choice:{e.kind}")
+            elif isinstance(e, ev.Shuffle):
+                seen.add(f"shuffle:{e.cause}")
+    assert wanted <= seen, sorted(wanted - seen)
+
+
+def test_games_trigger_on_other_cards_and_phases() -> None:
+    """The cards of issue 30's family 3 trigger: when another SIGNI enters the field (its
+    own player's and the opponent's), when another SIGNI of its player is banished, when the
+    opponent's life cloth is crushed, when its own player guards, at the start of its
+    player's main and end phases."""
+    wanted = {"signi_enters:own", "signi_enters:opponent", "signi_banished:own",
+              "main_phase_start", "end_phase_start", "life_crushed:opponent",
+              "guard_used:own", "signi_attacks:opponent", "attack_negated", "freeze:trigger"}
+    seen: set[str] = set()
+    for seed in range(120):
+        if wanted <= seen:
+            break
+        game = play_random_game(RULES[-1], seed, turns=20).game
+        log = game.log
+        for i, e in enumerate(log):
+            if isinstance(e, ev.AttackNegated):
+                seen.add("attack_negated")
+            elif isinstance(e, ev.Freeze) and e.source is not None and \
+                    game.card(e.source.card).card.id == "s2ng":
+                seen.add("freeze:trigger")  # the attacking SIGNI, target "trigger"
+            elif isinstance(e, ev.Trigger) and e.trigger in ("main_phase_start",
+                                                           "end_phase_start"):
+                seen.add(e.trigger)
+            elif isinstance(e, ev.Trigger) and e.trigger in ("signi_enters",
+                                                             "signi_banished", "signi_attacks",
+                                                             "life_crushed", "guard_used"):
+                # the last move (or banish) before it is the other card's (a Guard card's
+                # move is followed by the guard event)
+                kinds = (ev.Attack,) if e.trigger == "signi_attacks" else (ev.Move, ev.Banish)
+                before = next(m for m in reversed(log[:i]) if isinstance(m, kinds))
+                assert before.card != e.card
+                whose = "own" if game.card(before.card or "").owner == e.player else "opponent"
+                seen.add(f"{e.trigger}:{whose}")
     assert wanted <= seen, sorted(wanted - seen)

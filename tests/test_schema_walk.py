@@ -16,6 +16,7 @@ A field without a probe fails the walk: a new field comes with its probe.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -68,7 +69,7 @@ def ruling(*, steps: str = "", cards: str = "", setup: dict[str, Any] | None = N
         zones = {k: v for k, v in {**base, **(over or {})}.items() if v is not None}
         sides.append(f"[setup.{name}]\n" + "".join(f"{k} = {toml(v)}\n"
                                                      for k, v in zones.items()))
-    head = (f"format_version = 7\nid = \"walk\"\nrulesets = {toml(list(rulesets))}\n{top}"
+    head = (f"format_version = 8\nid = \"walk\"\nrulesets = {toml(list(rulesets))}\n{top}"
             "[title]\nja = \"walk\"\n")
     setup_text = "[setup]\n" + "".join(f"{k} = {toml(v)}\n" for k, v in board_setup.items()
                                        if v is not None)
@@ -191,6 +192,11 @@ OP_BASE: dict[str, tuple[dict[str, Any], str]] = {
     "set_trap": ({"op": "set_trap", "target": "h1", "zone": "signi3"}, ""),
     "make_token": ({"op": "make_token", "card": "T1:token-draw"}, ""),
     "coins": ({"op": "coins", "amount": 1}, ""),
+    "negate_attack": ({"op": "negate_attack"}, ""),
+    # issue 30, family 2: p1's deck is d1 ... d8 (fillers: SIGNI of level 1)
+    "look": ({"op": "look", "count": 3, "target": {"count": 1}}, ""),
+    "reveal_until": ({"op": "reveal_until", "target": {"level_at_least": 2}}, ""),
+    "search": ({"op": "search", "target": {"count": 1}}, ""),
 }
 
 #: The cards some operations need: an ARTS to use (A), an Accessory (acc), a Seed (SD), a
@@ -219,6 +225,7 @@ OP_VALUES: dict[str, Any] = {
     "ignore_limiting": True, "by": "any",
     # (p1's hand holds three cards: the number is multiplied by 3; a discard keeps 1 of 3)
     "for_each": {"zone": "hand"}, "keep": 1,
+    "rest": "trash", "reveal": True,
 }
 #: What an operation's required field is changed to.
 OP_REQUIRED: dict[tuple[str, str], Any] = {
@@ -239,6 +246,10 @@ OP_REQUIRED: dict[tuple[str, str], Any] = {
     ("coins", "amount"): 2, ("cannot", "what"): "be_trashed", ("power", "amount"): -3000,
     ("level", "amount"): 2, ("set_power", "amount"): 3000, ("set_level", "amount"): 1,
     ("limit", "amount"): 1,
+    ("look", "count"): 2, ("look", "target"): {"count": 2}, ("look", "zone"): "trash",
+    ("reveal_until", "target"): {"level_at_least": 3}, ("reveal_until", "zone"): "ener",
+    ("reveal_until", "rest"): "bottom", ("search", "target"): {"count": 2},
+    ("search", "zone"): "ener",
 }
 
 
@@ -331,6 +342,31 @@ OP_SPECIAL: dict[tuple[str, str], Callable[[Any], Pair]] = {
 }
 for _op in OP_BASE:
     OP_SPECIAL[(_op, "if_done")] = _if_done
+
+
+def _negate(field_: str, value: Any) -> Pair:
+    """p1's X negates the attack of p2's D1 (p2's turn), and with ``field_`` it does not."""
+    def board(op: dict[str, Any]) -> str:
+        ability = {"kind": "auto", "trigger": "signi_attacks", "effect": [op]}
+        return ruling(cards=card("ax", {"type": "signi", "level": 1, "power": 1000},
+                                 [ability]),
+                      setup={**ATTACK_SETUP, "turn": 4, "turn_player": "p2"},
+                      p1={"signi1": "X:ax"}, steps=step("attack", card="D1"))
+    base = {"op": "negate_attack"}
+    return board(base), board({**base, field_: value})
+
+
+def _reveal_until(field_: str, value: Any) -> Pair:
+    """A reveal until a SIGNI of level 2 or more, which p1's deck holds third (X)."""
+    base = {"op": "reveal_until", "target": {"level_at_least": 2}}
+    p1 = {**OP_P1, "deck": ["d1", "d2", "X:signi-2", "d3", "d4"]}
+    return (ruling(steps=effect(base), cards=OP_CARDS, p1=p1),
+            ruling(steps=effect({**base, field_: value}), cards=OP_CARDS, p1=p1))
+
+
+for _name in ("who", "target", "zone", "rest"):
+    OP_SPECIAL[("reveal_until", _name)] = functools.partial(_reveal_until, _name)
+OP_SPECIAL[("negate_attack", "if")] = lambda v: _negate("if", {"turn": "own"})
 
 
 # ---------------------------------------------------------------------- the other tables
@@ -562,7 +598,7 @@ for _name, _text in _TEXTS.items():
     PROBES[f"ruling.{_name}"] = (lambda t=_text: (ruling(), ruling(top="", extra="") .replace(
         "[title]\n", t + "[title]\n", 1)))
 PROBES.update({
-    "ruling.format_version": lambda: (ruling().replace("format_version = 7\n", ""), ruling()),
+    "ruling.format_version": lambda: (ruling().replace("format_version = 8\n", ""), ruling()),
     "ruling.id": lambda: (ruling(), ruling().replace('id = "walk"', 'id = "walk-2"')),
     "ruling.tags": lambda: (ruling(), ruling(top='tags = ["draw"]\n')),
     "ruling.terms": lambda: (ruling(), ruling(top='terms = ["draw"]\n')),
@@ -971,6 +1007,10 @@ PROBES.update({
                                               steps=ACTIVATE + ACTIVATE),
     "ability.by": lambda: _ability({**AUTO, "trigger": "banished_by_effect"}, "by",
                                    "opponent", steps=BANISH_X),
+    # issue 30, family 3: X watches another SIGNI being banished; p1's own S2 is
+    "ability.whose": lambda: _ability({**AUTO, "trigger": "signi_banished"}, "whose",
+                                      "opponent", steps=effect({"op": "banish",
+                                                                "target": "S2"})),
     "ability.modes": lambda: (
         ruling(cards=card("ax", SIGNI, [ACTION]), p1={"signi1": "X:ax"}, steps=ACTIVATE),
         ruling(cards=card("ax", SIGNI, [{"kind": "action", "modes": [[{"op": "mill"}],

@@ -56,18 +56,30 @@ def damage_player(game: Game, defender: str, count: int, cause: str,
             break
 
 
-def declare_attack(game: Game, attacker: CardInstance) -> None:
-    """Down the attacker and let "when it attacks" abilities trigger and resolve."""
+def declare_attack(game: Game, attacker: CardInstance) -> bool:
+    """Down the attacker and let "when it attacks" abilities, its own and those watching
+    another SIGNI attack, trigger and resolve; whether the attack goes on (an effect of
+    those abilities may negate it: ``negate_attack``)."""
     attacker.down = True
     game.flags_changed()
     game.emit(ev.Attack, cause="game", player=attacker.owner, card=attacker.label,
               from_zone=attacker.zone)
     triggers.queue(game, attacker, ("attacks",))
-    game.settle()
+    if attacker.card.is_signi_like:
+        triggers.others(game, "signi_attacks", attacker)
+    outer = game.attacking, game.negated
+    game.attacking, game.negated = attacker, False
+    try:
+        game.settle()
+        return not game.negated
+    finally:
+        game.attacking, game.negated = outer
 
 
 def signi_attack(game: Game, attacker: CardInstance) -> None:
-    declare_attack(game, attacker)
+    if not declare_attack(game, attacker):
+        game.settle()
+        return  # negated: no battle, no damage
     if game.state.winner or not game.on_field(attacker) or \
             attacker.zone.player != game.state.turn_player:
         return  # the attacker left the field (or the turn ended): the attack ends
@@ -97,12 +109,16 @@ def signi_attack(game: Game, attacker: CardInstance) -> None:
 
 
 def lrig_attack(game: Game, lrig: CardInstance) -> None:
-    declare_attack(game, lrig)
+    if not declare_attack(game, lrig):
+        game.settle()
+        return  # negated: no Guard asked, no damage
     if game.state.winner or lrig.zone.zone != "lrig" or \
             lrig.owner != game.state.turn_player:
         return
     defender = other(lrig.owner)
-    if guard.offer(game, lrig, defender):
+    guarded = guard.offer(game, lrig, defender)
+    if guarded is not None:
+        triggers.others(game, "guard_used", guarded)  # "when you guard" (issue 30)
         game.settle()
         return
     damage_player(game, defender, crush_count(game, lrig), "battle",

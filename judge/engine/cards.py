@@ -57,12 +57,31 @@ TRIGGERS: Final[dict[str, str]] = {
                   "works from the field)",
     "uses_arts": "a player uses an ARTS (from the LRIG deck or through an effect; the ability "
                  "works from the field)",
+    "main_phase_start": "its player's main phase begins (the ability works from the field)",
+    "end_phase_start": "its player's end phase begins (the ability works from the field; a turn "
+                       "ended by a second refresh has no end phase)",
+    # other cards' events (issue 30, family 3): whose SIGNI is watched is the ability's whose
+    "signi_enters": "another SIGNI is put onto the field (the ability works from the field)",
+    "signi_banished": "another SIGNI is banished, whatever the cause (the ability works from "
+                      "the field)",
+    "signi_attacks": "another SIGNI attacks: on the declaration, before the battle (the "
+                     "ability works from the field)",
+    "life_crushed": "a life cloth is crushed (the ability works from the field)",
+    "guard_used": "a player guards: a Guard card is put from the hand into the trash against a "
+                  "LRIG attack (the ability works from the field)",
 }
 
 #: Triggers whose ability may say whose effect (or use) it watches: ``by`` = ``own`` (its
 #: player's), ``opponent`` (the other player's) or ``any``.
 BY_TRIGGERS: Final = ("banished_by_effect", "leaves_field_by_effect", "uses_spell", "uses_arts")
 BY: Final = ("any", "own", "opponent")
+#: Triggers on another card's event, and whose card an ability with one watches: ``whose`` =
+#: ``own`` (a card of its player: a SIGNI, a life cloth, a Guard card), ``opponent`` or
+#: ``any``. The card whose event it was is the ability's ``trigger`` (a filter's bound, read
+#: as it last was on the field).
+OTHERS_TRIGGERS: Final = ("signi_enters", "signi_banished", "signi_attacks", "life_crushed",
+                          "guard_used")
+WHOSE: Final = ("any", "own", "opponent")
 
 #: Where an ``auto`` ability works from, by default, given its trigger.
 TRIGGER_ZONES: Final[dict[str, str]] = {
@@ -80,6 +99,13 @@ TRIGGER_ZONES: Final[dict[str, str]] = {
     "banishes_in_battle": "",
     "uses_spell": "field",
     "uses_arts": "field",
+    "signi_enters": "field",
+    "signi_banished": "field",
+    "main_phase_start": "field",
+    "end_phase_start": "field",
+    "signi_attacks": "field",
+    "life_crushed": "field",
+    "guard_used": "field",
 }
 
 #: The operation vocabulary: name -> (fields it accepts, what it does).
@@ -155,6 +181,18 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "set_trap": (("target", "zone"), "set a card face down on a SIGNI zone as its Trap"),
     "make_token": (("card",), "make a token ARTS (card = \"LABEL:card-id\") in the LRIG deck"),
     "coins": (("who", "amount", "for_each"), "a player gains (or, negative, loses) coins"),
+    "negate_attack": ((), "the attack being declared is negated: no battle and no damage (in "
+                          "an ability that triggers on the attack)"),
+    # looking at, revealing and searching the main deck (judge/engine/looking.py)
+    "look": (("who", "count", "target", "zone", "rest", "reveal"),
+             "look at the top count cards of the main deck: take those the target matches "
+             "into zone (shown to both with reveal), the rest where rest says"),
+    "reveal_until": (("who", "target", "zone", "rest"),
+                     "reveal cards from the top of the main deck until the target's count of "
+                     "matching cards: those into zone, the others where rest says (the trash)"),
+    "search": (("who", "target", "zone", "reveal"),
+               "look at the whole main deck, take the cards the target matches into zone "
+               "(shown to both with reveal), then shuffle it"),
 }
 
 #: Fields every operation accepts: ``if`` (the operation happens only while this condition
@@ -195,6 +233,14 @@ MAX_MODES: Final = 9
 WHO: Final = ("self", "opponent", "both", "p1", "p2")
 TARGET_WHO: Final = ("self", "opponent", "any", "p1", "p2")
 POSITIONS: Final = ("top", "bottom")
+#: The operations that look at a main deck (judge.engine.looking), where the cards they take
+#: go (``zone``, default ``hand``) and where the others go (``rest``: ``top`` or ``bottom``
+#: of the deck in an order the player chooses, the trash, or the deck shuffled).
+LOOK_OPS: Final = ("look", "reveal_until", "search")
+LOOK_ZONES: Final = ("hand", "ener", "trash")
+RESTS: Final = ("bottom", "top", "trash", "shuffle")
+#: The keys of a target table that a looking operation fixes: its cards are those looked at.
+LOOK_FIXED: Final = ("who", "zone", "all", "chooser", "other")
 
 
 @dataclass(frozen=True)
@@ -211,6 +257,9 @@ class Target:
 
     this: bool = False
     labels: tuple[str, ...] = ()
+    #: ``"trigger"``: the other card whose event triggered the ability (a SIGNI that entered
+    #: or attacks, ...), while it is on the field (issue 30)
+    trigger: bool = False
     who: str = "self"
     zone: str = "signi"
     count: int = 1
@@ -258,6 +307,10 @@ class Op:
     #: resolves (judge.engine.amounts)
     for_each: ForEach | None = None
     keep: int | None = None  # discard: the cards above this many in the hand
+    #: look, reveal_until: where the cards not taken go (judge.engine.looking.RESTS)
+    rest: str = ""
+    #: look, search: the cards taken are shown to both players first
+    reveal: bool = False
 
     @property
     def duration(self) -> str:
@@ -299,6 +352,8 @@ class Ability:
     by: str = "any"
     modes: tuple[tuple[Op, ...], ...] = ()
     choose: int = 1
+    #: a trigger on another card's event (:data:`OTHERS_TRIGGERS`): whose SIGNI it watches
+    whose: str = "any"
 
 
 @dataclass(frozen=True, slots=True)
@@ -452,6 +507,8 @@ ZONE_WORDS: Final = ("deck", "hand", "ener", "trash", "life", "check", "lrig_dec
 def parse_target(raw: Any, where: str) -> Target:
     if raw == "this":
         return Target(this=True)
+    if raw == "trigger":
+        return Target(trigger=True)
     if isinstance(raw, str):
         return Target(labels=(raw,))
     if isinstance(raw, list):
@@ -515,9 +572,10 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
     if "target" in fields and "target" in raw:
         target = parse_target(raw["target"], f"{where}.target")
         if const:
-            if target.labels:
+            if target.labels or target.trigger:
                 raise FieldError(f"{where}.target", "a constant ability acts on \"this\" or on "
-                                                    "every card a table matches, not on labels")
+                                                    "every card a table matches, not on labels "
+                                                    "or \"trigger\"")
             if not target.this:
                 target = Target(who=target.who, zone=target.zone, card_type=target.card_type,
                                 all=True, other=target.other, filter=target.filter)
@@ -537,6 +595,8 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
                                          "the target table")
     if name == "discard":
         target = _discard_target(raw, target, where)
+    if name in LOOK_OPS:
+        target = _look_target(raw, name, target, where)
     count = _count(raw.get("count", 1), f"{where}.count", 0)
     if name == "place" and "position" in raw and raw.get("zone") not in ("deck", "life"):
         raise FieldError(f"{where}.position", "only a place into the deck or the life cloth has "
@@ -546,7 +606,7 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
     zone = ""
     if "zone" in raw:
         zones = LIMITED_ZONES if name == "upper_limit" else INSTEAD_ZONES \
-            if name == "replace" else ZONE_WORDS
+            if name == "replace" else LOOK_ZONES if name in LOOK_OPS else ZONE_WORDS
         zone = _choice(raw["zone"], zones, f"{where}.zone")
     if name == "upper_limit" and not zone:
         raise FieldError(f"{where}.zone", "missing (the zone whose upper limit is set)",
@@ -614,7 +674,36 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
         ignore_limiting=_bool(raw.get("ignore_limiting", False), f"{where}.ignore_limiting"),
         for_each=for_each,
         keep=keep,
+        rest=_choice(raw["rest"], RESTS, f"{where}.rest") if "rest" in raw else "",
+        reveal=_bool(raw.get("reveal", False), f"{where}.reveal"),
     )
+
+
+def _look_target(raw: Mapping[str, Any], name: str, target: Target | None,
+                 where: str) -> Target | None:
+    """A looking operation's target: which of the cards looked at are taken (its count,
+    up_to and filter keys); whose cards and from where are the operation's (``who``, the
+    main deck), so the target table may not say them. ``look`` needs its ``count``."""
+    if name == "look" and "count" not in raw:
+        raise FieldError(f"{where}.count", "missing (how many cards from the top are looked "
+                                           "at)")
+    if target is None:
+        if name != "look":
+            raise FieldError(f"{where}.target", f"missing ({name} needs a target table: which "
+                                                "cards are taken)")
+        return None
+    table = raw["target"]
+    if not isinstance(table, dict):
+        raise FieldError(f"{where}.target", f"{name} takes cards no one has seen before it "
+                                            "resolves: give a table such as { type = "
+                                            "\"signi\", up_to = true }, not card labels")
+    for key in LOOK_FIXED:
+        if key in table:
+            raise FieldError(f"{where}.target.{key}", f"the cards {name} takes are among those "
+                                                      "it looks at: say whose deck with the "
+                                                      "operation's who")
+    return Target(who="self", zone="deck", count=target.count, up_to=target.up_to,
+                  card_type=target.card_type, filter=target.filter)
 
 
 def _for_each(raw: Mapping[str, Any], name: str, target: Target | None, const: bool,
@@ -680,17 +769,26 @@ def _cost_amounts(raw: Any, where: str) -> tuple[tuple[str, int], ...]:
     return tuple((c, out[c]) for c in COLOURS if c in out)
 
 
-def parse_effect(raw: Any, where: str, *, const: bool = False) -> tuple[Op, ...]:
+def parse_effect(raw: Any, where: str, *, const: bool = False,
+                 triggered: bool = False) -> tuple[Op, ...]:
+    """An effect: a list of operations; only a triggered ability's (``triggered``) may act on
+    ``target = "trigger"``, the card whose event triggered it."""
     if not isinstance(raw, list):
         raise FieldError(where, "expected a list of operations")
     ops = tuple(parse_op(op, f"{where}[{i}]", const=const) for i, op in enumerate(raw))
+    if not triggered:
+        for i, op in enumerate(ops):
+            if op.target is not None and op.target.trigger:
+                raise FieldError(f"{where}[{i}].target", "\"trigger\" is the card whose event "
+                                 "triggered an ability: only an auto ability's effect has one")
     if ops and ops[0].if_done:
         raise FieldError(f"{where}[0].if_done", "the first operation has no operation before "
                                                 "it to have been done")
     return ops
 
 
-def parse_modes(raw: Mapping[str, Any], where: str) -> tuple[tuple[tuple[Op, ...], ...], int]:
+def parse_modes(raw: Mapping[str, Any], where: str, triggered: bool = False
+                ) -> tuple[tuple[tuple[Op, ...], ...], int]:
     """``modes`` (a list of operation lists, in printed order) and ``choose`` (how many the
     player picks, default 1) of a card or an ability."""
     if "modes" not in raw:
@@ -701,7 +799,8 @@ def parse_modes(raw: Mapping[str, Any], where: str) -> tuple[tuple[tuple[Op, ...
     if not isinstance(modes_raw, list) or not 2 <= len(modes_raw) <= MAX_MODES:
         raise FieldError(f"{where}.modes", f"expected a list of 2 to {MAX_MODES} modes, each a "
                                            "list of operations")
-    modes = tuple(parse_effect(m, f"{where}.modes[{i}]") for i, m in enumerate(modes_raw))
+    modes = tuple(parse_effect(m, f"{where}.modes[{i}]", triggered=triggered)
+                  for i, m in enumerate(modes_raw))
     choose = _count(raw.get("choose", 1), f"{where}.choose", 1)
     if choose >= len(modes):
         raise FieldError(f"{where}.choose", f"must be less than the {len(modes)} modes, got "
@@ -728,7 +827,8 @@ def _const_effect(raw: Mapping[str, Any], where: str) -> tuple[Op, ...]:
 
 
 ABILITY_KEYS: Final = ("kind", "effect", "trigger", "zone", "optional", "stat", "amount",
-                       "applies_to", "cost", "while", "once_per_turn", "by", "modes", "choose")
+                       "applies_to", "cost", "while", "once_per_turn", "by", "modes", "choose",
+                       "whose")
 
 
 def parse_ability(raw: Any, where: str, index: int) -> Ability:
@@ -758,6 +858,10 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
     if "by" in raw and trigger not in BY_TRIGGERS:
         raise FieldError(f"{where}.by", "only these triggers watch whose effect or use it is",
                          BY_TRIGGERS)
+    whose = _choice(raw.get("whose", "any"), WHOSE, f"{where}.whose")
+    if "whose" in raw and trigger not in OTHERS_TRIGGERS:
+        raise FieldError(f"{where}.whose", "only these triggers watch another card, whose it "
+                                           "says", OTHERS_TRIGGERS)
     cond = None
     modes: tuple[tuple[Op, ...], ...] = ()
     choose = 1
@@ -774,9 +878,9 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
         for key in ("stat", "amount", "applies_to", "while"):
             if key in raw:
                 raise FieldError(f"{where}.{key}", f"only a constant ability has {key}")
-        modes, choose = parse_modes(raw, where)
-        effect = parse_effect(raw["effect"], f"{where}.effect") if "effect" in raw or \
-            not modes else ()
+        modes, choose = parse_modes(raw, where, triggered=kind == "auto")
+        effect = parse_effect(raw["effect"], f"{where}.effect", triggered=kind == "auto") \
+            if "effect" in raw or not modes else ()
     cost = parse_cost(raw["cost"], f"{where}.cost") if "cost" in raw else Cost()
     return Ability(kind=kind, effect=effect, trigger=trigger, zone=zone,
                    optional=_bool(raw.get("optional", False), f"{where}.optional")
@@ -786,7 +890,7 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
                    index=index, cost=cost, cond=cond,
                    once_per_turn=_bool(raw.get("once_per_turn", False),
                                        f"{where}.once_per_turn"),
-                   by=by, modes=modes, choose=choose)
+                   by=by, modes=modes, choose=choose, whose=whose)
 
 
 #: The card fields of the later mechanics and the card types that may have each.

@@ -31,6 +31,8 @@ CHOICE_KINDS: Final[dict[str, str]] = {
     "cut_in": "which ARTS to use with Spell Cut-In, or none",
     "mode": "which modes of a card or an ability to use (mode1 is the first printed)",
     "replace": "which of several replacement effects applies (by its ability)",
+    "order": "which of the cards looked at goes next, from the top, when they are put on "
+             "the top or the bottom of the main deck in any order",
 }
 
 #: What the answers of each kind of choice are, as ``[[choices]]`` ``pick`` writes them (in
@@ -52,6 +54,7 @@ CHOICE_ANSWERS: Final[dict[str, str]] = {
     "cut_in": "labels of the ARTS with Spell Cut-In that can be used, and none",
     "mode": "mode1, mode2, ... in printed order",
     "replace": "abilities: LABEL#N, or in-force",
+    "order": "card labels",
 }
 
 MAX_ANSWERS: Final = 256

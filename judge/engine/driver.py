@@ -347,6 +347,66 @@ def _state_vocabulary() -> list[CardDef]:
     ]
 
 
+def _look_vocabulary() -> list[CardDef]:
+    """Cards that look at, reveal and search the main deck (issue 30, family 2): every
+    operation, every place the rest may go, a reveal of what is taken, the opponent's deck."""
+    signi = Target(zone="deck", count=1, up_to=True, card_type="signi")
+    return [
+        _signi("s2lo", 2, 5000, colour="blue", abilities=(
+            Ability("on_play", (Op("look", count=4, target=signi, reveal=True, rest="bottom"),),
+                    trigger="on_play", zone="field"),)),
+        _signi("s1ro", 1, 2000, colour="blue", life_burst=(Op("look", count=3, rest="top"),),
+               abilities=(Ability("action", (Op("look", who="opponent", count=2,
+                                                rest="trash"),),
+                                  cost=Cost(down=True), once_per_turn=True),)),
+        _signi("s3ru", 3, 7000, colour="red", abilities=(
+            Ability("on_play", (Op("reveal_until", target=Target(
+                zone="deck", count=1, filter=Filter(state=StateFilter(
+                    level_at_least=Bound(2))))),),
+                    trigger="on_play", zone="field"),)),
+        CardDef(id="sp-search", name="sp-search", type="spell", colour=("white",),
+                effect=(Op("search", target=Target(zone="deck", count=1, card_type="signi",
+                                                   filter=Filter(state=StateFilter(
+                                                       level_at_most=Bound(2)))),
+                           reveal=True),
+                        Op("look", count=2, target=Target(zone="deck", count=1),
+                           zone="ener", rest="shuffle")),
+                cost=Cost((("colourless", 1),))),
+    ]
+
+
+def _others_vocabulary() -> list[CardDef]:
+    """Cards whose abilities watch other SIGNI (issue 30, family 3): another of its player's
+    SIGNI banished (the bound ``trigger`` reading the banished SIGNI's last power), and any
+    other SIGNI entering the field."""
+    return [
+        _signi("s2wb", 2, 5000, colour="black", abilities=(
+            Ability("auto", (Op("banish", target=Target(
+                who="opponent", zone="signi", count=1, filter=Filter(state=StateFilter(
+                    power_at_most=Bound(ref="trigger"))))),),
+                    trigger="signi_banished", zone="field", whose="own",
+                    once_per_turn=True),)),
+        _signi("s1we", 1, 2000, colour="green", life_burst=(Op("draw", count=1),),
+               abilities=(Ability("auto", (Op("power", target=THIS, amount=1000),),
+                                  trigger="signi_enters", zone="field"),)),
+        _signi("s2mp", 2, 5000, colour="blue", abilities=(
+            Ability("auto", (Op("ener_charge", count=1),), trigger="main_phase_start",
+                    zone="field"),
+            Ability("auto", (Op("draw", count=1),), trigger="end_phase_start",
+                    zone="field", optional=True))),
+        _signi("s2ng", 2, 4000, colour="white", abilities=(
+            Ability("auto", (Op("negate_attack"), Op("freeze", target=Target(trigger=True))),
+                    trigger="signi_attacks", zone="field", whose="opponent",
+                    once_per_turn=True, cost=Cost((("colourless", 1),))),)),
+        _signi("s2lc", 2, 5000, colour="red", abilities=(
+            Ability("auto", (Op("power", target=THIS, amount=1000),), trigger="life_crushed",
+                    zone="field", whose="opponent"),)),
+        _signi("s1gu", 1, 2000, colour="white", life_burst=(Op("draw", count=1),),
+               abilities=(Ability("auto", (Op("draw", count=1),), trigger="guard_used",
+                                  zone="field", whose="own", once_per_turn=True),)),
+    ]
+
+
 def _state_arts() -> list[CardDef]:
     """ARTS of issue 30's vocabulary: abilities, level bounds and "as many as were
     banished"; "discard until you have N"."""
@@ -439,6 +499,8 @@ def _make_pool() -> dict[str, CardDef]:
                 cost=Cost((("white", 1), ("colourless", 1)))),
         *_vocabulary(),
         *_state_vocabulary(),
+        *_look_vocabulary(),
+        *_others_vocabulary(),
     ]
     lrigs = [CardDef(id=f"l{n}", name=f"l{n}", type="lrig", colour=("white",), level=n,
                      limit=(0, 2, 5, 7, 11)[n], lrig_type="Tama",

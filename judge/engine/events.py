@@ -930,6 +930,20 @@ class Banish(Event):
     was sent instead)."""
 
 
+@event_kind("attack_negated")
+class AttackNegated(Event):
+    """The attack of ``card`` is negated by an effect (``source``): no battle, no damage."""
+
+
+@event_kind("look")
+class Look(Event):
+    """An effect lets ``seen_by`` (a player, or ``both``) see ``card``, a card of a main deck
+    (``from_zone``), which nobody sees otherwise: ``look``, ``reveal_until`` and ``search``
+    (:mod:`judge.engine.looking`); ``player`` is the player whose effect it is."""
+
+    seen_by: str
+
+
 @event_kind("shuffle")
 class Shuffle(Event):
     """``player``'s main deck (``to_zone``) is shuffled; ``order`` lists the result, top

@@ -169,6 +169,10 @@ class Game:
         #: the card whose event triggered the triggered ability now resolving (a filter's
         #: ``trigger`` bound reads it: conditions.reference); None outside one
         self.subject: CardInstance | None = None
+        #: the SIGNI or LRIG whose attack is being declared (its "when it attacks" abilities
+        #: resolving), and whether an effect has negated that attack (``negate_attack``)
+        self.attacking: CardInstance | None = None
+        self.negated = False
         #: how many cards the operation now resolving acted on (each operation sets it: what
         #: the next operation's ``for_each = "done"`` counts)
         self.acted = 0
@@ -482,8 +486,10 @@ class Game:
         state = self.state
         lost = was_on_field and state.layered > 0 and self.lost(inst)
         card = inst.card
-        known = (self.power(inst), self.level(inst)) if was_on_field and card.triggers \
-            and zone not in ON_FIELD else None
+        # what a bound reads of a card that has left the field: kept for cards whose own
+        # abilities trigger, and for a banished SIGNI (another card's ability may watch it)
+        known = (self.power(inst), self.level(inst)) if was_on_field and zone not in ON_FIELD \
+            and (card.triggers or etype == "banish") else None
         new = ZONE_REFS.get((to_player or inst.owner, zone)) or \
             ZoneRef.of(to_player or inst.owner, zone)
         if card.type not in MOVABLE[zone]:
@@ -549,6 +555,7 @@ class Game:
                                zone == "check" and inst.crushed)
         if fired:  # most moves fire no trigger
             triggers.observe_move(self, inst, fired, cause, lost)
+            triggers.observe_others(self, inst, fired)
         if self._refresh_interrupts:  # 2014-04: the refresh happens the moment it can
             refresh.after_move(self, old, new, verb)
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from judge.engine import bursts, continuous, using
+from judge.engine import bursts, continuous, looking, using
 from judge.engine import events as ev
 from judge.engine.cards import Op
 from judge.engine.events import AbilityRef, LastingKind
@@ -109,7 +109,7 @@ def _done(game: Game, op: Op, acted: int) -> bool:
     ``acted`` (``Game.acted``: what a ``for_each = "done"`` after it counts)."""
     game.acted = acted
     target = op.target
-    if target is None or target.this:
+    if target is None or target.this or target.trigger:
         return acted >= 1
     if target.labels:
         return acted >= len(target.labels)
@@ -602,6 +602,19 @@ def use(game: Game, op: Op, controller: str, source: CardInstance | None,
     return _done(game, op, acted)
 
 
+def negate_attack(game: Game, op: Op, controller: str, source: CardInstance | None,
+                  name: AbilityRef) -> bool:
+    """The attack being declared (:attr:`Game.attacking`) is negated: the attack step goes on
+    without its battle or damage (:mod:`judge.engine.battle`). Outside an attack, nothing."""
+    attacker = game.attacking
+    if attacker is None or game.negated:
+        return False
+    game.negated = True
+    game.emit(ev.AttackNegated, cause=CAUSE, player=attacker.owner, card=attacker.label,
+              source=name)
+    return True
+
+
 OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, AbilityRef],
                                bool | None]] = {
     "freeze": freeze, "down": down, "up": up, "keyword": keyword,
@@ -615,7 +628,8 @@ OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, AbilityRef],
     "lose_abilities": lose_abilities, "replace": replace, "upper_limit": upper_limit,
     "draw_limit": draw_limit, "use": use,
     "set_seed": set_seed, "bloom": bloom, "set_trap": set_trap, "make_token": make_token,
-    "coins": coins,
+    "coins": coins, "look": looking.look, "reveal_until": looking.reveal_until,
+    "search": looking.search, "negate_attack": negate_attack,
 }
 
 

@@ -54,6 +54,15 @@ def resolve_targets(game: Game, target: Target, controller: str,
     (judge.engine.placement); a card it names goes through Game.move's check instead."""
     if target.this:
         return [source] if source is not None else []
+    if target.trigger:  # the card whose event triggered the ability, still on the field
+        subject = game.subject
+        if subject is None or subject is source:
+            return []
+        if not game.on_field(subject):
+            game.emit(ev.Fizzle, cause="effect", player=subject.owner, card=subject.label,
+                      reason="target-gone")
+            return []
+        return [subject]
     if target.labels:
         named = [game.card(label) for label in target.labels]
         out = []
@@ -129,7 +138,8 @@ def feasible(game: Game, ops: tuple[Op, ...], controller: str,
     needs: no replacement whose cost cannot be paid applies)."""
     for op in ops:
         target = op.target
-        if target is None or target.this or target.labels or target.all or target.up_to:
+        if target is None or target.this or target.trigger or target.labels or target.all or \
+                target.up_to:
             continue
         if len(candidates_of(game, target, controller, source,
                              destinations(op))) < target.count:

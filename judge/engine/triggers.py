@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Final
 
 from judge.engine import events as ev
 from judge.engine import mechanics
-from judge.engine.cards import BY_TRIGGERS, Ability
+from judge.engine.cards import BY_TRIGGERS, OTHERS_TRIGGERS, Ability
 from judge.engine.events import AbilityRef
 from judge.engine.modes import ability_ops
 from judge.engine.payment import pay, problem
@@ -95,6 +95,34 @@ def observe_move(game: Game, inst: CardInstance, fired: tuple[str, ...], cause: 
     queue(game, inst, fired, by=by, lost=lost)
 
 
+#: What a card's own move fires -> the trigger of the abilities of the cards on the field that
+#: watch it, and whether only a SIGNI's move counts (:func:`observe_others`).
+OTHERS: Final = (("on_play", "signi_enters", True), ("banished", "signi_banished", True),
+                 ("crushed", "life_crushed", False))
+
+
+def observe_others(game: Game, inst: CardInstance, fired: tuple[str, ...]) -> None:
+    """Queue the abilities that watch what the move of ``inst`` did: a SIGNI entering the
+    field (``signi_enters``) or banished (``signi_banished``), a life cloth crushed
+    (``life_crushed``)."""
+    for own, watched, signi_only in OTHERS:
+        if own in fired and (inst.card.is_signi_like or not signi_only):
+            others(game, watched, inst)
+
+
+def others(game: Game, watched: str, subject: CardInstance) -> None:
+    """Queue the abilities with the trigger ``watched`` of the cards on the field (SIGNI and
+    centre LRIGs, the turn player's first) other than ``subject``, the card whose event it
+    is (``whose``: ``own`` when it is the watching card's player's). The card itself is not
+    "another"; a card that left the field with it in the same move no longer watches."""
+    state = game.state
+    for p in (state.turn_player, other(state.turn_player)):
+        for card in (*state.zone(p, "lrig")[-1:], *state.signi(p)):
+            if card is not subject and watched in card.card.triggers:
+                queue(game, card, (watched,), subject=subject,
+                      whose="own" if subject.owner == card.owner else "opponent")
+
+
 def _fired(old: str, new: str, by_effect: bool, banish: bool, crushed: bool
            ) -> tuple[str, ...]:
     """The triggers a move from zone ``old`` to zone ``new`` fires."""
@@ -126,11 +154,14 @@ FIRED: Final[dict[tuple[str, str, bool, bool, bool], tuple[str, ...]]] = {}
 
 def queue(game: Game, inst: CardInstance, fired: tuple[str, ...],
           by: str | None = None,
-          lost: bool | None = None) -> None:
+          lost: bool | None = None, subject: CardInstance | None = None,
+          whose: str = "any") -> None:
     """Queue the abilities of ``inst`` whose trigger is in ``fired``: printed ones first, then
     keyword abilities of its keywords (printed or given), in keyword order. ``by``: whose
     effect or use fired it (``own`` or ``opponent``, from the card's player's side);
-    ``lost``: whether the card has lost its abilities (asked of the game when None)."""
+    ``lost``: whether the card has lost its abilities (asked of the game when None);
+    ``subject``, ``whose``: the other card whose event it is, and whose card that is (``own``
+    or ``opponent``, from the card's player's side)."""
     abilities = inst.card.abilities
     keyworded = not mechanics.keyword_triggers().isdisjoint(fired)
     if not keyworded and inst.card.triggers.isdisjoint(fired):
@@ -149,12 +180,15 @@ def queue(game: Game, inst: CardInstance, fired: tuple[str, ...],
             continue
         if ability.by != "any" and ability.trigger in BY_TRIGGERS and ability.by != by:
             continue
+        if ability.whose != "any" and ability.trigger in OTHERS_TRIGGERS and \
+                ability.whose != whose:
+            continue
         if ability.once_per_turn:
             once = (inst.label, inst.epoch, ability.index)
             if once in game.state.used_once:
                 continue
             game.state.used_once.add(once)
-        pending = Pending(ability, inst, inst.epoch, inst.owner, len(game.log) - 1)
+        pending = Pending(ability, inst, inst.epoch, inst.owner, len(game.log) - 1, subject)
         game.pending.append(pending)
         game.emit(ev.Trigger, cause="game", player=inst.owner, card=inst.label,
                   ability=pending.name, trigger=ability.trigger)

@@ -39,6 +39,11 @@ if TYPE_CHECKING:
     from judge.engine.game import Game
 
 HAND_LIMIT: Final = 6
+#: The triggers that the start of a phase fires for the turn player's centre LRIG and SIGNI
+#: (the Chinese rules page: the attack phase begins with its effects; the end phase handles
+#: the effects that trigger in it before the opponent's turn).
+PHASE_TRIGGERS: Final = {"main": "main_phase_start", "attack": "attack_phase_start",
+                         "end": "end_phase_start"}
 
 
 def enter_phase(game: Game, phase: str) -> None:
@@ -59,14 +64,20 @@ def enter_phase(game: Game, phase: str) -> None:
         game.flags_changed()
     elif phase == "draw":
         draw_phase(game)
-    elif phase == "attack":
+    if phase in PHASE_TRIGGERS:  # the turn player's centre LRIG and SIGNI
         for inst in [*state.zone(tp, "lrig")[-1:], *state.signi(tp)]:
-            triggers.queue(game, inst, ("attack_phase_start",))
+            triggers.queue(game, inst, (PHASE_TRIGGERS[phase],))
+    if phase == "attack":
         game.settle()
         if state.phase == "attack" and state.turn_player == tp and not state.winner:
             enter_attack_step(game, "arts")
         return
-    elif phase == "end":
+    if phase == "end":
+        # the end phase's triggered abilities resolve first, the hand limit is the last thing
+        # of the turn (interpretation: docs/rules-model.md)
+        game.settle()
+        if state.phase != "end" or state.turn_player != tp or state.winner:
+            return
         hand = state.zone(tp, "hand")
         if len(hand) > HAND_LIMIT:
             excess = len(hand) - HAND_LIMIT

@@ -55,7 +55,8 @@ def choose_targets(game: Game, ops: tuple[Op, ...], controller: str,
     out: dict[int, list[tuple[CardInstance, int]]] = {}
     for i, op in enumerate(ops):
         target = op.target
-        if target and not target.this and not target.labels and not target.all and \
+        if target and not target.this and not target.trigger and not target.labels and \
+                not target.all and \
                 target.zone in TARGET_ZONES and op.name != "use":
             out[i] = [(c, c.epoch) for c in resolve_targets(game, target, controller, source,
                                                             destinations(op))]

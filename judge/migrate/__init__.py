@@ -178,9 +178,11 @@ def migrate_text(path: Path, shown: str, text: str, run: Run) -> Migrated:
         notes += decided
     after = text_of(doc)
     if not current:
-        if doc is not None and rules.FORMAT_KEY in raw:
+        if rules.FORMAT_KEY in raw and doc is not None:
             doc[rules.FORMAT_KEY] = rules.FORMAT_VERSION
             after = text_of(doc)
+        elif rules.FORMAT_KEY in raw:  # only the number changes: the text is kept as it is
+            after = rules.renumber(after)
         notes += rules.version(raw)
     if after != body and text.startswith(BOM):
         after = BOM + after

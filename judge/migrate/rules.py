@@ -10,6 +10,7 @@ the version of each.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,13 @@ import tomlkit
 from tomlkit.items import InlineTable, Item
 
 from judge.engine.classes import CLASSES
-from judge.scenario.versions import FORMAT_KEY, FORMAT_VERSION, changed_meanings, findings
+from judge.scenario.versions import (
+    FORMAT_KEY,
+    FORMAT_VERSION,
+    changed_meanings,
+    detect,
+    findings,
+)
 from judge.scenario.walk import Path, is_card_file, shown, walk
 
 #: Format 2 (de98d3a): the English reasons of events became codes (judge.engine.events
@@ -205,7 +212,7 @@ def deprecated(doc: Any, raw: Mapping[str, Any]) -> list[Note]:
         notes.append(Note(finding.where, f"removed {finding.what} (format "
                                          f"{finding.since}: {finding.new})"))
     if raw.get(FORMAT_KEY) != FORMAT_VERSION:  # a file of the current format means it
-        for finding in changed_meanings(raw):
+        for finding in changed_meanings(raw, detect(raw).high):
             notes.append(Note(finding.where, f"needs a replay: {finding.what}; "
                                              f"{finding.new}", decided=False))
     return notes
@@ -222,6 +229,16 @@ def version(raw: Mapping[str, Any]) -> list[Note]:
     if raw.get(FORMAT_KEY) == FORMAT_VERSION:
         return []
     return [Note(FORMAT_KEY, f"declares format {FORMAT_VERSION}")]
+
+
+_DECLARED = re.compile(rf"^({FORMAT_KEY}\s*=\s*)[0-9]+", re.MULTILINE)
+
+
+def renumber(text: str) -> str:
+    """The file ``text`` declaring the current format in place of the earlier one it
+    declares (the line's layout and everything else kept: tomlkit would reorder arrays of
+    tables written between others)."""
+    return _DECLARED.sub(rf"\g<1>{FORMAT_VERSION}", text, count=1)
 
 
 def put_version_first(text: str, raw: Mapping[str, Any]) -> str:

@@ -48,6 +48,13 @@ TRIGGER_NAMES: dict[str, str] = {
     "banishes_in_battle": N_("when it banishes a SIGNI in battle"),
     "uses_spell": N_("when a Spell is used"),
     "uses_arts": N_("when an ARTS is used"),
+    "main_phase_start": N_("at the start of its player's main phase"),
+    "end_phase_start": N_("at the start of its player's end phase"),
+    "signi_enters": N_("when another SIGNI is put onto the field"),
+    "signi_banished": N_("when another SIGNI is banished"),
+    "signi_attacks": N_("when another SIGNI attacks"),
+    "life_crushed": N_("when a life cloth is crushed"),
+    "guard_used": N_("when a player guards"),
 }
 
 

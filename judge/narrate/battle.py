@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from judge.narrate.narrator import Narrator
 
 EVENTS: dict[str, str] = {
+    "attack_negated": N_("The attack of %(card)s is negated: no battle and no damage."),
     "attack_step": N_("The %(step)s begins."),
     "arts_pass": N_("%(player)s passes in the ARTS step."),
     "attack": N_("%(card)s attacks from %(from)s."),

@@ -68,6 +68,10 @@ OP_NAMES: dict[str, str] = {
     "upper_limit": N_("an upper limit"),
     "draw_limit": N_("a draw limit"),
     "use": N_("use a card through an effect"),
+    "look": N_("look at the top of the main deck"),
+    "reveal_until": N_("reveal until a card is found"),
+    "search": N_("search the main deck"),
+    "negate_attack": N_("negate the attack"),
 }
 
 #: The forms of a short name, by the feature that sets the card apart.

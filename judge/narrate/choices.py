@@ -59,6 +59,8 @@ CHOICE_MESSAGES: dict[str, tuple[str, str]] = {
               N_("%(player)s does not guard.")),
     "cut_in": (N_("%(player)s chooses to use %(picked)s with Spell Cut-In."),
                N_("%(player)s uses no ARTS with Spell Cut-In.")),
+    "order": (N_("%(player)s puts %(picked)s next, counting from the top."),
+              N_("%(player)s chooses no card to put next.")),
 }
 
 #: The names of choice kinds, with those of the mechanics (:func:`messages`): what a choice
@@ -77,6 +79,7 @@ CHOICE_NAMES: dict[str, str] = {
     "cut_in": N_("ARTS to use with Spell Cut-In"),
     "mode": N_("modes"),
     "replace": N_("which replacement applies"),
+    "order": N_("the order of the cards put back into the main deck"),
 }
 
 BURST_NOT_USED = BATTLE_VARIANTS["burst:no"]

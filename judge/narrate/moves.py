@@ -19,9 +19,11 @@ EVENTS: dict[str, str] = {
                   "(%(how)s); the rest is skipped."),
     "banish": N_("%(card)s is banished and goes from %(from)s to %(to)s."),
     "shuffle": N_("The main deck of %(player)s is shuffled."),
+    "look": N_("%(player)s looks at %(card)s of %(from)s."),
 }
 
 VARIANTS: dict[str, str] = {
+    "look:both": N_("%(card)s of %(from)s is revealed to both players."),
     "banish:effect": N_("%(card)s is banished by an effect and goes from %(from)s to %(to)s."),
     "banish:rule": N_("%(card)s is banished by rule processing and goes from %(from)s to "
                       "%(to)s."),
@@ -77,6 +79,10 @@ MOVE_MESSAGES: dict[str, tuple[str, str]] = {
         "The refresh puts %(card)s from %(from)s into %(to)s."),
     "refresh_life": NP_("The refresh puts %(card)s from %(from)s into %(to)s.",
         "The refresh puts %(card)s from %(from)s into %(to)s."),
+    "deck_bottom": NP_("%(card)s is put on the bottom of %(to)s.",
+        "%(card)s are put on the bottom of %(to)s."),
+    "deck_top": NP_("%(card)s is put back on top of %(to)s.",
+        "%(card)s are put back on top of %(to)s."),
     "*": NP_("%(card)s is put from %(from)s into %(to)s.",
         "%(card)s are put from %(from)s into %(to)s."),
     "rule": NP_("Rule processing (%(kind)s) puts %(card)s from %(from)s into %(to)s.",
@@ -84,7 +90,8 @@ MOVE_MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 #: Verbs told by the generic move sentence (``MOVE_MESSAGES["*"]``): the zones say it all.
-GENERIC_MOVE_VERBS = ("trash", "to_ener", "to_hand", "to_deck", "place", "banish")
+GENERIC_MOVE_VERBS = ("trash", "to_ener", "to_hand", "to_deck", "place", "banish", "look",
+                      "reveal_until", "search")
 
 #: Short names of move verbs, for sentences that name the operation.
 VERB_NAMES: dict[str, str] = {
@@ -111,6 +118,11 @@ def _move(n: Narrator, e: ev.Move, v: dict[str, Any], msg: str | None) -> str:
         v["kind"] = n.rule_kind(verb)
     template = n.ngettext(pair[0], pair[1], max(1, v["_n"]))
     return fill(template, v)
+
+
+@tells(ev.Look)
+def _look(n: Narrator, e: ev.Look, v: dict[str, Any], msg: str | None) -> str:
+    return n.say(VARIANTS["look:both"] if e.seen_by == "both" else msg, v, e)
 
 
 @tells(ev.Skipped)

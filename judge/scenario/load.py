@@ -246,7 +246,7 @@ def _versioned(raw: dict[str, Any], index: LineIndex, path: str
             parent = get(raw, finding.path[:-1])
             if isinstance(parent, (dict, list)):
                 del parent[finding.path[-1]]  # type: ignore[arg-type]
-    for finding in (*found, *changed_meanings(raw)):
+    for finding in (*found, *changed_meanings(raw, detected.high)):
         warnings.append(FormatWarning(path, index.line(finding.where), finding.where,
                                       f"{finding.what}: {finding.new} (refused from "
                                       f"format {finding.since})"))

@@ -92,10 +92,13 @@ def fields() -> tuple[Field, ...]:
         DISCARD_WHO,
         INSTEAD_ZONES,
         LIMITED_ZONES,
+        LOOK_OPS,
+        LOOK_ZONES,
         OPS,
         PLAYER_CANNOT,
         PLAYER_EVENTS,
         POSITIONS,
+        RESTS,
         TARGET_KEYS,
         TARGET_WHO,
         TIMINGS,
@@ -154,7 +157,7 @@ def fields() -> tuple[Field, ...]:
                       "applies_to": ("this", "own_signi"), "by": ("own", "opponent")}
     out += [Field("ability", name, values=tuple(ability_values.get(name, ())))
             for name in ABILITY_KEYS]
-    op_values = {"who": WHO, "position": POSITIONS, "until": UNTIL,
+    op_values = {"who": WHO, "position": POSITIONS, "until": UNTIL, "rest": RESTS,
                  "keyword": mechanics.keyword_ids(), "by": CANNOT_BY,
                  "what": (*CARD_CANNOT, *PLAYER_CANNOT), "event": (*CARD_EVENTS,
                                                                   *PLAYER_EVENTS)}
@@ -163,7 +166,7 @@ def fields() -> tuple[Field, ...]:
             values = op_values.get(name, ())
             if name == "zone":
                 values = LIMITED_ZONES if op == "upper_limit" else INSTEAD_ZONES \
-                    if op == "replace" else ZONE_WORDS
+                    if op == "replace" else LOOK_ZONES if op in LOOK_OPS else ZONE_WORDS
             if name == "who" and op == "discard":
                 values = DISCARD_WHO
             out.append(Field("op", name, op, tuple(values)))

@@ -23,7 +23,7 @@ from judge.engine.cards import CARD_CANNOT, CARD_EVENTS, RESISTANCES, TYPE_FIELD
 from judge.scenario.walk import Node, Path, is_card_file, shown, walk
 
 #: The format this loader reads (docs/scenario-format.md#format-versions).
-FORMAT_VERSION: Final = 7
+FORMAT_VERSION: Final = 8
 #: The top-level key that says which format a file was written for.
 FORMAT_KEY: Final = "format_version"
 #: The first version whose files say their version (older files do not).
@@ -39,6 +39,7 @@ VERSIONS: Final[dict[int, str]] = {
     5: "later mechanics (2026-12-02): assist LRIGs need setup.format, mechanics dated",
     6: "closed classes (2026-12-02): class is one of the declared classes",
     7: "versioned (2026-12-07): format_version; nothing accepted and then ignored",
+    8: "card texts, round two (2026-12-07): a card's state, amounts, looking at the deck",
 }
 
 
@@ -171,7 +172,7 @@ def _earlier(raw: Mapping[str, Any]) -> Iterator[tuple[int, str]]:
             for p in ("p1", "p2")):
         yield 4, "assist LRIGs without setup.format"
     for finding in findings(raw, FORMAT_VERSION):
-        yield FORMAT_VERSION - 1, f"{finding.where}: {finding.what}"
+        yield finding.since - 1, f"{finding.where}: {finding.what}"
 
 
 def detect(raw: Mapping[str, Any]) -> Detected:
@@ -383,9 +384,13 @@ def findings(raw: Mapping[str, Any], version: int) -> list[Finding]:
     return out
 
 
-def changed_meanings(raw: Mapping[str, Any]) -> list[Finding]:
-    """What a version now reads that it did not before (the field kept, its meaning new): a
-    file of an earlier version that has it is warned."""
+def changed_meanings(raw: Mapping[str, Any], version: int) -> list[Finding]:
+    """What a version after ``version`` (the file's) reads that it did not before (the field
+    kept, its meaning new): a file of an earlier version that has it is warned."""
+    return [f for f in _changed_meanings(raw) if f.since > version]
+
+
+def _changed_meanings(raw: Mapping[str, Any]) -> list[Finding]:
     out = []
     for node in walk(raw):
         op = node.table

@@ -62,7 +62,8 @@ def attack_problem(game: Game, attacker: CardInstance, zone: str | None) -> str 
 
 def attack(game: Game, attacker: CardInstance, zone: str) -> None:
     """The cheer SIGNI ``attacker`` attacks the SIGNI in the opponent's ``zone``."""
-    battle.declare_attack(game, attacker)
+    if not battle.declare_attack(game, attacker):
+        return  # negated: no battle
     if game.state.winner or attacker.zone.zone != CHEER or \
             attacker.owner != game.state.turn_player:
         return

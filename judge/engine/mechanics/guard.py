@@ -43,17 +43,18 @@ MECHANICS = (
 )
 
 
-def offer(game: Game, attacker: CardInstance, defender: str) -> bool:
-    """Let ``defender`` guard against the LRIG attack of ``attacker``; whether they did."""
+def offer(game: Game, attacker: CardInstance, defender: str) -> CardInstance | None:
+    """Let ``defender`` guard against the LRIG attack of ``attacker``; the Guard card they
+    put into the trash, or None when they did not guard."""
     guards = [c.label for c in game.state.zone(defender, "hand") if c.card.guard]
     if not guards:
-        return False
+        return None
     picked = game.choose(defender, "guard", [*guards, "none"],
                          prompt="put a Guard card into the trash to guard?")
     if picked[0] == "none":
-        return False
+        return None
     card = game.card(picked[0])
     game.move(card, "trash", "game", "guard")
     game.emit(Guard, cause="game", player=defender, card=card.label,
               source=AbilityRef.of_card(attacker.label))
-    return True
+    return card
