@@ -300,11 +300,14 @@
                                         rows: "18" });
     this.controls = element("div", { "class": "sb-controls" });
     this.report = element("pre", { "class": "sb-report", "aria-live": "polite" });
+    // judge check's own lines, for contributors: folded under the results in words
+    this.checkTitle = element("summary", { text: "judge check" });
+    this.check = element("details", { "class": "sb-check" }, [this.checkTitle, this.report]);
     this.output = element("div", { "class": "sb-output" });
     this.panel = element("section", { "class": "sandbox", id: "sandbox" }, [
       this.status, this.controls,
       element("div", { "class": "sb-editor" }, [this.gutter, this.editor]),
-      this.report, this.output]);
+      this.check, this.output]);
     var anchor = this.trigger.closest("p") || this.trigger;
     anchor.parentNode.insertBefore(this.panel, anchor.nextSibling);
     this.editor.addEventListener("input", function () {
@@ -335,6 +338,7 @@
       self.original = got[0] === null ? vocabulary.blank : got[0];
       self.editor.value = self.original;
       self.editor.setAttribute("aria-label", self.words.editor);
+      self.checkTitle.textContent = self.words.check;
       self.numberLines();
       self.buildControls();
       return self.replay();
@@ -548,6 +552,7 @@
       }
       self.report.appendChild(document.createTextNode(text));
     });
+    this.check.open = !result.html; // nothing else to read when the file did not load
     this.editor.setAttribute("aria-invalid", result.line ? "true" : "false");
     this.markLine(result.line);
     if (result.line) {
@@ -595,6 +600,7 @@
     this.status.textContent = "";
     this.report.className = "sb-report sb-fail";
     this.report.textContent = text;
+    this.check.open = true;
     this.output.textContent = "";
     this.answered();
   };

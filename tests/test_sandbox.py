@@ -63,7 +63,51 @@ def test_the_sandbox_renders_the_page_sections_byte_for_byte(model: SiteModel,
                                     lang))
         answer = sandbox.replay_text(text_of(path), path, lang)
         assert answer["ok"] and answer["line"] == 0, answer["report"]
-        assert answer["html"] == sections(page), path
+        # the page's answer gives way to the results (below); the rest is the page's
+        page_part = re.sub(r'<section id="rulesets">.*?</section>\n', "", sections(page),
+                           count=1, flags=re.S)
+        results_part, _, rest = answer["html"].partition("</section>\n")
+        assert results_part.startswith('<section id="results"')
+        assert rest == page_part, path
+        assert 'data-ok="no"' not in results_part and "sb-differs" not in results_part
+
+
+def results_text(html: str) -> str:
+    """The results section of a sandbox answer as text, a cell or item a line."""
+    part = html[:html.index("</section>")]
+    return re.sub(r"\n+", "\n", re.sub(r"<[^>]+>", "\n", part)).replace("&#39;", "'")
+
+
+def test_after_an_edit_the_results_give_expected_against_got_in_the_page_language() -> None:
+    # the turn player has refreshed once already: the first refresh of the steps is their
+    # second, which ends the turn from 2014-09 on (and is just a refresh before)
+    edited = text_of(RULING).replace("refreshes = { p1 = 0, p2 = 0 }",
+                                     "refreshes = { p1 = 1, p2 = 0 }")
+    en = sandbox.replay_text(edited, RULING, "en")["html"]
+    assert en.count('data-ok="no"') == 2  # 2014-04 · 2014-07, and 2014-09 · current
+    shown = results_text(en)
+    assert "2014-09 · current: ✗ not as the ruling expects" in shown
+    # what happened: the turn passed to Player 2, as judge check's lines say in engine words
+    assert "Turn\n3\n✗ 4" in shown and "Turn player\nPlayer 1\n✗ Player 2" in shown
+    assert "Refreshes of Player 1 this turn\n1\n✗ 2" in shown  # under 2014-04 · 2014-07
+    assert "The replay: Player 1 has refreshed 2 times this turn." in shown
+    assert "The ruling expects: Player 1 has refreshed 1 time this turn." in shown
+    assert "The replay: It is Player 2's turn." in shown
+    # the refresh event the file expects is no fact of the table: a sentence says so
+    assert "in a way this table does not show" in shown
+    ja = results_text(sandbox.replay_text(edited, RULING, "ja")["html"])
+    assert "再現の結果：このターン、プレイヤー1は2回リフレッシュした。" in ja or \
+        re.search(r"再現の結果：.*プレイヤー1.*2", ja), ja
+    assert "2014-09 · 現行" in ja and "current" not in ja
+    assert not re.search(r"\b(p1|p2|expected|got|refreshes)\b", ja + results_text(
+        sandbox.replay_text(edited, RULING, "zh-Hans")["html"]))
+
+
+def test_a_rule_set_the_engine_stops_is_a_sentence_in_the_results() -> None:
+    text = runaway(sandbox.vocabulary()["blank"])
+    shown = results_text(sandbox.replay_text(text, sandbox.DEFAULT_PATH, "en")["html"])
+    assert "The replay stopped before its end: engine error: more than 20000 events" in shown
+    assert "does not show" not in shown
 
 
 def test_an_edit_changes_the_replay_and_fails_the_expectation() -> None:

@@ -90,7 +90,7 @@ def wait_replay(page: Page, count: int) -> str:
 
 
 def report(page: Page) -> str:
-    return page.locator(".sb-report").inner_text()
+    return page.locator(".sb-report").text_content() or ""  # folded in a details element
 
 
 def test_try_it_replays_the_ruling_as_the_page_and_an_edit_changes_it(

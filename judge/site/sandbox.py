@@ -26,7 +26,7 @@ import hashlib
 import json
 import re
 import tempfile
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,7 @@ from judge.scenario.load import discover
 from judge.scenario.model import Scenario
 from judge.scenario.run import replay
 from judge.site.load import RulingData, load_ruling
+from judge.site.results import results
 from judge.site.sections import Words, replay_sections
 from judge.skeleton import skeleton
 
@@ -119,13 +120,14 @@ def replay_all(scenario: Scenario) -> tuple[dict[str, Replay], dict[str, str]]:
     return replays, errors
 
 
-def ruling_data(scenario: Scenario, path: str) -> RulingData:
-    """What the ruling page shows of ``scenario``: its results (``judge check``'s) and views."""
+def ruling_data(scenario: Scenario, path: str) -> tuple[RulingData, dict[str, str]]:
+    """What the ruling page shows of ``scenario``: its results (``judge check``'s) and views;
+    and the engine error of each rule set whose replay failed."""
     replays, errors = replay_all(scenario)
     data = load_ruling(Ruling(scenario, safe_path(path), replays))
     results = tuple(Result(r.path, r.ruling, r.rules, [errors[r.rules]])
                     if r.rules in errors else r for r in data.results)
-    return dataclasses.replace(data, results=results)
+    return dataclasses.replace(data, results=results), errors
 
 
 def report_lines(results: Iterable[Result]) -> list[str]:
@@ -142,14 +144,24 @@ def report_lines(results: Iterable[Result]) -> list[str]:
     return [*lines, f"{passed} passed, {failed} failed"]
 
 
-def render_sections(data: RulingData, lang: str) -> str:
-    """The replay sections of the ruling page (``site_templates/replay.html``) in ``lang``."""
+def render_sections(data: RulingData, lang: str,
+                    errors: Mapping[str, str] | None = None) -> str:
+    """The replay sections of the ruling page (``site_templates/replay.html``) in ``lang``.
+    With ``errors`` (:func:`ruling_data`'s), the sandbox's: the page's answer under each rule
+    set gives way to what the replay gave (:mod:`judge.site.results`,
+    ``site_templates/sandbox-results.html``)."""
     from judge.site.render import render  # jinja2: only when a page is rendered
 
     narrator = Narrator(lang, scenario_cards(data.scenario), _glossary_names(),
                         steps={s.index: s for s in data.scenario.steps})
-    return render("replay.html", lang, replay_sections(data, Words(lang, rule_sets=load_rulesets()),
-                                                   narrator))
+    words = Words(lang, rule_sets=load_rulesets())
+    values = replay_sections(data, words, narrator)
+    if errors is None:
+        return render("replay.html", lang, values)
+    values["answers"] = []  # the page's answer: replaced by the results
+    shown = results(data.scenario, data.ruling.replays, errors, data.results, words, narrator)
+    return render("sandbox-results.html", lang, {"results": shown}) + \
+        render("replay.html", lang, values)
 
 
 @cache
@@ -170,9 +182,9 @@ def replay_text(text: str, path: str, lang: str,
     except ScenarioError as exc:
         return {"ok": False, "line": exc.line, "report": [f"Error: {exc}", "0 passed, 1 failed"],
                 "html": ""}
-    data = ruling_data(scenario, path)
+    data, errors = ruling_data(scenario, path)
     return {"ok": all(r.ok for r in data.results), "line": 0,
-            "report": report_lines(data.results), "html": render_sections(data, lang)}
+            "report": report_lines(data.results), "html": render_sections(data, lang, errors)}
 
 
 def replay_json(text: str, path: str, lang: str, known: Collection[str] | None = None) -> str:
@@ -240,6 +252,7 @@ WORDS: dict[str, str] = {
     "result": N_("The replay of your version, by the project's engine in your browser:"),
     "line": N_("Line %(line)s"),
     "timeout": N_("Stopped: the replay took longer than %(seconds)s seconds."),
+    "check": N_("The check's own lines, for contributors (judge check)"),
     "nocard": N_("This ruling defines no card of its own ([cards.ID]): add one to change it."),
 }
 

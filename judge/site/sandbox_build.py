@@ -61,7 +61,7 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_std
 #: The editor and the worker, copied from site_templates/ into sandbox/.
 SCRIPTS = ("sandbox.js", "sandbox.css", "sandbox-worker.js")
 #: The templates the sandbox renders (and those they include).
-TEMPLATES = ("replay.html",)
+TEMPLATES = ("replay.html", "sandbox-results.html")
 #: Pure-Python packages the sandbox imports besides ``judge`` (jinja2 renders the template).
 PACKAGES = ("jinja2", "markupsafe")
 ARCHIVE = "judge.zip"
