@@ -230,6 +230,153 @@
     return found ? found[1] : "my-ruling";
   }
 
+  // ------------------------------------------------------------------ a position in a link
+
+  // The edited ruling travels in the address's fragment (never sent to the server), deflated
+  // (CompressionStream "deflate-raw") and written in base64url, in one of two forms:
+  //   "#try=2." the edit against the file the page opens (the ruling's, or the blank one):
+  //             JSON [digest of that file, first line, lines removed, lines put in];
+  //   "#try=1." the whole text (when it is shorter, or the file is not known).
+  // Opening such a link opens the sandbox with that text, which is only ever put in the text
+  // area and handed to the worker's loader as a ruling file: data, never markup.
+  // docs/site.md, "Sharing a position".
+  var SHARE = "#try=";
+  //: The most a link may unpack to (the largest ruling of the corpus is a tenth of it).
+  var SHARE_LIMIT = 262144;
+
+  function toBase64url(bytes) {
+    var text = "";
+    for (var i = 0; i < bytes.length; i += 8192) {
+      text += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
+    }
+    return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function fromBase64url(code) {
+    var text = atob(code.replace(/-/g, "+").replace(/_/g, "/"));
+    var bytes = new Uint8Array(text.length);
+    for (var i = 0; i < text.length; i++) {
+      bytes[i] = text.charCodeAt(i);
+    }
+    return bytes;
+  }
+
+  /** A text's digest in the link: FNV-1a over its UTF-16 code units, in hex (no secure
+   * context needed, unlike crypto.subtle). benchmarks/links.py computes the same. */
+  function digest(text) {
+    var hash = 0x811c9dc5;
+    for (var i = 0; i < text.length; i++) {
+      hash ^= text.charCodeAt(i);
+      hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    return ("0000000" + hash.toString(16)).slice(-8);
+  }
+
+  /** The one run of lines where `text` differs from `base`: [first, removed, put in]. */
+  function hunk(base, text) {
+    var a = base.split("\n");
+    var b = text.split("\n");
+    var start = 0;
+    while (start < a.length && start < b.length && a[start] === b[start]) {
+      start += 1;
+    }
+    var endA = a.length;
+    var endB = b.length;
+    while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+      endA -= 1;
+      endB -= 1;
+    }
+    return [start, endA - start, b.slice(start, endB)];
+  }
+
+  function deflate(text) {
+    var stream = new Blob([new TextEncoder().encode(text)]).stream()
+      .pipeThrough(new CompressionStream("deflate-raw"));
+    return new Response(stream).arrayBuffer().then(function (buffer) {
+      return toBase64url(new Uint8Array(buffer));
+    });
+  }
+
+  /** The link's fragment for a ruling's `text`, the page's own file being `base` (a
+   * promise): the shorter of the two forms. */
+  function encodeShare(text, base) {
+    var whole = deflate(text).then(function (code) {
+      return SHARE + "1." + code;
+    });
+    if (typeof base !== "string") {
+      return whole;
+    }
+    var edit = deflate(JSON.stringify([digest(base)].concat(hunk(base, text))))
+      .then(function (code) {
+        return SHARE + "2." + code;
+      });
+    return Promise.all([whole, edit]).then(function (got) {
+      return got[1].length <= got[0].length ? got[1] : got[0];
+    });
+  }
+
+  function inflate(code) {
+    var reader = new Blob([fromBase64url(code)]).stream()
+      .pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+    var parts = [];
+    var size = 0;
+    function next() {
+      return reader.read().then(function (got) {
+        if (got.done) {
+          var all = new Uint8Array(size);
+          var at = 0;
+          parts.forEach(function (part) {
+            all.set(part, at);
+            at += part.length;
+          });
+          return new TextDecoder("utf-8", { fatal: true }).decode(all);
+        }
+        size += got.value.length;
+        if (size > SHARE_LIMIT) {
+          reader.cancel();
+          throw new Error("too long");
+        }
+        parts.push(got.value);
+        return next();
+      });
+    }
+    return next();
+  }
+
+  /** What a fragment carries, the page's own file being `base` (a promise): null when it
+   * carries nothing, else {text, changed} (changed: the edit was made against another
+   * version of the file); a rejection when it cannot be read (not base64url, not deflate,
+   * past SHARE_LIMIT, not UTF-8, not an edit). */
+  function decodeShare(hash, base) {
+    var form = /^#try=([12])\.([A-Za-z0-9_-]*)$/.exec(hash);
+    if (hash.indexOf(SHARE) !== 0) {
+      return Promise.resolve(null);
+    }
+    if (!form) {
+      return Promise.reject(new Error("not a link of the sandbox"));
+    }
+    return Promise.resolve(form[2]).then(inflate).then(function (text) {
+      if (form[1] === "1") {
+        return { text: text, changed: false };
+      }
+      var edit = JSON.parse(text);
+      var lines = base.split("\n");
+      if (!Array.isArray(edit) || edit.length !== 4 || typeof edit[0] !== "string" ||
+          !Number.isInteger(edit[1]) || !Number.isInteger(edit[2]) || edit[1] < 0 ||
+          edit[2] < 0 || edit[1] + edit[2] > lines.length || !Array.isArray(edit[3]) ||
+          !edit[3].every(function (line) { return typeof line === "string"; })) {
+        throw new Error("not an edit");
+      }
+      lines.splice.apply(lines, [edit[1], edit[2]].concat(edit[3]));
+      return { text: lines.join("\n"), changed: edit[0] !== digest(base) };
+    });
+  }
+
+  /** This page's address with the fragment `hash` ("" for none). */
+  function address(hash) {
+    return window.location.href.replace(/#.*$/, "") + hash;
+  }
+
   // ------------------------------------------------------------------ the panel
 
   function element(tag, attributes, children) {
@@ -336,7 +483,13 @@
         self.path = vocabulary.blank_path;
       }
       self.original = got[0] === null ? vocabulary.blank : got[0];
-      self.editor.value = self.original;
+      return decodeShare(window.location.hash, self.original).catch(function () {
+        return false; // a link that cannot be read: the ruling as written, and a notice
+      });
+    }).then(function (shared) {
+      self.editor.value = shared ? shared.text : self.original;
+      self.notice = shared === false ? self.words.badlink :
+        shared && shared.changed ? self.words.changed : "";
       self.editor.setAttribute("aria-label", self.words.editor);
       self.checkTitle.textContent = self.words.check;
       self.numberLines();
@@ -363,6 +516,12 @@
     download.addEventListener("click", function () {
       self.download();
     });
+    var share = button(w.share, "sb-share");
+    share.addEventListener("click", function () {
+      self.share();
+    });
+    this.link = element("input", { "class": "sb-link", readonly: "", "aria-label": w.link });
+    this.link.hidden = true;
     // the rule set
     var rules = select(w.ruleset, [""].concat(v.rulesets), [w.all].concat(v.rulesets));
     rules.className = "sb-rules";
@@ -419,8 +578,9 @@
       }
     });
     this.noCard = element("p", { "class": "small sb-nocard", text: w.nocard });
-    this.controls.appendChild(element("p", {}, [replay, reset, download,
+    this.controls.appendChild(element("p", {}, [replay, reset, download, share,
                                                 labelled(w.ruleset, rules)]));
+    this.controls.appendChild(element("p", {}, [this.link]));
     this.controls.appendChild(element("p", {}, [player, zone, label, add, remove]));
     this.controls.appendChild(element("p", { "class": "sb-cards" }, [
       card, labelled(w.power, power), labelled(w.level, level), set, keyword, toggle]));
@@ -485,6 +645,7 @@
           return; // a later edit is being replayed
         }
         self.show(answer.value, performance.now() - began);
+        return self.keepAddress();
       }, function (error) {
         if (version === self.version) {
           self.fail(error);
@@ -542,7 +703,8 @@
     keepOffline(this.trigger.getAttribute("data-sandbox"));
     this.panel.removeAttribute("aria-busy");
     this.panel.setAttribute("data-ms", String(Math.round(ms)));
-    this.status.textContent = "";
+    this.status.textContent = this.notice || "";
+    this.notice = "";
     this.report.textContent = "";
     this.report.className = "sb-report" + (result.ok ? "" : " sb-fail");
     var self = this;
@@ -605,6 +767,48 @@
     this.answered();
   };
 
+  /** The page's address carries the edited ruling (none when it is as written), so that
+   * a reload, a bookmark or a copied address keeps the position. */
+  Sandbox.prototype.keepAddress = function () {
+    var text = this.editor.value;
+    var done = text === this.original ? Promise.resolve("") :
+      encodeShare(text, this.original);
+    var self = this;
+    return done.then(function (hash) {
+      if (text !== self.editor.value) {
+        return; // edited since
+      }
+      if (window.location.hash.indexOf("#try=") === 0 || hash) {
+        window.history.replaceState(window.history.state, "", address(hash));
+      }
+    });
+  };
+
+  /** "Copy link": the address of this position, through the platform's share sheet where
+   * there is one (a phone), else to the clipboard; shown in a field either way. */
+  Sandbox.prototype.share = function () {
+    var self = this;
+    return encodeShare(this.editor.value, this.original).then(function (hash) {
+      var url = address(hash);
+      self.link.value = url;
+      self.link.hidden = false;
+      self.panel.setAttribute("data-link", url);
+      var coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+      if (coarse && navigator.share) {
+        return navigator.share({ title: document.title, url: url }).catch(function () {
+          self.link.select(); // dismissed: the field still holds it
+        });
+      }
+      self.link.select();
+      var clip = navigator.clipboard;
+      return (clip ? clip.writeText(url) : Promise.reject(null)).then(function () {
+        self.status.textContent = self.words.copied;
+      }, function () {
+        self.status.textContent = self.words.copy;
+      });
+    });
+  };
+
   Sandbox.prototype.download = function () {
     var text = this.editor.value;
     var link = element("a", { download: rulingId(text) + ".toml" });
@@ -636,6 +840,7 @@
   // for the tests and the benchmark (benchmarks/sandbox.py): the worker and the editing helpers
   window.judgeSandbox = {
     open: open, ask: ask, stop: stopWorker,
+    share: { encode: encodeShare, decode: decodeShare },
     edits: { addCard: addCard, removeCard: removeCard, setKey: setKey,
              toggleKeyword: toggleKeyword, setRulesets: setRulesets },
   };

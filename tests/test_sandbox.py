@@ -17,6 +17,7 @@ import subprocess
 import sys
 import zipfile
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -367,3 +368,38 @@ def test_the_loaders_and_the_site_read_the_same_data_files(
     assert "hidden-card" not in library.cards and "sub-card" not in library.cards
     assert [p.relative_to(data).as_posix() for p in judge.data.data_files()] == \
         ["sources.toml", "rulesets.toml", "glossary.toml", "cards/basic.toml"]
+
+
+#: Markup that runs a script wherever it is parsed as HTML rather than shown as text.
+PAYLOAD = ('<script>window.__pwned=1</script><img src=x onerror=window.__pwned=2>'
+           '<svg onload=window.__pwned=3></svg>')
+HOSTILE_SOURCE = "rulings/effects/up-to-target-may-choose-none.toml"
+
+
+def hostile_ruling() -> str:
+    """A ruling with :data:`PAYLOAD` in every text it has: the question, answer, title and
+    explanation in each language, a card's names and each outcome's names (every string
+    given per language), and a comment."""
+    text = text_of(HOSTILE_SOURCE)
+    escaped = PAYLOAD.replace("\\", "\\\\").replace('"', '\\"')
+    text, count = re.subn(r'(\b(?:ja|en|zh-Hans) = ")', rf"\g<1>{escaped}", text)
+    assert count >= 4 * 3 + 3 + 4 * 3  # the texts, the card's names, the outcomes' names
+    return f"# {PAYLOAD}\n{text}"
+
+
+@pytest.mark.parametrize("lang", ["ja", "en", "zh-Hans"])
+def test_script_payloads_in_every_text_are_shown_as_text(lang: str) -> None:
+    answer = sandbox.replay_text(hostile_ruling(), HOSTILE_SOURCE, lang)
+    assert answer["ok"], answer["report"]
+    html = answer["html"]
+    tags: list[str] = []
+    handlers: list[str] = []
+
+    class Elements(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            tags.append(tag)
+            handlers.extend(name for name, _ in attrs if name.startswith("on"))
+
+    Elements().feed(html)
+    assert "script" not in tags and "img" not in tags and not handlers
+    assert "&lt;script&gt;" in html  # the card's name, shown as text in the key to the cards

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest import unavailable
-from test_sandbox import RULING, runaway
+from test_sandbox import HOSTILE_SOURCE, RULING, hostile_ruling, runaway
 
 from judge.paths import project_root
 from judge.scenario.load import discover
@@ -193,6 +193,96 @@ def test_the_sandbox_works_offline_after_its_first_use(browser: Browser,
     finally:
         context.close()
     assert not errors, errors
+
+
+def links_module() -> Any:
+    """benchmarks/links.py: the sandbox's link fragments made in Python."""
+    import importlib.util
+
+    path = project_root() / "benchmarks" / "links.py"
+    spec = importlib.util.spec_from_file_location("bench_links", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def shared_link(page: Page) -> str:
+    """Click "Copy link" and read the link the field then holds."""
+    page.click(".sb-share")
+    page.wait_for_function("document.querySelector('.sandbox').hasAttribute('data-link')")
+    return page.locator(".sandbox").get_attribute("data-link") or ""
+
+
+def test_a_shared_link_reopens_the_edited_position_in_a_fresh_browser(
+        browser: Browser, base_url: str) -> None:
+    context, page, _, errors = new_page(browser, 390)
+    try:
+        page.goto(f"{base_url}/en/{RULING_PAGE}")
+        page.click("button[data-sandbox]")
+        assert wait_replay(page, 1) == "ok"
+        assert "#try=" not in page.url  # the ruling as written: a plain address
+        page.select_option(".sb-player", "p1")
+        page.select_option(".sb-zone", "hand")
+        page.fill(".sb-label", "h9")
+        page.click(".sb-add")
+        assert wait_replay(page, 2) == "fail"
+        edited = page.locator(".sb-text").input_value()
+        link = shared_link(page)
+        assert link.startswith(f"{base_url}/en/{RULING_PAGE}#try=2.") and len(link) < 300
+        # the address bar carries the position too (a reload or a bookmark keeps it)
+        page.wait_for_function("h => window.location.hash === h", arg=link[link.index("#"):])
+    finally:
+        context.close()
+    assert not errors, errors
+    context, page, _, errors = new_page(browser, 390)
+    try:
+        page.goto(link)
+        assert wait_replay(page, 1) == "fail"  # opened and replayed without a click
+        assert page.locator(".sb-text").input_value() == edited
+        assert "unexpected h9" in report(page)
+        assert page.locator("#sb-results tr.sb-differs").count() >= 1
+        # undoing the edits gives the plain address back
+        page.click(".sb-reset")
+        assert wait_replay(page, 2) == "ok"
+        page.wait_for_function("window.location.hash === ''")
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_links_with_script_payloads_only_ever_show_text(browser: Browser,
+                                                         base_url: str) -> None:
+    """A link is data for the ruling loader: payloads in every text field (both forms of
+    link), markup in place of the code, and a link that is not deflate run no script."""
+    links = links_module()
+    hostile = hostile_ruling()
+    base = (project_root() / HOSTILE_SOURCE).read_text(encoding="utf-8")
+    page_path = f"rulings/{Path(HOSTILE_SOURCE).stem}/"
+    cases = [
+        (f"ja/{page_path}{links.fragment(hostile, base)}", hostile, ""),
+        (f"zh-Hans/{page_path}{links.fragment(hostile)}", hostile, ""),
+        (f"en/sandbox/{links.fragment(hostile)}", hostile, ""),
+        (f"en/{page_path}#try=1.<img src=x onerror=window.__pwned=4>", base, "could not"),
+        (f"ja/{page_path}#try=1.AAAA", base, "読み取れません"),  # base64url, not deflate
+    ]
+    context, page, _, errors = new_page(browser, 390)
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        for address, text, notice in cases:
+            page.goto(f"{base_url}/{address}")
+            assert wait_replay(page, 1) == "ok", address
+            assert page.locator(".sb-text").input_value() == text
+            assert notice in page.locator(".sb-status").inner_text()
+            if text is hostile:
+                assert "<script>window.__pwned=1</script>" in \
+                    page.locator(".sb-output").inner_text()  # shown, as text
+            assert page.evaluate("window.__pwned === undefined"), address
+            assert page.locator(".sb-output script, .sb-output img").count() == 0
+    finally:
+        context.close()
+    assert not dialogs and not errors, (dialogs, errors)
 
 
 #: Rulings per request in the corpus test (each request must answer within the sandbox's

@@ -252,6 +252,14 @@ WORDS: dict[str, str] = {
     "result": N_("The replay of your version, by the project's engine in your browser:"),
     "line": N_("Line %(line)s"),
     "timeout": N_("Stopped: the replay took longer than %(seconds)s seconds."),
+    "share": N_("Copy link"),
+    "link": N_("A link to this position"),
+    "copied": N_("The link is copied: send it, and it opens this position."),
+    "copy": N_("Copy the link in the field below: it opens this position."),
+    "badlink": N_("The position in this link could not be read; the ruling is shown as "
+                  "written."),
+    "changed": N_("The ruling has changed since this link was made: its edits are applied "
+                  "to the current version."),
     "check": N_("The check's own lines, for contributors (judge check)"),
     "nocard": N_("This ruling defines no card of its own ([cards.ID]): add one to change it."),
 }
