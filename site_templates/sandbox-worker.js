@@ -5,6 +5,7 @@
 // docs/site.md, "The sandbox". Messages in: {id, type, ...}; out: {id, ok, value | error}.
 //   {type: "vocabulary", lang}          -> the editor's choices and its words in `lang`
 //   {type: "replay", text, path, lang}  -> judge check's lines and the page's replay sections
+//   {type: "edit", text, op, args}      -> {text} with one board edit made, or {error}
 //   {type: "digests", items: [[path, text], ...]} -> the traces' SHA-256 (the corpus test)
 "use strict";
 
@@ -50,6 +51,8 @@ self.onmessage = function (event) {
       value = sandbox.vocabulary_json(message.lang);
     } else if (message.type === "replay") {
       value = sandbox.replay_json(message.text, message.path, message.lang);
+    } else if (message.type === "edit") {
+      value = sandbox.edit_json(message.text, message.op, JSON.stringify(message.args));
     } else if (message.type === "digests") {
       value = sandbox.digests_json(JSON.stringify(message.items));
     } else {

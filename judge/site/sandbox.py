@@ -9,6 +9,7 @@ For a ruling's text it does what ``judge check`` and ``judge build`` do for a fi
   checked against the corpus's, and each rule set it names replayed (every branch) as
   :func:`judge.check.check_scenario` does, an engine error or a limit of :mod:`judge.limits`
   being a failure of that rule set, never a crash;
+- :func:`edit_json` makes a board edit (:mod:`judge.site.editor`) of the text;
 - :func:`replay_text` answers with ``judge check``'s own lines (``Error: path:line: ...``,
   ``FAIL ...``, ``N passed, M failed``), the line of the first error, and the replay sections
   of the ruling page in the page's language (:func:`judge.site.sections.replay_sections`
@@ -47,6 +48,7 @@ from judge.scenario.file import check_related, load_one
 from judge.scenario.load import discover
 from judge.scenario.model import Scenario
 from judge.scenario.run import replay
+from judge.site.editor import board_view, choices, edit
 from judge.site.load import RulingData, load_ruling
 from judge.site.results import results
 from judge.site.sections import Words, replay_sections
@@ -181,10 +183,22 @@ def replay_text(text: str, path: str, lang: str,
         scenario = load_scenario(text, path, known)
     except ScenarioError as exc:
         return {"ok": False, "line": exc.line, "report": [f"Error: {exc}", "0 passed, 1 failed"],
-                "html": ""}
+                "html": "", "board": None}
     data, errors = ruling_data(scenario, path)
+    board = board_view(scenario, Narrator(lang, scenario_cards(scenario), _glossary_names(),
+                                          steps={s.index: s for s in scenario.steps}))
     return {"ok": all(r.ok for r in data.results), "line": 0,
-            "report": report_lines(data.results), "html": render_sections(data, lang, errors)}
+            "report": report_lines(data.results), "html": render_sections(data, lang, errors),
+            "board": board}
+
+
+def edit_json(text: str, op: str, args: str) -> str:
+    """A board edit (:func:`judge.site.editor.edit`) of a ruling's ``text``, ``args`` being
+    JSON: ``{"text": the new text}``, or ``{"error": one line}`` when it is refused."""
+    try:
+        return json.dumps({"text": edit(text, op, json.loads(args))}, ensure_ascii=False)
+    except JudgeError as exc:
+        return json.dumps({"error": str(exc)}, ensure_ascii=False)
 
 
 def replay_json(text: str, path: str, lang: str, known: Collection[str] | None = None) -> str:
@@ -272,7 +286,7 @@ def vocabulary(lang: str = "en") -> dict[str, Any]:
         lang = LANGS[0]
     return {"rulesets": list(load_rulesets()), "players": list(PLAYERS), "zones": list(ZONES),
             "keywords": list(mechanics.keyword_ids()), "blank": skeleton(BLANK_ID),
-            "blank_path": f"rulings/{BLANK_ID}.toml",
+            "blank_path": f"rulings/{BLANK_ID}.toml", "choices": choices(lang),
             "words": {key: gettext_for(lang, message) for key, message in WORDS.items()}}
 
 
