@@ -73,158 +73,7 @@
     });
   }
 
-  // ------------------------------------------------------------------ editing the TOML text
-
-  function lines(text) {
-    return text.split("\n");
-  }
-
-  /** [start, end) of the lines of table `name` ([name]), without the header; null if none. */
-  function table(list, name) {
-    var header = "[" + name + "]";
-    for (var i = 0; i < list.length; i++) {
-      if (list[i].replace(/#.*$/, "").trim() === header) {
-        var end = i + 1;
-        while (end < list.length && !/^\s*\[/.test(list[end])) {
-          end += 1;
-        }
-        return [i + 1, end];
-      }
-    }
-    return null;
-  }
-
-  /** The lines [from, to) holding `key = ...` in table `name` (a value may span lines). */
-  function keyLines(list, range, key) {
-    var pattern = new RegExp("^\\s*" + key.replace(/[-]/g, "\\-") + "\\s*=");
-    for (var i = range[0]; i < range[1]; i++) {
-      if (pattern.test(list[i])) {
-        var depth = 0;
-        var j = i;
-        do {
-          var line = list[j].replace(/"(?:[^"\\]|\\.)*"/g, "\"\"").replace(/#.*$/, "");
-          depth += (line.match(/\[/g) || []).length - (line.match(/\]/g) || []).length;
-          j += 1;
-        } while (depth > 0 && j < range[1]);
-        return [i, j];
-      }
-    }
-    return null;
-  }
-
-  /** The strings of an array value ("a", "b:c", ...) written on `text`. */
-  function strings(text) {
-    var value = text.slice(text.indexOf("=") + 1);
-    var out = [];
-    value.replace(/"((?:[^"\\]|\\.)*)"/g, function (_, s) {
-      out.push(s);
-    });
-    return out;
-  }
-
-  function quoted(list) {
-    return "[" + list.map(function (s) {
-      return JSON.stringify(s);
-    }).join(", ") + "]";
-  }
-
-  /** `text` with `key = value` in table `name` (added, with the table when missing), or
-   * without it when `value` is null. */
-  function setKey(text, name, key, value) {
-    var list = lines(text);
-    var range = table(list, name);
-    if (!range) {
-      if (value === null) {
-        return text;
-      }
-      return text.replace(/\n*$/, "\n\n[" + name + "]\n" + key + " = " + value + "\n");
-    }
-    var at = keyLines(list, range, key);
-    var replacement = value === null ? [] : [key + " = " + value];
-    if (at) {
-      list.splice.apply(list, [at[0], at[1] - at[0]].concat(replacement));
-    } else {
-      list.splice.apply(list, [range[0], 0].concat(replacement));
-    }
-    return list.join("\n");
-  }
-
-  function getKey(text, name, key) {
-    var list = lines(text);
-    var range = table(list, name);
-    var at = range && keyLines(list, range, key);
-    return at ? list.slice(at[0], at[1]).join("\n") : null;
-  }
-
-  function isSigniZone(zone) {
-    return /^signi\d$/.test(zone);
-  }
-
-  function addCard(text, player, zone, label) {
-    var name = "setup." + player;
-    if (isSigniZone(zone)) {
-      return setKey(text, name, zone, JSON.stringify(label));
-    }
-    var line = getKey(text, name, zone);
-    var list = line === null ? [] : strings(line);
-    list.push(label);
-    return setKey(text, name, zone, quoted(list));
-  }
-
-  /** The label a zone entry names ("L0:lrig-white-0" -> L0); "t*3" names t1, t2, t3. */
-  function removeCard(text, player, zone, label) {
-    var name = "setup." + player;
-    var line = getKey(text, name, zone);
-    if (line === null) {
-      return text;
-    }
-    if (isSigniZone(zone)) {
-      var written = strings(line)[0] || "";
-      return written.split(":")[0] === label ? setKey(text, name, zone, null) : text;
-    }
-    var list = strings(line);
-    for (var i = list.length - 1; i >= 0; i--) {
-      var own = list[i].split(":")[0];
-      var many = /^(.*)\*(\d+)$/.exec(own);
-      if (own === label) {
-        list.splice(i, 1);
-        return setKey(text, name, zone, quoted(list));
-      }
-      if (many && label === many[1] + many[2]) { // the last of a run: one card fewer
-        var n = Number(many[2]) - 1;
-        list.splice.apply(list, [i, 1].concat(n > 0 ? [many[1] + "*" + n] : []));
-        return setKey(text, name, zone, quoted(list));
-      }
-    }
-    return text;
-  }
-
-  /** The ids of the cards the ruling defines itself ([cards.ID]). */
-  function ownCards(text) {
-    var out = [];
-    text.replace(/^\s*\[cards\.([^\]\s]+)\]/gm, function (_, id) {
-      out.push(id);
-    });
-    return out;
-  }
-
-  function toggleKeyword(text, card, keyword) {
-    var name = "cards." + card;
-    var line = getKey(text, name, "keywords");
-    var list = line === null ? [] : strings(line);
-    var at = list.indexOf(keyword);
-    if (at >= 0) {
-      list.splice(at, 1);
-    } else {
-      list.push(keyword);
-    }
-    return setKey(text, name, "keywords", list.length ? quoted(list) : null);
-  }
-
-  function setRulesets(text, rules) {
-    return text.replace(/^rulesets\s*=.*$/m, "rulesets = " + quoted(rules));
-  }
-
+  /** The ruling's id, for the downloaded file's name. */
   function rulingId(text) {
     var found = /^id\s*=\s*"([^"]+)"/m.exec(text);
     return found ? found[1] : "my-ruling";
@@ -503,7 +352,6 @@
   Sandbox.prototype.buildControls = function () {
     var self = this;
     var w = this.words;
-    var v = this.vocabulary;
     var replay = button(w.replay, "sb-replay");
     replay.addEventListener("click", function () {
       self.replay();
@@ -522,84 +370,256 @@
     });
     this.link = element("input", { "class": "sb-link", readonly: "", "aria-label": w.link });
     this.link.hidden = true;
-    // the rule set
-    var rules = select(w.ruleset, [""].concat(v.rulesets), [w.all].concat(v.rulesets));
-    rules.className = "sb-rules";
-    rules.addEventListener("change", function () {
-      var written = /^rulesets\s*=.*$/m.exec(self.original);
-      self.edit(rules.value ? setRulesets(self.editor.value, [rules.value]) :
-        self.editor.value.replace(/^rulesets\s*=.*$/m, written ? written[0] : ""));
+    this.controls.appendChild(element("p", {}, [replay, reset, download, share]));
+    this.controls.appendChild(element("p", {}, [this.link]));
+    this.board = element("div", { "class": "sb-board" });
+    this.controls.appendChild(this.board);
+  };
+
+  // ------------------------------------------------------------------ the board
+
+  // The board shows the set-up the last replay loaded (judge.site.editor.board_view) and
+  // each tap asks the worker for an edit of the text (judge.site.editor.edit, tomlkit: the
+  // file hand-editing would give), which is then replayed: the text area stays the advanced
+  // view, and the board follows it, since it is drawn from whatever text was replayed.
+
+  /** [value, name] pairs as the options of a select. */
+  function choose(cls, label, pairs, value) {
+    var node = element("select", { "class": cls, "aria-label": label });
+    pairs.forEach(function (pair) {
+      node.appendChild(element("option", { value: pair[0], text: pair[1] }));
     });
-    // a card in a zone
-    var player = select(w.player, v.players);
-    player.className = "sb-player";
-    var zone = select(w.zone, v.zones);
-    zone.className = "sb-zone";
-    var label = element("input", { "class": "sb-label", "aria-label": w.label, size: "8",
-                                   placeholder: w.label, value: "x1" });
+    if (value !== undefined) {
+      node.value = value;
+    }
+    return node;
+  }
+
+  function field(text, control) {
+    return element("label", { "class": "sb-field" }, [
+      element("span", { text: text }), control]);
+  }
+
+  Sandbox.prototype.boardEdit = function (op, args) {
+    var self = this;
+    return ask({ type: "edit", text: this.editor.value, op: op, args: args })
+      .then(function (answer) {
+        if (answer.value.error) {
+          self.status.textContent = answer.value.error;
+          return null;
+        }
+        return self.edit(answer.value.text);
+      }, function (error) {
+        self.fail(error);
+      });
+  };
+
+  Sandbox.prototype.drawBoard = function (view) {
+    var self = this;
+    var w = this.words;
+    var c = this.vocabulary.choices;
+    if (!this.writtenRules) {
+      this.writtenRules = view.rulesets.slice();
+    }
+    this.view = view;
+    var names = {};
+    c.states.forEach(function (pair) {
+      names[pair[0]] = pair[1];
+    });
+    var box = this.board;
+    box.textContent = "";
+    box.appendChild(element("h3", { text: w.board }));
+    // each player's zones that hold cards, the cards as buttons to tap
+    view.players.forEach(function (side) {
+      var set = element("fieldset", { "class": "sb-side", "data-player": side.id },
+                        [element("legend", { text: side.name })]);
+      if (!side.zones.length) {
+        set.appendChild(element("p", { "class": "small", text: w.nocards }));
+      }
+      side.zones.forEach(function (zone) {
+        var row = element("div", { "class": "sb-zonerow", "data-zone": zone.id },
+                          [element("span", { "class": "sb-zname", text: zone.name })]);
+        zone.cards.forEach(function (card) {
+          var marks = (card.down ? " ↓" : "") + (card.frozen ? " ❄" : "");
+          var chip = button(card.label + " " + card.name + marks, "sb-chip");
+          chip.setAttribute("data-label", card.label);
+          chip.setAttribute("aria-pressed", String(card.label === self.picked));
+          chip.addEventListener("click", function () {
+            self.picked = card.label === self.picked ? null : card.label;
+            self.drawBoard(self.view);
+          });
+          row.appendChild(chip);
+        });
+        set.appendChild(row);
+      });
+      box.appendChild(set);
+    });
+    // the palette: a card of the shared files, the filler or one of the ruling's own
+    var palette = c.palette.concat(view.own.filter(function (pair) {
+      return !c.palette.some(function (p) { return p[0] === pair[0]; });
+    }));
+    var player = choose("sb-add-player", w.player, c.players, this.addPlayer);
+    var zone = choose("sb-add-zone", w.zone, c.zones, this.addZone || "hand");
+    var card = choose("sb-palette", w.card, palette, this.addCard || "");
     var add = button(w.add, "sb-add");
     add.addEventListener("click", function () {
-      if (label.value.trim()) {
-        self.edit(addCard(self.editor.value, player.value, zone.value, label.value.trim()));
-      }
+      self.addPlayer = player.value;
+      self.addZone = zone.value;
+      self.addCard = card.value;
+      self.boardEdit("add", { player: player.value, zone: zone.value, card: card.value });
+    });
+    var empty = button(w.empty, "sb-empty");
+    empty.addEventListener("click", function () {
+      self.picked = null;
+      self.boardEdit("empty", {});
+    });
+    box.appendChild(element("div", { "class": "sb-addcard" }, [
+      element("h4", { text: w.addcard }), field(w.player, player), field(w.zone, zone),
+      field(w.card, card), add, empty]));
+    // the card tapped: move, remove, state, numbers, keywords
+    var found = null;
+    view.players.forEach(function (side) {
+      side.zones.forEach(function (z) {
+        z.cards.forEach(function (one) {
+          if (one.label === self.picked) {
+            found = { card: one, player: side.id, zone: z.id };
+          }
+        });
+      });
+    });
+    if (found) {
+      box.appendChild(this.cardPanel(found, names));
+    } else {
+      this.picked = null;
+    }
+    box.appendChild(this.stepsPanel(view));
+    // the rule set and the format
+    var rules = choose("sb-rules", w.ruleset, [["", w.all]].concat(c.rulesets),
+                       view.rulesets.length === 1 && view.rulesets.join() !==
+                       this.writtenRules.join() ? view.rulesets[0] : "");
+    rules.addEventListener("change", function () {
+      self.boardEdit("rulesets", { rules: rules.value ? [rules.value] : self.writtenRules });
+    });
+    var format = choose("sb-format", c.format, c.formats, view.format);
+    format.addEventListener("change", function () {
+      self.boardEdit("format", { format: format.value });
+    });
+    box.appendChild(element("p", { "class": "sb-game" }, [field(w.ruleset, rules),
+                                                         field(c.format, format)]));
+  };
+
+  Sandbox.prototype.cardPanel = function (found, names) {
+    var self = this;
+    var w = this.words;
+    var c = this.vocabulary.choices;
+    var label = found.card.label;
+    var player = choose("sb-move-player", w.player, c.players, found.player);
+    var zone = choose("sb-move-zone", w.zone, c.zones, found.zone);
+    var move = button(w.move, "sb-move");
+    move.addEventListener("click", function () {
+      self.boardEdit("move", { label: label, player: player.value, zone: zone.value });
     });
     var remove = button(w.remove, "sb-remove");
     remove.addEventListener("click", function () {
-      self.edit(removeCard(self.editor.value, player.value, zone.value, label.value.trim()));
+      self.picked = null;
+      self.boardEdit("remove", { label: label });
     });
-    // a card of the ruling's own: power, level, keyword
-    var card = select(w.card, []);
-    card.className = "sb-card";
-    this.cardList = card;
+    function box(name, on) {
+      var tick = element("input", { type: "checkbox", "class": "sb-" + name });
+      tick.checked = on;
+      tick.addEventListener("change", function () {
+        var down = self.board.querySelector(".sb-down").checked;
+        var frozen = self.board.querySelector(".sb-frozen").checked;
+        self.boardEdit("state", { label: label, down: down, frozen: frozen });
+      });
+      return element("label", { "class": "sb-field" }, [tick, element("span", {
+        text: names[name] })]);
+    }
     var power = element("input", { "class": "sb-power", type: "number", step: "1000",
-                                   "aria-label": w.power, placeholder: w.power });
+                                   "aria-label": w.power, inputmode: "numeric" });
     var level = element("input", { "class": "sb-level", type: "number", min: "0",
-                                   "aria-label": w.level, placeholder: w.level });
+                                   "aria-label": w.level, inputmode: "numeric" });
     var set = button(w.set, "sb-set");
     set.addEventListener("click", function () {
-      var text = self.editor.value;
-      if (!card.value) {
-        return;
-      }
+      var edits = [];
       if (power.value !== "") {
-        text = setKey(text, "cards." + card.value, "power", String(Number(power.value)));
+        edits.push(["power", Number(power.value)]);
       }
       if (level.value !== "") {
-        text = setKey(text, "cards." + card.value, "level", String(Number(level.value)));
+        edits.push(["level", Number(level.value)]);
       }
-      self.edit(text);
+      edits.reduce(function (done, pair) {
+        return done.then(function () {
+          return self.boardEdit("card", { label: label, field: pair[0], value: pair[1] });
+        });
+      }, Promise.resolve());
     });
-    var keyword = select(w.keyword, v.keywords);
-    keyword.className = "sb-keyword";
+    var colour = choose("sb-colour", w.colour, [["", "—"]].concat(c.colours), "");
+    colour.addEventListener("change", function () {
+      if (colour.value) {
+        self.boardEdit("card", { label: label, field: "colour", value: colour.value });
+      }
+    });
+    var keyword = choose("sb-keyword", w.keyword, c.keywords);
     var toggle = button(w.toggle, "sb-toggle");
     toggle.addEventListener("click", function () {
-      if (card.value) {
-        self.edit(toggleKeyword(self.editor.value, card.value, keyword.value));
-      }
+      self.boardEdit("keyword", { label: label, keyword: keyword.value });
     });
-    this.noCard = element("p", { "class": "small sb-nocard", text: w.nocard });
-    this.controls.appendChild(element("p", {}, [replay, reset, download, share,
-                                                labelled(w.ruleset, rules)]));
-    this.controls.appendChild(element("p", {}, [this.link]));
-    this.controls.appendChild(element("p", {}, [player, zone, label, add, remove]));
-    this.controls.appendChild(element("p", { "class": "sb-cards" }, [
-      card, labelled(w.power, power), labelled(w.level, level), set, keyword, toggle]));
-    this.controls.appendChild(this.noCard);
-    this.listCards();
+    return element("div", { "class": "sb-cardpanel", "data-label": label }, [
+      element("h4", { text: label + " " + found.card.name }),
+      element("p", {}, [field(w.player, player), field(w.zone, zone), move, remove]),
+      element("p", {}, [box("down", found.card.down), box("frozen", found.card.frozen)]),
+      element("p", {}, [field(w.power, power), field(w.level, level), set,
+                        field(w.colour, colour)]),
+      element("p", {}, [field(w.keyword, keyword), toggle])]);
   };
 
-  Sandbox.prototype.listCards = function () {
-    var cards = ownCards(this.editor.value);
-    var current = this.cardList.value;
-    this.cardList.textContent = "";
-    var list = this.cardList;
-    cards.forEach(function (id) {
-      list.appendChild(element("option", { value: id, text: id }));
+  Sandbox.prototype.stepsPanel = function (view) {
+    var self = this;
+    var w = this.words;
+    var c = this.vocabulary.choices;
+    var list = element("ol", { "class": "sb-steplist" });
+    view.steps.forEach(function (step) {
+      var drop = button("×", "sb-unstep");
+      drop.setAttribute("aria-label", w.unstep + ": " + step[1]);
+      drop.addEventListener("click", function () {
+        self.boardEdit("unstep", { index: step[0] });
+      });
+      list.appendChild(element("li", {}, [document.createTextNode(step[1] + " "), drop]));
     });
-    if (cards.indexOf(current) >= 0) {
-      list.value = current;
+    var action = choose("sb-action", w.action, c.actions, this.stepAction || "effect");
+    var labels = view.cards;
+    var controls = {
+      player: choose("sb-step-player", w.player, c.players),
+      card: choose("sb-step-card", w.card, labels),
+      to: choose("sb-step-to", w.to, [["", w.next]].concat(c.phases)),
+      op: choose("sb-step-op", w.op, c.ops),
+      count: element("input", { "class": "sb-step-count", type: "number", min: "1",
+                                value: "1", "aria-label": w.count, inputmode: "numeric" }),
+    };
+    var fields = element("span", { "class": "sb-stepfields" });
+    function show() {
+      fields.textContent = "";
+      (c.fields[action.value] || []).forEach(function (name) {
+        fields.appendChild(field(w[name === "to" ? "to" : name], controls[name]));
+      });
     }
-    this.noCard.hidden = cards.length > 0;
+    action.addEventListener("change", function () {
+      self.stepAction = action.value;
+      show();
+    });
+    show();
+    var add = button(w.addstep, "sb-addstep");
+    add.addEventListener("click", function () {
+      var args = { action: action.value };
+      (c.fields[action.value] || []).forEach(function (name) {
+        args[name] = controls[name].value;
+      });
+      self.boardEdit("step", args);
+    });
+    return element("div", { "class": "sb-steps" }, [
+      element("h4", { text: w.steps }), list,
+      element("p", {}, [field(w.action, action), fields, add])]);
   };
 
   Sandbox.prototype.numberLines = function () {
@@ -615,7 +635,7 @@
   Sandbox.prototype.edit = function (text) {
     this.editor.value = text;
     this.numberLines();
-    this.replay();
+    return this.replay();
   };
 
   Sandbox.prototype.soon = function () {
@@ -629,9 +649,6 @@
   Sandbox.prototype.replay = function () {
     var self = this;
     clearTimeout(this.timer);
-    if (this.cardList) {
-      this.listCards();
-    }
     this.version += 1;
     var version = this.version;
     this.panel.setAttribute("aria-busy", "true");
@@ -724,6 +741,9 @@
       });
       this.report.appendChild(document.createTextNode("\n"));
       this.report.appendChild(link);
+    }
+    if (result.board) {
+      this.drawBoard(result.board); // the text replayed: the board follows it
     }
     this.output.innerHTML = result.html ? ownIds(result.html) : "";
     rootLinks(this.output);
@@ -841,7 +861,5 @@
   window.judgeSandbox = {
     open: open, ask: ask, stop: stopWorker,
     share: { encode: encodeShare, decode: decodeShare },
-    edits: { addCard: addCard, removeCard: removeCard, setKey: setKey,
-             toggleKeyword: toggleKeyword, setRulesets: setRulesets },
   };
 })();

@@ -89,6 +89,18 @@ def wait_replay(page: Page, count: int) -> str:
     return page.locator(".sandbox").get_attribute("data-state") or ""
 
 
+def add_card(page: Page, player: str, zone: str, card: str) -> None:
+    """Add a card from the board's palette."""
+    page.select_option(".sb-add-player", player)
+    page.select_option(".sb-add-zone", zone)
+    page.select_option(".sb-palette", card)
+    page.click(".sb-add")
+
+
+def replays(page: Page) -> int:
+    return int(page.locator(".sandbox").get_attribute("data-replays") or 0)
+
+
 def report(page: Page) -> str:
     return page.locator(".sb-report").text_content() or ""  # folded in a details element
 
@@ -112,15 +124,12 @@ def test_try_it_replays_the_ruling_as_the_page_and_an_edit_changes_it(
         assert mine == static and len(mine) >= 3
         assert page.locator("#sb-replay svg").count() == page.locator("#replay svg").count()
         board = page.locator(".sb-output").inner_text()
-        # a control: one more card in player 1's hand
-        page.select_option(".sb-player", "p1")
-        page.select_option(".sb-zone", "hand")
-        page.fill(".sb-label", "h9")
-        page.click(".sb-add")
-        assert 'hand = ["h1", "h9"]' in page.locator(".sb-text").input_value()
+        # the board: one more card (the filler, a plain SIGNI) in player 1's hand
+        add_card(page, "p1", "hand", "")
+        assert 'hand = ["h1", "S1"]' in page.locator(".sb-text").input_value()
         assert wait_replay(page, 2) == "fail"
-        assert "unexpected h9" in report(page) and report(page).endswith("0 passed, 4 failed")
-        assert "h9" in page.locator(".sb-output").inner_text()
+        assert "unexpected S1" in report(page) and report(page).endswith("0 passed, 4 failed")
+        assert "S1" in page.locator(".sb-output").inner_text()
         assert page.locator(".sb-output").inner_text() != board
         # the rule set control
         page.select_option(".sb-rules", "2014-04")
@@ -222,10 +231,7 @@ def test_a_shared_link_reopens_the_edited_position_in_a_fresh_browser(
         page.click("button[data-sandbox]")
         assert wait_replay(page, 1) == "ok"
         assert "#try=" not in page.url  # the ruling as written: a plain address
-        page.select_option(".sb-player", "p1")
-        page.select_option(".sb-zone", "hand")
-        page.fill(".sb-label", "h9")
-        page.click(".sb-add")
+        add_card(page, "p1", "hand", "")
         assert wait_replay(page, 2) == "fail"
         edited = page.locator(".sb-text").input_value()
         link = shared_link(page)
@@ -240,7 +246,7 @@ def test_a_shared_link_reopens_the_edited_position_in_a_fresh_browser(
         page.goto(link)
         assert wait_replay(page, 1) == "fail"  # opened and replayed without a click
         assert page.locator(".sb-text").input_value() == edited
-        assert "unexpected h9" in report(page)
+        assert "unexpected S1" in report(page)
         assert page.locator("#sb-results tr.sb-differs").count() >= 1
         # undoing the edits gives the plain address back
         page.click(".sb-reset")
@@ -283,6 +289,83 @@ def test_links_with_script_payloads_only_ever_show_text(browser: Browser,
     finally:
         context.close()
     assert not dialogs and not errors, (dialogs, errors)
+
+
+#: What the judge taps, from an empty board, and the board edit each is (judge.site.editor).
+TAPS: list[tuple[str, dict[str, Any]]] = [
+    ("add", {"player": "p1", "zone": "lrig", "card": "lrig-white-0"}),
+    ("add", {"player": "p1", "zone": "deck", "card": ""}),
+    ("add", {"player": "p1", "zone": "deck", "card": ""}),
+    ("add", {"player": "p2", "zone": "lrig", "card": "lrig-red-4"}),
+    ("add", {"player": "p2", "zone": "hand", "card": ""}),
+    ("move", {"label": "S3", "player": "p2", "zone": "deck"}),
+    ("step", {"action": "effect", "player": "p1", "op": "draw", "count": 2}),
+]
+
+
+def tap(page: Page, op: str, args: dict[str, Any]) -> None:
+    """Make one of :data:`TAPS` on the board, as a judge does, and wait for its replay."""
+    before = replays(page)
+    if op == "add":
+        add_card(page, args["player"], args["zone"], args["card"])
+    elif op == "move":
+        page.click(f".sb-chip[data-label='{args['label']}']")
+        page.select_option(".sb-move-player", args["player"])
+        page.select_option(".sb-move-zone", args["zone"])
+        page.click(".sb-move")
+    else:
+        page.select_option(".sb-action", args["action"])
+        page.select_option(".sb-step-player", args["player"])
+        page.select_option(".sb-step-op", args["op"])
+        page.fill(".sb-step-count", str(args["count"]))
+        page.click(".sb-addstep")
+    wait_replay(page, before + 1)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en", "zh-Hans"])
+def test_a_position_built_by_tapping_replays_and_its_link_reopens_it(
+        browser: Browser, base_url: str, lang: str) -> None:
+    from test_editor import ENGINE_CODES
+
+    from judge.site.editor import edit
+
+    context, page, _, errors = new_page(browser, 390)
+    try:
+        page.goto(f"{base_url}/{lang}/sandbox/")
+        page.click("button[data-sandbox]")
+        assert wait_replay(page, 1) == "ok"
+        page.click(".sb-empty")
+        wait_replay(page, 2)
+        assert page.locator(".sb-chip").count() == 0
+        expected = edit(sandbox.vocabulary()["blank"], "empty", {})
+        for op, args in TAPS:
+            tap(page, op, args)
+            expected = edit(expected, op, args)
+        # the board's file is the one the edits give natively, and it replays
+        assert page.locator(".sb-text").input_value() == expected
+        assert page.locator(".sandbox").get_attribute("data-state") == "ok"
+        chips = page.locator(".sb-side[data-player='p2'] .sb-zonerow[data-zone='deck'] .sb-chip")
+        assert chips.all_inner_texts()[0].startswith("S3 ")
+        assert page.locator(".sb-steplist li").count() == 1
+        shown = page.locator(".sb-board").inner_text() + page.locator(
+            "#sb-results").inner_text()
+        if lang != "en":  # every label in the glossary's terms: no engine code
+            assert not ENGINE_CODES.search(shown), ENGINE_CODES.findall(shown)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 391
+        link = shared_link(page)
+        assert f"/{lang}/sandbox/#try=2." in link and len(link) < 2000
+    finally:
+        context.close()
+    assert not errors, errors
+    context, page, _, errors = new_page(browser, 390)
+    try:
+        page.goto(link)
+        assert wait_replay(page, 1) == "ok"
+        assert page.locator(".sb-text").input_value() == expected
+        assert page.locator(".sb-chip").count() == 5
+    finally:
+        context.close()
+    assert not errors, errors
 
 
 #: Rulings per request in the corpus test (each request must answer within the sandbox's

@@ -519,5 +519,7 @@ def choices(lang: str) -> dict[str, Any]:
         "ops": ops,
         "rulesets": [[r, words.rules([r])] for r in load_rulesets()],
         "formats": [[f, _(FORMAT_NAMES[f])] for f in FORMATS],
+        "format": n.term("format", "format"),
+        "states": [[s, n.term(s, s)] for s in ("down", "frozen")],
     }
 

@@ -250,7 +250,6 @@ WORDS: dict[str, str] = {
     "download": N_("Download the ruling file"),
     "player": N_("Player"),
     "zone": N_("Zone"),
-    "label": N_("Card label"),
     "add": N_("Add the card"),
     "remove": N_("Remove the card"),
     "card": N_("Card"),
@@ -266,6 +265,20 @@ WORDS: dict[str, str] = {
     "result": N_("The replay of your version, by the project's engine in your browser:"),
     "line": N_("Line %(line)s"),
     "timeout": N_("Stopped: the replay took longer than %(seconds)s seconds."),
+    "board": N_("The position: tap a card to change it"),
+    "nocards": N_("No card yet."),
+    "addcard": N_("Add a card"),
+    "empty": N_("Empty the board"),
+    "move": N_("Move the card"),
+    "colour": N_("Colour"),
+    "steps": N_("Steps"),
+    "action": N_("Action"),
+    "to": N_("Until"),
+    "next": N_("the next one"),
+    "op": N_("Operation"),
+    "count": N_("Number"),
+    "addstep": N_("Add the step"),
+    "unstep": N_("Remove the step"),
     "share": N_("Copy link"),
     "link": N_("A link to this position"),
     "copied": N_("The link is copied: send it, and it opens this position."),
@@ -275,13 +288,13 @@ WORDS: dict[str, str] = {
     "changed": N_("The ruling has changed since this link was made: its edits are applied "
                   "to the current version."),
     "check": N_("The check's own lines, for contributors (judge check)"),
-    "nocard": N_("This ruling defines no card of its own ([cards.ID]): add one to change it."),
 }
 
 
 def vocabulary(lang: str = "en") -> dict[str, Any]:
-    """What the editor's controls offer: rule sets (in date order), players, zones, keywords,
-    the blank ruling (``judge new``'s skeleton) and the editor's words in ``lang``."""
+    """What the editor offers: rule sets (in date order), players, zones, keywords (their
+    ids), the board's menus in ``lang`` (:func:`judge.site.editor.choices`), the blank
+    ruling (``judge new``'s skeleton) and the editor's words in ``lang``."""
     if lang not in LANGS:
         lang = LANGS[0]
     return {"rulesets": list(load_rulesets()), "players": list(PLAYERS), "zones": list(ZONES),
