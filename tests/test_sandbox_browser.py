@@ -21,12 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest import unavailable
+from test_editor import ENGINE_CODES
 from test_sandbox import HOSTILE_SOURCE, RULING, hostile_ruling, runaway
 
 from judge.paths import project_root
 from judge.scenario.load import discover
 from judge.site import sandbox, sandbox_build
 from judge.site.build import build_site
+from judge.site.editor import edit
 from judge.site.serve import start_server
 
 if TYPE_CHECKING:
@@ -101,6 +103,13 @@ def replays(page: Page) -> int:
     return int(page.locator(".sandbox").get_attribute("data-replays") or 0)
 
 
+def open_sandbox(page: Page, address: str) -> str:
+    """Open ``address``, click its sandbox button, wait for the first replay; its state."""
+    page.goto(address)
+    page.click("button[data-sandbox]")
+    return wait_replay(page, 1)
+
+
 def report(page: Page) -> str:
     return page.locator(".sb-report").text_content() or ""  # folded in a details element
 
@@ -158,9 +167,7 @@ def test_the_blank_sandbox_downloads_a_ruling_judge_check_accepts(
         browser: Browser, base_url: str, tmp_path: Path) -> None:
     context, page, _, errors = new_page(browser, 390)
     try:
-        page.goto(f"{base_url}/ja/sandbox/")
-        page.click("button[data-sandbox]")
-        assert wait_replay(page, 1) == "ok"
+        assert open_sandbox(page, f"{base_url}/ja/sandbox/") == "ok"
         assert page.locator(".sb-text").input_value() == sandbox.vocabulary()["blank"]
         with page.expect_download() as info:
             page.click(".sb-download")
@@ -188,9 +195,7 @@ def test_the_sandbox_works_offline_after_its_first_use(browser: Browser,
                                                         base_url: str) -> None:
     context, page, _, errors = new_page(browser, service_workers="allow")
     try:
-        page.goto(f"{base_url}/en/{RULING_PAGE}")
-        page.click("button[data-sandbox]")
-        assert wait_replay(page, 1) == "ok"
+        assert open_sandbox(page, f"{base_url}/en/{RULING_PAGE}") == "ok"
         page.wait_for_function("document.documentElement.getAttribute("
                                "'data-sandbox-offline') === 'kept'", timeout=START_MS)
         page.wait_for_function("navigator.serviceWorker.controller !== null")
@@ -227,9 +232,7 @@ def test_a_shared_link_reopens_the_edited_position_in_a_fresh_browser(
         browser: Browser, base_url: str) -> None:
     context, page, _, errors = new_page(browser, 390)
     try:
-        page.goto(f"{base_url}/en/{RULING_PAGE}")
-        page.click("button[data-sandbox]")
-        assert wait_replay(page, 1) == "ok"
+        assert open_sandbox(page, f"{base_url}/en/{RULING_PAGE}") == "ok"
         assert "#try=" not in page.url  # the ruling as written: a plain address
         add_card(page, "p1", "hand", "")
         assert wait_replay(page, 2) == "fail"
@@ -325,15 +328,9 @@ def tap(page: Page, op: str, args: dict[str, Any]) -> None:
 @pytest.mark.parametrize("lang", ["ja", "en", "zh-Hans"])
 def test_a_position_built_by_tapping_replays_and_its_link_reopens_it(
         browser: Browser, base_url: str, lang: str) -> None:
-    from test_editor import ENGINE_CODES
-
-    from judge.site.editor import edit
-
     context, page, _, errors = new_page(browser, 390)
     try:
-        page.goto(f"{base_url}/{lang}/sandbox/")
-        page.click("button[data-sandbox]")
-        assert wait_replay(page, 1) == "ok"
+        assert open_sandbox(page, f"{base_url}/{lang}/sandbox/") == "ok"
         page.click(".sb-empty")
         wait_replay(page, 2)
         assert page.locator(".sb-chip").count() == 0
@@ -384,9 +381,7 @@ def test_the_whole_corpus_replays_in_pyodide_with_the_native_traces(
     native = sandbox.corpus_digests(items)
     context, page, _, errors = new_page(browser)
     try:
-        page.goto(f"{base_url}/en/{RULING_PAGE}")
-        page.click("button[data-sandbox]")
-        assert wait_replay(page, 1) == "ok"
+        assert open_sandbox(page, f"{base_url}/en/{RULING_PAGE}") == "ok"
         browser_digests: list[dict[str, Any]] = []
         for start in range(0, len(items), BATCH):
             batch = [list(item) for item in items[start:start + BATCH]]
