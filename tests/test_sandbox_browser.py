@@ -13,6 +13,7 @@ which ./dev runs): without them the tests skip, or fail when ``CI`` is set.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -115,7 +116,7 @@ def report(page: Page) -> str:
 
 
 def test_try_it_replays_the_ruling_as_the_page_and_an_edit_changes_it(
-        browser: Browser, base_url: str, width: int) -> None:
+        browser: Browser, site: Path, base_url: str, width: int) -> None:
     context, page, requests, errors = new_page(browser, width)
     try:
         page.goto(f"{base_url}/en/{RULING_PAGE}")
@@ -124,6 +125,10 @@ def test_try_it_replays_the_ruling_as_the_page_and_an_edit_changes_it(
             "the sandbox is loaded before a click"
         button = page.locator("button[data-sandbox]")
         assert button.is_visible()
+        # the button says what a first use downloads: the files the sandbox lists
+        listed = json.loads((site / "sandbox" / "files.json").read_text(encoding="utf-8"))
+        total = sum((site / name).stat().st_size for name in listed["files"])
+        assert f"({total / 1e6:.1f} MB to download the first time)" in button.inner_text()
         button.click()
         assert wait_replay(page, 1) == "ok"
         assert report(page) == "4 passed, 0 failed"

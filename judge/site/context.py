@@ -286,6 +286,17 @@ class SiteModel:
     official: set[str] = field(default_factory=set)  # rulings that rest on official text
     #: every ruling text rendered, before the pages are (forked workers inherit them)
     rendered: RenderedTexts = field(default_factory=RenderedTexts)
+    #: what the sandbox downloads on a first use (0: no sandbox in this build), which its
+    #: buttons say (judge.site.sandbox_build.SandboxReport.bytes)
+    sandbox_bytes: int = 0
+
+    def sandbox_size(self, L: Lang) -> str:
+        """What the sandbox's buttons add to their label: the megabytes a first use
+        downloads (nothing without a sandbox)."""
+        if not self.sandbox_bytes:
+            return ""
+        return L._("(%(size)s MB to download the first time)",
+                   size=f"{self.sandbox_bytes / 1e6:.1f}")
 
     @classmethod
     def build(cls, site: SiteInput) -> SiteModel:
