@@ -6,6 +6,7 @@
 //   {type: "vocabulary", lang}          -> the editor's choices and its words in `lang`
 //   {type: "replay", text, path, lang}  -> judge check's lines and the page's replay sections
 //   {type: "edit", text, op, args}      -> {text} with one board edit made, or {error}
+//   {type: "propose", text, path, topic} -> {path, text}: the file to propose, or {error}
 //   {type: "digests", items: [[path, text], ...]} -> the traces' SHA-256 (the corpus test)
 "use strict";
 
@@ -51,6 +52,8 @@ self.onmessage = function (event) {
       value = sandbox.vocabulary_json(message.lang);
     } else if (message.type === "replay") {
       value = sandbox.replay_json(message.text, message.path, message.lang);
+    } else if (message.type === "propose") {
+      value = sandbox.propose_json(message.text, message.path, message.topic);
     } else if (message.type === "edit") {
       value = sandbox.edit_json(message.text, message.op, JSON.stringify(message.args));
     } else if (message.type === "digests") {

@@ -372,6 +372,22 @@
     this.link.hidden = true;
     this.controls.appendChild(element("p", {}, [replay, reset, download, share]));
     this.controls.appendChild(element("p", {}, [this.link]));
+    // propose the ruling on the repository's "new file" page (site.toml sets it; none: no
+    // button): the file prefilled, at rulings/<topic>/<id>.toml
+    this.newFile = this.trigger.getAttribute("data-propose") || "";
+    if (this.newFile) {
+      var topics = this.vocabulary.choices.topics;
+      var folder = (this.path.split("/")[1] || "");
+      this.topic = choose("sb-topic", w.topic, topics, folder.indexOf(".") < 0 ? folder : "");
+      this.topic.addEventListener("change", function () {
+        self.propose();
+      });
+      this.proposeLink = element("a", { "class": "sb-propose", target: "_blank",
+                                        rel: "noopener", text: w.propose });
+      this.proposeLink.hidden = true;
+      this.controls.appendChild(element("p", {}, [field(w.topic, this.topic),
+                                                  this.proposeLink]));
+    }
     this.board = element("div", { "class": "sb-board" });
     this.controls.appendChild(this.board);
   };
@@ -662,7 +678,7 @@
           return; // a later edit is being replayed
         }
         self.show(answer.value, performance.now() - began);
-        return self.keepAddress();
+        return Promise.all([self.keepAddress(), self.propose(answer.value.ok)]);
       }, function (error) {
         if (version === self.version) {
           self.fail(error);
@@ -785,6 +801,32 @@
     this.check.open = true;
     this.output.textContent = "";
     this.answered();
+  };
+
+  /** The link that proposes the text as it is now: only after a replay that met every
+   * expectation (`ok`), so that every file proposed passes judge check as it is. */
+  Sandbox.prototype.propose = function (ok) {
+    var self = this;
+    if (!this.newFile) {
+      return Promise.resolve();
+    }
+    this.lastOk = ok === undefined ? this.lastOk : ok;
+    this.proposeLink.hidden = true;
+    if (!this.lastOk) {
+      return Promise.resolve();
+    }
+    var text = this.editor.value;
+    return ask({ type: "propose", text: text, path: this.path, topic: this.topic.value })
+      .then(function (answer) {
+        var file = answer.value;
+        if (file.error || text !== self.editor.value) {
+          return;
+        }
+        self.proposeLink.href = self.newFile + "?filename=" + encodeURIComponent(file.path) +
+          "&value=" + encodeURIComponent(file.text);
+        self.proposeLink.setAttribute("data-path", file.path);
+        self.proposeLink.hidden = false;
+      });
   };
 
   /** The page's address carries the edited ruling (none when it is as written), so that

@@ -5,13 +5,18 @@ the glossary's terms in the page's language."""
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from judge.paths import project_root
 from judge.site import sandbox
-from judge.site.editor import EditError, choices, edit
+from judge.site.editor import EditError, choices, edit, proposal
 
 RULING = "rulings/refresh/first-refresh-does-not-end-turn.toml"
 
@@ -98,16 +103,20 @@ def test_steps_from_the_menu_and_an_empty_board() -> None:
                           "# What must hold at the end: the facts the answer states.\n")
 
 
+#: A position built from an empty board, tap by tap.
+BUILT: list[tuple[str, dict[str, object]]] = [
+    ("add", {"player": "p1", "zone": "lrig", "card": "lrig-white-0"}),
+    ("add", {"player": "p1", "zone": "deck", "card": ""}),
+    ("add", {"player": "p1", "zone": "deck", "card": ""}),
+    ("add", {"player": "p2", "zone": "lrig", "card": "lrig-red-4"}),
+    ("add", {"player": "p2", "zone": "deck", "card": ""}),
+    ("step", {"action": "effect", "player": "p1", "op": "draw", "count": 1}),
+]
+
+
 def test_a_position_built_from_an_empty_board_replays_as_judge_check_would() -> None:
     text = edit(sandbox.vocabulary()["blank"], "empty", {})
-    for op, args in [
-        ("add", {"player": "p1", "zone": "lrig", "card": "lrig-white-0"}),
-        ("add", {"player": "p1", "zone": "deck", "card": ""}),
-        ("add", {"player": "p1", "zone": "deck", "card": ""}),
-        ("add", {"player": "p2", "zone": "lrig", "card": "lrig-red-4"}),
-        ("add", {"player": "p2", "zone": "deck", "card": ""}),
-        ("step", {"action": "effect", "player": "p1", "op": "draw", "count": 1}),
-    ]:
+    for op, args in BUILT:
         text = edit(text, op, args)
         answer = sandbox.replay_text(text, sandbox.DEFAULT_PATH, "en")
         assert answer["ok"], (op, answer["report"])
@@ -155,3 +164,50 @@ def test_every_menu_speaks_the_glossarys_terms(lang: str) -> None:
     assert not coded, coded
     assert dict(menus["rulesets"])["current"] == ("現行" if lang == "ja" else "现行")
     assert dict(menus["zones"])["lrig_deck"] == ("ルリグデッキ" if lang == "ja" else "分身牌组")
+
+
+def check_in_corpus(tmp_path: Path, file: dict[str, str]) -> str:
+    """``judge check``'s last line for the proposed ``file`` put at its path in a copy of
+    the corpus (every ruling loaded, so an id used twice would be refused; only the new
+    one replayed)."""
+    shutil.copytree(project_root() / "rulings", tmp_path / "rulings")
+    target = tmp_path / file["path"]
+    assert not target.exists()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(file["text"], encoding="utf-8")
+    rid = re.search(r'(?m)^id = "([^"]+)"', file["text"])
+    assert rid is not None
+    done = subprocess.run([sys.executable, "-m", "judge.cli", "check", "rulings", "-k",
+                           rid.group(1), "-j", "1"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:]
+    return done.stdout.splitlines()[-1]
+
+
+@pytest.mark.parametrize("source", ["edited", "blank", "built"])
+def test_every_proposed_file_passes_judge_check_unchanged(tmp_path: Path, source: str) -> None:
+    known = sandbox.corpus_ids()
+    if source == "edited":  # a corpus ruling changed on the board: a variant with a new id
+        text = edit(BASE, "rulesets", {"rules": ["2014-04", "current"]})
+        path, topic = RULING, ""
+    elif source == "blank":
+        text, path, topic = sandbox.vocabulary()["blank"], sandbox.DEFAULT_PATH, ""
+    else:  # built from an empty board, put in a topic the judge picks
+        text = edit(sandbox.vocabulary()["blank"], "empty", {})
+        for op, args in BUILT:
+            text = edit(text, op, args)
+        path, topic = sandbox.DEFAULT_PATH, "game-flow"
+    assert sandbox.replay_text(text, path, "en")["ok"]  # the sandbox offers only these
+    file = json.loads(sandbox.propose_json(text, path, topic))
+    expected = {"edited": "rulings/refresh/first-refresh-does-not-end-turn-variant.toml",
+                "blank": "rulings/refresh/my-ruling.toml",
+                "built": "rulings/game-flow/my-ruling.toml"}[source]
+    assert file["path"] == expected
+    if source == "edited":
+        assert file["text"] == text.replace('id = "first-refresh-does-not-end-turn"',
+                                            'id = "first-refresh-does-not-end-turn-variant"')
+    else:
+        assert file["text"] == text
+    assert re.fullmatch(r"\d+ passed, 0 failed", check_in_corpus(tmp_path, file))
+    assert proposal(text, path, topic, {*known, file["path"].split("/")[-1][:-5]})[
+        "path"] != file["path"]  # taken as well: the next free id

@@ -403,3 +403,32 @@ def test_script_payloads_in_every_text_are_shown_as_text(lang: str) -> None:
     Elements().feed(html)
     assert "script" not in tags and "img" not in tags and not handlers
     assert "&lt;script&gt;" in html  # the card's name, shown as text in the key to the cards
+
+
+def test_site_settings_give_the_propose_button_or_none(model: SiteModel,
+                                                       tmp_path: Path) -> None:
+    from judge.errors import DataError
+    from judge.site.settings import load_settings
+
+    assert load_settings(tmp_path).new_file == ""  # no site.toml: no button
+    data = next(d for d in model.site.rulings if d.ruling.path == RULING)
+    spec = PageSpec(f"rulings/{data.id}/", "ruling.html", data.id)
+    assert "data-propose" not in render("ruling.html", "en", model.context(spec, "en"))
+    (tmp_path / "site.toml").write_text('repository = "https://github.com/judges/wixoss"\n'
+                                        'branch = "rulings"\n', encoding="utf-8")
+    model.propose = load_settings(tmp_path).new_file
+    try:
+        page = render("ruling.html", "ja", model.context(spec, "ja"))
+        assert 'data-propose="https://github.com/judges/wixoss/new/rulings"' in page
+    finally:
+        model.propose = ""
+    for text, message in [
+        ('repository = "http://example.org/x"\n',
+         "site.toml:1: repository: expected https://github.com/OWNER/NAME, got "),
+        ('repository = "https://github.com/a/b"\nbranches = "x"\n',
+         "site.toml:2: branches: not a setting of the site (valid: repository, branch)"),
+    ]:
+        (tmp_path / "site.toml").write_text(text, encoding="utf-8")
+        with pytest.raises(DataError) as info:
+            load_settings(tmp_path)
+        assert message in str(info.value) and "\n" not in str(info.value)

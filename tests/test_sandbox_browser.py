@@ -299,6 +299,40 @@ def test_links_with_script_payloads_only_ever_show_text(browser: Browser,
     assert not dialogs and not errors, (dialogs, errors)
 
 
+def test_propose_opens_the_repositorys_new_file_page_with_the_file(
+        browser: Browser, base_url: str) -> None:
+    """With a repository set (site.toml; here put on the button as the build would), the
+    link proposes the ruling as it replays: a variant of a corpus ruling under a new id, in
+    its topic's folder; a version that fails its expectations is not offered."""
+    from urllib.parse import parse_qs, urlsplit
+
+    new_file = "https://github.com/judges/wixoss/new/main"
+    context, page, _, errors = new_page(browser, 390)
+    try:
+        page.goto(f"{base_url}/en/{RULING_PAGE}")
+        page.evaluate("url => document.querySelector('button[data-sandbox]')"
+                      ".setAttribute('data-propose', url)", new_file)
+        page.click("button[data-sandbox]")
+        assert wait_replay(page, 1) == "ok"
+        link = page.locator("a.sb-propose")
+        link.wait_for(state="visible")
+        href = link.get_attribute("href") or ""
+        assert href.startswith(new_file + "?filename=") and link.get_attribute("target") == \
+            "_blank"
+        query = parse_qs(urlsplit(href).query)
+        variant = "first-refresh-does-not-end-turn-variant"
+        assert query["filename"] == [f"rulings/refresh/{variant}.toml"]
+        text = page.locator(".sb-text").input_value()
+        assert query["value"] == [text.replace('id = "first-refresh-does-not-end-turn"',
+                                               f'id = "{variant}"')]
+        add_card(page, "p1", "hand", "")  # the expectations fail now: nothing to propose
+        assert wait_replay(page, 2) == "fail"
+        assert link.is_hidden()
+    finally:
+        context.close()
+    assert not errors, errors
+
+
 #: What the judge taps, from an empty board, and the board edit each is (judge.site.editor).
 TAPS: list[tuple[str, dict[str, Any]]] = [
     ("add", {"player": "p1", "zone": "lrig", "card": "lrig-white-0"}),

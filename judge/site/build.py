@@ -56,6 +56,7 @@ from judge.site.offline import OfflineReport, write_offline
 from judge.site.render import assets_dir, fresh_environments, render
 from judge.site.sandbox_build import SandboxReport, write_sandbox
 from judge.site.searchindex import SearchReport, write_search
+from judge.site.settings import load_settings
 
 
 class BuildError(JudgeError):
@@ -201,6 +202,7 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
     start = time.perf_counter()
     fresh_environments()
     model = SiteModel.build(site)
+    model.propose = load_settings(site.corpus.root).new_file
     specs = model.pages()
     report.seconds["context"] = time.perf_counter() - start
     out = claimed.path

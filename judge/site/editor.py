@@ -4,7 +4,8 @@ The sandbox shows the set-up as a board of zones (:func:`board_view`, in the pag
 players, zones, cards, steps and every choice named in the glossary's terms) and each tap is
 an edit of the ruling file (:func:`edit`): add a card to a zone from the palette, move or
 remove it, set it down or frozen, set its power, level, colour or keywords, add or remove a
-step, pick the rule set and the format, or empty the board. The edits are made on the file's
+step, pick the rule set and the format, or empty the board. :func:`proposal` makes the file
+a judge proposes to the project from it. The edits are made on the file's
 tomlkit document, the writer ``judge migrate`` uses, which keeps the comments, the key order
 and the layout: a change made on the board gives the file a judge would get by editing it by
 hand (tests/test_editor.py sets the two side by side). The TOML stays the advanced view; the
@@ -17,7 +18,7 @@ sandbox's zip). A refused edit raises :class:`EditError`, one line naming the fi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -41,6 +42,7 @@ from judge.narrate.catalogue import messages
 from judge.narrate.flow import ACTION_NAMES
 from judge.scenario.model import Scenario
 from judge.site.sections import Words
+from judge.site.topics import TOPIC_NAMES
 
 #: Zones that hold one card, written ``signi1 = "S1:signi-2"`` rather than as a list.
 SINGLE_ZONES = (*SIGNI_ZONES, "seed1", "seed2", "seed3", "trap1", "trap2", "trap3", "cheer")
@@ -447,6 +449,29 @@ def edit(text: str, op: str, args: dict[str, Any]) -> str:
     return tomlkit.dumps(doc)
 
 
+def proposal(text: str, path: str, topic: str, known: Collection[str]) -> dict[str, str]:
+    """The file a judge proposes to the project and where it goes: ``text`` itself, or,
+    when its id is already a ruling's of the corpus (``known``: a ruling edited in the
+    sandbox), with a new id (``ID-variant``, ``ID-variant-2``, ...) so that it adds a ruling
+    rather than clashing with one; its path ``rulings/TOPIC/ID.toml``, in the ``topic``
+    asked for (one of :data:`~judge.site.topics.TOPIC_NAMES`), else the folder of ``path``,
+    else the first of the ruling's tags that is a topic."""
+    doc = _parse(text)
+    rid = str(doc.get("id", "")) or "my-ruling"
+    if rid in known:
+        new, n = f"{rid}-variant", 1
+        while new in known:
+            n += 1
+            new = f"{rid}-variant-{n}"
+        doc["id"] = rid = new
+        text = tomlkit.dumps(doc)
+    folder = path.split("/")[1] if path.count("/") >= 2 else ""
+    tags = [str(t) for t in doc.get("tags", [])]
+    chosen = next((t for t in (topic, folder, *tags) if t in TOPIC_NAMES), "")
+    return {"path": f"rulings/{chosen}/{rid}.toml" if chosen else f"rulings/{rid}.toml",
+            "text": text}
+
+
 # ----------------------------------------------------------------------------- the views
 
 
@@ -521,5 +546,6 @@ def choices(lang: str) -> dict[str, Any]:
         "formats": [[f, _(FORMAT_NAMES[f])] for f in FORMATS],
         "format": n.term("format", "format"),
         "states": [[s, n.term(s, s)] for s in ("down", "frozen")],
+        "topics": [[t, _(name)] for t, name in TOPIC_NAMES.items()],
     }
 

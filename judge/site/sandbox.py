@@ -48,7 +48,7 @@ from judge.scenario.file import check_related, load_one
 from judge.scenario.load import discover
 from judge.scenario.model import Scenario
 from judge.scenario.run import replay
-from judge.site.editor import board_view, choices, edit
+from judge.site.editor import board_view, choices, edit, proposal
 from judge.site.load import RulingData, load_ruling
 from judge.site.results import results
 from judge.site.sections import Words, replay_sections
@@ -201,6 +201,16 @@ def edit_json(text: str, op: str, args: str) -> str:
         return json.dumps({"error": str(exc)}, ensure_ascii=False)
 
 
+def propose_json(text: str, path: str, topic: str) -> str:
+    """The file to propose for ``text`` and its path (:func:`judge.site.editor.proposal`,
+    against the corpus's ids), as JSON; ``{"error": one line}`` when the text is not TOML."""
+    try:
+        return json.dumps(proposal(text, safe_path(path), topic, corpus_ids()),
+                          ensure_ascii=False)
+    except JudgeError as exc:
+        return json.dumps({"error": str(exc)}, ensure_ascii=False)
+
+
 def replay_json(text: str, path: str, lang: str, known: Collection[str] | None = None) -> str:
     """:func:`replay_text` as JSON (what the worker hands to the page)."""
     return json.dumps(replay_text(text, path, lang, known), ensure_ascii=False)
@@ -288,6 +298,8 @@ WORDS: dict[str, str] = {
     "changed": N_("The ruling has changed since this link was made: its edits are applied "
                   "to the current version."),
     "check": N_("The check's own lines, for contributors (judge check)"),
+    "topic": N_("Topic"),
+    "propose": N_("Propose this ruling to the project"),
 }
 
 
