@@ -14,6 +14,76 @@ var ROOT = new URL("../", self.location.href).href;
 var HOME = "/home/pyodide/judge-sandbox";
 var started = null;
 
+// ---------------------------------------------------------------- the compiled Python, kept
+// What the engine compiles on its first use (the bytecode of every module of the package it
+// imported) is kept in IndexedDB under the SHA-256 of the package zip, and unpacked beside the
+// sources at the next start (after a reload, or offline), so that Python does not compile
+// them again. One entry: a new build's zip replaces the previous one's. Without IndexedDB or
+// crypto.subtle (an insecure context) nothing is kept. docs/site.md, "Start and offline".
+var STORE = "compiled";
+//: The state of the kept bytecode at this start, for the benchmark: "used", "kept", "none".
+var compiled = "none";
+
+function database() {
+  return new Promise(function (resolve, reject) {
+    var request = indexedDB.open("wixoss-judge-sandbox", 1);
+    request.onupgradeneeded = function () {
+      request.result.createObjectStore(STORE);
+    };
+    request.onsuccess = function () {
+      resolve(request.result);
+    };
+    request.onerror = function () {
+      reject(request.error);
+    };
+  });
+}
+
+function keptBytecode(digest) {
+  return database().then(function (db) {
+    return new Promise(function (resolve) {
+      var request = db.transaction(STORE).objectStore(STORE).get(digest);
+      request.onsuccess = function () {
+        resolve(request.result || null);
+      };
+      request.onerror = function () {
+        resolve(null);
+      };
+    });
+  }).catch(function () {
+    return null;
+  });
+}
+
+function keepBytecode(digest, bytes) {
+  return database().then(function (db) {
+    return new Promise(function (resolve) {
+      var transaction = db.transaction(STORE, "readwrite");
+      var store = transaction.objectStore(STORE);
+      store.clear(); // the previous build's
+      store.put(bytes, digest);
+      transaction.oncomplete = transaction.onerror = function () {
+        resolve();
+      };
+    });
+  }).catch(function () {});
+}
+
+function sha256(buffer) {
+  if (!self.crypto || !self.crypto.subtle) {
+    return Promise.resolve("");
+  }
+  return self.crypto.subtle.digest("SHA-256", buffer).then(function (hash) {
+    return Array.prototype.map.call(new Uint8Array(hash), function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+  }, function () {
+    return "";
+  });
+}
+
+var digest = "";
+
 function start() {
   if (!started) {
     started = new Promise(function (resolve) {
@@ -27,14 +97,42 @@ function start() {
         }
         return response.arrayBuffer();
       }).then(function (buffer) {
-        pyodide.unpackArchive(buffer, "zip", { extractDir: HOME });
-        pyodide.runPython("import sys\nsys.path.insert(0, " + JSON.stringify(HOME) + ")\n" +
-          "import judge.site.sandbox");
-        return pyodide.pyimport("judge.site.sandbox");
+        return sha256(buffer).then(function (hex) {
+          digest = hex;
+          return hex ? keptBytecode(hex) : null;
+        }).then(function (kept) {
+          pyodide.unpackArchive(buffer, "zip", { extractDir: HOME });
+          if (kept) {
+            pyodide.unpackArchive(kept, "zip", { extractDir: HOME });
+            compiled = "used";
+          }
+          pyodide.runPython("import sys\nsys.path.insert(0, " + JSON.stringify(HOME) + ")\n" +
+            "import judge.site.sandbox");
+          self.pyodide = pyodide;
+          return pyodide.pyimport("judge.site.sandbox");
+        });
       });
     });
   }
   return started;
+}
+
+/** After the first answer: keep the bytecode of what the first use imported, once per
+ * package (judge.site.sandbox.compiled_archive writes it as a zip). */
+function keepCompiled(sandbox) {
+  if (compiled !== "none" || !digest) {
+    return;
+  }
+  compiled = "kept";
+  try {
+    var file = HOME + "/.compiled.zip";
+    sandbox.compiled_archive(HOME, file);
+    var bytes = self.pyodide.FS.readFile(file);
+    self.pyodide.FS.unlink(file);
+    keepBytecode(digest, bytes);
+  } catch (error) {
+    // nothing kept: the next start compiles again
+  }
 }
 
 /** One line of an error: a Python traceback's last line. */
@@ -62,7 +160,8 @@ self.onmessage = function (event) {
       throw new Error("unknown request " + message.type);
     }
     self.postMessage({ id: message.id, ok: true, value: JSON.parse(value),
-                       ms: performance.now() - began });
+                       ms: performance.now() - began, compiled: compiled });
+    keepCompiled(sandbox);
   }).catch(function (error) {
     self.postMessage({ id: message.id, ok: false, error: oneLine(error),
                        ms: performance.now() - began });

@@ -49,7 +49,7 @@
         clearTimeout(waiting.timer);
         answered = true;
         if (data.ok) {
-          waiting.resolve({ value: data.value, ms: data.ms });
+          waiting.resolve({ value: data.value, ms: data.ms, compiled: data.compiled });
         } else {
           waiting.reject({ message: data.error });
         }
@@ -677,6 +677,7 @@
         if (version !== self.version) {
           return; // a later edit is being replayed
         }
+        self.panel.setAttribute("data-compiled", answer.compiled || "none");
         self.show(answer.value, performance.now() - began);
         return Promise.all([self.keepAddress(), self.propose(answer.value.ok)]);
       }, function (error) {

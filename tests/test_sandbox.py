@@ -432,3 +432,34 @@ def test_site_settings_give_the_propose_button_or_none(model: SiteModel,
         with pytest.raises(DataError) as info:
             load_settings(tmp_path)
         assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_kept_bytecode_is_taken_without_compiling_the_sources(tmp_path: Path) -> None:
+    """compiled_archive (what the worker keeps after a first use) holds the imported
+    modules' bytecode as unchecked-hash pycs: unpacked beside the package, Python takes them
+    and does not even read the sources (one is broken here, and the import still works)."""
+    archive = tmp_path / "judge.zip"
+    sandbox_build.write_archive(archive, ["first-refresh-does-not-end-turn"])
+    first, second = tmp_path / "first", tmp_path / "second"
+    for home in (first, second):
+        with zipfile.ZipFile(archive) as z:
+            z.extractall(home)
+    run = ("import sys; sys.path.insert(0, sys.argv[1]); import judge.site.sandbox as s; "
+           "print(s.replay_text(s.vocabulary()['blank'], s.DEFAULT_PATH, 'ja')['report'][-1])")
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, "-c", run + "; s.compiled_archive(sys.argv[1], "
+                           "sys.argv[2])", str(first), str(tmp_path / "pyc.zip")],
+                          capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert done.stdout.strip() == "3 passed, 0 failed", done.stderr
+    with zipfile.ZipFile(tmp_path / "pyc.zip") as kept:
+        names = kept.namelist()
+        tag = f"cpython-{sys.version_info[0]}{sys.version_info[1]}"
+        assert f"judge/site/__pycache__/sandbox.{tag}.pyc" in names
+        assert any(n.startswith("jinja2/__pycache__/") for n in names)
+        assert all(kept.read(n)[4:8] == b"\x01\x00\x00\x00" for n in names)  # unchecked hash
+        kept.extractall(second)
+    source = second / "judge" / "site" / "sandbox.py"
+    source.write_text("raise SystemExit('the source was compiled again')\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", run, str(second)], capture_output=True,
+                          text=True, timeout=120, env=env, cwd=tmp_path)
+    assert done.stdout.strip() == "3 passed, 0 failed", done.stderr
