@@ -86,12 +86,10 @@ var digest = "";
 
 function start() {
   if (!started) {
-    started = new Promise(function (resolve) {
-      importScripts(ROOT + "pyodide/pyodide.js");
-      resolve(self.loadPyodide({ indexURL: ROOT + "pyodide/" }));
-    }).then(function (pyodide) {
-      // asked past the HTTP cache: the package of the build the page belongs to (docs/site.md)
-      return fetch(ROOT + "sandbox/judge.zip", { cache: "no-cache" }).then(function (response) {
+    // the package and the bytecode kept for it are fetched while Pyodide starts
+    // (asked past the HTTP cache: the package of the build the page belongs to, docs/site.md)
+    var bundle = fetch(ROOT + "sandbox/judge.zip", { cache: "no-cache" })
+      .then(function (response) {
         if (!response.ok) {
           throw new Error("sandbox/judge.zip: HTTP " + response.status);
         }
@@ -101,17 +99,24 @@ function start() {
           digest = hex;
           return hex ? keptBytecode(hex) : null;
         }).then(function (kept) {
-          pyodide.unpackArchive(buffer, "zip", { extractDir: HOME });
-          if (kept) {
-            pyodide.unpackArchive(kept, "zip", { extractDir: HOME });
-            compiled = "used";
-          }
-          pyodide.runPython("import sys\nsys.path.insert(0, " + JSON.stringify(HOME) + ")\n" +
-            "import judge.site.sandbox");
-          self.pyodide = pyodide;
-          return pyodide.pyimport("judge.site.sandbox");
+          return [buffer, kept];
         });
       });
+    started = Promise.all([new Promise(function (resolve) {
+      importScripts(ROOT + "pyodide/pyodide.js");
+      resolve(self.loadPyodide({ indexURL: ROOT + "pyodide/" }));
+    }), bundle]).then(function (got) {
+      var pyodide = got[0];
+      var kept = got[1][1];
+      pyodide.unpackArchive(got[1][0], "zip", { extractDir: HOME });
+      if (kept) {
+        pyodide.unpackArchive(kept, "zip", { extractDir: HOME });
+        compiled = "used";
+      }
+      pyodide.runPython("import sys\nsys.path.insert(0, " + JSON.stringify(HOME) + ")\n" +
+        "import judge.site.sandbox");
+      self.pyodide = pyodide;
+      return pyodide.pyimport("judge.site.sandbox");
     });
   }
   return started;

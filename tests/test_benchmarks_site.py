@@ -48,6 +48,8 @@ def test_sandbox(tiny: Path) -> None:
     for kind in ("cold", "warm"):
         assert any(line.startswith(f"ratio start, {kind} ") and f"Pyodide's bare start, {kind}"
                    in line for line in lines), out
+    assert any(line.startswith("ratio start, warm with the kept bytecode / without it")
+               for line in lines), out
     # the warm start took the bytecode the first use kept
     assert "kept bytecode at the warm starts: ['used']" in out, out
 
