@@ -140,8 +140,8 @@ def test_try_it_replays_the_ruling_as_the_page_and_an_edit_changes_it(
         board = page.locator(".sb-output").inner_text()
         # the board: one more card (the filler, a plain SIGNI) in player 1's hand
         add_card(page, "p1", "hand", "")
+        assert wait_replay(page, 2) == "fail"  # the edit (a worker's answer), then its replay
         assert 'hand = ["h1", "S1"]' in page.locator(".sb-text").input_value()
-        assert wait_replay(page, 2) == "fail"
         assert "unexpected S1" in report(page) and report(page).endswith("0 passed, 4 failed")
         assert "S1" in page.locator(".sb-output").inner_text()
         assert page.locator(".sb-output").inner_text() != board
