@@ -522,6 +522,31 @@
     });
     box.appendChild(element("p", { "class": "sb-game" }, [field(w.ruleset, rules),
                                                          field(c.format, format)]));
+    this.drawSetup();
+  };
+
+  /** The set-up as the ruling page draws it (the replay's first board, the same SVG and
+   * caption), at the top of the board: a copy without ids, which stay the replay's. */
+  Sandbox.prototype.drawSetup = function () {
+    var figure = this.output.querySelector("#sb-replay section.step figure");
+    var old = this.board && this.board.querySelector(".sb-setup");
+    if (old) {
+      old.remove();
+    }
+    if (!figure || !this.board || !this.board.firstChild) {
+      return;
+    }
+    var copy = figure.cloneNode(true);
+    copy.classList.add("sb-setup");
+    Array.prototype.forEach.call(copy.querySelectorAll("[id]"), function (node) {
+      node.removeAttribute("id");
+    });
+    copy.removeAttribute("id");
+    var svg = copy.querySelector("svg");
+    if (svg) {
+      svg.removeAttribute("aria-describedby");
+    }
+    this.board.insertBefore(copy, this.board.firstChild.nextSibling); // under the heading
   };
 
   Sandbox.prototype.cardPanel = function (found, names) {
@@ -548,7 +573,7 @@
         var frozen = self.board.querySelector(".sb-frozen").checked;
         self.boardEdit("state", { label: label, down: down, frozen: frozen });
       });
-      return element("label", { "class": "sb-field" }, [tick, element("span", {
+      return element("label", { "class": "sb-tick" }, [tick, element("span", {
         text: names[name] })]);
     }
     var power = element("input", { "class": "sb-power", type: "number", step: "1000",
@@ -764,6 +789,7 @@
     }
     this.output.innerHTML = result.html ? ownIds(result.html) : "";
     rootLinks(this.output);
+    this.drawSetup();
     if (window.judgeBoards) {
       window.judgeBoards.describe(this.output); // the boards' text alternatives (site.js)
     }

@@ -383,6 +383,11 @@ def test_a_position_built_by_tapping_replays_and_its_link_reopens_it(
         chips = page.locator(".sb-side[data-player='p2'] .sb-zonerow[data-zone='deck'] .sb-chip")
         assert chips.all_inner_texts()[0].startswith("S3 ")
         assert page.locator(".sb-steplist li").count() == 1
+        # the set-up drawn as the ruling page draws it (the replay's first board), its ids
+        # left to the replay's copy
+        assert page.locator(".sb-board figure.sb-setup svg").count() == 1
+        assert page.evaluate("() => { const ids = [...document.querySelectorAll('[id]')]"
+                             ".map(e => e.id); return ids.length === new Set(ids).size; }")
         shown = page.locator(".sb-board").inner_text() + page.locator(
             "#sb-results").inner_text()
         if lang != "en":  # every label in the glossary's terms: no engine code
