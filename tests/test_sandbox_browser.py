@@ -341,6 +341,8 @@ TAPS: list[tuple[str, dict[str, Any]]] = [
     ("add", {"player": "p2", "zone": "lrig", "card": "lrig-red-4"}),
     ("add", {"player": "p2", "zone": "hand", "card": ""}),
     ("move", {"label": "S3", "player": "p2", "zone": "deck"}),
+    ("state", {"label": "L1", "down": True, "frozen": False}),
+    ("card", {"label": "S1", "field": "power", "value": 3000}),
     ("step", {"action": "effect", "player": "p1", "op": "draw", "count": 2}),
 ]
 
@@ -355,6 +357,13 @@ def tap(page: Page, op: str, args: dict[str, Any]) -> None:
         page.select_option(".sb-move-player", args["player"])
         page.select_option(".sb-move-zone", args["zone"])
         page.click(".sb-move")
+    elif op == "state":
+        page.click(f".sb-chip[data-label='{args['label']}']")
+        page.check(".sb-down")
+    elif op == "card":
+        page.click(f".sb-chip[data-label='{args['label']}']")
+        page.fill(".sb-power", str(args["value"]))
+        page.click(".sb-set")
     else:
         page.select_option(".sb-action", args["action"])
         page.select_option(".sb-step-player", args["player"])
@@ -382,6 +391,7 @@ def test_a_position_built_by_tapping_replays_and_its_link_reopens_it(
         assert page.locator(".sandbox").get_attribute("data-state") == "ok"
         chips = page.locator(".sb-side[data-player='p2'] .sb-zonerow[data-zone='deck'] .sb-chip")
         assert chips.all_inner_texts()[0].startswith("S3 ")
+        assert page.locator(".sb-chip[data-label='L1']").inner_text().endswith(" ↓")
         assert page.locator(".sb-steplist li").count() == 1
         # the set-up drawn as the ruling page draws it (the replay's first board), its ids
         # left to the replay's copy
