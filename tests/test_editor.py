@@ -162,6 +162,9 @@ def test_every_menu_speaks_the_glossarys_terms(lang: str) -> None:
     assert len(names) > 80
     coded = [name for name in names if ENGINE_CODES.search(name)]
     assert not coded, coded
+    # the palette: the filler and every shared card, whatever the ruling defines itself
+    assert menus["palette"][0][0] == "" and {"signi-2", "lrig-white-0", "arts-banish-to-trash",
+                                             "spell-draw-2"} <= {c for c, _ in menus["palette"]}
     assert dict(menus["rulesets"])["current"] == ("現行" if lang == "ja" else "现行")
     assert dict(menus["zones"])["lrig_deck"] == ("ルリグデッキ" if lang == "ja" else "分身牌组")
 
