@@ -658,9 +658,16 @@
       });
       self.boardEdit("step", args);
     });
+    // one more operation at the end of the last step, when it is an effect
+    var more = button(w.addop, "sb-addop");
+    var last = view.steps.length ? view.steps[view.steps.length - 1] : null;
+    more.hidden = !last || !last[2];
+    more.addEventListener("click", function () {
+      self.boardEdit("operation", { op: controls.op.value, count: controls.count.value });
+    });
     return element("div", { "class": "sb-steps" }, [
       element("h4", { text: w.steps }), list,
-      element("p", {}, [field(w.action, action), fields, add])]);
+      element("p", {}, [field(w.action, action), fields, add, more])]);
   };
 
   Sandbox.prototype.numberLines = function () {

@@ -93,6 +93,12 @@ def test_steps_from_the_menu_and_an_empty_board() -> None:
     assert step == BASE.replace(last_step, last_step + '[[steps]]\naction = "effect"\n'
                                 'player = "p2"\nops = [{ op = "draw", count = 2 }]\n\n')
     assert edit(step, "unstep", {"index": 4}) == BASE
+    # one more operation of the last effect: the same step's list, as written by hand
+    more = edit(step, "operation", {"op": "mill", "count": 1})
+    assert more == step.replace('ops = [{ op = "draw", count = 2 }]',
+                                'ops = [{ op = "draw", count = 2 }, { op = "mill", count = 1 }]')
+    with pytest.raises(EditError, match="the last step is not an effect"):
+        edit(BASE, "operation", {"op": "mill", "count": 1})
     empty = edit(BASE, "empty", {})
     assert "[[steps]]" not in empty and "[setup.p1]\n\n[setup.p2]\n" in empty
     assert empty.endswith("[[expect]]\n# What must hold at the end: the facts the answer "
@@ -123,8 +129,7 @@ def test_a_position_built_from_an_empty_board_replays_as_judge_check_would() -> 
     board = answer["board"]
     assert [z["id"] for z in board["players"][0]["zones"]] == ["deck", "lrig"]
     assert [c["label"] for c in board["players"][0]["zones"][0]["cards"]] == ["S1", "S2"]
-    assert board["steps"] == [[1, "Step 1: an effect of Player 1"]] or \
-        board["steps"][0][0] == 1
+    assert board["steps"] == [[1, "Step 1: Player 1 resolves an effect", True]]
 
 
 @pytest.mark.parametrize("op, args, message", [

@@ -344,6 +344,7 @@ TAPS: list[tuple[str, dict[str, Any]]] = [
     ("state", {"label": "L1", "down": True, "frozen": False}),
     ("card", {"label": "S1", "field": "power", "value": 3000}),
     ("step", {"action": "effect", "player": "p1", "op": "draw", "count": 2}),
+    ("operation", {"op": "mill", "count": 1}),
 ]
 
 
@@ -364,6 +365,11 @@ def tap(page: Page, op: str, args: dict[str, Any]) -> None:
         page.click(f".sb-chip[data-label='{args['label']}']")
         page.fill(".sb-power", str(args["value"]))
         page.click(".sb-set")
+    elif op == "operation":
+        page.select_option(".sb-action", "effect")
+        page.select_option(".sb-step-op", args["op"])
+        page.fill(".sb-step-count", str(args["count"]))
+        page.click(".sb-addop")
     else:
         page.select_option(".sb-action", args["action"])
         page.select_option(".sb-step-player", args["player"])

@@ -4,12 +4,13 @@ The sandbox shows the set-up as a board of zones (:func:`board_view`, in the pag
 players, zones, cards, steps and every choice named in the glossary's terms) and each tap is
 an edit of the ruling file (:func:`edit`): add a card to a zone from the palette, move or
 remove it, set it down or frozen, set its power, level, colour or keywords, add or remove a
-step, pick the rule set and the format, or empty the board. :func:`proposal` makes the file
-a judge proposes to the project from it. The edits are made on the file's
-tomlkit document, the writer ``judge migrate`` uses, which keeps the comments, the key order
-and the layout: a change made on the board gives the file a judge would get by editing it by
-hand (tests/test_editor.py sets the two side by side). The TOML stays the advanced view; the
-sandbox replays whatever text results, so the board and the text never disagree.
+step (or one more operation of the last effect), pick the rule set and the format, or empty
+the board; :func:`proposal` makes the file a judge proposes to the project from it. The
+edits are made on the file's tomlkit document, the writer ``judge migrate`` uses, which
+keeps the comments, the key order and the layout: a change made on the board gives the file
+a judge would get by editing it by hand (tests/test_editor.py sets the two side by side). The
+TOML stays the advanced view; the sandbox replays whatever text results, so the board and
+the text never disagree.
 
 Everything runs natively and, in the browser, under Pyodide (tomlkit is packed into the
 sandbox's zip). A refused edit raises :class:`EditError`, one line naming the field.
@@ -372,6 +373,19 @@ def _add_step(doc: Any, action: str, fields: dict[str, Any]) -> None:
         _insert_before(doc, "expect", "steps", AoT([step]))
 
 
+def _add_operation(doc: Any, fields: dict[str, Any]) -> None:
+    """One more operation (``op``, ``count``) at the end of the last step, an effect: an
+    effect's operations resolve whole, in order, before the game settles."""
+    steps = doc.get("steps")
+    last = steps[-1] if steps is not None and len(steps) else None
+    if last is None or last.get("action") != "effect":
+        raise EditError("op: the last step is not an effect; add an effect step first")
+    probe = tomlkit.document()
+    _add_step(probe, "effect", fields)  # the operation as a new effect would write it
+    ops = [*last.get("ops", []), *probe["steps"][0]["ops"]]
+    last["ops"] = _array([_inline(dict(o)) for o in ops])
+
+
 def _op_fields(op: str) -> tuple[str, ...]:
     from judge.engine.cards import OPS
 
@@ -423,6 +437,8 @@ def edit(text: str, op: str, args: dict[str, Any]) -> str:
             _toggle_keyword(doc, str(args["label"]), str(args["keyword"]))
         elif op == "step":
             _add_step(doc, str(args["action"]), dict(args))
+        elif op == "operation":
+            _add_operation(doc, dict(args))
         elif op == "unstep":
             _remove_step(doc, int(args["index"]))
         elif op == "rulesets":
@@ -505,7 +521,8 @@ def board_view(scenario: Scenario, n: Narrator) -> dict[str, Any]:
         "own": [[card_id, card.names.get(n.lang) or card.names.get("ja") or card_id]
                 for card_id, card in scenario.cards.items()
                 if card_id != "filler" and card_id not in card_library().cards],
-        "steps": [[s.index, n.step_title(s)] for s in scenario.steps],
+        # each step's title, and whether it is an effect (which can take one more operation)
+        "steps": [[s.index, n.step_title(s), s.action == "effect"] for s in scenario.steps],
         "rulesets": list(scenario.rulesets),
         "format": scenario.setup.format,
     }

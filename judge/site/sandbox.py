@@ -289,6 +289,7 @@ WORDS: dict[str, str] = {
     "count": N_("Number"),
     "addstep": N_("Add the step"),
     "unstep": N_("Remove the step"),
+    "addop": N_("Add the operation to the last effect"),
     "share": N_("Copy link"),
     "link": N_("A link to this position"),
     "copied": N_("The link is copied: send it, and it opens this position."),
