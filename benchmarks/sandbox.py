@@ -13,9 +13,18 @@ Builds the corpus's site without its search index (or uses ``--site DIR``), serv
   browser's, ruling by ruling (the browser first for one ruling, the native replay first for
   the next): the median and spread of the paired ratios, with the load (benchmarks/paired.py).
 
+- the start (issue 31): from the click to the first replay, cold (a fresh browser context:
+  nothing kept) and warm (a new page of the same context after a first use: what a reload
+  or an offline start does, the service worker's files and the bytecode the worker kept in
+  IndexedDB, sandbox-worker.js), each paired with Pyodide's own bare start in the same
+  context state (a worker that only loads Pyodide from the site, nothing of this project):
+  the median and spread of the paired ratios over ``--starts`` rounds, the load, and the
+  issue's target, a warm start within 2 s; and a warm start paired with the same start
+  after the kept bytecode is deleted, which says what keeping it buys.
+
 It prints the figures; it is not a test::
 
-    python benchmarks/sandbox.py [--site DIR] [--corpus DIR] [--rulings N]
+    python benchmarks/sandbox.py [--site DIR] [--corpus DIR] [--rulings N] [--starts N]
 
 ``--corpus DIR``: a folder holding ``rulings/`` (default: the project's).
 """
@@ -43,6 +52,18 @@ from judge.site.build import build_site
 from judge.site.serve import start_server
 
 TARGET_MS = 200
+#: The issue's target for a warm start (after a reload, or offline), in ms.
+WARM_TARGET_MS = 2000
+#: Pyodide's bare start in a worker: only its loader and its files, from the site (ms).
+BARE = """async (base) => {
+    const code = 'importScripts("' + base + '/pyodide/pyodide.js");' +
+        'loadPyodide({indexURL: "' + base + '/pyodide/"}).then(() => postMessage("up"));';
+    const start = performance.now();
+    const worker = new Worker(URL.createObjectURL(new Blob([code], {type: "text/javascript"})));
+    await new Promise((resolve) => { worker.onmessage = resolve; });
+    worker.terminate();
+    return performance.now() - start;
+}"""
 #: Put a text in the editor and wait for its replay; the milliseconds, as the page sees them.
 EDIT = """async ([text, path]) => {
     const box = window.judgeSandbox.open(document.querySelector('button[data-sandbox]'));
@@ -81,6 +102,8 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=None,
                         help="a folder holding rulings/ (default: the project)")
     parser.add_argument("--rulings", type=int, default=0, help="only the first N rulings")
+    parser.add_argument("--starts", type=int, default=3,
+                        help="rounds of cold and warm starts, each paired with a bare one")
     args = parser.parse_args()
     root = args.corpus.resolve() if args.corpus else project_root()
     print(paired.machine())
@@ -91,7 +114,7 @@ def main() -> None:
             report = build_site(site, root=root)
             if report.sandbox is None or report.sandbox.missing:
                 sys.exit(report.sandbox.missing if report.sandbox else "no sandbox")
-        measure(site, root, args.rulings)
+        measure(site, root, args.rulings, args.starts)
 
 
 def first_ruling(site: Path) -> str:
@@ -125,7 +148,62 @@ def first_use(page: Page, base: str, site: Path, network: bool) -> tuple[float, 
     return ms, sum(sizes.values())
 
 
-def measure(site: Path, root: Path, limit: int) -> None:
+def bare_start(context: Any, base: str, site: Path) -> float:
+    """Pyodide's own start in a worker of a page of ``site``, in ``context`` (ms)."""
+    page = context.new_page()
+    page.goto(base + "/" + first_ruling(site))
+    ms = float(page.evaluate(BARE, base))
+    page.close()
+    return ms
+
+
+def starts(browser: Any, base: str, site: Path, rounds: int) -> list[str]:
+    """The start figures (see the module): paired ratio lines, and the kept bytecode's use."""
+    cold, warm, kept = paired.Pairs(), paired.Pairs(), paired.Pairs()
+    used: list[str] = []
+    for i in range(rounds):
+        fresh = [browser.new_context(service_workers="allow") for _ in range(2)]
+        try:
+            sandbox_context, bare_context = fresh if i % 2 == 0 else fresh[::-1]
+            page = sandbox_context.new_page()
+            cold_ms, _ = first_use(page, base, site, False)
+            cold_bare = bare_start(bare_context, base, site)
+            page.wait_for_function("document.documentElement.getAttribute("
+                                   "'data-sandbox-offline') === 'kept'", timeout=180_000)
+            page.wait_for_timeout(1000)  # the worker keeps the bytecode after its answer
+            page.close()
+            page = sandbox_context.new_page()
+            warm_ms, _ = first_use(page, base, site, True)
+            used.append(page.locator(".sandbox").get_attribute("data-compiled") or "")
+            # the same warm start without the kept bytecode: what keeping it buys
+            page.evaluate("new Promise(r => { const q = indexedDB.deleteDatabase("
+                          "'wixoss-judge-sandbox'); q.onsuccess = q.onerror = q.onblocked = r; })")
+            page.close()
+            page = sandbox_context.new_page()
+            unkept_ms, _ = first_use(page, base, site, True)
+            page.close()
+            warm_bare = bare_start(sandbox_context, base, site)
+            cold.add(cold_ms, cold_bare)
+            warm.add(warm_ms, warm_bare)
+            kept.add(warm_ms, unkept_ms)
+        finally:
+            for context in fresh:
+                context.close()
+    return [
+        paired.ratio_line("start, cold (click to first replay, nothing kept) / Pyodide's bare "
+                          "start, cold", cold, unit="ms"),
+        paired.ratio_line("start, warm (a new page after a first use) / Pyodide's bare start, "
+                          "warm", warm, unit="ms"),
+        paired.ratio_line("start, warm with the kept bytecode / without it (IndexedDB "
+                          "cleared)", kept, unit="ms"),
+        f"  warm start: median {statistics.median(warm.project):,.0f} ms, worst "
+        f"{max(warm.project):,.0f} ms; target <= {WARM_TARGET_MS} ms: "
+        f"{'met' if max(warm.project) <= WARM_TARGET_MS else 'MISSED'}; kept bytecode at "
+        f"the warm starts: {used}",
+    ]
+
+
+def measure(site: Path, root: Path, limit: int, rounds: int = 3) -> None:
     server = start_server(site, 0)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     items = [(p.relative_to(root).as_posix(), p.read_text(encoding="utf-8"))
@@ -140,6 +218,7 @@ def measure(site: Path, root: Path, limit: int) -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
                                                  headless=True)
+            start_lines = starts(browser, base, site, rounds) if rounds else []
             context = browser.new_context(service_workers="allow")
             page = context.new_page()
             cold, transferred = first_use(page, base, site, False)
@@ -188,6 +267,8 @@ def measure(site: Path, root: Path, limit: int) -> None:
                             f"(CPython {sys.version.split()[0]}), ruling by ruling", pairs,
                             unit="ms"))
     print(f"  answers: {states}")
+    for line in start_lines:
+        print(line)
 
 
 if __name__ == "__main__":

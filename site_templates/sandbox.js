@@ -49,7 +49,7 @@
         clearTimeout(waiting.timer);
         answered = true;
         if (data.ok) {
-          waiting.resolve({ value: data.value, ms: data.ms });
+          waiting.resolve({ value: data.value, ms: data.ms, compiled: data.compiled });
         } else {
           waiting.reject({ message: data.error });
         }
@@ -73,161 +73,157 @@
     });
   }
 
-  // ------------------------------------------------------------------ editing the TOML text
-
-  function lines(text) {
-    return text.split("\n");
-  }
-
-  /** [start, end) of the lines of table `name` ([name]), without the header; null if none. */
-  function table(list, name) {
-    var header = "[" + name + "]";
-    for (var i = 0; i < list.length; i++) {
-      if (list[i].replace(/#.*$/, "").trim() === header) {
-        var end = i + 1;
-        while (end < list.length && !/^\s*\[/.test(list[end])) {
-          end += 1;
-        }
-        return [i + 1, end];
-      }
-    }
-    return null;
-  }
-
-  /** The lines [from, to) holding `key = ...` in table `name` (a value may span lines). */
-  function keyLines(list, range, key) {
-    var pattern = new RegExp("^\\s*" + key.replace(/[-]/g, "\\-") + "\\s*=");
-    for (var i = range[0]; i < range[1]; i++) {
-      if (pattern.test(list[i])) {
-        var depth = 0;
-        var j = i;
-        do {
-          var line = list[j].replace(/"(?:[^"\\]|\\.)*"/g, "\"\"").replace(/#.*$/, "");
-          depth += (line.match(/\[/g) || []).length - (line.match(/\]/g) || []).length;
-          j += 1;
-        } while (depth > 0 && j < range[1]);
-        return [i, j];
-      }
-    }
-    return null;
-  }
-
-  /** The strings of an array value ("a", "b:c", ...) written on `text`. */
-  function strings(text) {
-    var value = text.slice(text.indexOf("=") + 1);
-    var out = [];
-    value.replace(/"((?:[^"\\]|\\.)*)"/g, function (_, s) {
-      out.push(s);
-    });
-    return out;
-  }
-
-  function quoted(list) {
-    return "[" + list.map(function (s) {
-      return JSON.stringify(s);
-    }).join(", ") + "]";
-  }
-
-  /** `text` with `key = value` in table `name` (added, with the table when missing), or
-   * without it when `value` is null. */
-  function setKey(text, name, key, value) {
-    var list = lines(text);
-    var range = table(list, name);
-    if (!range) {
-      if (value === null) {
-        return text;
-      }
-      return text.replace(/\n*$/, "\n\n[" + name + "]\n" + key + " = " + value + "\n");
-    }
-    var at = keyLines(list, range, key);
-    var replacement = value === null ? [] : [key + " = " + value];
-    if (at) {
-      list.splice.apply(list, [at[0], at[1] - at[0]].concat(replacement));
-    } else {
-      list.splice.apply(list, [range[0], 0].concat(replacement));
-    }
-    return list.join("\n");
-  }
-
-  function getKey(text, name, key) {
-    var list = lines(text);
-    var range = table(list, name);
-    var at = range && keyLines(list, range, key);
-    return at ? list.slice(at[0], at[1]).join("\n") : null;
-  }
-
-  function isSigniZone(zone) {
-    return /^signi\d$/.test(zone);
-  }
-
-  function addCard(text, player, zone, label) {
-    var name = "setup." + player;
-    if (isSigniZone(zone)) {
-      return setKey(text, name, zone, JSON.stringify(label));
-    }
-    var line = getKey(text, name, zone);
-    var list = line === null ? [] : strings(line);
-    list.push(label);
-    return setKey(text, name, zone, quoted(list));
-  }
-
-  /** The label a zone entry names ("L0:lrig-white-0" -> L0); "t*3" names t1, t2, t3. */
-  function removeCard(text, player, zone, label) {
-    var name = "setup." + player;
-    var line = getKey(text, name, zone);
-    if (line === null) {
-      return text;
-    }
-    if (isSigniZone(zone)) {
-      var written = strings(line)[0] || "";
-      return written.split(":")[0] === label ? setKey(text, name, zone, null) : text;
-    }
-    var list = strings(line);
-    for (var i = list.length - 1; i >= 0; i--) {
-      var own = list[i].split(":")[0];
-      var many = /^(.*)\*(\d+)$/.exec(own);
-      if (own === label) {
-        list.splice(i, 1);
-        return setKey(text, name, zone, quoted(list));
-      }
-      if (many && label === many[1] + many[2]) { // the last of a run: one card fewer
-        var n = Number(many[2]) - 1;
-        list.splice.apply(list, [i, 1].concat(n > 0 ? [many[1] + "*" + n] : []));
-        return setKey(text, name, zone, quoted(list));
-      }
-    }
-    return text;
-  }
-
-  /** The ids of the cards the ruling defines itself ([cards.ID]). */
-  function ownCards(text) {
-    var out = [];
-    text.replace(/^\s*\[cards\.([^\]\s]+)\]/gm, function (_, id) {
-      out.push(id);
-    });
-    return out;
-  }
-
-  function toggleKeyword(text, card, keyword) {
-    var name = "cards." + card;
-    var line = getKey(text, name, "keywords");
-    var list = line === null ? [] : strings(line);
-    var at = list.indexOf(keyword);
-    if (at >= 0) {
-      list.splice(at, 1);
-    } else {
-      list.push(keyword);
-    }
-    return setKey(text, name, "keywords", list.length ? quoted(list) : null);
-  }
-
-  function setRulesets(text, rules) {
-    return text.replace(/^rulesets\s*=.*$/m, "rulesets = " + quoted(rules));
-  }
-
+  /** The ruling's id, for the downloaded file's name. */
   function rulingId(text) {
     var found = /^id\s*=\s*"([^"]+)"/m.exec(text);
     return found ? found[1] : "my-ruling";
+  }
+
+  // ------------------------------------------------------------------ a position in a link
+
+  // The edited ruling travels in the address's fragment (never sent to the server), deflated
+  // (CompressionStream "deflate-raw") and written in base64url, in one of two forms:
+  //   "#try=2." the edit against the file the page opens (the ruling's, or the blank one):
+  //             JSON [digest of that file, first line, lines removed, lines put in];
+  //   "#try=1." the whole text (when it is shorter, or the file is not known).
+  // Opening such a link opens the sandbox with that text, which is only ever put in the text
+  // area and handed to the worker's loader as a ruling file: data, never markup.
+  // docs/site.md, "Sharing a position".
+  var SHARE = "#try=";
+  //: The most a link may unpack to (the largest ruling of the corpus is a tenth of it).
+  var SHARE_LIMIT = 262144;
+
+  function toBase64url(bytes) {
+    var text = "";
+    for (var i = 0; i < bytes.length; i += 8192) {
+      text += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
+    }
+    return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function fromBase64url(code) {
+    var text = atob(code.replace(/-/g, "+").replace(/_/g, "/"));
+    var bytes = new Uint8Array(text.length);
+    for (var i = 0; i < text.length; i++) {
+      bytes[i] = text.charCodeAt(i);
+    }
+    return bytes;
+  }
+
+  /** A text's digest in the link: FNV-1a over its UTF-16 code units, in hex (no secure
+   * context needed, unlike crypto.subtle). benchmarks/links.py computes the same. */
+  function digest(text) {
+    var hash = 0x811c9dc5;
+    for (var i = 0; i < text.length; i++) {
+      hash ^= text.charCodeAt(i);
+      hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    return ("0000000" + hash.toString(16)).slice(-8);
+  }
+
+  /** The one run of lines where `text` differs from `base`: [first, removed, put in]. */
+  function hunk(base, text) {
+    var a = base.split("\n");
+    var b = text.split("\n");
+    var start = 0;
+    while (start < a.length && start < b.length && a[start] === b[start]) {
+      start += 1;
+    }
+    var endA = a.length;
+    var endB = b.length;
+    while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+      endA -= 1;
+      endB -= 1;
+    }
+    return [start, endA - start, b.slice(start, endB)];
+  }
+
+  function deflate(text) {
+    var stream = new Blob([new TextEncoder().encode(text)]).stream()
+      .pipeThrough(new CompressionStream("deflate-raw"));
+    return new Response(stream).arrayBuffer().then(function (buffer) {
+      return toBase64url(new Uint8Array(buffer));
+    });
+  }
+
+  /** The link's fragment for a ruling's `text`, the page's own file being `base` (a
+   * promise): the shorter of the two forms. */
+  function encodeShare(text, base) {
+    var whole = deflate(text).then(function (code) {
+      return SHARE + "1." + code;
+    });
+    if (typeof base !== "string") {
+      return whole;
+    }
+    var edit = deflate(JSON.stringify([digest(base)].concat(hunk(base, text))))
+      .then(function (code) {
+        return SHARE + "2." + code;
+      });
+    return Promise.all([whole, edit]).then(function (got) {
+      return got[1].length <= got[0].length ? got[1] : got[0];
+    });
+  }
+
+  function inflate(code) {
+    var reader = new Blob([fromBase64url(code)]).stream()
+      .pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+    var parts = [];
+    var size = 0;
+    function next() {
+      return reader.read().then(function (got) {
+        if (got.done) {
+          var all = new Uint8Array(size);
+          var at = 0;
+          parts.forEach(function (part) {
+            all.set(part, at);
+            at += part.length;
+          });
+          return new TextDecoder("utf-8", { fatal: true }).decode(all);
+        }
+        size += got.value.length;
+        if (size > SHARE_LIMIT) {
+          reader.cancel();
+          throw new Error("too long");
+        }
+        parts.push(got.value);
+        return next();
+      });
+    }
+    return next();
+  }
+
+  /** What a fragment carries, the page's own file being `base` (a promise): null when it
+   * carries nothing, else {text, changed} (changed: the edit was made against another
+   * version of the file); a rejection when it cannot be read (not base64url, not deflate,
+   * past SHARE_LIMIT, not UTF-8, not an edit). */
+  function decodeShare(hash, base) {
+    var form = /^#try=([12])\.([A-Za-z0-9_-]*)$/.exec(hash);
+    if (hash.indexOf(SHARE) !== 0) {
+      return Promise.resolve(null);
+    }
+    if (!form) {
+      return Promise.reject(new Error("not a link of the sandbox"));
+    }
+    return Promise.resolve(form[2]).then(inflate).then(function (text) {
+      if (form[1] === "1") {
+        return { text: text, changed: false };
+      }
+      var edit = JSON.parse(text);
+      var lines = base.split("\n");
+      if (!Array.isArray(edit) || edit.length !== 4 || typeof edit[0] !== "string" ||
+          !Number.isInteger(edit[1]) || !Number.isInteger(edit[2]) || edit[1] < 0 ||
+          edit[2] < 0 || edit[1] + edit[2] > lines.length || !Array.isArray(edit[3]) ||
+          !edit[3].every(function (line) { return typeof line === "string"; })) {
+        throw new Error("not an edit");
+      }
+      lines.splice.apply(lines, [edit[1], edit[2]].concat(edit[3]));
+      return { text: lines.join("\n"), changed: edit[0] !== digest(base) };
+    });
+  }
+
+  /** This page's address with the fragment `hash` ("" for none). */
+  function address(hash) {
+    return window.location.href.replace(/#.*$/, "") + hash;
   }
 
   // ------------------------------------------------------------------ the panel
@@ -300,11 +296,14 @@
                                         rows: "18" });
     this.controls = element("div", { "class": "sb-controls" });
     this.report = element("pre", { "class": "sb-report", "aria-live": "polite" });
+    // judge check's own lines, for contributors: folded under the results in words
+    this.checkTitle = element("summary", { text: "judge check" });
+    this.check = element("details", { "class": "sb-check" }, [this.checkTitle, this.report]);
     this.output = element("div", { "class": "sb-output" });
     this.panel = element("section", { "class": "sandbox", id: "sandbox" }, [
       this.status, this.controls,
       element("div", { "class": "sb-editor" }, [this.gutter, this.editor]),
-      this.report, this.output]);
+      this.check, this.output]);
     var anchor = this.trigger.closest("p") || this.trigger;
     anchor.parentNode.insertBefore(this.panel, anchor.nextSibling);
     this.editor.addEventListener("input", function () {
@@ -333,8 +332,15 @@
         self.path = vocabulary.blank_path;
       }
       self.original = got[0] === null ? vocabulary.blank : got[0];
-      self.editor.value = self.original;
+      return decodeShare(window.location.hash, self.original).catch(function () {
+        return false; // a link that cannot be read: the ruling as written, and a notice
+      });
+    }).then(function (shared) {
+      self.editor.value = shared ? shared.text : self.original;
+      self.notice = shared === false ? self.words.badlink :
+        shared && shared.changed ? self.words.changed : "";
       self.editor.setAttribute("aria-label", self.words.editor);
+      self.checkTitle.textContent = self.words.check;
       self.numberLines();
       self.buildControls();
       return self.replay();
@@ -346,7 +352,6 @@
   Sandbox.prototype.buildControls = function () {
     var self = this;
     var w = this.words;
-    var v = this.vocabulary;
     var replay = button(w.replay, "sb-replay");
     replay.addEventListener("click", function () {
       self.replay();
@@ -359,83 +364,310 @@
     download.addEventListener("click", function () {
       self.download();
     });
-    // the rule set
-    var rules = select(w.ruleset, [""].concat(v.rulesets), [w.all].concat(v.rulesets));
-    rules.className = "sb-rules";
-    rules.addEventListener("change", function () {
-      var written = /^rulesets\s*=.*$/m.exec(self.original);
-      self.edit(rules.value ? setRulesets(self.editor.value, [rules.value]) :
-        self.editor.value.replace(/^rulesets\s*=.*$/m, written ? written[0] : ""));
+    var share = button(w.share, "sb-share");
+    share.addEventListener("click", function () {
+      self.share();
     });
-    // a card in a zone
-    var player = select(w.player, v.players);
-    player.className = "sb-player";
-    var zone = select(w.zone, v.zones);
-    zone.className = "sb-zone";
-    var label = element("input", { "class": "sb-label", "aria-label": w.label, size: "8",
-                                   placeholder: w.label, value: "x1" });
+    this.link = element("input", { "class": "sb-link", readonly: "", "aria-label": w.link });
+    this.link.hidden = true;
+    this.controls.appendChild(element("p", {}, [replay, reset, download, share]));
+    this.controls.appendChild(element("p", {}, [this.link]));
+    // propose the ruling on the repository's "new file" page (site.toml sets it; none: no
+    // button): the file prefilled, at rulings/<topic>/<id>.toml
+    this.newFile = this.trigger.getAttribute("data-propose") || "";
+    if (this.newFile) {
+      var topics = this.vocabulary.choices.topics;
+      var folder = (this.path.split("/")[1] || "");
+      this.topic = choose("sb-topic", w.topic, topics, folder.indexOf(".") < 0 ? folder : "");
+      this.topic.addEventListener("change", function () {
+        self.propose();
+      });
+      this.proposeLink = element("a", { "class": "sb-propose", target: "_blank",
+                                        rel: "noopener", text: w.propose });
+      this.proposeLink.hidden = true;
+      this.controls.appendChild(element("p", {}, [field(w.topic, this.topic),
+                                                  this.proposeLink]));
+    }
+    this.board = element("div", { "class": "sb-board" });
+    this.controls.appendChild(this.board);
+  };
+
+  // ------------------------------------------------------------------ the board
+
+  // The board shows the set-up the last replay loaded (judge.site.editor.board_view) and
+  // each tap asks the worker for an edit of the text (judge.site.editor.edit, tomlkit: the
+  // file hand-editing would give), which is then replayed: the text area stays the advanced
+  // view, and the board follows it, since it is drawn from whatever text was replayed.
+
+  /** [value, name] pairs as the options of a select. */
+  function choose(cls, label, pairs, value) {
+    var node = element("select", { "class": cls, "aria-label": label });
+    pairs.forEach(function (pair) {
+      node.appendChild(element("option", { value: pair[0], text: pair[1] }));
+    });
+    if (value !== undefined) {
+      node.value = value;
+    }
+    return node;
+  }
+
+  function field(text, control) {
+    return element("label", { "class": "sb-field" }, [
+      element("span", { text: text }), control]);
+  }
+
+  Sandbox.prototype.boardEdit = function (op, args) {
+    var self = this;
+    return ask({ type: "edit", text: this.editor.value, op: op, args: args })
+      .then(function (answer) {
+        if (answer.value.error) {
+          self.status.textContent = answer.value.error;
+          return null;
+        }
+        return self.edit(answer.value.text);
+      }, function (error) {
+        self.fail(error);
+      });
+  };
+
+  Sandbox.prototype.drawBoard = function (view) {
+    var self = this;
+    var w = this.words;
+    var c = this.vocabulary.choices;
+    if (!this.writtenRules) {
+      this.writtenRules = view.rulesets.slice();
+    }
+    this.view = view;
+    var names = {};
+    c.states.forEach(function (pair) {
+      names[pair[0]] = pair[1];
+    });
+    var box = this.board;
+    box.textContent = "";
+    box.appendChild(element("h3", { text: w.board }));
+    // each player's zones that hold cards, the cards as buttons to tap
+    view.players.forEach(function (side) {
+      var set = element("fieldset", { "class": "sb-side", "data-player": side.id },
+                        [element("legend", { text: side.name })]);
+      if (!side.zones.length) {
+        set.appendChild(element("p", { "class": "small", text: w.nocards }));
+      }
+      side.zones.forEach(function (zone) {
+        var row = element("div", { "class": "sb-zonerow", "data-zone": zone.id },
+                          [element("span", { "class": "sb-zname", text: zone.name })]);
+        zone.cards.forEach(function (card) {
+          var marks = (card.down ? " ↓" : "") + (card.frozen ? " ❄" : "");
+          var chip = button(card.label + " " + card.name + marks, "sb-chip");
+          chip.setAttribute("data-label", card.label);
+          chip.setAttribute("aria-pressed", String(card.label === self.picked));
+          chip.addEventListener("click", function () {
+            self.picked = card.label === self.picked ? null : card.label;
+            self.drawBoard(self.view);
+          });
+          row.appendChild(chip);
+        });
+        set.appendChild(row);
+      });
+      box.appendChild(set);
+    });
+    // the palette: a card of the shared files, the filler or one of the ruling's own
+    var palette = c.palette.concat(view.own.filter(function (pair) {
+      return !c.palette.some(function (p) { return p[0] === pair[0]; });
+    }));
+    var player = choose("sb-add-player", w.player, c.players, this.addPlayer);
+    var zone = choose("sb-add-zone", w.zone, c.zones, this.addZone || "hand");
+    var card = choose("sb-palette", w.card, palette, this.addCard || "");
     var add = button(w.add, "sb-add");
     add.addEventListener("click", function () {
-      if (label.value.trim()) {
-        self.edit(addCard(self.editor.value, player.value, zone.value, label.value.trim()));
-      }
+      self.addPlayer = player.value;
+      self.addZone = zone.value;
+      self.addCard = card.value;
+      self.boardEdit("add", { player: player.value, zone: zone.value, card: card.value });
+    });
+    var empty = button(w.empty, "sb-empty");
+    empty.addEventListener("click", function () {
+      self.picked = null;
+      self.boardEdit("empty", {});
+    });
+    box.appendChild(element("div", { "class": "sb-addcard" }, [
+      element("h4", { text: w.addcard }), field(w.player, player), field(w.zone, zone),
+      field(w.card, card), add, empty]));
+    // the card tapped: move, remove, state, numbers, keywords
+    var found = null;
+    view.players.forEach(function (side) {
+      side.zones.forEach(function (z) {
+        z.cards.forEach(function (one) {
+          if (one.label === self.picked) {
+            found = { card: one, player: side.id, zone: z.id };
+          }
+        });
+      });
+    });
+    if (found) {
+      box.appendChild(this.cardPanel(found, names));
+    } else {
+      this.picked = null;
+    }
+    box.appendChild(this.stepsPanel(view));
+    // the rule set and the format
+    var rules = choose("sb-rules", w.ruleset, [["", w.all]].concat(c.rulesets),
+                       view.rulesets.length === 1 && view.rulesets.join() !==
+                       this.writtenRules.join() ? view.rulesets[0] : "");
+    rules.addEventListener("change", function () {
+      self.boardEdit("rulesets", { rules: rules.value ? [rules.value] : self.writtenRules });
+    });
+    var format = choose("sb-format", c.format, c.formats, view.format);
+    format.addEventListener("change", function () {
+      self.boardEdit("format", { format: format.value });
+    });
+    box.appendChild(element("p", { "class": "sb-game" }, [field(w.ruleset, rules),
+                                                         field(c.format, format)]));
+    this.drawSetup();
+  };
+
+  /** The set-up as the ruling page draws it (the replay's first board, the same SVG and
+   * caption), at the top of the board: a copy without ids, which stay the replay's. */
+  Sandbox.prototype.drawSetup = function () {
+    var figure = this.output.querySelector("#sb-replay section.step figure");
+    var old = this.board && this.board.querySelector(".sb-setup");
+    if (old) {
+      old.remove();
+    }
+    if (!figure || !this.board || !this.board.firstChild) {
+      return;
+    }
+    var copy = figure.cloneNode(true);
+    copy.classList.add("sb-setup");
+    Array.prototype.forEach.call(copy.querySelectorAll("[id]"), function (node) {
+      node.removeAttribute("id");
+    });
+    copy.removeAttribute("id");
+    var svg = copy.querySelector("svg");
+    if (svg) {
+      svg.removeAttribute("aria-describedby");
+    }
+    this.board.insertBefore(copy, this.board.firstChild.nextSibling); // under the heading
+  };
+
+  Sandbox.prototype.cardPanel = function (found, names) {
+    var self = this;
+    var w = this.words;
+    var c = this.vocabulary.choices;
+    var label = found.card.label;
+    var player = choose("sb-move-player", w.player, c.players, found.player);
+    var zone = choose("sb-move-zone", w.zone, c.zones, found.zone);
+    var move = button(w.move, "sb-move");
+    move.addEventListener("click", function () {
+      self.boardEdit("move", { label: label, player: player.value, zone: zone.value });
     });
     var remove = button(w.remove, "sb-remove");
     remove.addEventListener("click", function () {
-      self.edit(removeCard(self.editor.value, player.value, zone.value, label.value.trim()));
+      self.picked = null;
+      self.boardEdit("remove", { label: label });
     });
-    // a card of the ruling's own: power, level, keyword
-    var card = select(w.card, []);
-    card.className = "sb-card";
-    this.cardList = card;
+    function box(name, on) {
+      var tick = element("input", { type: "checkbox", "class": "sb-" + name });
+      tick.checked = on;
+      tick.addEventListener("change", function () {
+        var down = self.board.querySelector(".sb-down").checked;
+        var frozen = self.board.querySelector(".sb-frozen").checked;
+        self.boardEdit("state", { label: label, down: down, frozen: frozen });
+      });
+      return element("label", { "class": "sb-tick" }, [tick, element("span", {
+        text: names[name] })]);
+    }
     var power = element("input", { "class": "sb-power", type: "number", step: "1000",
-                                   "aria-label": w.power, placeholder: w.power });
+                                   "aria-label": w.power, inputmode: "numeric" });
     var level = element("input", { "class": "sb-level", type: "number", min: "0",
-                                   "aria-label": w.level, placeholder: w.level });
+                                   "aria-label": w.level, inputmode: "numeric" });
     var set = button(w.set, "sb-set");
     set.addEventListener("click", function () {
-      var text = self.editor.value;
-      if (!card.value) {
-        return;
-      }
+      var edits = [];
       if (power.value !== "") {
-        text = setKey(text, "cards." + card.value, "power", String(Number(power.value)));
+        edits.push(["power", Number(power.value)]);
       }
       if (level.value !== "") {
-        text = setKey(text, "cards." + card.value, "level", String(Number(level.value)));
+        edits.push(["level", Number(level.value)]);
       }
-      self.edit(text);
+      edits.reduce(function (done, pair) {
+        return done.then(function () {
+          return self.boardEdit("card", { label: label, field: pair[0], value: pair[1] });
+        });
+      }, Promise.resolve());
     });
-    var keyword = select(w.keyword, v.keywords);
-    keyword.className = "sb-keyword";
+    var colour = choose("sb-colour", w.colour, [["", "—"]].concat(c.colours), "");
+    colour.addEventListener("change", function () {
+      if (colour.value) {
+        self.boardEdit("card", { label: label, field: "colour", value: colour.value });
+      }
+    });
+    var keyword = choose("sb-keyword", w.keyword, c.keywords);
     var toggle = button(w.toggle, "sb-toggle");
     toggle.addEventListener("click", function () {
-      if (card.value) {
-        self.edit(toggleKeyword(self.editor.value, card.value, keyword.value));
-      }
+      self.boardEdit("keyword", { label: label, keyword: keyword.value });
     });
-    this.noCard = element("p", { "class": "small sb-nocard", text: w.nocard });
-    this.controls.appendChild(element("p", {}, [replay, reset, download,
-                                                labelled(w.ruleset, rules)]));
-    this.controls.appendChild(element("p", {}, [player, zone, label, add, remove]));
-    this.controls.appendChild(element("p", { "class": "sb-cards" }, [
-      card, labelled(w.power, power), labelled(w.level, level), set, keyword, toggle]));
-    this.controls.appendChild(this.noCard);
-    this.listCards();
+    return element("div", { "class": "sb-cardpanel", "data-label": label }, [
+      element("h4", { text: label + " " + found.card.name }),
+      element("p", {}, [field(w.player, player), field(w.zone, zone), move, remove]),
+      element("p", {}, [box("down", found.card.down), box("frozen", found.card.frozen)]),
+      element("p", {}, [field(w.power, power), field(w.level, level), set,
+                        field(w.colour, colour)]),
+      element("p", {}, [field(w.keyword, keyword), toggle])]);
   };
 
-  Sandbox.prototype.listCards = function () {
-    var cards = ownCards(this.editor.value);
-    var current = this.cardList.value;
-    this.cardList.textContent = "";
-    var list = this.cardList;
-    cards.forEach(function (id) {
-      list.appendChild(element("option", { value: id, text: id }));
+  Sandbox.prototype.stepsPanel = function (view) {
+    var self = this;
+    var w = this.words;
+    var c = this.vocabulary.choices;
+    var list = element("ol", { "class": "sb-steplist" });
+    view.steps.forEach(function (step) {
+      var drop = button("×", "sb-unstep");
+      drop.setAttribute("aria-label", w.unstep + ": " + step[1]);
+      drop.addEventListener("click", function () {
+        self.boardEdit("unstep", { index: step[0] });
+      });
+      list.appendChild(element("li", {}, [document.createTextNode(step[1] + " "), drop]));
     });
-    if (cards.indexOf(current) >= 0) {
-      list.value = current;
+    var action = choose("sb-action", w.action, c.actions, this.stepAction || "effect");
+    var labels = view.cards;
+    var controls = {
+      player: choose("sb-step-player", w.player, c.players),
+      card: choose("sb-step-card", w.card, labels),
+      to: choose("sb-step-to", w.to, [["", w.next]].concat(c.phases)),
+      op: choose("sb-step-op", w.op, c.ops),
+      count: element("input", { "class": "sb-step-count", type: "number", min: "1",
+                                value: "1", "aria-label": w.count, inputmode: "numeric" }),
+    };
+    var fields = element("span", { "class": "sb-stepfields" });
+    function show() {
+      fields.textContent = "";
+      (c.fields[action.value] || []).forEach(function (name) {
+        fields.appendChild(field(w[name === "to" ? "to" : name], controls[name]));
+      });
     }
-    this.noCard.hidden = cards.length > 0;
+    action.addEventListener("change", function () {
+      self.stepAction = action.value;
+      show();
+    });
+    show();
+    var add = button(w.addstep, "sb-addstep");
+    add.addEventListener("click", function () {
+      var args = { action: action.value };
+      (c.fields[action.value] || []).forEach(function (name) {
+        args[name] = controls[name].value;
+      });
+      self.boardEdit("step", args);
+    });
+    // one more operation at the end of the last step, when it is an effect
+    var more = button(w.addop, "sb-addop");
+    var last = view.steps.length ? view.steps[view.steps.length - 1] : null;
+    more.hidden = !last || !last[2];
+    more.addEventListener("click", function () {
+      self.boardEdit("operation", { op: controls.op.value, count: controls.count.value });
+    });
+    return element("div", { "class": "sb-steps" }, [
+      element("h4", { text: w.steps }), list,
+      element("p", {}, [field(w.action, action), fields, add, more])]);
   };
 
   Sandbox.prototype.numberLines = function () {
@@ -451,7 +683,7 @@
   Sandbox.prototype.edit = function (text) {
     this.editor.value = text;
     this.numberLines();
-    this.replay();
+    return this.replay();
   };
 
   Sandbox.prototype.soon = function () {
@@ -465,9 +697,6 @@
   Sandbox.prototype.replay = function () {
     var self = this;
     clearTimeout(this.timer);
-    if (this.cardList) {
-      this.listCards();
-    }
     this.version += 1;
     var version = this.version;
     this.panel.setAttribute("aria-busy", "true");
@@ -480,7 +709,9 @@
         if (version !== self.version) {
           return; // a later edit is being replayed
         }
+        self.panel.setAttribute("data-compiled", answer.compiled || "none");
         self.show(answer.value, performance.now() - began);
+        return Promise.all([self.keepAddress(), self.propose(answer.value.ok)]);
       }, function (error) {
         if (version === self.version) {
           self.fail(error);
@@ -538,7 +769,8 @@
     keepOffline(this.trigger.getAttribute("data-sandbox"));
     this.panel.removeAttribute("aria-busy");
     this.panel.setAttribute("data-ms", String(Math.round(ms)));
-    this.status.textContent = "";
+    this.status.textContent = this.notice || "";
+    this.notice = "";
     this.report.textContent = "";
     this.report.className = "sb-report" + (result.ok ? "" : " sb-fail");
     var self = this;
@@ -548,6 +780,7 @@
       }
       self.report.appendChild(document.createTextNode(text));
     });
+    this.check.open = !result.html; // nothing else to read when the file did not load
     this.editor.setAttribute("aria-invalid", result.line ? "true" : "false");
     this.markLine(result.line);
     if (result.line) {
@@ -558,8 +791,12 @@
       this.report.appendChild(document.createTextNode("\n"));
       this.report.appendChild(link);
     }
+    if (result.board) {
+      this.drawBoard(result.board); // the text replayed: the board follows it
+    }
     this.output.innerHTML = result.html ? ownIds(result.html) : "";
     rootLinks(this.output);
+    this.drawSetup();
     if (window.judgeBoards) {
       window.judgeBoards.describe(this.output); // the boards' text alternatives (site.js)
     }
@@ -595,8 +832,77 @@
     this.status.textContent = "";
     this.report.className = "sb-report sb-fail";
     this.report.textContent = text;
+    this.check.open = true;
     this.output.textContent = "";
     this.answered();
+  };
+
+  /** The link that proposes the text as it is now: only after a replay that met every
+   * expectation (`ok`), so that every file proposed passes judge check as it is. */
+  Sandbox.prototype.propose = function (ok) {
+    var self = this;
+    if (!this.newFile) {
+      return Promise.resolve();
+    }
+    this.lastOk = ok === undefined ? this.lastOk : ok;
+    this.proposeLink.hidden = true;
+    if (!this.lastOk) {
+      return Promise.resolve();
+    }
+    var text = this.editor.value;
+    return ask({ type: "propose", text: text, path: this.path, topic: this.topic.value })
+      .then(function (answer) {
+        var file = answer.value;
+        if (file.error || text !== self.editor.value) {
+          return;
+        }
+        self.proposeLink.href = self.newFile + "?filename=" + encodeURIComponent(file.path) +
+          "&value=" + encodeURIComponent(file.text);
+        self.proposeLink.setAttribute("data-path", file.path);
+        self.proposeLink.hidden = false;
+      });
+  };
+
+  /** The page's address carries the edited ruling (none when it is as written), so that
+   * a reload, a bookmark or a copied address keeps the position. */
+  Sandbox.prototype.keepAddress = function () {
+    var text = this.editor.value;
+    var done = text === this.original ? Promise.resolve("") :
+      encodeShare(text, this.original);
+    var self = this;
+    return done.then(function (hash) {
+      if (text !== self.editor.value) {
+        return; // edited since
+      }
+      if (window.location.hash.indexOf("#try=") === 0 || hash) {
+        window.history.replaceState(window.history.state, "", address(hash));
+      }
+    });
+  };
+
+  /** "Copy link": the address of this position, through the platform's share sheet where
+   * there is one (a phone), else to the clipboard; shown in a field either way. */
+  Sandbox.prototype.share = function () {
+    var self = this;
+    return encodeShare(this.editor.value, this.original).then(function (hash) {
+      var url = address(hash);
+      self.link.value = url;
+      self.link.hidden = false;
+      self.panel.setAttribute("data-link", url);
+      var coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+      if (coarse && navigator.share) {
+        return navigator.share({ title: document.title, url: url }).catch(function () {
+          self.link.select(); // dismissed: the field still holds it
+        });
+      }
+      self.link.select();
+      var clip = navigator.clipboard;
+      return (clip ? clip.writeText(url) : Promise.reject(null)).then(function () {
+        self.status.textContent = self.words.copied;
+      }, function () {
+        self.status.textContent = self.words.copy;
+      });
+    });
   };
 
   Sandbox.prototype.download = function () {
@@ -630,7 +936,6 @@
   // for the tests and the benchmark (benchmarks/sandbox.py): the worker and the editing helpers
   window.judgeSandbox = {
     open: open, ask: ask, stop: stopWorker,
-    edits: { addCard: addCard, removeCard: removeCard, setKey: setKey,
-             toggleKeyword: toggleKeyword, setRulesets: setRulesets },
+    share: { encode: encodeShare, decode: decodeShare },
   };
 })();

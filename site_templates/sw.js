@@ -342,8 +342,21 @@ function carryOver() {
 // minutes in Chromium (issue 25), and nothing is gained by it: the previous worker already
 // serves the rebuilt pages and index (network first, revalidated) and keeps a language's
 // search as the site now lists it (keepLanguage).
+/** Every language's "offline" page (a few kilobytes each), kept at the install: without a
+ * network, a switch to a language never visited shows that page, in the site's style and the
+ * language asked for, rather than the browser's error page. */
+function keepOfflinePages() {
+  return Promise.all(LANGS.map(function (lang) {
+    var url = SCOPE + lang + "/offline/";
+    return fetch(url, { cache: "no-cache" }).then(function (response) {
+      return store(CACHE, url, response);
+    }).catch(function () {});
+  }));
+}
+
 self.addEventListener("install", function (event) {
-  event.waitUntil(caches.open(CACHE).then(carryOver).catch(function () {}));
+  event.waitUntil(caches.open(CACHE).then(carryOver).then(keepOfflinePages)
+    .catch(function () {}));
 });
 
 self.addEventListener("activate", function (event) {

@@ -127,3 +127,29 @@ def test_scale(tmp_path: Path) -> None:
     again = run("scale.py", "--sizes", "16", "--pairs", "1", "--corpora", str(kept))
     assert any(line.startswith("ratio judge db, 16 rulings / floor") for line in ratios(again))
     assert rulings[0].stat().st_mtime_ns == stamp
+
+
+def test_links(tiny: Path) -> None:
+    # lengths, not times (no ratio line): both forms of a shared sandbox link, per ruling
+    out = run("links.py", "--corpus", str(tiny))
+    assert re.search(r"^6 rulings, links to their pages at ", out, re.MULTILINE)
+    for form in (r"one card more in a hand \(#try=2\., the edit\)", r"the whole file \(#try=1\.\)"):
+        assert re.search(rf"^{form}: median \d+ characters, 90th percentile \d+, longest \d+ "
+                         rf"\(.+\); \d+ of 6 under 2000$", out, re.MULTILINE), out
+
+
+def test_link_fragments_round_trip_and_an_edit_is_short() -> None:
+    links = bench_module("links")
+    base = (ROOT / "rulings/effects/up-to-target-may-choose-none.toml").read_text(
+        encoding="utf-8")
+    changed = links.one_card_more(base)
+    assert 'hand = ["x9"]' in changed
+    short = links.fragment(changed, base)
+    assert short.startswith("#try=2.") and len(short) < 100
+    assert links.unpack(short, base) == changed
+    whole = links.fragment(changed)
+    assert whole.startswith("#try=1.") and links.unpack(whole, "") == changed
+    # sandbox.js's FNV-1a: the empty text's digest is the offset basis; a non-BMP character
+    # counts as its two UTF-16 code units, as JavaScript's charCodeAt gives them
+    assert links.digest("") == "811c9dc5" and links.digest("a") == "e40c292c"
+    assert links.digest("😀") != links.digest("")

@@ -42,9 +42,16 @@ def test_sandbox(tiny: Path) -> None:
     need_chromium()
     if not (ROOT / "node_modules" / "pyodide" / "package.json").is_file():
         unavailable("Pyodide is not installed (npm ci)")
-    out = run("sandbox.py", "--corpus", str(tiny), "--rulings", "2")
-    assert any(line.startswith("ratio replay after an edit in the browser") for line in
-               ratios(out))
+    out = run("sandbox.py", "--corpus", str(tiny), "--rulings", "2", "--starts", "1")
+    lines = ratios(out)
+    assert any(line.startswith("ratio replay after an edit in the browser") for line in lines)
+    for kind in ("cold", "warm"):
+        assert any(line.startswith(f"ratio start, {kind} ") and f"Pyodide's bare start, {kind}"
+                   in line for line in lines), out
+    assert any(line.startswith("ratio start, warm with the kept bytecode / without it")
+               for line in lines), out
+    # the warm start took the bytecode the first use kept
+    assert "kept bytecode at the warm starts: ['used']" in out, out
 
 
 def test_site_offline(tiny: Path) -> None:

@@ -312,3 +312,31 @@ def test_a_returning_visitor_sees_the_rebuilt_page_and_search_on_the_first_load(
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_offline_a_language_never_visited_shows_its_offline_page(browser: Any,
+                                                                 site: Path) -> None:
+    """After a visit in English only, without a network, the language chooser's other
+    languages open their own "offline" page (kept at the install), in the site's style."""
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    context.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    try:
+        with serving(site, "judge serve") as base:
+            tab = context.new_page()
+            tab.on("pageerror", lambda exc: errors.append(str(exc)))
+            tab.goto(base + RULING_PAGE)
+            tab.wait_for_selector("html[data-offline=kept]")
+            tab.wait_for_function("navigator.serviceWorker.controller !== null")
+            context.set_offline(True)
+            for lang, title in (("ja", "オフライン"), ("zh-Hans", "离线")):
+                tab.goto(base + RULING_PAGE.replace("en/", f"{lang}/", 1))
+                assert tab.locator("html").get_attribute("lang") == lang
+                assert tab.locator("h1").inner_text() == title
+                # the site's own stylesheet, from the cache
+                assert tab.evaluate("getComputedStyle(document.body).fontFamily") != \
+                    "Times New Roman"
+                assert tab.locator("link[rel=stylesheet]").count() >= 1
+    finally:
+        context.close()
+    assert not errors, errors

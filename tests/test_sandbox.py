@@ -17,6 +17,7 @@ import subprocess
 import sys
 import zipfile
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -63,7 +64,51 @@ def test_the_sandbox_renders_the_page_sections_byte_for_byte(model: SiteModel,
                                     lang))
         answer = sandbox.replay_text(text_of(path), path, lang)
         assert answer["ok"] and answer["line"] == 0, answer["report"]
-        assert answer["html"] == sections(page), path
+        # the page's answer gives way to the results (below); the rest is the page's
+        page_part = re.sub(r'<section id="rulesets">.*?</section>\n', "", sections(page),
+                           count=1, flags=re.S)
+        results_part, _, rest = answer["html"].partition("</section>\n")
+        assert results_part.startswith('<section id="results"')
+        assert rest == page_part, path
+        assert 'data-ok="no"' not in results_part and "sb-differs" not in results_part
+
+
+def results_text(html: str) -> str:
+    """The results section of a sandbox answer as text, a cell or item a line."""
+    part = html[:html.index("</section>")]
+    return re.sub(r"\n+", "\n", re.sub(r"<[^>]+>", "\n", part)).replace("&#39;", "'")
+
+
+def test_after_an_edit_the_results_give_expected_against_got_in_the_page_language() -> None:
+    # the turn player has refreshed once already: the first refresh of the steps is their
+    # second, which ends the turn from 2014-09 on (and is just a refresh before)
+    edited = text_of(RULING).replace("refreshes = { p1 = 0, p2 = 0 }",
+                                     "refreshes = { p1 = 1, p2 = 0 }")
+    en = sandbox.replay_text(edited, RULING, "en")["html"]
+    assert en.count('data-ok="no"') == 2  # 2014-04 · 2014-07, and 2014-09 · current
+    shown = results_text(en)
+    assert "2014-09 · current: ✗ not as the ruling expects" in shown
+    # what happened: the turn passed to Player 2, as judge check's lines say in engine words
+    assert "Turn\n3\n✗ 4" in shown and "Turn player\nPlayer 1\n✗ Player 2" in shown
+    assert "Refreshes of Player 1 this turn\n1\n✗ 2" in shown  # under 2014-04 · 2014-07
+    assert "The replay: Player 1 has refreshed 2 times this turn." in shown
+    assert "The ruling expects: Player 1 has refreshed 1 time this turn." in shown
+    assert "The replay: It is Player 2's turn." in shown
+    # the refresh event the file expects is no fact of the table: a sentence says so
+    assert "in a way this table does not show" in shown
+    ja = results_text(sandbox.replay_text(edited, RULING, "ja")["html"])
+    assert "再現の結果：このターン、プレイヤー1は2回リフレッシュした。" in ja or \
+        re.search(r"再現の結果：.*プレイヤー1.*2", ja), ja
+    assert "2014-09 · 現行" in ja and "current" not in ja
+    assert not re.search(r"\b(p1|p2|expected|got|refreshes)\b", ja + results_text(
+        sandbox.replay_text(edited, RULING, "zh-Hans")["html"]))
+
+
+def test_a_rule_set_the_engine_stops_is_a_sentence_in_the_results() -> None:
+    text = runaway(sandbox.vocabulary()["blank"])
+    shown = results_text(sandbox.replay_text(text, sandbox.DEFAULT_PATH, "en")["html"])
+    assert "The replay stopped before its end: engine error: more than 20000 events" in shown
+    assert "does not show" not in shown
 
 
 def test_an_edit_changes_the_replay_and_fails_the_expectation() -> None:
@@ -323,3 +368,98 @@ def test_the_loaders_and_the_site_read_the_same_data_files(
     assert "hidden-card" not in library.cards and "sub-card" not in library.cards
     assert [p.relative_to(data).as_posix() for p in judge.data.data_files()] == \
         ["sources.toml", "rulesets.toml", "glossary.toml", "cards/basic.toml"]
+
+
+#: Markup that runs a script wherever it is parsed as HTML rather than shown as text.
+PAYLOAD = ('<script>window.__pwned=1</script><img src=x onerror=window.__pwned=2>'
+           '<svg onload=window.__pwned=3></svg>')
+HOSTILE_SOURCE = "rulings/effects/up-to-target-may-choose-none.toml"
+
+
+def hostile_ruling() -> str:
+    """A ruling with :data:`PAYLOAD` in every text it has: the question, answer, title and
+    explanation in each language, a card's names and each outcome's names (every string
+    given per language), and a comment."""
+    text = text_of(HOSTILE_SOURCE)
+    escaped = PAYLOAD.replace("\\", "\\\\").replace('"', '\\"')
+    text, count = re.subn(r'(\b(?:ja|en|zh-Hans) = ")', rf"\g<1>{escaped}", text)
+    assert count >= 4 * 3 + 3 + 4 * 3  # the texts, the card's names, the outcomes' names
+    return f"# {PAYLOAD}\n{text}"
+
+
+@pytest.mark.parametrize("lang", ["ja", "en", "zh-Hans"])
+def test_script_payloads_in_every_text_are_shown_as_text(lang: str) -> None:
+    answer = sandbox.replay_text(hostile_ruling(), HOSTILE_SOURCE, lang)
+    assert answer["ok"], answer["report"]
+    html = answer["html"]
+    tags: list[str] = []
+    handlers: list[str] = []
+
+    class Elements(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            tags.append(tag)
+            handlers.extend(name for name, _ in attrs if name.startswith("on"))
+
+    Elements().feed(html)
+    assert "script" not in tags and "img" not in tags and not handlers
+    assert "&lt;script&gt;" in html  # the card's name, shown as text in the key to the cards
+
+
+def test_site_settings_give_the_propose_button_or_none(model: SiteModel,
+                                                       tmp_path: Path) -> None:
+    from judge.errors import DataError
+    from judge.site.settings import load_settings
+
+    assert load_settings(tmp_path).new_file == ""  # no site.toml: no button
+    data = next(d for d in model.site.rulings if d.ruling.path == RULING)
+    spec = PageSpec(f"rulings/{data.id}/", "ruling.html", data.id)
+    assert "data-propose" not in render("ruling.html", "en", model.context(spec, "en"))
+    (tmp_path / "site.toml").write_text('repository = "https://github.com/judges/wixoss"\n'
+                                        'branch = "rulings"\n', encoding="utf-8")
+    model.propose = load_settings(tmp_path).new_file
+    try:
+        page = render("ruling.html", "ja", model.context(spec, "ja"))
+        assert 'data-propose="https://github.com/judges/wixoss/new/rulings"' in page
+    finally:
+        model.propose = ""
+    for text, message in [
+        ('repository = "http://example.org/x"\n',
+         "site.toml:1: repository: expected https://github.com/OWNER/NAME, got "),
+        ('repository = "https://github.com/a/b"\nbranches = "x"\n',
+         "site.toml:2: branches: not a setting of the site (valid: repository, branch)"),
+    ]:
+        (tmp_path / "site.toml").write_text(text, encoding="utf-8")
+        with pytest.raises(DataError) as info:
+            load_settings(tmp_path)
+        assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_kept_bytecode_is_taken_without_compiling_the_sources(tmp_path: Path) -> None:
+    """compiled_archive (what the worker keeps after a first use) holds the imported
+    modules' bytecode as unchecked-hash pycs: unpacked beside the package, Python takes them
+    and does not even read the sources (one is broken here, and the import still works)."""
+    archive = tmp_path / "judge.zip"
+    sandbox_build.write_archive(archive, ["first-refresh-does-not-end-turn"])
+    first, second = tmp_path / "first", tmp_path / "second"
+    for home in (first, second):
+        with zipfile.ZipFile(archive) as z:
+            z.extractall(home)
+    run = ("import sys; sys.path.insert(0, sys.argv[1]); import judge.site.sandbox as s; "
+           "print(s.replay_text(s.vocabulary()['blank'], s.DEFAULT_PATH, 'ja')['report'][-1])")
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, "-c", run + "; s.compiled_archive(sys.argv[1], "
+                           "sys.argv[2])", str(first), str(tmp_path / "pyc.zip")],
+                          capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert done.stdout.strip() == "3 passed, 0 failed", done.stderr
+    with zipfile.ZipFile(tmp_path / "pyc.zip") as kept:
+        names = kept.namelist()
+        tag = f"cpython-{sys.version_info[0]}{sys.version_info[1]}"
+        assert f"judge/site/__pycache__/sandbox.{tag}.pyc" in names
+        assert any(n.startswith("jinja2/__pycache__/") for n in names)
+        assert all(kept.read(n)[4:8] == b"\x01\x00\x00\x00" for n in names)  # unchecked hash
+        kept.extractall(second)
+    source = second / "judge" / "site" / "sandbox.py"
+    source.write_text("raise SystemExit('the source was compiled again')\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", run, str(second)], capture_output=True,
+                          text=True, timeout=120, env=env, cwd=tmp_path)
+    assert done.stdout.strip() == "3 passed, 0 failed", done.stderr

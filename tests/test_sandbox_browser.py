@@ -13,6 +13,7 @@ which ./dev runs): without them the tests skip, or fail when ``CI`` is set.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,12 +22,14 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest import unavailable
-from test_sandbox import RULING, runaway
+from test_editor import ENGINE_CODES
+from test_sandbox import HOSTILE_SOURCE, RULING, hostile_ruling, runaway
 
 from judge.paths import project_root
 from judge.scenario.load import discover
 from judge.site import sandbox, sandbox_build
 from judge.site.build import build_site
+from judge.site.editor import edit
 from judge.site.serve import start_server
 
 if TYPE_CHECKING:
@@ -89,12 +92,31 @@ def wait_replay(page: Page, count: int) -> str:
     return page.locator(".sandbox").get_attribute("data-state") or ""
 
 
+def add_card(page: Page, player: str, zone: str, card: str) -> None:
+    """Add a card from the board's palette."""
+    page.select_option(".sb-add-player", player)
+    page.select_option(".sb-add-zone", zone)
+    page.select_option(".sb-palette", card)
+    page.click(".sb-add")
+
+
+def replays(page: Page) -> int:
+    return int(page.locator(".sandbox").get_attribute("data-replays") or 0)
+
+
+def open_sandbox(page: Page, address: str) -> str:
+    """Open ``address``, click its sandbox button, wait for the first replay; its state."""
+    page.goto(address)
+    page.click("button[data-sandbox]")
+    return wait_replay(page, 1)
+
+
 def report(page: Page) -> str:
-    return page.locator(".sb-report").inner_text()
+    return page.locator(".sb-report").text_content() or ""  # folded in a details element
 
 
 def test_try_it_replays_the_ruling_as_the_page_and_an_edit_changes_it(
-        browser: Browser, base_url: str, width: int) -> None:
+        browser: Browser, site: Path, base_url: str, width: int) -> None:
     context, page, requests, errors = new_page(browser, width)
     try:
         page.goto(f"{base_url}/en/{RULING_PAGE}")
@@ -103,6 +125,10 @@ def test_try_it_replays_the_ruling_as_the_page_and_an_edit_changes_it(
             "the sandbox is loaded before a click"
         button = page.locator("button[data-sandbox]")
         assert button.is_visible()
+        # the button says what a first use downloads: the files the sandbox lists
+        listed = json.loads((site / "sandbox" / "files.json").read_text(encoding="utf-8"))
+        total = sum((site / name).stat().st_size for name in listed["files"])
+        assert f"({total / 1e6:.1f} MB to download the first time)" in button.inner_text()
         button.click()
         assert wait_replay(page, 1) == "ok"
         assert report(page) == "4 passed, 0 failed"
@@ -112,15 +138,12 @@ def test_try_it_replays_the_ruling_as_the_page_and_an_edit_changes_it(
         assert mine == static and len(mine) >= 3
         assert page.locator("#sb-replay svg").count() == page.locator("#replay svg").count()
         board = page.locator(".sb-output").inner_text()
-        # a control: one more card in player 1's hand
-        page.select_option(".sb-player", "p1")
-        page.select_option(".sb-zone", "hand")
-        page.fill(".sb-label", "h9")
-        page.click(".sb-add")
-        assert 'hand = ["h1", "h9"]' in page.locator(".sb-text").input_value()
-        assert wait_replay(page, 2) == "fail"
-        assert "unexpected h9" in report(page) and report(page).endswith("0 passed, 4 failed")
-        assert "h9" in page.locator(".sb-output").inner_text()
+        # the board: one more card (the filler, a plain SIGNI) in player 1's hand
+        add_card(page, "p1", "hand", "")
+        assert wait_replay(page, 2) == "fail"  # the edit (a worker's answer), then its replay
+        assert 'hand = ["h1", "S1"]' in page.locator(".sb-text").input_value()
+        assert "unexpected S1" in report(page) and report(page).endswith("0 passed, 4 failed")
+        assert "S1" in page.locator(".sb-output").inner_text()
         assert page.locator(".sb-output").inner_text() != board
         # the rule set control
         page.select_option(".sb-rules", "2014-04")
@@ -149,9 +172,7 @@ def test_the_blank_sandbox_downloads_a_ruling_judge_check_accepts(
         browser: Browser, base_url: str, tmp_path: Path) -> None:
     context, page, _, errors = new_page(browser, 390)
     try:
-        page.goto(f"{base_url}/ja/sandbox/")
-        page.click("button[data-sandbox]")
-        assert wait_replay(page, 1) == "ok"
+        assert open_sandbox(page, f"{base_url}/ja/sandbox/") == "ok"
         assert page.locator(".sb-text").input_value() == sandbox.vocabulary()["blank"]
         with page.expect_download() as info:
             page.click(".sb-download")
@@ -179,9 +200,7 @@ def test_the_sandbox_works_offline_after_its_first_use(browser: Browser,
                                                         base_url: str) -> None:
     context, page, _, errors = new_page(browser, service_workers="allow")
     try:
-        page.goto(f"{base_url}/en/{RULING_PAGE}")
-        page.click("button[data-sandbox]")
-        assert wait_replay(page, 1) == "ok"
+        assert open_sandbox(page, f"{base_url}/en/{RULING_PAGE}") == "ok"
         page.wait_for_function("document.documentElement.getAttribute("
                                "'data-sandbox-offline') === 'kept'", timeout=START_MS)
         page.wait_for_function("navigator.serviceWorker.controller !== null")
@@ -190,6 +209,217 @@ def test_the_sandbox_works_offline_after_its_first_use(browser: Browser,
         page.click("button[data-sandbox]")
         assert wait_replay(page, 1) == "ok"
         assert report(page) == "4 passed, 0 failed"
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def links_module() -> Any:
+    """benchmarks/links.py: the sandbox's link fragments made in Python."""
+    import importlib.util
+
+    path = project_root() / "benchmarks" / "links.py"
+    spec = importlib.util.spec_from_file_location("bench_links", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def shared_link(page: Page) -> str:
+    """Click "Copy link" and read the link the field then holds."""
+    page.click(".sb-share")
+    page.wait_for_function("document.querySelector('.sandbox').hasAttribute('data-link')")
+    return page.locator(".sandbox").get_attribute("data-link") or ""
+
+
+def test_a_shared_link_reopens_the_edited_position_in_a_fresh_browser(
+        browser: Browser, base_url: str) -> None:
+    context, page, _, errors = new_page(browser, 390)
+    try:
+        assert open_sandbox(page, f"{base_url}/en/{RULING_PAGE}") == "ok"
+        assert "#try=" not in page.url  # the ruling as written: a plain address
+        add_card(page, "p1", "hand", "")
+        assert wait_replay(page, 2) == "fail"
+        edited = page.locator(".sb-text").input_value()
+        link = shared_link(page)
+        assert link.startswith(f"{base_url}/en/{RULING_PAGE}#try=2.") and len(link) < 300
+        # the address bar carries the position too (a reload or a bookmark keeps it)
+        page.wait_for_function("h => window.location.hash === h", arg=link[link.index("#"):])
+    finally:
+        context.close()
+    assert not errors, errors
+    context, page, _, errors = new_page(browser, 390)
+    try:
+        page.goto(link)
+        assert wait_replay(page, 1) == "fail"  # opened and replayed without a click
+        assert page.locator(".sb-text").input_value() == edited
+        assert "unexpected S1" in report(page)
+        assert page.locator("#sb-results tr.sb-differs").count() >= 1
+        # undoing the edits gives the plain address back
+        page.click(".sb-reset")
+        assert wait_replay(page, 2) == "ok"
+        page.wait_for_function("window.location.hash === ''")
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_links_with_script_payloads_only_ever_show_text(browser: Browser,
+                                                         base_url: str) -> None:
+    """A link is data for the ruling loader: payloads in every text field (both forms of
+    link), markup in place of the code, and a link that is not deflate run no script."""
+    links = links_module()
+    hostile = hostile_ruling()
+    base = (project_root() / HOSTILE_SOURCE).read_text(encoding="utf-8")
+    page_path = f"rulings/{Path(HOSTILE_SOURCE).stem}/"
+    cases = [
+        (f"ja/{page_path}{links.fragment(hostile, base)}", hostile, ""),
+        (f"zh-Hans/{page_path}{links.fragment(hostile)}", hostile, ""),
+        (f"en/sandbox/{links.fragment(hostile)}", hostile, ""),
+        (f"en/{page_path}#try=1.<img src=x onerror=window.__pwned=4>", base, "could not"),
+        (f"ja/{page_path}#try=1.AAAA", base, "読み取れません"),  # base64url, not deflate
+    ]
+    context, page, _, errors = new_page(browser, 390)
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        for address, text, notice in cases:
+            page.goto(f"{base_url}/{address}")
+            assert wait_replay(page, 1) == "ok", address
+            assert page.locator(".sb-text").input_value() == text
+            assert notice in page.locator(".sb-status").inner_text()
+            if text is hostile:
+                assert "<script>window.__pwned=1</script>" in \
+                    page.locator(".sb-output").inner_text()  # shown, as text
+            assert page.evaluate("window.__pwned === undefined"), address
+            assert page.locator(".sb-output script, .sb-output img").count() == 0
+    finally:
+        context.close()
+    assert not dialogs and not errors, (dialogs, errors)
+
+
+def test_propose_opens_the_repositorys_new_file_page_with_the_file(
+        browser: Browser, base_url: str) -> None:
+    """With a repository set (site.toml; here put on the button as the build would), the
+    link proposes the ruling as it replays: a variant of a corpus ruling under a new id, in
+    its topic's folder; a version that fails its expectations is not offered."""
+    from urllib.parse import parse_qs, urlsplit
+
+    new_file = "https://github.com/judges/wixoss/new/main"
+    context, page, _, errors = new_page(browser, 390)
+    try:
+        page.goto(f"{base_url}/en/{RULING_PAGE}")
+        page.evaluate("url => document.querySelector('button[data-sandbox]')"
+                      ".setAttribute('data-propose', url)", new_file)
+        page.click("button[data-sandbox]")
+        assert wait_replay(page, 1) == "ok"
+        link = page.locator("a.sb-propose")
+        link.wait_for(state="visible")
+        href = link.get_attribute("href") or ""
+        assert href.startswith(new_file + "?filename=") and link.get_attribute("target") == \
+            "_blank"
+        query = parse_qs(urlsplit(href).query)
+        variant = "first-refresh-does-not-end-turn-variant"
+        assert query["filename"] == [f"rulings/refresh/{variant}.toml"]
+        text = page.locator(".sb-text").input_value()
+        assert query["value"] == [text.replace('id = "first-refresh-does-not-end-turn"',
+                                               f'id = "{variant}"')]
+        add_card(page, "p1", "hand", "")  # the expectations fail now: nothing to propose
+        assert wait_replay(page, 2) == "fail"
+        assert link.is_hidden()
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+#: What the judge taps, from an empty board, and the board edit each is (judge.site.editor).
+TAPS: list[tuple[str, dict[str, Any]]] = [
+    ("add", {"player": "p1", "zone": "lrig", "card": "lrig-white-0"}),
+    ("add", {"player": "p1", "zone": "deck", "card": ""}),
+    ("add", {"player": "p1", "zone": "deck", "card": ""}),
+    ("add", {"player": "p2", "zone": "lrig", "card": "lrig-red-4"}),
+    ("add", {"player": "p2", "zone": "hand", "card": ""}),
+    ("move", {"label": "S3", "player": "p2", "zone": "deck"}),
+    ("state", {"label": "L1", "down": True, "frozen": False}),
+    ("card", {"label": "S1", "field": "power", "value": 3000}),
+    ("step", {"action": "effect", "player": "p1", "op": "draw", "count": 2}),
+    ("operation", {"op": "mill", "count": 1}),
+]
+
+
+def tap(page: Page, op: str, args: dict[str, Any]) -> None:
+    """Make one of :data:`TAPS` on the board, as a judge does, and wait for its replay."""
+    before = replays(page)
+    if op == "add":
+        add_card(page, args["player"], args["zone"], args["card"])
+    elif op == "move":
+        page.click(f".sb-chip[data-label='{args['label']}']")
+        page.select_option(".sb-move-player", args["player"])
+        page.select_option(".sb-move-zone", args["zone"])
+        page.click(".sb-move")
+    elif op == "state":
+        page.click(f".sb-chip[data-label='{args['label']}']")
+        page.check(".sb-down")
+    elif op == "card":
+        page.click(f".sb-chip[data-label='{args['label']}']")
+        page.fill(".sb-power", str(args["value"]))
+        page.click(".sb-set")
+    elif op == "operation":
+        page.select_option(".sb-action", "effect")
+        page.select_option(".sb-step-op", args["op"])
+        page.fill(".sb-step-count", str(args["count"]))
+        page.click(".sb-addop")
+    else:
+        page.select_option(".sb-action", args["action"])
+        page.select_option(".sb-step-player", args["player"])
+        page.select_option(".sb-step-op", args["op"])
+        page.fill(".sb-step-count", str(args["count"]))
+        page.click(".sb-addstep")
+    wait_replay(page, before + 1)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en", "zh-Hans"])
+def test_a_position_built_by_tapping_replays_and_its_link_reopens_it(
+        browser: Browser, base_url: str, lang: str) -> None:
+    context, page, _, errors = new_page(browser, 390)
+    try:
+        assert open_sandbox(page, f"{base_url}/{lang}/sandbox/") == "ok"
+        page.click(".sb-empty")
+        wait_replay(page, 2)
+        assert page.locator(".sb-chip").count() == 0
+        expected = edit(sandbox.vocabulary()["blank"], "empty", {})
+        for op, args in TAPS:
+            tap(page, op, args)
+            expected = edit(expected, op, args)
+        # the board's file is the one the edits give natively, and it replays
+        assert page.locator(".sb-text").input_value() == expected
+        assert page.locator(".sandbox").get_attribute("data-state") == "ok"
+        chips = page.locator(".sb-side[data-player='p2'] .sb-zonerow[data-zone='deck'] .sb-chip")
+        assert chips.all_inner_texts()[0].startswith("S3 ")
+        assert page.locator(".sb-chip[data-label='L1']").inner_text().endswith(" ↓")
+        assert page.locator(".sb-steplist li").count() == 1
+        # the set-up drawn as the ruling page draws it (the replay's first board), its ids
+        # left to the replay's copy
+        assert page.locator(".sb-board figure.sb-setup svg").count() == 1
+        assert page.evaluate("() => { const ids = [...document.querySelectorAll('[id]')]"
+                             ".map(e => e.id); return ids.length === new Set(ids).size; }")
+        shown = page.locator(".sb-board").inner_text() + page.locator(
+            "#sb-results").inner_text()
+        if lang != "en":  # every label in the glossary's terms: no engine code
+            assert not ENGINE_CODES.search(shown), ENGINE_CODES.findall(shown)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 391
+        link = shared_link(page)
+        assert f"/{lang}/sandbox/#try=2." in link and len(link) < 2000
+    finally:
+        context.close()
+    assert not errors, errors
+    context, page, _, errors = new_page(browser, 390)
+    try:
+        page.goto(link)
+        assert wait_replay(page, 1) == "ok"
+        assert page.locator(".sb-text").input_value() == expected
+        assert page.locator(".sb-chip").count() == 5
     finally:
         context.close()
     assert not errors, errors
@@ -211,9 +441,7 @@ def test_the_whole_corpus_replays_in_pyodide_with_the_native_traces(
     native = sandbox.corpus_digests(items)
     context, page, _, errors = new_page(browser)
     try:
-        page.goto(f"{base_url}/en/{RULING_PAGE}")
-        page.click("button[data-sandbox]")
-        assert wait_replay(page, 1) == "ok"
+        assert open_sandbox(page, f"{base_url}/en/{RULING_PAGE}") == "ok"
         browser_digests: list[dict[str, Any]] = []
         for start in range(0, len(items), BATCH):
             batch = [list(item) for item in items[start:start + BATCH]]

@@ -56,6 +56,7 @@ from judge.site.offline import OfflineReport, write_offline
 from judge.site.render import assets_dir, fresh_environments, render
 from judge.site.sandbox_build import SandboxReport, write_sandbox
 from judge.site.searchindex import SearchReport, write_search
+from judge.site.settings import load_settings
 
 
 class BuildError(JudgeError):
@@ -201,6 +202,7 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
     start = time.perf_counter()
     fresh_environments()
     model = SiteModel.build(site)
+    model.propose = load_settings(site.corpus.root).new_file
     specs = model.pages()
     report.seconds["context"] = time.perf_counter() - start
     out = claimed.path
@@ -219,6 +221,11 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
                                                   "names": names}))
         done += 1
         tick("render", done, total)
+        # the sandbox first: its buttons on the pages say how much a first use downloads
+        sandbox_start = time.perf_counter()
+        report.sandbox = write_sandbox(site, tmp)
+        report.seconds["sandbox"] = time.perf_counter() - sandbox_start
+        model.sandbox_bytes = report.sandbox.bytes if not report.sandbox.missing else 0
         pages, written, report.processes = render_pages(model, specs, tmp, tick, jobs, lock)
         done += pages
         size += written
@@ -234,9 +241,6 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         start = time.perf_counter()
         report.api = write_api(site, tmp)
         report.seconds["api"] = time.perf_counter() - start
-        start = time.perf_counter()
-        report.sandbox = write_sandbox(site, tmp)
-        report.seconds["sandbox"] = time.perf_counter() - start
         if search:
             report.search = write_search(site, tmp)
             report.seconds["search"] = report.search.seconds

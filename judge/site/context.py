@@ -57,19 +57,11 @@ from judge.site.sections import (  # noqa: F401 - board_caption, facts, moment_c
     replay_sections,
     timeline_card_key,
 )
+from judge.site.topics import TOPIC_NAMES
 from judge.sources import Citation, has_interpretation, rests_on_official
 
 NEWEST = 10
 
-TOPIC_NAMES: dict[str, str] = {
-    "battle": N_("Attacks and battles"),
-    "cards": N_("Card texts: limits, modes, \"can't\" and resistance"),
-    "effects": N_("Effects and abilities"),
-    "game-flow": N_("Game flow"),
-    "keywords": N_("Keywords"),
-    "refresh": N_("Refresh"),
-    "rule-processing": N_("Rule processing"),
-}
 #: Tags that are not glossary terms (those take the glossary's names).
 TAG_NAMES: dict[str, str] = {
     "bloom": N_("bloom"),
@@ -286,6 +278,20 @@ class SiteModel:
     official: set[str] = field(default_factory=set)  # rulings that rest on official text
     #: every ruling text rendered, before the pages are (forked workers inherit them)
     rendered: RenderedTexts = field(default_factory=RenderedTexts)
+    #: what the sandbox downloads on a first use (0: no sandbox in this build), which its
+    #: buttons say (judge.site.sandbox_build.SandboxReport.bytes)
+    sandbox_bytes: int = 0
+    #: the repository's "new file" page the sandbox proposes rulings on (site.toml; empty:
+    #: no such button)
+    propose: str = ""
+
+    def sandbox_size(self, L: Lang) -> str:
+        """What the sandbox's buttons add to their label: the megabytes a first use
+        downloads (nothing without a sandbox)."""
+        if not self.sandbox_bytes:
+            return ""
+        return L._("(%(size)s MB to download the first time)",
+                   size=f"{self.sandbox_bytes / 1e6:.1f}")
 
     @classmethod
     def build(cls, site: SiteInput) -> SiteModel:

@@ -9,6 +9,7 @@ For a ruling's text it does what ``judge check`` and ``judge build`` do for a fi
   checked against the corpus's, and each rule set it names replayed (every branch) as
   :func:`judge.check.check_scenario` does, an engine error or a limit of :mod:`judge.limits`
   being a failure of that rule set, never a crash;
+- :func:`edit_json` makes a board edit (:mod:`judge.site.editor`) of the text;
 - :func:`replay_text` answers with ``judge check``'s own lines (``Error: path:line: ...``,
   ``FAIL ...``, ``N passed, M failed``), the line of the first error, and the replay sections
   of the ruling page in the page's language (:func:`judge.site.sections.replay_sections`
@@ -26,7 +27,7 @@ import hashlib
 import json
 import re
 import tempfile
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,9 @@ from judge.scenario.file import check_related, load_one
 from judge.scenario.load import discover
 from judge.scenario.model import Scenario
 from judge.scenario.run import replay
+from judge.site.editor import board_view, choices, edit, proposal
 from judge.site.load import RulingData, load_ruling
+from judge.site.results import results
 from judge.site.sections import Words, replay_sections
 from judge.skeleton import skeleton
 
@@ -119,13 +122,14 @@ def replay_all(scenario: Scenario) -> tuple[dict[str, Replay], dict[str, str]]:
     return replays, errors
 
 
-def ruling_data(scenario: Scenario, path: str) -> RulingData:
-    """What the ruling page shows of ``scenario``: its results (``judge check``'s) and views."""
+def ruling_data(scenario: Scenario, path: str) -> tuple[RulingData, dict[str, str]]:
+    """What the ruling page shows of ``scenario``: its results (``judge check``'s) and views;
+    and the engine error of each rule set whose replay failed."""
     replays, errors = replay_all(scenario)
     data = load_ruling(Ruling(scenario, safe_path(path), replays))
     results = tuple(Result(r.path, r.ruling, r.rules, [errors[r.rules]])
                     if r.rules in errors else r for r in data.results)
-    return dataclasses.replace(data, results=results)
+    return dataclasses.replace(data, results=results), errors
 
 
 def report_lines(results: Iterable[Result]) -> list[str]:
@@ -142,14 +146,24 @@ def report_lines(results: Iterable[Result]) -> list[str]:
     return [*lines, f"{passed} passed, {failed} failed"]
 
 
-def render_sections(data: RulingData, lang: str) -> str:
-    """The replay sections of the ruling page (``site_templates/replay.html``) in ``lang``."""
+def render_sections(data: RulingData, lang: str,
+                    errors: Mapping[str, str] | None = None) -> str:
+    """The replay sections of the ruling page (``site_templates/replay.html``) in ``lang``.
+    With ``errors`` (:func:`ruling_data`'s), the sandbox's: the page's answer under each rule
+    set gives way to what the replay gave (:mod:`judge.site.results`,
+    ``site_templates/sandbox-results.html``)."""
     from judge.site.render import render  # jinja2: only when a page is rendered
 
     narrator = Narrator(lang, scenario_cards(data.scenario), _glossary_names(),
                         steps={s.index: s for s in data.scenario.steps})
-    return render("replay.html", lang, replay_sections(data, Words(lang, rule_sets=load_rulesets()),
-                                                   narrator))
+    words = Words(lang, rule_sets=load_rulesets())
+    values = replay_sections(data, words, narrator)
+    if errors is None:
+        return render("replay.html", lang, values)
+    values["answers"] = []  # the page's answer: replaced by the results
+    shown = results(data.scenario, data.ruling.replays, errors, data.results, words, narrator)
+    return render("sandbox-results.html", lang, {"results": shown}) + \
+        render("replay.html", lang, values)
 
 
 @cache
@@ -169,10 +183,32 @@ def replay_text(text: str, path: str, lang: str,
         scenario = load_scenario(text, path, known)
     except ScenarioError as exc:
         return {"ok": False, "line": exc.line, "report": [f"Error: {exc}", "0 passed, 1 failed"],
-                "html": ""}
-    data = ruling_data(scenario, path)
+                "html": "", "board": None}
+    data, errors = ruling_data(scenario, path)
+    board = board_view(scenario, Narrator(lang, scenario_cards(scenario), _glossary_names(),
+                                          steps={s.index: s for s in scenario.steps}))
     return {"ok": all(r.ok for r in data.results), "line": 0,
-            "report": report_lines(data.results), "html": render_sections(data, lang)}
+            "report": report_lines(data.results), "html": render_sections(data, lang, errors),
+            "board": board}
+
+
+def edit_json(text: str, op: str, args: str) -> str:
+    """A board edit (:func:`judge.site.editor.edit`) of a ruling's ``text``, ``args`` being
+    JSON: ``{"text": the new text}``, or ``{"error": one line}`` when it is refused."""
+    try:
+        return json.dumps({"text": edit(text, op, json.loads(args))}, ensure_ascii=False)
+    except JudgeError as exc:
+        return json.dumps({"error": str(exc)}, ensure_ascii=False)
+
+
+def propose_json(text: str, path: str, topic: str) -> str:
+    """The file to propose for ``text`` and its path (:func:`judge.site.editor.proposal`,
+    against the corpus's ids), as JSON; ``{"error": one line}`` when the text is not TOML."""
+    try:
+        return json.dumps(proposal(text, safe_path(path), topic, corpus_ids()),
+                          ensure_ascii=False)
+    except JudgeError as exc:
+        return json.dumps({"error": str(exc)}, ensure_ascii=False)
 
 
 def replay_json(text: str, path: str, lang: str, known: Collection[str] | None = None) -> str:
@@ -224,7 +260,6 @@ WORDS: dict[str, str] = {
     "download": N_("Download the ruling file"),
     "player": N_("Player"),
     "zone": N_("Zone"),
-    "label": N_("Card label"),
     "add": N_("Add the card"),
     "remove": N_("Remove the card"),
     "card": N_("Card"),
@@ -240,23 +275,73 @@ WORDS: dict[str, str] = {
     "result": N_("The replay of your version, by the project's engine in your browser:"),
     "line": N_("Line %(line)s"),
     "timeout": N_("Stopped: the replay took longer than %(seconds)s seconds."),
-    "nocard": N_("This ruling defines no card of its own ([cards.ID]): add one to change it."),
+    "board": N_("The position: tap a card to change it"),
+    "nocards": N_("No card yet."),
+    "addcard": N_("Add a card"),
+    "empty": N_("Empty the board"),
+    "move": N_("Move the card"),
+    "colour": N_("Colour"),
+    "steps": N_("Steps"),
+    "action": N_("Action"),
+    "to": N_("Until"),
+    "next": N_("the next one"),
+    "op": N_("Operation"),
+    "count": N_("Number"),
+    "addstep": N_("Add the step"),
+    "unstep": N_("Remove the step"),
+    "addop": N_("Add the operation to the last effect"),
+    "share": N_("Copy link"),
+    "link": N_("A link to this position"),
+    "copied": N_("The link is copied: send it, and it opens this position."),
+    "copy": N_("Copy the link in the field below: it opens this position."),
+    "badlink": N_("The position in this link could not be read; the ruling is shown as "
+                  "written."),
+    "changed": N_("The ruling has changed since this link was made: its edits are applied "
+                  "to the current version."),
+    "check": N_("The check's own lines, for contributors (judge check)"),
+    "topic": N_("Topic"),
+    "propose": N_("Propose this ruling to the project"),
 }
 
 
 def vocabulary(lang: str = "en") -> dict[str, Any]:
-    """What the editor's controls offer: rule sets (in date order), players, zones, keywords,
-    the blank ruling (``judge new``'s skeleton) and the editor's words in ``lang``."""
+    """What the editor offers: rule sets (in date order), players, zones, keywords (their
+    ids), the board's menus in ``lang`` (:func:`judge.site.editor.choices`), the blank
+    ruling (``judge new``'s skeleton) and the editor's words in ``lang``."""
     if lang not in LANGS:
         lang = LANGS[0]
     return {"rulesets": list(load_rulesets()), "players": list(PLAYERS), "zones": list(ZONES),
             "keywords": list(mechanics.keyword_ids()), "blank": skeleton(BLANK_ID),
-            "blank_path": f"rulings/{BLANK_ID}.toml",
+            "blank_path": f"rulings/{BLANK_ID}.toml", "choices": choices(lang),
             "words": {key: gettext_for(lang, message) for key, message in WORDS.items()}}
 
 
 def vocabulary_json(lang: str) -> str:
     return json.dumps(vocabulary(lang), ensure_ascii=False)
+
+
+def compiled_archive(home: str, target: str) -> None:
+    """Write to ``target`` a zip of the bytecode of every module imported so far from under
+    ``home`` (the sandbox's unpacked package), at the paths Python looks for it
+    (``__pycache__/NAME.cpython-3X.pyc``), each compiled now as an *unchecked-hash* pyc:
+    Python takes it without comparing it with its source, which is right since the worker
+    keeps it under the package zip's own digest (sandbox-worker.js). Unpacked beside the
+    sources at the next start, it spares compiling them again."""
+    import importlib.util
+    import py_compile
+    import sys
+    import zipfile
+
+    root = Path(home)
+    files = sorted({str(m.__file__) for m in list(sys.modules.values())
+                    if getattr(m, "__file__", None) and str(m.__file__).endswith(".py")
+                    and Path(str(m.__file__)).is_relative_to(root)})
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as archive:
+        for source in files:
+            cached = importlib.util.cache_from_source(source)
+            py_compile.compile(source, cfile=cached, doraise=True,
+                               invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+            archive.write(cached, Path(cached).relative_to(root).as_posix())
 
 
 def digests_json(items: str) -> str:

@@ -10,12 +10,13 @@
   the ``judge`` package itself (its ``.py`` files; the message catalogues compiled to ``.mo``,
   so Babel is not needed), the data files the loaders read (:func:`judge.data.data_files`:
   the source registry, rule sets, glossary and card files, and nothing else of the data
-  folder), the one template the sandbox renders (``site_templates/replay.html``), the
-  corpus's ruling ids (:data:`judge.site.sandbox.IDS_FILE`), and the pure-Python packages the
-  rendering imports, Jinja2 and MarkupSafe (without MarkupSafe's C speed-up, which Pyodide
-  could not load). The zip's entries are sorted and dated 1980-01-01: the same sources, the
-  same bytes. Only regular files go in: a hidden file (or one in a hidden folder) is left
-  out, and a symbolic link on the way to a file that would go in is refused
+  folder), the templates the sandbox renders (``site_templates/replay.html`` and
+  ``sandbox-results.html``), the corpus's ruling ids (:data:`judge.site.sandbox.IDS_FILE`),
+  and the pure-Python packages the rendering and the board's edits import, Jinja2,
+  MarkupSafe and tomlkit (without MarkupSafe's C speed-up, which Pyodide could not load).
+  The zip's entries are sorted and dated 1980-01-01: the same sources, the same bytes.
+  Only regular files go in: a hidden file (or one in a hidden folder) is left out, and a
+  symbolic link on the way to a file that would go in is refused
   (:class:`PublishError`): a link could carry anything of the machine (``/proc/self/environ``,
   a key) into the public zip;
 - ``sandbox/sandbox.js``, ``sandbox.css``, ``sandbox-worker.js``: the editor and the worker
@@ -61,9 +62,10 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_std
 #: The editor and the worker, copied from site_templates/ into sandbox/.
 SCRIPTS = ("sandbox.js", "sandbox.css", "sandbox-worker.js")
 #: The templates the sandbox renders (and those they include).
-TEMPLATES = ("replay.html",)
-#: Pure-Python packages the sandbox imports besides ``judge`` (jinja2 renders the template).
-PACKAGES = ("jinja2", "markupsafe")
+TEMPLATES = ("replay.html", "sandbox-results.html")
+#: Pure-Python packages the sandbox imports besides ``judge`` (jinja2 renders the templates,
+#: tomlkit writes the board's edits).
+PACKAGES = ("jinja2", "markupsafe", "tomlkit")
 ARCHIVE = "judge.zip"
 #: The list of the files above (from the site root), which the editor asks the service
 #: worker to keep after a first replay, so that the sandbox works offline.

@@ -107,7 +107,8 @@ def missing(corpus: Corpus) -> list[Missing]:
                 _card(m, cid, card, corpus.card_files[cid])
         # a tag or topic is named by the catalogue (its name is then a message, checked with
         # the catalogue) or by the glossary; one named by neither is shown as its id
-        from judge.site.context import TAG_NAMES, TOPIC_NAMES
+        from judge.site.context import TAG_NAMES
+        from judge.site.topics import TOPIC_NAMES
 
         names = {lang: "named"}
         tags = dict.fromkeys(t for r in corpus.rulings for t in r.scenario.tags)

@@ -389,6 +389,15 @@
     });
   });
 
+  // A shared position (sandbox.js, "#try=1.<the ruling, deflated>"): the sandbox opens at
+  // once with it.
+  if (window.location.hash.indexOf("#try=") === 0) {
+    var shared = document.querySelector("button[data-sandbox]");
+    if (shared) {
+      shared.click();
+    }
+  }
+
   // Offline use: the worker (sw.js at the site's root) keeps the pages opened and the
   // language's search; this page, opened before the worker was in control, is sent to it.
   // When it has kept them, <html data-offline="kept"> (or "failed").
