@@ -1,0 +1,77 @@
+"""The rules players get wrong, as changes to a rule set: the engine replays a question with one
+of them broken, and what it then does is a wrong answer that names the rule it breaks.
+
+Most set one flag of :class:`~judge.engine.rulesets.RuleSet` to the value a player who gets
+the rule wrong acts by, so the engine needs no code of its own for them: the flags are where
+the rules changed over the years, which is also where players still apply an old rule or half
+of a new one. Such a mistake applies to a rule set only where it changes that rule set (the
+refresh in the middle of an effect is no mistake under the 2014-04 rules, which had it). The
+others name a rule the engine breaks on purpose (``flag`` ``broken``: one of
+:data:`~judge.engine.rulesets.BROKEN_RULES`, each read in one place of the engine). ``rule`` is the
+rule the mistake breaks, as the quiz tells it after a wrong answer (a message id of the
+catalogues, in the judge's words).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Final
+
+from judge.engine.rulesets import RuleSet
+from judge.langs import N_
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """One rule broken the way players break it: the rule-set ``flag`` set to ``value``."""
+
+    id: str
+    flag: str
+    value: object
+    #: the rule it breaks, as the quiz states it (a message id)
+    rule: str
+
+    def applies(self, rules: RuleSet) -> bool:
+        """Whether breaking the rule changes ``rules`` (it does not where they had it so)."""
+        if self.flag == "broken":
+            return self.value not in rules.broken
+        return bool(getattr(rules, self.flag) != self.value)
+
+    def broken(self, rules: RuleSet) -> RuleSet:
+        """``rules`` with this rule broken (the same id: the steps and choices a ruling
+        scripts for that rule set still apply)."""
+        if self.flag == "broken":
+            return dataclasses.replace(rules, broken=rules.broken | {str(self.value)})
+        values: dict[str, Any] = {self.flag: self.value}
+        return dataclasses.replace(rules, **values)
+
+
+MISTAKES: Final = (
+    Mistake("refresh-mid-effect", "refresh_timing", "interrupt",
+            N_("A refresh waits until the effect that emptied the main deck has finished.")),
+    Mistake("second-refresh-goes-on", "second_refresh_ends_turn", False,
+            N_("The turn player's second refresh in a turn ends that turn.")),
+    Mistake("refresh-from-life-cloth", "refresh_needs_trash", False,
+            N_("With no card in the trash there is no refresh.")),
+    Mistake("excess-ignores-changed-level", "excess_order", "level_then_limit",
+            N_("In an excess, SIGNI whose level changed since the last check go first.")),
+    Mistake("grow-skips-levels", "grow", "up_one_or_not_higher",
+            N_("A LRIG grows exactly one level up.")),
+    Mistake("rule-processing-forgotten", "broken", "rule-processing-forgotten",
+            N_("Rule processing is checked after every action and every effect, "
+               "before the game goes on.")),
+    Mistake("one-kind-at-a-time", "broken", "one-kind-at-a-time",
+            N_("Rule processing applies every kind that applies at the same time.")),
+    Mistake("crush-is-damage", "broken", "crush-is-damage",
+            N_("A crush with no life cloth left does nothing; only damage wins the game.")),
+    Mistake("remove-any-time", "remove", "any_time",
+            N_("SIGNI are removed from the field once a turn, any number at once.")),
+)
+
+BY_ID: Final = {m.id: m for m in MISTAKES}
+
+
+def mistakes_for(rules: RuleSet) -> list[Mistake]:
+    """The mistakes that change ``rules``, in the table's order."""
+    return [m for m in MISTAKES if m.applies(rules)]

@@ -1,0 +1,134 @@
+"""The judge-training quiz (judge/quiz): every answer is a replay's, and a judge can tell them
+apart.
+
+The property tests run over the whole bank the corpus gives (the same bank the site
+publishes): each right answer is the facts of a fresh replay of its variant, each wrong answer
+differs from it in a fact the position shows, and in every language every answer reads
+differently from every other.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from judge.corpus import Corpus, load_corpus
+from judge.i18n import LANGS
+from judge.narrate import Narrator, scenario_cards
+from judge.quiz import facts
+from judge.quiz.bank import MAX_ANSWERS, MIN_ANSWERS, Bank, build_bank
+from judge.quiz.export import answer_text, bank_json
+from judge.quiz.mistakes import BY_ID, MISTAKES
+from judge.scenario.expect import check_replay, state_diff
+from judge.scenario.run import replay
+from judge.site.sections import Words
+
+
+@pytest.fixture(scope="module")
+def corpus() -> Corpus:
+    return load_corpus()
+
+
+@pytest.fixture(scope="module")
+def bank(corpus: Corpus) -> Bank:
+    return build_bank(((r.id, r.scenario, r.replays) for r in corpus.rulings), corpus.rulesets)
+
+
+def test_the_corpus_gives_questions_of_every_kind(bank: Bank) -> None:
+    """Enough questions to train on, with wrong answers from each source and variants."""
+    assert len(bank.by_ruling()) >= 15
+    sources = {a.source for v in bank.variants for a in v.answers}
+    assert sources == {"replay", "rules", "branch", "mistake"}
+    assert {v.change.kind for v in bank.variants if v.change} >= {"deck", "life"}
+    assert bank.dropped > 0  # indistinguishable candidates exist and are dropped
+
+
+def test_every_right_answer_is_its_replay(bank: Bank, corpus: Corpus) -> None:
+    for v in bank.variants:
+        rep = replay(v.scenario, corpus.rulesets[v.rules])
+        right = v.answers[0]
+        assert right.right and right.source == "replay"
+        assert not state_diff(rep.first.final, right.state, False), v.key
+        asked = facts.template(s for e in v.scenario.expectations_for(v.rules)
+                               for s in (e.state, *(o.state for o in e.outcomes)))
+        assert facts.observe(rep.first.final, asked) == right.state, v.key
+        if v.change is None:  # the ruling as written: its replay passes its own check
+            assert not check_replay(v.scenario, rep), v.key
+
+
+def test_every_wrong_answer_differs_in_a_visible_fact(bank: Bank, corpus: Corpus) -> None:
+    for v in bank.variants:
+        assert MIN_ANSWERS <= len(v.answers) <= MAX_ANSWERS, v.key
+        final = v.trace.final
+        for a in v.answers[1:]:
+            assert not a.right
+            assert state_diff(final, a.state, False), (v.key, a.source)
+            assert state_diff(final, v.told(a), False), (v.key, a.source)  # in what it says
+            if a.source == "mistake":
+                assert len(a.breaks) == 1 and a.breaks[0] in BY_ID
+            if a.source == "rules":
+                assert a.rules in v.scenario.rulesets and a.rules != v.rules
+            if a.source == "branch":
+                assert a.choices
+        for lang in LANGS:
+            L = Words(lang, rule_sets=corpus.rulesets)
+            n = Narrator(lang, scenario_cards(v.scenario))
+            texts = [answer_text(v, a, L, n) for a in v.answers]
+            assert all(texts) and len(set(texts)) == len(texts), (v.key, lang, texts)
+
+
+def test_variants_of_a_question_tell_different_outcomes(bank: Bank) -> None:
+    for rid, variants in bank.by_ruling().items():
+        rights = [facts.fact_set(v.answers[0].state) for v in variants]
+        assert len(set(rights)) == len(rights), rid
+        assert len({v.key for v in variants}) == len(variants)
+
+
+def _ruling(corpus: Corpus, rid: str) -> Iterator[tuple[str, object, object]]:
+    r = next(r for r in corpus.rulings if r.id == rid)
+    yield r.id, r.scenario, r.replays
+
+
+@pytest.mark.parametrize(("rid", "mistake", "fact"), [
+    # the second refresh does not end the turn: still the turn player's main phase
+    ("second-refresh-ends-turn", "second-refresh-goes-on", ("phase", "", "main")),
+    # a Lancer crush with no life cloth taken as damage: the attacker's player wins
+    ("lancer-with-no-life-cloth-does-not-win", "crush-is-damage", ("winner", "", "p1")),
+])
+def test_a_broken_rule_gives_the_wrong_answer_players_give(
+        corpus: Corpus, rid: str, mistake: str, fact: tuple[str, str, object]) -> None:
+    r = next(r for r in corpus.rulings if r.id == rid)
+    rules = corpus.rulesets["current"]
+    asked = facts.template(e.state for e in r.scenario.expectations_for("current"))
+    asked = dataclasses.replace(asked, phase=asked.phase or "main",
+                                winner=asked.winner or "none")
+    right = facts.fact_set(facts.observe(r.replays["current"].first.final, asked))
+    wrong = facts.fact_set(facts.observe(
+        replay(r.scenario, BY_ID[mistake].broken(rules)).first.final, asked))
+    assert fact in wrong and fact not in right
+
+
+def test_a_mistake_applies_only_where_it_changes_the_rules(corpus: Corpus) -> None:
+    old, current = corpus.rulesets["2014-04"], corpus.rulesets["current"]
+    assert not BY_ID["refresh-mid-effect"].applies(old)
+    assert BY_ID["refresh-mid-effect"].applies(current)
+    broken = BY_ID["one-kind-at-a-time"].broken(current)
+    assert broken.id == "current" and "one-kind-at-a-time" in broken.broken
+    assert not BY_ID["one-kind-at-a-time"].applies(broken)
+    assert len({m.id for m in MISTAKES}) == len(MISTAKES)
+
+
+def test_the_bank_is_the_same_bytes_every_time(corpus: Corpus) -> None:
+    some = [r for r in corpus.rulings if r.topic == "refresh"][:6]
+
+    def made() -> list[bytes]:
+        bank = build_bank(((r.id, r.scenario, r.replays) for r in some), corpus.rulesets)
+        return [json.dumps(bank_json(bank, lang, corpus.rulesets, {}, {}),
+                           ensure_ascii=False, sort_keys=True).encode() for lang in LANGS]
+
+    first = made()
+    assert first == made()
+    assert all(b'"questions": [{' in f for f in first)
