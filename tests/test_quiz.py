@@ -132,3 +132,28 @@ def test_the_bank_is_the_same_bytes_every_time(corpus: Corpus) -> None:
     first = made()
     assert first == made()
     assert all(b'"questions": [{' in f for f in first)
+
+
+def test_a_mistake_skipped_as_not_mattering_changes_nothing(corpus: Corpus) -> None:
+    """The bank's shortcut (:func:`judge.quiz.mistakes.matters`) is sound: over the corpus,
+    under the current rules, a mistake it skips gives the same facts as the right answer."""
+    from judge.quiz.mistakes import matters, mistakes_for
+
+    rules = corpus.rulesets["current"]
+    skipped = 0
+    for r in corpus.rulings:
+        rep = r.replays.get("current")
+        if rep is None or not rep.traces:
+            continue
+        asked = facts.template(s for e in r.scenario.expectations_for("current")
+                               for s in (e.state, *(o.state for o in e.outcomes)))
+        right = {facts.fact_set(facts.observe(t.final, asked)) for t in rep.traces}
+        for m in mistakes_for(rules):
+            if any(matters(m, r.scenario, t) for t in rep.traces):
+                continue
+            skipped += 1
+            other = replay(r.scenario, m.broken(rules))
+            got = {facts.fact_set(facts.observe(t.final, asked)) for t in other.traces
+                   if not t.problems}
+            assert got <= right, (r.id, m.id)
+    assert skipped > 100

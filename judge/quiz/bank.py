@@ -31,7 +31,7 @@ from judge.engine.rulesets import RuleSet
 from judge.engine.trace import Replay, Trace
 from judge.quiz import facts
 from judge.quiz.mistakes import BY_ID as MISTAKES_BY_ID
-from judge.quiz.mistakes import mistakes_for
+from judge.quiz.mistakes import matters, mistakes_for
 from judge.scenario.model import Scenario, StatePattern
 from judge.scenario.run import replay
 
@@ -111,6 +111,8 @@ class Bank:
     variants_dropped: int = 0
     #: how many replays the bank ran (the rulings' own replays are reused, not counted)
     replays: int = 0
+    #: the most distinct answers a variant of the ruling being made had so far
+    best: int = 0
 
     def by_ruling(self) -> dict[str, list[Variant]]:
         out: dict[str, list[Variant]] = {}
@@ -186,6 +188,7 @@ def make_variant(bank: Bank, ruling: str, key: str, scenario: Scenario, asked: R
             continue
         if len(answers) < MAX_ANSWERS:
             answers.append(answer)
+    bank.best = max(bank.best, len(answers))
     if len(answers) < MIN_ANSWERS:
         return None
     return Variant(ruling, key, asked.id, change, scenario, right, tuple(answers),
@@ -202,6 +205,8 @@ def _candidates(scenario: Scenario, asked: RuleSet, rulesets: Mapping[str, RuleS
     for trace in rep.traces[1:]:
         yield "branch", trace, (), tuple(e for e in trace.choices if isinstance(e, ev.Choice))
     for mistake in mistakes_for(asked):
+        if not any(matters(mistake, scenario, t) for t in rep.traces):
+            continue
         other = replays.get(asked, mistake.id)
         if valid(other):
             for trace in other.traces:
@@ -237,12 +242,13 @@ def questions_of(bank: Bank, ruling: str, scenario: Scenario, rulesets: Mapping[
         out.append(v)
 
     base = Replays(bank, scenario, given)
+    bank.best = 0
     order = [rid for rid in reversed(scenario.rulesets) if rid in rulesets]
     for rid in order:
         keep(make_variant(bank, ruling, f"{ruling}@{rid}", scenario, rulesets[rid],
                           rulesets, base))
-    if not out or not order:
-        return out
+    if not order or bank.best < MIN_ANSWERS - 1:
+        return out  # no wrong answer at all: other numbers seldom give two
     latest = rulesets[order[0]]
     for change in changes(scenario):
         other = changed(scenario, change)

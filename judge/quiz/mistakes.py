@@ -18,8 +18,11 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Final
 
+from judge.engine import events as ev
 from judge.engine.rulesets import RuleSet
+from judge.engine.trace import Position, Trace
 from judge.langs import N_
+from judge.scenario.model import Scenario
 
 
 @dataclass(frozen=True)
@@ -75,3 +78,34 @@ BY_ID: Final = {m.id: m for m in MISTAKES}
 def mistakes_for(rules: RuleSet) -> list[Mistake]:
     """The mistakes that change ``rules``, in the table's order."""
     return [m for m in MISTAKES if m.applies(rules)]
+
+
+def _emptied(positions: list[Position], zone: str) -> bool:
+    return any(not pos.zone(p, zone) for pos in positions for p in ("p1", "p2"))
+
+
+def matters(mistake: Mistake, scenario: Scenario, trace: Trace) -> bool:
+    """Whether breaking the rule could change the replay ``trace`` of ``scenario`` (a
+    shortcut: the bank does not replay a mistake that cannot). Each rule is read in one place
+    of the engine, which only runs when something the replay shows happened: the refresh
+    rules when a main deck was empty at a recorded moment or a refresh happened, the excess
+    order when rule processing put SIGNI in excess, growing and removing when a step grows
+    or removes, rule processing when a round of it applied (one kind at a time: two kinds at
+    once), a crush with no life cloth when a player had none at a recorded moment."""
+    flag, value = mistake.flag, mistake.value
+    checks = [e for e in trace.events if isinstance(e, ev.RuleCheck)]
+    positions = [*trace.positions, *(s.position for _, s in trace.key_snapshots)]
+    if flag in ("refresh_timing", "second_refresh_ends_turn", "refresh_needs_trash"):
+        return _emptied(positions, "deck") or \
+            any(e.type in ("refresh", "refresh_waits") for e in trace.events)
+    if flag == "excess_order":
+        return any("excess" in e.kinds for e in checks)
+    if flag in ("grow", "remove"):
+        return any(step.action == flag for step in scenario.steps)
+    if value == "rule-processing-forgotten":
+        return bool(checks)
+    if value == "one-kind-at-a-time":
+        return any(len(e.kinds) > 1 for e in checks)
+    if value == "crush-is-damage":
+        return _emptied(positions, "life")
+    return True
