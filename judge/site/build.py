@@ -49,6 +49,7 @@ from judge.outputs import (
 )
 from judge.outputs import exchange as _exchange
 from judge.paths import project_root
+from judge.quiz.site import QuizReport, quiz_bank, write_quiz
 from judge.site.api import ApiReport, write_api
 from judge.site.context import Links, PageInfo, PageSpec, SiteModel, page_file
 from judge.site.load import SiteInput, load
@@ -84,6 +85,7 @@ class BuildReport:
     offline: OfflineReport | None = None  # the service worker and what it keeps
     sandbox: SandboxReport | None = None  # Pyodide and the package, for "Try it"
     search: SearchReport | None = None  # the search index (search-index/)
+    quiz: QuizReport | None = None  # the judge-training quiz's bank (api/quiz/)
 
     def summary(self) -> str:
         times = ", ".join(f"{k} {v:.2f} s" for k, v in self.seconds.items())
@@ -96,6 +98,9 @@ class BuildReport:
         if self.search is not None:
             text += (f"; search index: {self.search.docs} results, {self.search.files} files, "
                      f"{self.search.bytes / 1024:.0f} KiB")
+        if self.quiz is not None:
+            text += (f"; quiz: {self.quiz.questions} questions from {self.quiz.rulings} "
+                     "rulings")
         if self.failing:
             text += f"; {len(self.failing)} failing ruling(s) marked: {', '.join(self.failing)}"
         if self.sandbox is not None:
@@ -145,10 +150,13 @@ SITE = Kind("build into", folder=True, foreign=_foreign)
 def build_site(out: Path, *, root: Path | None = None, allow_failing: bool = False,
                progress: Progress | None = None,
                finish: Callable[[Path], None] | None = None,
-               jobs: int = 0, force: bool = False, search: bool = False) -> BuildReport:
+               jobs: int = 0, force: bool = False, search: bool = False,
+               quiz: bool = True) -> BuildReport:
     """Build the whole site into ``out``; raises :class:`BuildError` (site untouched).
 
     ``search``: also write the search index (``search-index/``, :mod:`judge.site.searchindex`).
+    ``quiz``: also make the judge-training quiz (its page and ``api/quiz/``,
+    :mod:`judge.quiz.site`); without it the build leaves the quiz out (to measure its cost).
     ``finish``, if given, is called with the complete new folder just before it replaces the
     previous site (a step can add its files there and still be atomic). ``jobs``:
     how many processes render the pages (0: one per core; see :func:`render_pages`).
@@ -178,7 +186,7 @@ def build_site(out: Path, *, root: Path | None = None, allow_failing: bool = Fal
         lines.append(f"{passed} passed, {len(site.failing)} failed")
         raise RulingsFailed(lines)
     report.failing = sorted({r.ruling for r in site.failing})
-    write_site(site, target, report, tick, finish, jobs, search)
+    write_site(site, target, report, tick, finish, jobs, search, quiz)
     return report
 
 
@@ -197,12 +205,16 @@ def check_target(out: Path, root: Path | None = None, force: bool = False) -> Ta
 
 def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Progress,
                finish: Callable[[Path], None] | None = None, jobs: int = 0,
-               search: bool = False) -> None:
+               search: bool = False, quiz: bool = True) -> None:
     start = time.perf_counter()
     fresh_environments()
     model = SiteModel.build(site)
-    specs = model.pages()
     report.seconds["context"] = time.perf_counter() - start
+    if quiz:  # a phase of its own: the bank, made once, read by its page and its JSON
+        start = time.perf_counter()
+        model.quiz = quiz_bank(site)
+        report.seconds["quiz"] = time.perf_counter() - start
+    specs = model.pages()
     out = claimed.path
     # its lock: so that a concurrent build's clean-up leaves this folder alone
     tmp, lock = temp_folder(claimed)
@@ -233,6 +245,7 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         report.seconds["render+write"] = time.perf_counter() - start
         start = time.perf_counter()
         report.api = write_api(site, tmp)
+        report.quiz = write_quiz(model, tmp)
         report.seconds["api"] = time.perf_counter() - start
         start = time.perf_counter()
         report.sandbox = write_sandbox(site, tmp)

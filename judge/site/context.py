@@ -39,6 +39,8 @@ from judge.narrate import (
     Narrator,
     scenario_cards,
 )
+from judge.quiz.bank import Bank
+from judge.quiz.site import quiz_context
 from judge.scenario.model import Expectation
 from judge.site import citations, timeline
 from judge.site.api import API_VERSION, DATABASE
@@ -286,6 +288,8 @@ class SiteModel:
     official: set[str] = field(default_factory=set)  # rulings that rest on official text
     #: every ruling text rendered, before the pages are (forked workers inherit them)
     rendered: RenderedTexts = field(default_factory=RenderedTexts)
+    #: the judge-training quiz's bank (judge.quiz.site; None: a site built without the quiz)
+    quiz: Bank | None = None
 
     @classmethod
     def build(cls, site: SiteInput) -> SiteModel:
@@ -355,6 +359,8 @@ class SiteModel:
         specs += [PageSpec(f"rulesets/{rs}/", "list.html", f"ruleset:{rs}")
                   for rs in self.site.corpus.rulesets]
         specs += [PageSpec(f"rulings/{d.id}/", "ruling.html", d.id) for d in self.site.rulings]
+        if self.quiz is not None:
+            specs.append(PageSpec("quiz/", "quiz.html"))
         return specs
 
     # ------------------------------------------------------------------ contexts
@@ -375,6 +381,7 @@ class SiteModel:
             "maintainers.html": self._maintainers, "offline.html": self._offline,
             "sandbox.html": self._sandbox,
             "list.html": self._list, "ruling.html": self._ruling,
+            "quiz.html": lambda L, links, spec: quiz_context(self, L, links),
         }[spec.template]
         ctx.update(builder(L, links, spec))
         return ctx
