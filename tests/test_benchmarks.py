@@ -119,3 +119,9 @@ def test_scale() -> None:
     for name in ("check", "check --jobs 1", "db"):
         assert any(line.startswith(f"ratio judge {name}, 16 rulings / floor") for line in lines)
     assert "extrapolated to 100,000 rulings" in out
+
+
+def test_quiz(tiny: Path) -> None:
+    out = run("quiz.py", "--pairs", "1", "--corpus", str(tiny))
+    assert "rulings with at least one question:" in out
+    assert len(ratios(out)) == 1

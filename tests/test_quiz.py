@@ -157,3 +157,53 @@ def test_a_mistake_skipped_as_not_mattering_changes_nothing(corpus: Corpus) -> N
                    if not t.problems}
             assert got <= right, (r.id, m.id)
     assert skipped > 100
+
+
+def test_judge_quiz_drills_in_the_terminal(bank: Bank) -> None:
+    from click.testing import CliRunner
+
+    from judge.cli import cli
+
+    result = CliRunner().invoke(cli, ["quiz", "--count", "2", "--json", "--lang", "ja"])
+    assert result.exit_code == 0, result.output
+    entries = json.loads(result.output)
+    assert len(entries) == 2 and all(e["question"] == "どうなりますか？" for e in entries)
+    assert {e["id"] for e in entries} <= {v.key for v in bank.variants}
+    # answer the first question with its right answer, the second with a wrong one
+    first = next(i for i, a in enumerate(entries[0]["answers"], 1) if a["right"])
+    second = next(i for i, a in enumerate(entries[1]["answers"], 1) if not a["right"])
+    result = CliRunner().invoke(cli, ["quiz", "--count", "2", "--lang", "ja"],
+                                input=f"{first}\n{second}\n")
+    assert result.exit_code == 0, result.output
+    assert "正解です。" in result.output and "不正解です。" in result.output
+    assert "正しい答え：" in result.output
+    assert "2問中1問正解" in result.output
+    # an empty answer stops the drill
+    result = CliRunner().invoke(cli, ["quiz", "--count", "2"], input="\n")
+    assert result.exit_code == 0 and "answered right" in result.output
+
+
+def test_judge_quiz_refuses_an_unknown_filter_on_one_line() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "judge.cli", "quiz", "--topic", "nope"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--topic" in lines[0] and "nope" in lines[0]
+    assert "(valid: " in lines[0] and "refresh" in lines[0]
+    assert "Traceback" not in done.stderr
+
+
+def test_docs_name_every_field_of_the_bank(bank: Bank, corpus: Corpus) -> None:
+    import re
+
+    from judge.paths import project_root
+
+    doc = (project_root() / "docs" / "api.md").read_text(encoding="utf-8")
+    data = bank_json(bank, "en", corpus.rulesets, {}, {}, board=False)
+    question = {**data["questions"][0], "page": ""}  # the site adds each ruling's page
+    fields = {*data, *question, *question["answers"][0]}
+    undocumented = sorted(f for f in fields if not re.search(rf"`{re.escape(f)}`", doc))
+    assert not undocumented, f"fields docs/api.md does not name: {undocumented}"

@@ -160,9 +160,12 @@ class Replays:
 
 def make_variant(bank: Bank, ruling: str, key: str, scenario: Scenario, asked: RuleSet,
                  rulesets: Mapping[str, RuleSet], replays: Replays,
-                 change: Change | None = None) -> Variant | None:
+                 change: Change | None = None,
+                 told: set[frozenset[facts.Fact]] | None = None) -> Variant | None:
     """The variant of ``scenario`` under ``asked`` with its answers, or None when its replay
-    is not valid or it has fewer than :data:`MIN_ANSWERS` distinct answers."""
+    is not valid, its right answer is one of ``told`` (those of the variants kept before it:
+    its wrong answers are then not replayed at all) or it has fewer than
+    :data:`MIN_ANSWERS` distinct answers."""
     rep = replays.get(asked)
     if not valid(rep):
         return None
@@ -174,6 +177,8 @@ def make_variant(bank: Bank, ruling: str, key: str, scenario: Scenario, asked: R
     right = rep.traces[0]
     answers = [Answer(facts.observe(right.final, asked_facts), "replay", asked.id)]
     right_facts = facts.fact_set(answers[0].state)
+    if told is not None and right_facts in told:
+        return None
     changing: set[str] = set()  # the mistakes that change the outcome of this question
     for source, trace, breaks, choices in _candidates(scenario, asked, rulesets, replays, rep):
         state = facts.observe(trace.final, asked_facts)
@@ -234,11 +239,7 @@ def questions_of(bank: Bank, ruling: str, scenario: Scenario, rulesets: Mapping[
         if v is None:
             bank.variants_dropped += 1
             return
-        right = facts.fact_set(v.answers[0].state)
-        if right in told:
-            bank.variants_dropped += 1
-            return
-        told.add(right)
+        told.add(facts.fact_set(v.answers[0].state))
         out.append(v)
 
     base = Replays(bank, scenario, given)
@@ -246,7 +247,7 @@ def questions_of(bank: Bank, ruling: str, scenario: Scenario, rulesets: Mapping[
     order = [rid for rid in reversed(scenario.rulesets) if rid in rulesets]
     for rid in order:
         keep(make_variant(bank, ruling, f"{ruling}@{rid}", scenario, rulesets[rid],
-                          rulesets, base))
+                          rulesets, base, told=told))
     if not order or bank.best < MIN_ANSWERS - 1:
         return out  # no wrong answer at all: other numbers seldom give two
     latest = rulesets[order[0]]
@@ -256,7 +257,7 @@ def questions_of(bank: Bank, ruling: str, scenario: Scenario, rulesets: Mapping[
             continue
         key = f"{ruling}@{latest.id}~{change.kind}-{change.subject}-{change.value}"
         keep(make_variant(bank, ruling, key, other, latest, rulesets,
-                          Replays(bank, other), change))
+                          Replays(bank, other), change, told))
     return out
 
 

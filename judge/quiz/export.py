@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from judge.engine.rulesets import RuleSet
-from judge.i18n import N_, gettext_for
+from judge.i18n import N_, NP_, gettext_for, ngettext_for
 from judge.narrate import Narrator, scenario_cards
 from judge.quiz.bank import Answer, Bank, Variant
 from judge.quiz.mistakes import BY_ID as MISTAKES
@@ -29,8 +29,10 @@ from judge.site.sections import Words, answer_sentences
 BANK_VERSION = 1
 
 QUESTION = N_("What happens?")
+#: A variant's main deck, by its number of cards (singular, plural).
+DECK_CHANGE = NP_("Variant: %(player)s's main deck holds %(num)d card.",
+                  "Variant: %(player)s's main deck holds %(num)d cards.")
 CHANGES = {
-    "deck": N_("Variant: %(player)s's main deck holds %(value)s cards."),
     "life": N_("Variant: %(player)s has %(value)s life cloth."),
     "power": N_("Variant: the power of %(card)s is %(value)s."),
     "turn_player": N_("Variant: it is %(player)s's turn."),
@@ -86,8 +88,10 @@ def variant_entry(variant: Variant, lang: str, rulesets: Mapping[str, RuleSet],
     change = ""
     if variant.change is not None:
         c = variant.change
-        change = L._(CHANGES[c.kind], player=n.player(c.subject or str(c.value)),
-                     card=n.card(c.subject), value=c.value)
+        player = n.player(c.subject or str(c.value))
+        change = ngettext_for(lang, *DECK_CHANGE, int(c.value)) % {
+            "player": player, "num": c.value} if c.kind == "deck" else \
+            L._(CHANGES[c.kind], player=player, card=n.card(c.subject), value=c.value)
     answers = []
     for i in order(variant):
         a = variant.answers[i]
