@@ -50,7 +50,7 @@ def drill(entries: Sequence[dict[str, Any]], positions: Sequence[str], lang: str
     ``positions`` their set-ups as text); ``ask`` reads an answer (None: no more input),
     ``say`` prints a line; the score is said at the end, or when the input stops. Returns
     (answered right, answered)."""
-    def _(key: str, **values: Any) -> str:
+    def said(key: str, **values: Any) -> str:
         text = gettext_for(lang, STRINGS[key])
         return text % values if values else text
 
@@ -65,7 +65,7 @@ def drill(entries: Sequence[dict[str, Any]], positions: Sequence[str], lang: str
         for step in q["steps"]:
             say(f"- {step}")
         if q["choices"]:
-            say(f"{_('choices')} {' '.join(q['choices'])}")
+            say(f"{said('choices')} {' '.join(q['choices'])}")
         say(q["question"])
         for i, a in enumerate(q["answers"], 1):
             say(f"  {i}. {a['text']}")
@@ -75,17 +75,17 @@ def drill(entries: Sequence[dict[str, Any]], positions: Sequence[str], lang: str
         a = q["answers"][reply]
         done += 1
         right += a["right"]
-        say(_("right") if a["right"] else _("wrong"))
+        say(said("right") if a["right"] else said("wrong"))
         if not a["right"]:
             if a["why"]:
                 say(a["why"])
             if a["breaks"]:
-                say(f"{_('breaks')} {' '.join(a['breaks'])}")
+                say(f"{said('breaks')} {' '.join(a['breaks'])}")
             correct = next(x for x in q["answers"] if x["right"])
-            say(f"{_('answer_was')} {correct['text']}")
-        say(f"{_('ruling')}: {q['ruling']}")
+            say(f"{said('answer_was')} {correct['text']}")
+        say(f"{said('ruling')}: {q['ruling']}")
     say("")
-    say(_("score", right=right, done=done, missed=done - right))
+    say(said("score", right=right, done=done, missed=done - right))
     return right, done
 
 
