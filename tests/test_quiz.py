@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -207,3 +208,40 @@ def test_docs_name_every_field_of_the_bank(bank: Bank, corpus: Corpus) -> None:
     fields = {*data, *question, *question["answers"][0]}
     undocumented = sorted(f for f in fields if not re.search(rf"`{re.escape(f)}`", doc))
     assert not undocumented, f"fields docs/api.md does not name: {undocumented}"
+
+
+def test_the_quiz_phase_gives_the_same_bytes_forked_or_not(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """judge build makes the quiz in a forked process beside the pages (QuizJob); where it
+    may not fork it makes it in the build's process: the files are the same bytes, and a
+    failure in the forked process stops the build with one line."""
+    from judge.paths import project_root
+    from judge.quiz.site import make_quiz
+    from judge.site import build
+    from judge.site.context import SiteModel
+    from judge.site.load import load
+
+    site = load(project_root())
+    model = SiteModel.build(site)
+    model.quiz_page = True
+    forked, here = tmp_path / "forked", tmp_path / "here"
+    report = build.QuizJob.start(site, model, forked, None).finish()
+    assert model.quiz is None  # made in the other process
+    assert report.pages == len(LANGS) and report.questions > 0
+    make_quiz(site, model, here, lambda name, html: build._write(here, name, html))
+
+    def files(root: Path) -> dict[str, bytes]:
+        return {p.relative_to(root).as_posix(): p.read_bytes()
+                for p in sorted(root.rglob("*")) if p.is_file()}
+
+    assert files(forked) == files(here)
+    assert set(files(here)) == {f"{lang}/quiz/index.html" for lang in LANGS} | {
+        f"api/quiz/{lang}.json" for lang in LANGS}
+
+    def broken(*args: object) -> None:
+        raise ValueError("no bank today")
+
+    monkeypatch.setattr(build, "make_quiz", broken)
+    with pytest.raises(build.BuildError, match="quiz was not made: ValueError: no bank today"):
+        build.QuizJob.start(site, model, tmp_path / "broken", None).finish()

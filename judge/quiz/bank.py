@@ -21,7 +21,7 @@ Language-free: :mod:`judge.quiz.export` tells them in each language.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -180,7 +180,14 @@ def make_variant(bank: Bank, ruling: str, key: str, scenario: Scenario, asked: R
     if told is not None and right_facts in told:
         return None
     changing: set[str] = set()  # the mistakes that change the outcome of this question
-    for source, trace, breaks, choices in _candidates(scenario, asked, rulesets, replays, rep):
+    # a variant with other numbers asks the other rule sets only for the one answer it may
+    # lack: their replays cost the most and give the fewest answers (and the rule sets are
+    # variants of their own)
+    def enough() -> bool:
+        return change is not None and len(answers) != MIN_ANSWERS - 1
+
+    for source, trace, breaks, choices in _candidates(scenario, asked, rulesets, replays, rep,
+                                                      enough):
         state = facts.observe(trace.final, asked_facts)
         if source == "mistake" and facts.fact_set(state) != right_facts:
             changing.update(breaks)
@@ -204,9 +211,11 @@ Candidate = tuple[str, Trace, tuple[str, ...], tuple[Event, ...]]
 
 
 def _candidates(scenario: Scenario, asked: RuleSet, rulesets: Mapping[str, RuleSet],
-                replays: Replays, rep: Replay) -> Iterator[Candidate]:
+                replays: Replays, rep: Replay, enough: Callable[[], bool]
+                ) -> Iterator[Candidate]:
     """The wrong answers' replays, in the order they are preferred: another branch of the
-    question's choices, a broken rule, another rule set."""
+    question's choices, a broken rule, another rule set (unless ``enough`` says, then, that
+    the question needs none of them)."""
     for trace in rep.traces[1:]:
         yield "branch", trace, (), tuple(e for e in trace.choices if isinstance(e, ev.Choice))
     for mistake in mistakes_for(asked):
@@ -216,6 +225,8 @@ def _candidates(scenario: Scenario, asked: RuleSet, rulesets: Mapping[str, RuleS
         if valid(other):
             for trace in other.traces:
                 yield "mistake", trace, (mistake.id,), ()
+    if enough():
+        return
     for rid in scenario.rulesets:
         if rid == asked.id or rid not in rulesets:
             continue

@@ -1,15 +1,17 @@
 """The quiz in the site: the bank made once per build, its JSON per language, its page.
 
-``judge build`` makes the bank in a phase of its own (:func:`quiz_bank`), after loading the
-corpus and before the pages, from the replays the load already made: only the wrong answers'
-and the variants' replays are new. :func:`write_quiz` writes ``api/quiz/<lang>.json`` (the
-question bank others can use, docs/api.md) and the page ``/<lang>/quiz/`` reads the same file
-(:func:`quiz_context` gives its filters and strings); the service worker keeps it like a page,
-so the quiz works offline once visited, and needs no Pyodide.
+``judge build`` makes the bank in a phase of its own (:func:`make_quiz`), from the replays the
+load already made (only the wrong answers' and the variants' replays are new), in a process
+forked from the build while the build renders the other pages. :func:`write_quiz` writes
+``api/quiz/<lang>.json`` (the question bank others can use, docs/api.md) and the page
+``/<lang>/quiz/`` reads the same file (:func:`quiz_context` gives its filters and strings);
+the service worker keeps it like a page, so the quiz works offline once visited; no Pyodide.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -51,6 +53,29 @@ class QuizReport:
     rulings: int = 0
     dropped: int = 0
     bytes: dict[str, int] = field(default_factory=dict)  # language -> bytes of its bank
+    pages: int = 0  # the quiz pages written (one per language)
+    seconds: float = 0.0  # to make the bank, render its pages and write its files
+
+
+def make_quiz(site: SiteInput, model: SiteModel, root: Path,
+              write_page: Callable[[str, str], int]) -> QuizReport:
+    """The quiz phase: make the bank into ``model.quiz``, render the quiz page of each
+    language (``write_page(file, html)``, the build's writer) and write ``api/quiz/`` into
+    the site folder ``root``. Depends only on the site and the model, so the bytes are the
+    same in whichever process it runs (``judge build`` forks one for it)."""
+    from judge.site.context import page_file
+    from judge.site.render import render
+
+    start = time.perf_counter()
+    model.quiz = quiz_bank(site)
+    report = write_quiz(model, root)
+    for spec in model.quiz_pages():
+        for lang in LANGS:
+            write_page(page_file(lang, spec.key),
+                       render(spec.template, lang, model.context(spec, lang)))
+            report.pages += 1
+    report.seconds = time.perf_counter() - start
+    return report
 
 
 def quiz_bank(site: SiteInput) -> Bank:

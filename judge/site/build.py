@@ -30,6 +30,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 from judge.atomic import busy, lock_path
@@ -49,7 +50,7 @@ from judge.outputs import (
 )
 from judge.outputs import exchange as _exchange
 from judge.paths import project_root
-from judge.quiz.site import QuizReport, quiz_bank, write_quiz
+from judge.quiz.site import QuizReport, make_quiz
 from judge.site.api import ApiReport, write_api
 from judge.site.context import Links, PageInfo, PageSpec, SiteModel, page_file
 from judge.site.load import SiteInput, load
@@ -209,16 +210,16 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
     start = time.perf_counter()
     fresh_environments()
     model = SiteModel.build(site)
+    model.quiz_page = quiz
     report.seconds["context"] = time.perf_counter() - start
-    if quiz:  # a phase of its own: the bank, made once, read by its page and its JSON
-        start = time.perf_counter()
-        model.quiz = quiz_bank(site)
-        report.seconds["quiz"] = time.perf_counter() - start
     specs = model.pages()
     out = claimed.path
     # its lock: so that a concurrent build's clean-up leaves this folder alone
     tmp, lock = temp_folder(claimed)
+    job: QuizJob | None = None
     try:
+        if quiz:  # a phase of its own, beside the pages: the bank, its pages and its JSON
+            job = QuizJob.start(site, model, tmp, lock)
         start = time.perf_counter()
         total = len(specs) * len(LANGS) + 1
         done = 0
@@ -245,7 +246,6 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         report.seconds["render+write"] = time.perf_counter() - start
         start = time.perf_counter()
         report.api = write_api(site, tmp)
-        report.quiz = write_quiz(model, tmp)
         report.seconds["api"] = time.perf_counter() - start
         start = time.perf_counter()
         report.sandbox = write_sandbox(site, tmp)
@@ -253,6 +253,12 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         if search:
             report.search = write_search(site, tmp)
             report.seconds["search"] = report.search.seconds
+        if job is not None:
+            start = time.perf_counter()
+            report.quiz = job.finish()
+            report.pages += report.quiz.pages
+            report.seconds["quiz"] = report.quiz.seconds
+            report.seconds["quiz wait"] = time.perf_counter() - start
         if finish is not None:
             start = time.perf_counter()
             finish(tmp)
@@ -260,11 +266,85 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         report.offline = write_offline(tmp)  # last: its version covers every other file
         _swap(tmp, out)
     except BaseException:
+        if job is not None:
+            job.cancel()
         remove(tmp)
         raise
     finally:
         if lock is not None:
             os.close(lock)
+
+
+# What the quiz's process makes, set by the parent just before it is forked (and inherited).
+_QUIZ: tuple[SiteInput, SiteModel, Path] | None = None
+
+
+class QuizJob:
+    """The quiz phase (:func:`judge.quiz.site.make_quiz`) in a process forked from the
+    build, which meanwhile renders the other pages: the child shares the loaded corpus and
+    its replays without copying them, writes the quiz's files into the new folder and sends
+    back only its report. Where the build may not fork (other threads: ``judge serve``; no
+    fork on the system) the phase runs here, at once."""
+
+    def __init__(self, report: QuizReport | None = None,
+                 process: multiprocessing.process.BaseProcess | None = None,
+                 conn: Connection | None = None) -> None:
+        self.report, self.process, self.conn = report, process, conn
+
+    @classmethod
+    def start(cls, site: SiteInput, model: SiteModel, tmp: Path,
+              lock: int | None) -> QuizJob:
+        global _QUIZ
+        if threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
+            return cls(report=make_quiz(site, model, tmp, lambda name, html: _write(tmp, name,
+                                                                                    html)))
+        context = multiprocessing.get_context("fork")
+        receive, send = context.Pipe(duplex=False)
+        _QUIZ = (site, model, tmp)
+        try:
+            process = context.Process(target=_quiz_child, args=(send, lock), daemon=True)
+            process.start()
+        finally:
+            _QUIZ = None
+        send.close()
+        return cls(process=process, conn=receive)
+
+    def finish(self) -> QuizReport:
+        """The phase's report, once it is done (a :class:`BuildError` if it failed)."""
+        if self.report is not None:
+            return self.report
+        assert self.conn is not None and self.process is not None
+        try:
+            kind, value = self.conn.recv()
+        except EOFError:
+            kind, value = "error", f"the quiz's process ended with {self.process.exitcode}"
+        finally:
+            self.conn.close()
+            self.process.join()
+        if kind != "ok" or not isinstance(value, QuizReport):
+            raise BuildError(f"the judge-training quiz was not made: {value}")
+        self.report = value
+        return value
+
+    def cancel(self) -> None:
+        """Stop the phase's process (the build failed or was stopped)."""
+        if self.process is not None and self.process.is_alive():
+            self.process.terminate()
+            self.process.join()
+
+
+def _quiz_child(send: Connection, lock: int | None) -> None:
+    """The quiz's process: make the quiz and send its report (or what went wrong)."""
+    _close_in_worker(lock)
+    assert _QUIZ is not None, "QuizJob.start sets the work before forking"
+    site, model, tmp = _QUIZ
+    try:
+        report = make_quiz(site, model, tmp, lambda name, html: _write(tmp, name, html))
+        send.send(("ok", report))
+    except Exception as exc:  # sent to the build, which reports it on one line
+        send.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        send.close()
 
 
 #: Below this many pages the pages are rendered in this process: starting workers and

@@ -288,8 +288,11 @@ class SiteModel:
     official: set[str] = field(default_factory=set)  # rulings that rest on official text
     #: every ruling text rendered, before the pages are (forked workers inherit them)
     rendered: RenderedTexts = field(default_factory=RenderedTexts)
-    #: the judge-training quiz's bank (judge.quiz.site; None: a site built without the quiz)
+    #: the judge-training quiz's bank (judge.quiz.site; None until the quiz phase made it,
+    #: and in a site built without the quiz)
     quiz: Bank | None = None
+    #: the site has the quiz page (every page's menu links to it)
+    quiz_page: bool = False
 
     @classmethod
     def build(cls, site: SiteInput) -> SiteModel:
@@ -359,9 +362,12 @@ class SiteModel:
         specs += [PageSpec(f"rulesets/{rs}/", "list.html", f"ruleset:{rs}")
                   for rs in self.site.corpus.rulesets]
         specs += [PageSpec(f"rulings/{d.id}/", "ruling.html", d.id) for d in self.site.rulings]
-        if self.quiz is not None:
-            specs.append(PageSpec("quiz/", "quiz.html"))
         return specs
+
+    def quiz_pages(self) -> list[PageSpec]:
+        """The quiz's page, which the quiz phase renders once it has made the bank
+        (:func:`judge.quiz.site.make_quiz`); none in a site without the quiz."""
+        return [PageSpec("quiz/", "quiz.html")] if self.quiz_page else []
 
     # ------------------------------------------------------------------ contexts
 
