@@ -98,6 +98,9 @@ def _ruling(corpus: Corpus, rid: str) -> Iterator[tuple[str, object, object]]:
     ("second-refresh-ends-turn", "second-refresh-goes-on", ("phase", "", "main")),
     # a Lancer crush with no life cloth taken as damage: the attacker's player wins
     ("lancer-with-no-life-cloth-does-not-win", "crush-is-damage", ("winner", "", "p1")),
+    # damage that accumulates: the second, weaker attack banishes the SIGNI after all
+    ("battle-damage-does-not-accumulate", "damage-accumulates",
+     ("zone", "p2.signi1", ("same", ()))),
 ])
 def test_a_broken_rule_gives_the_wrong_answer_players_give(
         corpus: Corpus, rid: str, mistake: str, fact: tuple[str, str, object]) -> None:

@@ -85,7 +85,11 @@ def signi_attack(game: Game, attacker: CardInstance) -> None:
         return
     attack_power, defend_power = game.power(attacker), game.power(defender)
     # a SIGNI that cannot be banished is not, whatever the powers (card text over the rules)
-    banished = defend_power <= attack_power and not game.cannot(defender, "be_banished")
+    met = attack_power
+    if "damage-accumulates" in game.rules.broken:  # broken on purpose (judge.quiz)
+        key = (defender.label, game.state.turn)
+        met = game.battle_damage[key] = game.battle_damage.get(key, 0) + attack_power
+    banished = defend_power <= met and not game.cannot(defender, "be_banished")
     game.emit(ev.Battle, cause="battle", player=attacker.owner, card=attacker.label,
               source=label, defender=defender.label, attack_power=attack_power,
               defend_power=defend_power, banished=banished)

@@ -26,8 +26,11 @@ REMOVE_RULES: Final = ("any_time", "once_per_turn")
 #: :func:`judge.engine.rule_processing.check`), ``one-kind-at-a-time`` (a round of rule
 #: processing applies only its first kind, the others waiting for the next round: the same
 #: function), ``crush-is-damage`` (a crush with no life cloth left deals damage, so the
-#: other player wins: :func:`judge.engine.ops.crush`).
-BROKEN_RULES: Final = ("rule-processing-forgotten", "one-kind-at-a-time", "crush-is-damage")
+#: other player wins: :func:`judge.engine.ops.crush`), ``damage-accumulates`` (a SIGNI is
+#: banished in battle once the attack powers it met this turn add up to its power:
+#: :func:`judge.engine.battle.signi_attack`).
+BROKEN_RULES: Final = ("rule-processing-forgotten", "one-kind-at-a-time", "crush-is-damage",
+                       "damage-accumulates")
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,9 @@ MISTAKES: Final = (
             N_("Rule processing applies every kind that applies at the same time.")),
     Mistake("crush-is-damage", "broken", "crush-is-damage",
             N_("A crush with no life cloth left does nothing; only damage wins the game.")),
+    Mistake("damage-accumulates", "broken", "damage-accumulates",
+            N_("Damage does not accumulate: each battle compares that battle's two powers "
+               "alone.")),
     Mistake("remove-any-time", "remove", "any_time",
             N_("SIGNI are removed from the field once a turn, any number at once.")),
 )
@@ -91,7 +94,8 @@ def matters(mistake: Mistake, scenario: Scenario, trace: Trace) -> bool:
     rules when a main deck was empty at a recorded moment or a refresh happened, the excess
     order when rule processing put SIGNI in excess, growing and removing when a step grows
     or removes, rule processing when a round of it applied (one kind at a time: two kinds at
-    once), a crush with no life cloth when a player had none at a recorded moment."""
+    once), a crush with no life cloth when a player had none at a recorded moment, damage
+    that accumulates when one SIGNI met two battles."""
     flag, value = mistake.flag, mistake.value
     checks = [e for e in trace.events if isinstance(e, ev.RuleCheck)]
     positions = [*trace.positions, *(s.position for _, s in trace.key_snapshots)]
@@ -108,4 +112,7 @@ def matters(mistake: Mistake, scenario: Scenario, trace: Trace) -> bool:
         return any(len(e.kinds) > 1 for e in checks)
     if value == "crush-is-damage":
         return _emptied(positions, "life")
+    if value == "damage-accumulates":  # a SIGNI that met two battles in one turn
+        met = [e.defender for e in trace.events if isinstance(e, ev.Battle)]
+        return len(met) > len(set(met))
     return True
