@@ -127,6 +127,20 @@ def valid(rep: Replay) -> bool:
         not any(t.problems or t.limit_reached for t in rep.traces)
 
 
+def usable(rep: Replay, scenario: Scenario) -> list[Trace]:
+    """The traces of a wrong answer's replay that end in a position a judge can be asked
+    about: those without a problem, and those whose only problem is that the last step was
+    allowed where the ruling expects it refused, or refused where the ruling expects it
+    allowed (the rule broken changes what is legal: the replay stops there, as the game
+    does)."""
+    if rep.cut or rep.stopped:
+        return []
+    last = f"step {len(scenario.steps)} ("
+    return [t for t in rep.traces if not t.limit_reached and all(
+        p.startswith(last) and (" was refused: " in p or " was allowed, but " in p)
+        for p in t.problems)]
+
+
 def difficulty(scenario: Scenario, trace: Trace) -> int:
     """1 to 3, from the steps, the choices and the rules the replay applies."""
     score = len(scenario.steps) + 2 * len(trace.choices) + \
@@ -221,19 +235,15 @@ def _candidates(scenario: Scenario, asked: RuleSet, rulesets: Mapping[str, RuleS
     for mistake in mistakes_for(asked):
         if not any(matters(mistake, scenario, t) for t in rep.traces):
             continue
-        other = replays.get(asked, mistake.id)
-        if valid(other):
-            for trace in other.traces:
-                yield "mistake", trace, (mistake.id,), ()
+        for trace in usable(replays.get(asked, mistake.id), scenario):
+            yield "mistake", trace, (mistake.id,), ()
     if enough():
         return
     for rid in scenario.rulesets:
         if rid == asked.id or rid not in rulesets:
             continue
-        other = replays.get(rulesets[rid])
-        if valid(other):
-            for trace in other.traces:
-                yield "rules", trace, _breaks(asked, rulesets[rid]), ()
+        for trace in usable(replays.get(rulesets[rid]), scenario):
+            yield "rules", trace, _breaks(asked, rulesets[rid]), ()
 
 
 def questions_of(bank: Bank, ruling: str, scenario: Scenario, rulesets: Mapping[str, RuleSet],
