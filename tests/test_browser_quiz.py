@@ -124,3 +124,26 @@ def test_filters_narrow_the_questions(phone: Page, base_url: str, quiz_site: Pat
     page.locator("select[name=rules]").select_option(rules[0])
     q = _question(page)
     assert next(x for x in bank["questions"] if x["id"] == q["id"])["rules"] == rules[0]
+
+
+def test_the_quiz_works_offline_once_visited(browser: Browser, base_url: str) -> None:
+    """With the service worker: a visit keeps the page, its script and the bank; without a
+    network the quiz then still asks and answers."""
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{base_url}/en/quiz/")
+        page.wait_for_selector("html[data-offline=kept]")  # the worker is in control
+        page.reload()  # now through the worker, which keeps what the page fetches
+        _question(page)
+        context.set_offline(True)
+        page.reload()
+        q = _question(page)
+        page.locator(".quiz-answer").nth(q["right"].index(True)).tap()
+        assert page.locator(".quiz-verdict").inner_text() == _said("en", "right")
+    finally:
+        context.close()
+    assert not errors, errors
