@@ -156,8 +156,15 @@
     var buttons = root.querySelectorAll(".quiz-answer");
     Array.prototype.forEach.call(buttons, function (b, j) {
       b.setAttribute("aria-pressed", j === i ? "true" : "false");
-      if (q.answers[j].right) { b.classList.add("is-right"); }
-      if (j === i && !a.right) { b.classList.add("is-wrong"); }
+      // marked by a sign as well as a colour: the number gives way to ✓ or ✗
+      if (q.answers[j].right) {
+        b.classList.add("is-right");
+        b.firstChild.textContent = "\u2713";
+      }
+      if (j === i && !a.right) {
+        b.classList.add("is-wrong");
+        b.firstChild.textContent = "\u2717";
+      }
     });
     var box = root.querySelector(".quiz-feedback");
     box.appendChild(el("p", "quiz-verdict", a.right ? S.right : S.wrong));
