@@ -101,6 +101,9 @@ def _ruling(corpus: Corpus, rid: str) -> Iterator[tuple[str, object, object]]:
     # damage that accumulates: the second, weaker attack banishes the SIGNI after all
     ("battle-damage-does-not-accumulate", "damage-accumulates",
      ("zone", "p2.signi1", ("same", ()))),
+    # a tie taken for "nothing happens": the attacked SIGNI stays
+    ("battle-equal-or-lower-power-is-banished", "tie-not-banished",
+     ("zone", "p2.signi1", ("same", ("D1",)))),
 ])
 def test_a_broken_rule_gives_the_wrong_answer_players_give(
         corpus: Corpus, rid: str, mistake: str, fact: tuple[str, str, object]) -> None:

@@ -28,9 +28,11 @@ REMOVE_RULES: Final = ("any_time", "once_per_turn")
 #: function), ``crush-is-damage`` (a crush with no life cloth left deals damage, so the
 #: other player wins: :func:`judge.engine.ops.crush`), ``damage-accumulates`` (a SIGNI is
 #: banished in battle once the attack powers it met this turn add up to its power:
-#: :func:`judge.engine.battle.signi_attack`).
+#: :func:`judge.engine.battle.signi_attack`), ``tie-not-banished`` (a SIGNI of the same power
+#: as its attacker survives the battle: the same function), ``down-signi-does-not-block``
+#: (a down SIGNI in front lets the attack through to the player: the same function).
 BROKEN_RULES: Final = ("rule-processing-forgotten", "one-kind-at-a-time", "crush-is-damage",
-                       "damage-accumulates")
+                       "damage-accumulates", "tie-not-banished", "down-signi-does-not-block")
 
 
 @dataclass(frozen=True)

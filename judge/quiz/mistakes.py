@@ -71,6 +71,10 @@ MISTAKES: Final = (
     Mistake("damage-accumulates", "broken", "damage-accumulates",
             N_("Damage does not accumulate: each battle compares that battle's two powers "
                "alone.")),
+    Mistake("tie-not-banished", "broken", "tie-not-banished",
+            N_("In a battle of equal powers the attacked SIGNI is banished.")),
+    Mistake("down-signi-does-not-block", "broken", "down-signi-does-not-block",
+            N_("A SIGNI in front blocks the attack even when it is down.")),
     Mistake("remove-any-time", "remove", "any_time",
             N_("SIGNI are removed from the field once a turn, any number at once.")),
 )
@@ -95,7 +99,8 @@ def matters(mistake: Mistake, scenario: Scenario, trace: Trace) -> bool:
     order when rule processing put SIGNI in excess, growing and removing when a step grows
     or removes, rule processing when a round of it applied (one kind at a time: two kinds at
     once), a crush with no life cloth when a player had none at a recorded moment, damage
-    that accumulates when one SIGNI met two battles."""
+    that accumulates when one SIGNI met two battles, a tie when one was tied, a down SIGNI
+    not blocking when there was a battle."""
     flag, value = mistake.flag, mistake.value
     checks = [e for e in trace.events if isinstance(e, ev.RuleCheck)]
     positions = [*trace.positions, *(s.position for _, s in trace.key_snapshots)]
@@ -112,7 +117,12 @@ def matters(mistake: Mistake, scenario: Scenario, trace: Trace) -> bool:
         return any(len(e.kinds) > 1 for e in checks)
     if value == "crush-is-damage":
         return _emptied(positions, "life")
+    battles = [e for e in trace.events if isinstance(e, ev.Battle)]
     if value == "damage-accumulates":  # a SIGNI that met two battles in one turn
-        met = [e.defender for e in trace.events if isinstance(e, ev.Battle)]
+        met = [e.defender for e in battles]
         return len(met) > len(set(met))
+    if value == "tie-not-banished":
+        return any(e.attack_power == e.defend_power for e in battles)
+    if value == "down-signi-does-not-block":
+        return bool(battles)
     return True
