@@ -251,3 +251,27 @@ def test_the_quiz_phase_gives_the_same_bytes_forked_or_not(tmp_path: Path,
     monkeypatch.setattr(build, "make_quiz", broken)
     with pytest.raises(build.BuildError, match="quiz was not made: ValueError: no bank today"):
         build.QuizJob.start(site, model, tmp_path / "broken", None).finish()
+
+
+def test_a_variant_skipped_as_not_mattering_plays_the_same(bank: Bank, corpus: Corpus) -> None:
+    """The bank does not replay a change of the set-up that cannot change the outcome
+    (:func:`judge.quiz.variants.matters`): over the rulings that give questions, such a
+    change, replayed all the same, gives the same events as the ruling."""
+    from judge.quiz.variants import changed, changes, matters
+
+    skipped = 0
+    for rid in bank.by_ruling():
+        r = next(r for r in corpus.rulings if r.id == rid)
+        latest = r.scenario.rulesets[-1]
+        ran = r.replays[latest].traces
+        for change in changes(r.scenario):
+            other = changed(r.scenario, change)
+            if matters(change, ran) or other is None:
+                continue
+            skipped += 1
+            again = replay(other, corpus.rulesets[latest])
+            assert [[(e.type, e.card) for e in t.events if e.type != "step"]
+                    for t in again.traces] == \
+                [[(e.type, e.card) for e in t.events if e.type != "step"] for t in ran], \
+                (rid, change)
+    assert skipped > 20

@@ -251,7 +251,7 @@ def questions_of(bank: Bank, ruling: str, scenario: Scenario, rulesets: Mapping[
     """The variants of one ruling: under each of its rule sets (the latest first), then with
     its set-up changed (:func:`judge.quiz.variants.changes`); a variant is kept only when its
     right answer tells differently from those of the variants kept before it."""
-    from judge.quiz.variants import changed, changes
+    from judge.quiz.variants import changed, changes, matters
 
     out: list[Variant] = []
     told: set[frozenset[facts.Fact]] = set()
@@ -272,8 +272,9 @@ def questions_of(bank: Bank, ruling: str, scenario: Scenario, rulesets: Mapping[
     if not order or bank.best < MIN_ANSWERS - 1:
         return out  # no wrong answer at all: other numbers seldom give two
     latest = rulesets[order[0]]
+    ran = base.get(latest).traces
     for change in changes(scenario):
-        other = changed(scenario, change)
+        other = changed(scenario, change) if matters(change, ran) else None
         if other is None:
             continue
         key = f"{ruling}@{latest.id}~{change.kind}-{change.subject}-{change.value}"

@@ -4,18 +4,21 @@
 :class:`~judge.quiz.bank.Change`: one card more or fewer in a main deck that holds some, one
 life cloth more or fewer, a SIGNI on the field with the power of another SIGNI there (and
 1000 above it: where battles and power checks turn), and the other player as the turn player.
-:func:`changed` makes the changed scenario; the bank replays it and keeps it only if its replay
-is valid and its outcome tells differently from the other variants' (:mod:`judge.quiz.bank`).
+:func:`changed` makes the changed scenario; the bank replays it (when :func:`matters` says
+the change could change the outcome) and keeps it only if its replay is valid and its outcome
+tells differently from the other variants' (:mod:`judge.quiz.bank`).
 Nothing here runs the engine.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Final
 
+from judge.engine import events as ev
 from judge.engine.state import ON_FIELD
+from judge.engine.trace import Trace
 from judge.quiz.bank import Change
 from judge.scenario.model import Placement, Scenario
 
@@ -63,6 +66,30 @@ def changes(scenario: Scenario) -> Iterator[Change]:
                 made += 1
                 yield Change("power", p.label, value)
     yield Change("turn_player", "", "p2" if scenario.setup.turn_player == "p1" else "p1")
+
+
+def _touched(trace: Trace, player: str, zone: str) -> bool:
+    where = f"{player}.{zone}"
+    return any(str(getattr(e, "from_zone", None)) == where or
+               str(getattr(e, "to_zone", None)) == where for e in trace.events)
+
+
+def matters(change: Change, traces: Iterable[Trace]) -> bool:
+    """Whether ``change`` could change the outcome of the ruling whose replays are ``traces``
+    (a shortcut: the bank does not replay a variant that cannot, whose answer would differ
+    only by the card it adds or takes away). The engine reads a main deck's or a life cloth's
+    size only when a card leaves or enters it, a refresh happens or a game ends, and a
+    power only in a battle or a power check."""
+    traces = list(traces)
+    if change.kind in ("deck", "life"):
+        return any(_touched(t, change.subject, change.kind) or any(
+            e.type in ("refresh", "refresh_waits", "skipped", "game_over")
+            for e in t.events) for t in traces)
+    if change.kind == "power":
+        return any(isinstance(e, ev.Battle | ev.Power) or
+                   (isinstance(e, ev.RuleCheck) and "power" in e.kinds)
+                   for t in traces for e in t.events)
+    return True
 
 
 def changed(scenario: Scenario, change: Change) -> Scenario | None:
