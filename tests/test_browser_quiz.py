@@ -96,6 +96,7 @@ def test_answer_right_and_wrong_at_390_px(phone: Page, base_url: str, quiz_site:
     assert _said(lang, "answer_was") in page.locator(".quiz-right").inner_text()
     assert page.locator(".quiz-answer.is-right").count() == 1
     assert page.locator(".quiz-answer.is-wrong").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # told by a sign as well as by a colour
     assert page.locator(".quiz-answer.is-right .quiz-key").inner_text() == "\u2713"
     assert page.locator(".quiz-answer.is-wrong .quiz-key").inner_text() == "\u2717"
