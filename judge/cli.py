@@ -360,6 +360,59 @@ def coverage_command(as_json: bool, corpus_dir: Path | None) -> None:
         click.echo(line)
 
 
+@cli.command("quiz")
+@click.option("--lang", type=click.Choice(["ja", "en", "zh-Hans"]), default="en",
+              show_default=True, help="Language of the questions.")
+@click.option("--topic", metavar="T", help="Only questions of this topic (a folder of "
+                                          "rulings/).")
+@click.option("--rules", metavar="SET", help="Only questions asked under this rule set.")
+@click.option("--difficulty", type=click.IntRange(1, 3), help="Only questions of this "
+                                                               "difficulty (1 to 3).")
+@click.option("--count", type=click.IntRange(0), default=5, show_default=True,
+              help="How many questions (0: every one that passes the filters).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Which questions, in which order.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the chosen questions as JSON (the site's bank format) and ask "
+                   "nothing.")
+@_CORPUS_OPTION
+def quiz_command(lang: str, topic: str | None, rules: str | None, difficulty: int | None,
+                 count: int, seed: int, as_json: bool, corpus_dir: Path | None) -> None:
+    """A quick judge-training drill: questions computed from the rulings, each a position and
+    its steps with three to five answers the engine replayed (the right one, and the same
+    facts under other rule sets, after other choices or with one rule broken the way players
+    get it wrong). Type the number of an answer; an empty input or end of input stops.
+    The site's quiz page asks the same questions (docs/site.md, "Judge training").
+    """
+    import json
+
+    from judge.corpus import load_corpus
+    from judge.quiz.bank import build_bank
+    from judge.quiz.drill import drill, pick
+    from judge.quiz.export import variant_entry
+
+    corpus = load_corpus(_corpus_root(corpus_dir))
+    bank = build_bank(((r.id, r.scenario, r.replays) for r in corpus.rulings),
+                      corpus.rulesets)
+    topics = {r.id: r.topic for r in corpus.rulings}
+    chosen = pick(bank, topics, topic=topic, rules=rules, difficulty=difficulty, count=count,
+                  seed=seed)
+    glossary = {t.id: t.names for t in corpus.glossary.values()}
+    entries = [variant_entry(v, lang, corpus.rulesets, glossary, board=False) for v in chosen]
+    if as_json:
+        click.echo(json.dumps(entries, ensure_ascii=False, sort_keys=True, indent=1))
+        return
+
+    def ask(prompt: str) -> str | None:
+        try:
+            text = click.prompt(prompt, default="", show_default=False, prompt_suffix="")
+        except (EOFError, click.Abort):
+            return None
+        return str(text) if text else None
+
+    drill(entries, [str(v.trace.positions[0]) for v in chosen], lang, ask, click.echo)
+
+
 def _site_progress() -> Callable[[str, int, int], None]:
     """Progress of a long build on standard error: a counter line when it is a terminal."""
     tty = sys.stderr.isatty()

@@ -153,3 +153,9 @@ def test_link_fragments_round_trip_and_an_edit_is_short() -> None:
     # counts as its two UTF-16 code units, as JavaScript's charCodeAt gives them
     assert links.digest("") == "811c9dc5" and links.digest("a") == "e40c292c"
     assert links.digest("😀") != links.digest("")
+
+
+def test_quiz(tiny: Path) -> None:
+    out = run("quiz.py", "--pairs", "1", "--corpus", str(tiny))
+    assert "rulings with at least one question:" in out
+    assert len(ratios(out)) == 1

@@ -85,6 +85,9 @@ def signi_attack(game: Game, attacker: CardInstance) -> None:
         return  # the attacker left the field (or the turn ended): the attack ends
     unblocked = mechanics.unblocked(game.keywords(attacker))  # Assassin
     defender = None if unblocked else in_front(game, attacker)
+    if defender is not None and defender.down and \
+            "down-signi-does-not-block" in game.rules.broken:  # on purpose (judge.quiz)
+        defender = None
     label = AbilityRef.of_card(attacker.label)  # the source of the battle and its damage
     if defender is None:
         if in_front(game, attacker) is None:  # an empty zone: its Trap may be revealed
@@ -97,7 +100,13 @@ def signi_attack(game: Game, attacker: CardInstance) -> None:
         return
     attack_power, defend_power = game.power(attacker), game.power(defender)
     # a SIGNI that cannot be banished is not, whatever the powers (card text over the rules)
-    banished = defend_power <= attack_power and not game.cannot(defender, "be_banished")
+    met = attack_power
+    if "damage-accumulates" in game.rules.broken:  # broken on purpose (judge.quiz)
+        key = (defender.label, game.state.turn)
+        met = game.battle_damage[key] = game.battle_damage.get(key, 0) + attack_power
+    tie_survives = "tie-not-banished" in game.rules.broken  # on purpose (judge.quiz)
+    banished = (defend_power < met if tie_survives else defend_power <= met) and \
+        not game.cannot(defender, "be_banished")
     game.emit(ev.Battle, cause="battle", player=attacker.owner, card=attacker.label,
               source=label, defender=defender.label, attack_power=attack_power,
               defend_power=defend_power, banished=banished)

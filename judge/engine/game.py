@@ -162,6 +162,9 @@ class Game:
         self.token_defs: dict[str, CardDef] = {}
         #: cards that have left the game (a used token ARTS), by label
         self.gone: dict[str, CardInstance] = {}
+        #: (SIGNI label, turn) -> the attack power it met in battles this turn: read only
+        #: with the rule ``damage-accumulates`` broken on purpose (judge.quiz)
+        self.battle_damage: dict[tuple[str, int], int] = {}
         #: targets chosen when a card was used, for the operation now resolving
         self.preset_targets: list[tuple[CardInstance, int]] | None = None
         #: the controllers of the effects now resolving, innermost last

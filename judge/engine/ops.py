@@ -433,6 +433,10 @@ def crush(game: Game, op: Op, controller: str, source: CardInstance | None,
     done = True
     for player in players_for(op.who, controller):
         for _ in range(op.count):
+            if not game.state.zone(player, "life") and "crush-is-damage" in game.rules.broken:
+                deal_damage(game, player, CAUSE, name)  # broken on purpose (judge.quiz)
+                done = False
+                break
             if not bursts.crush(game, player, CAUSE, name):
                 done = False
                 break

@@ -9,7 +9,7 @@ launch-era deck-out procedure).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from judge.errors import FieldError
@@ -21,6 +21,18 @@ EXCESS_ORDERS: Final = ("level_then_limit", "level_changed_first")
 BURST_COUNTS: Final = ("exactly", "at_most")
 GROW_RULES: Final = ("up_one_or_not_higher", "up_one_only")
 REMOVE_RULES: Final = ("any_time", "once_per_turn")
+#: The rules the engine can break on purpose (:attr:`RuleSet.broken`), each read in one place:
+#: ``rule-processing-forgotten`` (nothing of rule processing happens:
+#: :func:`judge.engine.rule_processing.check`), ``one-kind-at-a-time`` (a round of rule
+#: processing applies only its first kind, the others waiting for the next round: the same
+#: function), ``crush-is-damage`` (a crush with no life cloth left deals damage, so the
+#: other player wins: :func:`judge.engine.ops.crush`), ``damage-accumulates`` (a SIGNI is
+#: banished in battle once the attack powers it met this turn add up to its power:
+#: :func:`judge.engine.battle.signi_attack`), ``tie-not-banished`` (a SIGNI of the same power
+#: as its attacker survives the battle: the same function), ``down-signi-does-not-block``
+#: (a down SIGNI in front lets the attack through to the player: the same function).
+BROKEN_RULES: Final = ("rule-processing-forgotten", "one-kind-at-a-time", "crush-is-damage",
+                       "damage-accumulates", "tie-not-banished", "down-signi-does-not-block")
 
 
 @dataclass(frozen=True)
@@ -61,6 +73,10 @@ class RuleSet:
     grow: str
     remove: str
     sources: tuple[str, ...]
+    #: Rules broken on purpose, the way players get them wrong (:data:`BROKEN_RULES`): never
+    #: read from ``rulesets.toml``; the judge-training quiz (:mod:`judge.quiz.mistakes`)
+    #: replays a question with one broken to compute a wrong answer.
+    broken: frozenset[str] = field(default=frozenset())
 
     @property
     def refresh_interrupts(self) -> bool:

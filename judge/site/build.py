@@ -30,6 +30,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 from judge.atomic import busy, lock_path
@@ -49,6 +50,7 @@ from judge.outputs import (
 )
 from judge.outputs import exchange as _exchange
 from judge.paths import project_root
+from judge.quiz.site import QuizReport, make_quiz
 from judge.site.api import ApiReport, write_api
 from judge.site.context import Links, PageInfo, PageSpec, SiteModel, page_file
 from judge.site.load import SiteInput, load
@@ -85,6 +87,7 @@ class BuildReport:
     offline: OfflineReport | None = None  # the service worker and what it keeps
     sandbox: SandboxReport | None = None  # Pyodide and the package, for "Try it"
     search: SearchReport | None = None  # the search index (search-index/)
+    quiz: QuizReport | None = None  # the judge-training quiz's bank (api/quiz/)
 
     def summary(self) -> str:
         times = ", ".join(f"{k} {v:.2f} s" for k, v in self.seconds.items())
@@ -97,6 +100,9 @@ class BuildReport:
         if self.search is not None:
             text += (f"; search index: {self.search.docs} results, {self.search.files} files, "
                      f"{self.search.bytes / 1024:.0f} KiB")
+        if self.quiz is not None:
+            text += (f"; quiz: {self.quiz.questions} questions from {self.quiz.rulings} "
+                     "rulings")
         if self.failing:
             text += f"; {len(self.failing)} failing ruling(s) marked: {', '.join(self.failing)}"
         if self.sandbox is not None:
@@ -146,10 +152,13 @@ SITE = Kind("build into", folder=True, foreign=_foreign)
 def build_site(out: Path, *, root: Path | None = None, allow_failing: bool = False,
                progress: Progress | None = None,
                finish: Callable[[Path], None] | None = None,
-               jobs: int = 0, force: bool = False, search: bool = False) -> BuildReport:
+               jobs: int = 0, force: bool = False, search: bool = False,
+               quiz: bool = True) -> BuildReport:
     """Build the whole site into ``out``; raises :class:`BuildError` (site untouched).
 
     ``search``: also write the search index (``search-index/``, :mod:`judge.site.searchindex`).
+    ``quiz``: also make the judge-training quiz (its page and ``api/quiz/``,
+    :mod:`judge.quiz.site`); without it the build leaves the quiz out (to measure its cost).
     ``finish``, if given, is called with the complete new folder just before it replaces the
     previous site (a step can add its files there and still be atomic). ``jobs``:
     how many processes render the pages (0: one per core; see :func:`render_pages`).
@@ -179,7 +188,7 @@ def build_site(out: Path, *, root: Path | None = None, allow_failing: bool = Fal
         lines.append(f"{passed} passed, {len(site.failing)} failed")
         raise RulingsFailed(lines)
     report.failing = sorted({r.ruling for r in site.failing})
-    write_site(site, target, report, tick, finish, jobs, search)
+    write_site(site, target, report, tick, finish, jobs, search, quiz)
     return report
 
 
@@ -198,17 +207,21 @@ def check_target(out: Path, root: Path | None = None, force: bool = False) -> Ta
 
 def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Progress,
                finish: Callable[[Path], None] | None = None, jobs: int = 0,
-               search: bool = False) -> None:
+               search: bool = False, quiz: bool = True) -> None:
     start = time.perf_counter()
     fresh_environments()
     model = SiteModel.build(site)
     model.propose = load_settings(site.corpus.root).new_file
-    specs = model.pages()
+    model.quiz_page = quiz
     report.seconds["context"] = time.perf_counter() - start
+    specs = model.pages()
     out = claimed.path
     # its lock: so that a concurrent build's clean-up leaves this folder alone
     tmp, lock = temp_folder(claimed)
+    job: QuizJob | None = None
     try:
+        if quiz:  # a phase of its own, beside the pages: the bank, its pages and its JSON
+            job = QuizJob.start(site, model, tmp, lock)
         start = time.perf_counter()
         total = len(specs) * len(LANGS) + 1
         done = 0
@@ -244,6 +257,12 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         if search:
             report.search = write_search(site, tmp)
             report.seconds["search"] = report.search.seconds
+        if job is not None:
+            start = time.perf_counter()
+            report.quiz = job.finish()
+            report.pages += report.quiz.pages
+            report.seconds["quiz"] = report.quiz.seconds
+            report.seconds["quiz wait"] = time.perf_counter() - start
         if finish is not None:
             start = time.perf_counter()
             finish(tmp)
@@ -251,11 +270,85 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         report.offline = write_offline(tmp)  # last: its version covers every other file
         _swap(tmp, out)
     except BaseException:
+        if job is not None:
+            job.cancel()
         remove(tmp)
         raise
     finally:
         if lock is not None:
             os.close(lock)
+
+
+# What the quiz's process makes, set by the parent just before it is forked (and inherited).
+_QUIZ: tuple[SiteInput, SiteModel, Path] | None = None
+
+
+class QuizJob:
+    """The quiz phase (:func:`judge.quiz.site.make_quiz`) in a process forked from the
+    build, which meanwhile renders the other pages: the child shares the loaded corpus and
+    its replays without copying them, writes the quiz's files into the new folder and sends
+    back only its report. Where the build may not fork (other threads: ``judge serve``; no
+    fork on the system) the phase runs here, at once."""
+
+    def __init__(self, report: QuizReport | None = None,
+                 process: multiprocessing.process.BaseProcess | None = None,
+                 conn: Connection | None = None) -> None:
+        self.report, self.process, self.conn = report, process, conn
+
+    @classmethod
+    def start(cls, site: SiteInput, model: SiteModel, tmp: Path,
+              lock: int | None) -> QuizJob:
+        global _QUIZ
+        if threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
+            return cls(report=make_quiz(site, model, tmp, lambda name, html: _write(tmp, name,
+                                                                                    html)))
+        context = multiprocessing.get_context("fork")
+        receive, send = context.Pipe(duplex=False)
+        _QUIZ = (site, model, tmp)
+        try:
+            process = context.Process(target=_quiz_child, args=(send, lock), daemon=True)
+            process.start()
+        finally:
+            _QUIZ = None
+        send.close()
+        return cls(process=process, conn=receive)
+
+    def finish(self) -> QuizReport:
+        """The phase's report, once it is done (a :class:`BuildError` if it failed)."""
+        if self.report is not None:
+            return self.report
+        assert self.conn is not None and self.process is not None
+        try:
+            kind, value = self.conn.recv()
+        except EOFError:
+            kind, value = "error", f"the quiz's process ended with {self.process.exitcode}"
+        finally:
+            self.conn.close()
+            self.process.join()
+        if kind != "ok" or not isinstance(value, QuizReport):
+            raise BuildError(f"the judge-training quiz was not made: {value}")
+        self.report = value
+        return value
+
+    def cancel(self) -> None:
+        """Stop the phase's process (the build failed or was stopped)."""
+        if self.process is not None and self.process.is_alive():
+            self.process.terminate()
+            self.process.join()
+
+
+def _quiz_child(send: Connection, lock: int | None) -> None:
+    """The quiz's process: make the quiz and send its report (or what went wrong)."""
+    _close_in_worker(lock)
+    assert _QUIZ is not None, "QuizJob.start sets the work before forking"
+    site, model, tmp = _QUIZ
+    try:
+        report = make_quiz(site, model, tmp, lambda name, html: _write(tmp, name, html))
+        send.send(("ok", report))
+    except Exception as exc:  # sent to the build, which reports it on one line
+        send.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        send.close()
 
 
 #: Below this many pages the pages are rendered in this process: starting workers and

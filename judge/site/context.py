@@ -39,6 +39,8 @@ from judge.narrate import (
     Narrator,
     scenario_cards,
 )
+from judge.quiz.bank import Bank
+from judge.quiz.site import quiz_context
 from judge.scenario.model import Expectation
 from judge.site import citations, timeline
 from judge.site.api import API_VERSION, DATABASE
@@ -286,6 +288,11 @@ class SiteModel:
     official: set[str] = field(default_factory=set)  # rulings that rest on official text
     #: every ruling text rendered, before the pages are (forked workers inherit them)
     rendered: RenderedTexts = field(default_factory=RenderedTexts)
+    #: the judge-training quiz's bank (judge.quiz.site; None until the quiz phase made it,
+    #: and in a site built without the quiz)
+    quiz: Bank | None = None
+    #: the site has the quiz page (every page's menu links to it)
+    quiz_page: bool = False
     #: what the sandbox downloads on a first use (0: no sandbox in this build), which its
     #: buttons say (judge.site.sandbox_build.SandboxReport.bytes)
     sandbox_bytes: int = 0
@@ -371,6 +378,11 @@ class SiteModel:
         specs += [PageSpec(f"rulings/{d.id}/", "ruling.html", d.id) for d in self.site.rulings]
         return specs
 
+    def quiz_pages(self) -> list[PageSpec]:
+        """The quiz's page, which the quiz phase renders once it has made the bank
+        (:func:`judge.quiz.site.make_quiz`); none in a site without the quiz."""
+        return [PageSpec("quiz/", "quiz.html")] if self.quiz_page else []
+
     # ------------------------------------------------------------------ contexts
 
     def context(self, spec: PageSpec, lang: str) -> dict[str, Any]:
@@ -389,6 +401,7 @@ class SiteModel:
             "maintainers.html": self._maintainers, "offline.html": self._offline,
             "sandbox.html": self._sandbox,
             "list.html": self._list, "ruling.html": self._ruling,
+            "quiz.html": lambda L, links, spec: quiz_context(self, L, links),
         }[spec.template]
         ctx.update(builder(L, links, spec))
         return ctx

@@ -108,7 +108,7 @@ def check(game: Game) -> bool:
     :attr:`~judge.engine.game.Game.checked` watcher is told where the check's events begin
     and where its ``rule_check`` is (the trace makes the check one group of its own).
     """
-    if not game.dirty:
+    if not game.dirty or "rule-processing-forgotten" in game.rules.broken:
         return False
     start = len(game.log)  # the check's group begins here (the choices the looks ask)
     proposals: dict[str, list[Proposal]] = {}
@@ -140,6 +140,13 @@ def check(game: Game) -> bool:
     applied = {p.kind for pick, props in zip(chosen, proposals.values(), strict=True)
                for p in props if (p.place, p.banish) == (pick.place, pick.banish)}
     kinds = sorted(applied | ({"refresh"} if refreshers else set()), key=KINDS.__getitem__)
+    if "one-kind-at-a-time" in game.rules.broken and len(kinds) > 1:
+        # broken on purpose (judge.quiz): the first kind alone; the next round sees the rest
+        kinds = kinds[:1]
+        refreshers = refreshers if kinds == ["refresh"] else []
+        chosen = [p for p in chosen if p.kind == kinds[0]]
+        proposals = {k: v for k, v in proposals.items()
+                     if any(p.kind == kinds[0] for p in v)}
     check = game.emit(ev.RuleCheck, cause="rule", kinds=tuple(kinds),
                       acts=_acts(proposals.values(), refreshers))
     for p in refreshers:

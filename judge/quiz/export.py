@@ -1,0 +1,128 @@
+"""The question bank told in one language: what the quiz page, the JSON bank and ``judge quiz``
+show.
+
+Every text comes from the ruling pages' own wording: the position is drawn as a ruling page
+draws its set-up (:mod:`judge.site.board`), the steps are the replay's step titles and the
+choices the question fixes are told as the replay tells them (:mod:`judge.narrate`), and an
+answer is the sentences a ruling page gives an expectation's facts
+(:func:`judge.site.sections.answer_sentences`), for the facts in which the answers differ.
+The answers are in an order fixed by the variant's key (not the right one first). Nothing here
+runs the engine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+
+from judge.engine.rulesets import RuleSet
+from judge.i18n import N_, NP_, gettext_for, ngettext_for
+from judge.narrate import Narrator, scenario_cards
+from judge.quiz.bank import Answer, Bank, Variant
+from judge.quiz.mistakes import BY_ID as MISTAKES
+from judge.site.board import Painter, board_of, frame_svg, layout_for
+from judge.site.load import printed_keywords
+from judge.site.sections import Words, answer_sentences
+
+#: The bank's JSON format: bumped when a field changes meaning or goes away.
+BANK_VERSION = 1
+
+QUESTION = N_("What happens?")
+#: A variant's main deck, by its number of cards (singular, plural).
+DECK_CHANGE = NP_("Variant: %(player)s's main deck holds %(num)d card.",
+                  "Variant: %(player)s's main deck holds %(num)d cards.")
+CHANGES = {
+    "life": N_("Variant: %(player)s has %(value)s life cloth."),
+    "power": N_("Variant: the power of %(card)s is %(value)s."),
+    "turn_player": N_("Variant: it is %(player)s's turn."),
+}
+SOURCES = {
+    "rules": N_("This was the answer under the %(rules)s rules."),
+    "branch": N_("This is what happens after another choice: %(choices)s"),
+    "mistake": N_("This is what happens when a rule is broken."),
+}
+FORMATS = {"all-star": N_("All Star"), "key-selection": N_("Key Selection"),
+           "diva-selection": N_("Diva Selection")}
+
+
+def order(variant: Variant) -> list[int]:
+    """The answers' order on the page: fixed by the variant's key, so the same bank gives the
+    same page."""
+    def rank(i: int) -> str:
+        return hashlib.sha256(f"{variant.key}/{i}".encode()).hexdigest()
+    return sorted(range(len(variant.answers)), key=rank)
+
+
+def answer_text(variant: Variant, answer: Answer, L: Words, n: Narrator) -> str:
+    """An answer as the sentences of the facts in which the answers differ."""
+    return " ".join(s for _, s in answer_sentences(variant.told(answer), L, n))
+
+
+def feedback(variant: Variant, answer: Answer, L: Words, n: Narrator) -> dict[str, Any]:
+    """Why a wrong answer is wrong: where it comes from and the rule it breaks."""
+    values: dict[str, str] = {}
+    if answer.source == "rules":
+        values["rules"] = L.rules([answer.rules])
+    elif answer.source == "branch":
+        values["choices"] = " ".join(n.event(e) for e in answer.choices)
+    why = L._(SOURCES[answer.source], **values) if answer.source in SOURCES else ""
+    return {"why": why, "breaks": [L._(MISTAKES[m].rule) for m in answer.breaks],
+            "mistake": answer.breaks[0] if answer.breaks else ""}
+
+
+def variant_entry(variant: Variant, lang: str, rulesets: Mapping[str, RuleSet],
+                  glossary: Mapping[str, Mapping[str, str]] | None = None,
+                  board: bool = True) -> dict[str, Any]:
+    """One question as asked in ``lang`` (``board``: with the set-up drawn as SVG)."""
+    sc = variant.scenario
+    L = Words(lang, rule_sets=rulesets)
+    n = Narrator(lang, scenario_cards(sc), glossary, steps={s.index: s for s in sc.steps})
+    svg = ""
+    if board:
+        setup = board_of(variant.trace.positions[0], printed_keywords(sc))
+        layout = layout_for([setup])
+        painter = Painter(layout, [setup])
+        # the frame (drawn once a page) and the board on it, as a ruling page draws them
+        svg = frame_svg(layout, n, painter.defs()) + painter.svg(setup, label=n.step_title(None))
+    change = ""
+    if variant.change is not None:
+        c = variant.change
+        player = n.player(c.subject or str(c.value))
+        change = ngettext_for(lang, *DECK_CHANGE, int(c.value)) % {
+            "player": player, "num": c.value} if c.kind == "deck" else \
+            L._(CHANGES[c.kind], player=player, card=n.card(c.subject), value=c.value)
+    answers = []
+    for i in order(variant):
+        a = variant.answers[i]
+        answers.append({"text": answer_text(variant, a, L, n), "right": a.right,
+                        "source": a.source, **feedback(variant, a, L, n)})
+    title = sc.texts.get("title", {})
+    return {
+        "id": variant.key, "ruling": variant.ruling,
+        "title": title.get(lang) or title.get("ja", ""),
+        "rules": variant.rules, "rules_label": L.rules([variant.rules]),
+        "format": sc.setup.format, "format_label": L._(FORMATS.get(sc.setup.format,
+                                                                    sc.setup.format)),
+        "difficulty": variant.difficulty, "change": change, "board": svg,
+        "steps": [n.step_title(s) for s in sc.steps],
+        "choices": [n.event(e) for e in variant.choices],
+        "question": L._(QUESTION), "answers": answers,
+    }
+
+
+def bank_json(bank: Bank, lang: str, rulesets: Mapping[str, RuleSet],
+              topics: Mapping[str, str], topic_names: Mapping[str, str],
+              glossary: Mapping[str, Mapping[str, str]] | None = None,
+              board: bool = True) -> dict[str, Any]:
+    """The whole bank in ``lang``: ``topics`` maps a ruling to its topic, ``topic_names`` a
+    topic to its name in ``lang``."""
+    questions = []
+    for v in bank.variants:
+        entry = variant_entry(v, lang, rulesets, glossary, board)
+        topic = topics.get(v.ruling, "")
+        entry["topic"] = topic
+        entry["topic_label"] = topic_names.get(topic, topic)
+        questions.append(entry)
+    return {"version": BANK_VERSION, "lang": lang, "questions": questions,
+            "labels": {"question": gettext_for(lang, QUESTION)}}

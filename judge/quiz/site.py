@@ -1,0 +1,154 @@
+"""The quiz in the site: the bank made once per build, its JSON per language, its page.
+
+``judge build`` makes the bank in a phase of its own (:func:`make_quiz`), from the replays the
+load already made (only the wrong answers' and the variants' replays are new), in a process
+forked from the build while the build renders the other pages. :func:`write_quiz` writes
+``api/quiz/<lang>.json`` (the question bank others can use, docs/api.md) and the page
+``/<lang>/quiz/`` reads the same file (:func:`quiz_context` gives its filters and strings);
+the service worker keeps it like a page, so the quiz works offline once visited; no Pyodide.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from judge.i18n import LANGS, N_
+from judge.quiz.bank import Bank, build_bank
+from judge.quiz.export import bank_json
+
+if TYPE_CHECKING:
+    from judge.site.context import Lang, Links, SiteModel
+    from judge.site.load import SiteInput
+
+#: Where the banks go in the site (under api/): ``quiz/<lang>.json``.
+FOLDER: Final = "api/quiz"
+
+#: What the quiz page's script says, by key (the page passes them as JSON).
+STRINGS: Final = {
+    "right": N_("Right."),
+    "wrong": N_("Not quite."),
+    "breaks": N_("The rule it breaks:"),
+    "ruling": N_("Read the ruling"),
+    "next": N_("Next question"),
+    "again": N_("A question you missed, asked again."),
+    "score": N_("%(right)s of %(done)s answered right; %(missed)s to try again."),
+    "none": N_("No question matches these filters."),
+    "answer_was": N_("The right answer:"),
+    "loading": N_("Loading the questions…"),
+    "failed": N_("The questions could not be loaded."),
+    "difficulty": N_("Difficulty %(num)s"),
+    "choices": N_("The choices made:"),
+    "reset_done": N_("Your progress has been cleared."),
+}
+DIFFICULTIES: Final = {1: N_("Easy"), 2: N_("Medium"), 3: N_("Hard")}
+
+
+@dataclass
+class QuizReport:
+    questions: int = 0
+    rulings: int = 0
+    dropped: int = 0
+    bytes: dict[str, int] = field(default_factory=dict)  # language -> bytes of its bank
+    pages: int = 0  # the quiz pages written (one per language)
+    seconds: float = 0.0  # to make the bank, render its pages and write its files
+
+
+def make_quiz(site: SiteInput, model: SiteModel, root: Path,
+              write_page: Callable[[str, str], int]) -> QuizReport:
+    """The quiz phase: make the bank into ``model.quiz``, render the quiz page of each
+    language (``write_page(file, html)``, the build's writer) and write ``api/quiz/`` into
+    the site folder ``root``. Depends only on the site and the model, so the bytes are the
+    same in whichever process it runs (``judge build`` forks one for it)."""
+    from judge.site.context import page_file
+    from judge.site.render import render
+
+    start = time.perf_counter()
+    model.quiz = quiz_bank(site)
+    report = write_quiz(model, root)
+    for spec in model.quiz_pages():
+        for lang in LANGS:
+            write_page(page_file(lang, spec.key),
+                       render(spec.template, lang, model.context(spec, lang)))
+            report.pages += 1
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def quiz_bank(site: SiteInput) -> Bank:
+    """The bank of the corpus the build loaded (its replays reused)."""
+    corpus = site.corpus
+    return build_bank(((d.id, d.scenario, d.ruling.replays) for d in site.rulings),
+                      corpus.rulesets)
+
+
+def bank_document(model: SiteModel, lang: str) -> dict[str, Any]:
+    """The JSON bank of one language, each question linking to its ruling's page."""
+    assert model.quiz is not None
+    corpus = model.site.corpus
+    L = model.lang(lang)
+    topics = {d.id: d.ruling.topic for d in model.site.rulings}
+    names = {t: L.topic(t) for t in model.topics}
+    doc = bank_json(model.quiz, lang, corpus.rulesets, topics, names,
+                    {t.id: t.names for t in corpus.glossary.values()})
+    for q in doc["questions"]:
+        q["page"] = f"../../{lang}/rulings/{q['ruling']}/"
+    return doc
+
+
+def write_quiz(model: SiteModel, root: Path) -> QuizReport:
+    """Write ``api/quiz/<lang>.json`` into the site folder ``root``."""
+    from judge.site.api import dumps
+
+    report = QuizReport()
+    if model.quiz is None:
+        return report
+    folder = root / FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    for lang in LANGS:
+        data = dumps(bank_document(model, lang))
+        (folder / f"{lang}.json").write_bytes(data)
+        report.bytes[lang] = len(data)
+    report.questions = len(model.quiz.variants)
+    report.rulings = len(model.quiz.by_ruling())
+    report.dropped = model.quiz.dropped
+    return report
+
+
+def quiz_context(model: SiteModel, L: Lang, links: Links) -> dict[str, Any]:
+    """The quiz page: its filters (with how many questions each value has) and strings."""
+    assert model.quiz is not None
+    variants = model.quiz.variants
+    topic_of = {d.id: d.ruling.topic for d in model.site.rulings}
+
+    def options(values: list[Any], label: Any) -> list[dict[str, Any]]:
+        counts: dict[Any, int] = {}
+        for v in values:
+            counts[v] = counts.get(v, 0) + 1
+        return [{"value": str(v), "label": label(v), "count": n}
+                for v, n in sorted(counts.items(), key=lambda kv: str(kv[0]))]
+
+    from judge.quiz.export import FORMATS
+
+    strings = {k: L._(m) for k, m in STRINGS.items()}
+    return {
+        "title": L._("Judge training"),
+        "filters": [
+            {"name": "topic", "label": L._("Topic"),
+             "options": options([topic_of[v.ruling] for v in variants], L.topic)},
+            {"name": "rules", "label": L._("Rule set"),
+             "options": options([v.rules for v in variants], lambda r: L.rules([r]))},
+            {"name": "format", "label": L._("Format"),
+             "options": options([v.scenario.setup.format for v in variants],
+                                lambda f: L._(FORMATS.get(str(f), str(f))))},
+            {"name": "difficulty", "label": L._("Difficulty"),
+             "options": options([v.difficulty for v in variants],
+                                lambda d: L._(DIFFICULTIES[d]))},
+        ],
+        "count": len(variants),
+        "bank": links.to(f"{FOLDER}/{L.lang}.json"),
+        "strings": strings,
+    }
