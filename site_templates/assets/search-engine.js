@@ -112,10 +112,21 @@
     var counted = new RegExp("(?<=" + escapeRegExp(fold.ordinal) + ")[" + numeralClass + "]|[" +
       numeralClass + "](?=[" + escapeRegExp(fold.counters) + "])", "g");
     var ordinal = new RegExp(escapeRegExp(fold.ordinal) + "(?=[0-9])", "g");
+    // a numeral and counter spelt in hiragana (にかいめ), longest spellings first
+    function alternatives(words) {
+      return Object.keys(words).sort(function (a, b) {
+        return b.length - a.length || (a < b ? -1 : a > b ? 1 : 0);
+      }).map(escapeRegExp).join("|");
+    }
+    var kanaCounted = new RegExp("(" + alternatives(fold.kana_numerals) + ")(" +
+      alternatives(fold.kana_counters) + ")", "g");
     var cache = new Map();
 
     this.digits = function (text) {
-      return text.replace(counted, function (c) {
+      return text.replace(kanaCounted, function (all, numeral, counter) {
+        var written = fold.kana_numerals[numeral] + fold.kana_counters[counter];
+        return " ".repeat(all.length - written.length) + written;
+      }).replace(counted, function (c) {
         return fold.numerals[c];
       }).replace(ordinal, " ");
     };
@@ -163,7 +174,8 @@
       }
       var known = cache.get(word);
       if (known === undefined) {
-        known = porter(self.british(word));
+        // the few words Porter makes another word (one: on) have their own token
+        known = has(english.stems, word) ? english.stems[word] : porter(self.british(word));
         cache.set(word, known);
       }
       return known;
