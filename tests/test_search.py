@@ -244,6 +244,19 @@ def test_glossary_expansion_of_the_real_glossary(glossary: Glossary) -> None:
         assert isinstance(node, Expand) and node.term == term, alias
 
 
+@pytest.mark.parametrize("query, shown", [
+    # a name holding a number is found inside a longer run, the numeral folded to a digit
+    ("第二次重构回合会结束吗", "(第二次重构→second-refresh 回合会结束吗)"),
+    ("2回目のリフレッシュでターン終了", "(2回目のリフレッシュ→second-refresh でターン終了)"),
+    # the kana the fold makes spaces stay with the name, no piece of them is left over
+    ("リフレッシュにかいめ", "リフレッシュにかいめ→second-refresh"),
+    ("にかいめのリフレッシュで", "(にかいめのリフレッシュ→second-refresh で)"),
+])
+def test_a_glossary_name_with_a_number_is_found_in_a_run(
+        glossary: Glossary, query: str, shown: str) -> None:
+    assert show(expand(parse(query), glossary)) == shown
+
+
 def test_glossary_knows_the_language_of_each_form(glossary: Glossary) -> None:
     assert glossary.lang_of("デッキ切れ") == "ja"
     assert glossary.lang_of("deck out") == "en"
