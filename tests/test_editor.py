@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from judge.engine.cards import CardDef
 from judge.paths import project_root
 from judge.site import sandbox
 from judge.site.editor import EditError, choices, edit, proposal
@@ -219,3 +220,46 @@ def test_every_proposed_file_passes_judge_check_unchanged(tmp_path: Path, source
     assert re.fullmatch(r"\d+ passed, 0 failed", check_in_corpus(tmp_path, file))
     assert proposal(text, path, topic, {*known, file["path"].split("/")[-1][:-5]})[
         "path"] != file["path"]  # taken as well: the next free id
+
+
+#: Where a card of each type is put from the palette: its own zone (a Key in the Key zone;
+#: the LRIG deck for the other cards of the LRIG deck; a SIGNI on the field).
+TYPE_ZONES = {"lrig": "lrig", "signi": "signi1", "arts": "lrig_deck", "spell": "hand",
+              "key": "key", "resona": "lrig_deck", "piece": "lrig_deck"}
+
+
+def test_the_palette_has_a_generic_card_of_every_type_and_each_replays_in_its_zone() -> None:
+    from judge.engine.cards import CARD_TYPES
+    from judge.engine.state import ZoneRef
+    from judge.scenario.run import replay
+
+    library = judge_cards()
+    palette = {card_id for card_id, _ in choices("en")["palette"]}
+    # a shared card of each type ("": the filler, a plain level-1 SIGNI)
+    generic = {t: next(c for c, d in library.items() if d.type == t and c in palette)
+               for t in CARD_TYPES if t != "signi"} | {"signi": ""}
+    assert set(generic) == set(CARD_TYPES) == set(TYPE_ZONES)
+    for lang in ("ja", "en", "zh-Hans"):  # named in the page's language, never by its id
+        named = dict(choices(lang)["palette"])
+        assert all(named[c] != c for c in generic.values()), lang
+    # under the current rules, which have every card type (Keys, Resona and Pieces came
+    # later: an older rule set refuses them, naming the one that has them)
+    blank = edit(sandbox.vocabulary()["blank"], "rulesets", {"rules": ["current"]})
+    for ctype, card in generic.items():
+        text = edit(blank, "add", {"player": "p2", "zone": TYPE_ZONES[ctype], "card": card})
+        scenario = sandbox.load_scenario(text, sandbox.DEFAULT_PATH)
+        placed = [p for p in scenario.setup.placements
+                  if p.player == "p2" and p.zone == TYPE_ZONES[ctype]]
+        assert placed and (placed[-1].card == card or not card), (ctype, placed)
+        for rules in scenario.rulesets:
+            trace = replay(scenario, rules).traces[0]
+            assert not trace.problems, (ctype, rules, trace.problems)
+            # the card stays where it was put: no rule processing takes it away
+            assert placed[-1].label in trace.final_view.labels(
+                ZoneRef.parse(f"p2.{TYPE_ZONES[ctype]}")), (ctype, rules)
+
+
+def judge_cards() -> dict[str, CardDef]:
+    from judge.data import card_library
+
+    return dict(card_library().cards)
