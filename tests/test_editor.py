@@ -163,7 +163,7 @@ ENGINE_CODES = re.compile(r"\b(p1|p2|deck|lrig_deck|assist1|under1|seed1|trap1|d
 @pytest.mark.parametrize("lang", ["ja", "zh-Hans"])
 def test_every_menu_speaks_the_glossarys_terms(lang: str) -> None:
     menus = choices(lang)
-    names = [name for key, pairs in menus.items() if key not in ("fields", "format")
+    names = [name for key, pairs in menus.items() if key not in ("fields", "opfields", "format")
              for _, name in pairs] + [menus["format"]]
     assert len(names) > 80
     coded = [name for name in names if ENGINE_CODES.search(name)]
@@ -263,3 +263,50 @@ def judge_cards() -> dict[str, CardDef]:
     from judge.data import card_library
 
     return dict(card_library().cards)
+
+
+def test_every_operation_the_step_menu_offers_makes_a_file_judge_check_loads(
+        tmp_path: Path) -> None:
+    from judge.engine.cards import OPS
+    from judge.site.editor import EFFECT_OPS, OP_MENU_FIELDS
+
+    menu = choices("en")
+    assert [op for op, _ in menu["ops"]] == list(EFFECT_OPS)
+    for lang in ("ja", "zh-Hans"):  # the operations in the glossary's words, not their ids
+        assert not [op for op, name in choices(lang)["ops"] if name == op], lang
+    # the blank ruling (player 1 has S1 on the field) under the current rules (which have
+    # every operation: an older rule set refuses a later one, BET coins, naming the rule set
+    # that has it), one effect step per operation with the fields the menu shows for it:
+    # written as by hand, loaded as judge check loads it
+    blank = edit(sandbox.vocabulary()["blank"], "rulesets", {"rules": ["current"]})
+    values = {"target": "S1", "count": "2", "amount": "3000"}
+    rulings = tmp_path / "rulings"
+    rulings.mkdir()
+    for op in EFFECT_OPS:
+        shown = menu["opfields"][op]
+        assert shown == [f for f in OP_MENU_FIELDS if f in OPS[op][0]
+                         and (op, f) != ("discard", "target")], op
+        text = edit(blank, "step", {"action": "effect", "player": "p1", "op": op,
+                                    **{f: values[f] for f in shown}})
+        given = "".join(f', {f} = "{values[f]}"' if f == "target" else f", {f} = {values[f]}"
+                        for f in shown)
+        written = f'{{ op = "{op}"{given} }}'
+        assert f"[[steps]]\naction = \"effect\"\nplayer = \"p1\"\nops = [{written}]" in text, op
+        sandbox.load_scenario(text, sandbox.DEFAULT_PATH)  # no error
+        rid = f"menu-op-{op.replace('_', '-')}"
+        (rulings / f"{rid}.toml").write_text(text.replace('id = "my-ruling"', f'id = "{rid}"'),
+                                             encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "judge.cli", "check", "rulings", "-j", "1"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    # every file loads: judge check replays each (their expectations are the blank's, which
+    # most operations change) and reports no file it could not read
+    assert "Error:" not in done.stdout + done.stderr, (done.stdout + done.stderr)[-3000:]
+    assert done.stdout.splitlines()[-1].endswith(" failed") and \
+        sum(int(n) for n in re.findall(r"(\d+) (?:passed|failed)",
+                                       done.stdout.splitlines()[-1])) == len(EFFECT_OPS)
+    # a target operation without its card, or a set value without it, is refused in one line
+    with pytest.raises(EditError, match=r"^target: the banish operation needs a card"):
+        edit(blank, "step", {"action": "effect", "player": "p1", "op": "banish"})
+    with pytest.raises(EditError, match=r"^amount: the set_power operation needs the value"):
+        edit(blank, "step", {"action": "effect", "player": "p1", "op": "set_power",
+                             "target": "S1"})
