@@ -519,3 +519,23 @@ def test_the_kept_bytecode_is_taken_without_compiling_the_sources(tmp_path: Path
     done = subprocess.run([sys.executable, "-c", run, str(second)], capture_output=True,
                           text=True, timeout=120, env=env, cwd=tmp_path)
     assert done.stdout.strip() == "3 passed, 0 failed", done.stderr
+
+
+def test_every_limit_message_of_the_engine_is_read_back_for_its_sentence() -> None:
+    # the engine's limits say their own English line; the results read its number back, so
+    # a changed message would fall to the generic sentence: each is read here
+    from judge.engine.game import EVENTS_MESSAGE, SETTLE_MESSAGE
+    from judge.errors import IllegalAction
+    from judge.limits import MAX_EVENTS, MAX_EVENTS_PER_REPLAY, MAX_SETTLE_ROUNDS
+    from judge.scenario.run import REPLAY_EVENTS_MESSAGE, problem_parts
+
+    assert problem_parts(f"engine error: {EVENTS_MESSAGE}") == \
+        ("events", {"count": str(MAX_EVENTS)})
+    assert problem_parts(f"engine error: {REPLAY_EVENTS_MESSAGE}") == \
+        ("events", {"count": str(MAX_EVENTS_PER_REPLAY)})
+    assert problem_parts(f"engine error: {SETTLE_MESSAGE}") == \
+        ("settle", {"count": str(MAX_SETTLE_ROUNDS)})
+    # a set-up the deck rules refuse, as replay_all words the error of its rule set
+    deck = f"engine error: {IllegalAction('illegal-deck', 'p1: 41 cards')}"
+    assert problem_parts(deck) == ("illegal", {"reason": "illegal-deck"})
+    assert problem_parts("engine error: p1.signi1: two SIGNI") == ("engine", {})
