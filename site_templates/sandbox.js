@@ -699,12 +699,13 @@
       target: choose("sb-step-target", w.target, labels),
       amount: element("input", { "class": "sb-step-amount", type: "number", step: "1000",
                                  value: "1000", "aria-label": w.amount, inputmode: "numeric" }),
+      keyword: choose("sb-step-keyword", w.keyword, c.keywords),
     };
     var fields = element("span", { "class": "sb-stepfields" });
     /** The step's fields; for an effect, those of its operation (the menu's opfields). */
     function wanted() {
       return (c.fields[action.value] || []).filter(function (name) {
-        return action.value !== "effect" || ["target", "count", "amount"].indexOf(name) < 0 ||
+        return action.value !== "effect" || c.opmenu.indexOf(name) < 0 ||
           (c.opfields[controls.op.value] || []).indexOf(name) >= 0;
       });
     }

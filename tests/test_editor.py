@@ -163,7 +163,8 @@ ENGINE_CODES = re.compile(r"\b(p1|p2|deck|lrig_deck|assist1|under1|seed1|trap1|d
 @pytest.mark.parametrize("lang", ["ja", "zh-Hans"])
 def test_every_menu_speaks_the_glossarys_terms(lang: str) -> None:
     menus = choices(lang)
-    names = [name for key, pairs in menus.items() if key not in ("fields", "opfields", "format")
+    names = [name for key, pairs in menus.items()
+             if key not in ("fields", "opfields", "opmenu", "format")
              for _, name in pairs] + [menus["format"]]
     assert len(names) > 80
     coded = [name for name in names if ENGINE_CODES.search(name)]
@@ -279,7 +280,7 @@ def test_every_operation_the_step_menu_offers_makes_a_file_judge_check_loads(
     # that has it), one effect step per operation with the fields the menu shows for it:
     # written as by hand, loaded as judge check loads it
     blank = edit(sandbox.vocabulary()["blank"], "rulesets", {"rules": ["current"]})
-    values = {"target": "S1", "count": "2", "amount": "3000"}
+    values = {"target": "S1", "count": "2", "amount": "3000", "keyword": "lancer"}
     rulings = tmp_path / "rulings"
     rulings.mkdir()
     for op in EFFECT_OPS:
@@ -288,8 +289,8 @@ def test_every_operation_the_step_menu_offers_makes_a_file_judge_check_loads(
                          and (op, f) != ("discard", "target")], op
         text = edit(blank, "step", {"action": "effect", "player": "p1", "op": op,
                                     **{f: values[f] for f in shown}})
-        given = "".join(f', {f} = "{values[f]}"' if f == "target" else f", {f} = {values[f]}"
-                        for f in shown)
+        given = "".join(f', {f} = "{values[f]}"' if f in ("target", "keyword")
+                        else f", {f} = {values[f]}" for f in shown)
         written = f'{{ op = "{op}"{given} }}'
         assert f"[[steps]]\naction = \"effect\"\nplayer = \"p1\"\nops = [{written}]" in text, op
         sandbox.load_scenario(text, sandbox.DEFAULT_PATH)  # no error

@@ -380,6 +380,8 @@ TAPS: list[tuple[str, dict[str, Any]]] = [
     ("card", {"label": "S1", "field": "power", "value": 3000}),
     ("step", {"action": "effect", "player": "p1", "op": "draw", "count": 2}),
     ("operation", {"op": "mill", "count": 1}),
+    # an operation on a card, with its amount: the fields the menu shows for it
+    ("operation", {"op": "power", "target": "S1", "amount": -2000}),
 ]
 
 
@@ -403,7 +405,13 @@ def tap(page: Page, op: str, args: dict[str, Any]) -> None:
     elif op == "operation":
         page.select_option(".sb-action", "effect")
         page.select_option(".sb-step-op", args["op"])
-        page.fill(".sb-step-count", str(args["count"]))
+        assert page.locator(".sb-step-count").is_visible() == ("count" in args)
+        assert page.locator(".sb-step-amount").is_visible() == ("amount" in args)
+        if "target" in args:
+            page.select_option(".sb-step-target", args["target"])
+        for name in ("count", "amount"):
+            if name in args:
+                page.fill(f".sb-step-{name}", str(args[name]))
         page.click(".sb-addop")
     else:
         page.select_option(".sb-action", args["action"])

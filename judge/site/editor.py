@@ -55,10 +55,11 @@ STATE_ZONES = ("lrig", "key", "assist1", "assist2", *SIGNI_ZONES, "cheer")
 EFFECT_OPS = ("draw", "mill", "ener_charge", "crush", "discard", "damage", "shuffle", "banish",
               "trash", "to_ener", "to_hand", "to_deck", "put_onto_field", "power", "level",
               "set_power", "set_level", "limit", "banish_to_trash", "charm", "freeze", "down",
-              "up", "lose_abilities", "draw_limit", "coins", "use", "bloom")
+              "up", "lose_abilities", "draw_limit", "coins", "use", "bloom", "keyword")
 #: The fields of an operation the menu asks for, when the operation has them (judge.engine.
-#: cards.OPS): the card it acts on (a label of the board), how many, and by how much.
-OP_MENU_FIELDS = ("target", "count", "amount")
+#: cards.OPS): the card it acts on (a label of the board), how many, by how much, and the
+#: keyword it gives.
+OP_MENU_FIELDS = ("target", "count", "amount", "keyword")
 #: The operations whose amount is the value they set: they need one.
 AMOUNT_NEEDED = ("set_power", "set_level", "draw_limit")
 #: The steps the menu offers, and the fields each asks for.
@@ -412,9 +413,11 @@ def _operation(op: str, fields: dict[str, Any]) -> dict[str, Any]:
         value = fields.get(name)
         if value in (None, ""):
             continue
-        out[name] = str(value) if name == "target" else int(value)
+        out[name] = str(value) if name in ("target", "keyword") else int(value)
     if "target" in names and "target" not in out:
         raise EditError(f"target: the {op} operation needs a card to act on")
+    if "keyword" in names and "keyword" not in out:
+        raise EditError(f"keyword: the {op} operation needs the keyword it gives")
     if op in AMOUNT_NEEDED and "amount" not in out:
         raise EditError(f"amount: the {op} operation needs the value it sets")
     return out
@@ -585,6 +588,7 @@ def choices(lang: str) -> dict[str, Any]:
         "actions": [[a, _(ACTION_NAMES[a])] for a in STEP_MENU if a in ACTIONS],
         "fields": {a: list(f) for a, f in STEP_MENU.items()},
         "opfields": {op: list(_op_fields(op)) for op in EFFECT_OPS},
+        "opmenu": list(OP_MENU_FIELDS),
         "phases": [[p, n.phase(p)] for p in PHASES] +
                   [[s, n.attack_step(s)] for s in ATTACK_STEPS],
         "ops": ops,
