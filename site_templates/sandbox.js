@@ -545,8 +545,67 @@
     var svg = copy.querySelector("svg");
     if (svg) {
       svg.removeAttribute("aria-describedby");
+      this.tapAreas(svg);
     }
     this.board.insertBefore(copy, this.board.firstChild.nextSibling); // under the heading
+  };
+
+  /** The drawing made tappable: over each box of a zone and each card label drawn in it
+   * (judge.site.board.hit_areas, in the board's units), a focusable area that does what the
+   * rows do: a card picks it (as its chip does), a zone becomes where "Add" puts a card. */
+  Sandbox.prototype.tapAreas = function (svg) {
+    var self = this;
+    var hits = (this.view && this.view.hits) || [];
+    if (!hits.length) {
+      return;
+    }
+    svg.setAttribute("role", "group"); // its areas are buttons, which an image would hide
+    var ns = "http://www.w3.org/2000/svg";
+    hits.forEach(function (area) {
+      var rect = document.createElementNS(ns, "rect");
+      ["x", "y"].forEach(function (k) { rect.setAttribute(k, area[k]); });
+      rect.setAttribute("width", area.w);
+      rect.setAttribute("height", area.h);
+      rect.setAttribute("tabindex", "0");
+      rect.setAttribute("role", "button");
+      rect.setAttribute("aria-label", area.name);
+      rect.setAttribute("data-player", area.player);
+      rect.setAttribute("data-zone", area.zone);
+      var picked;
+      if (area.label) {
+        rect.setAttribute("class", "sb-hit sb-hitcard");
+        rect.setAttribute("data-label", area.label);
+        picked = area.label === self.picked;
+      } else {
+        rect.setAttribute("class", "sb-hit sb-hitzone");
+        picked = area.player === self.addPlayer && area.zone === self.addZone;
+      }
+      rect.setAttribute("aria-pressed", String(picked));
+      function tap() {
+        if (area.label) {
+          self.picked = area.label === self.picked ? null : area.label;
+        } else {
+          self.addPlayer = area.player;
+          self.addZone = area.zone;
+        }
+        self.drawBoard(self.view);
+        var again = self.board.querySelector(".sb-setup rect.sb-hit[data-player='" +
+            area.player + "'][data-zone='" + area.zone + "']" +
+            (area.label ? "[data-label='" + CSS.escape(area.label) + "']"
+                        : ":not([data-label])"));
+        if (again) {
+          again.focus(); // the keyboard stays where it was
+        }
+      }
+      rect.addEventListener("click", tap);
+      rect.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          tap();
+        }
+      });
+      svg.appendChild(rect);
+    });
   };
 
   Sandbox.prototype.cardPanel = function (found, names) {
@@ -637,23 +696,35 @@
       op: choose("sb-step-op", w.op, c.ops),
       count: element("input", { "class": "sb-step-count", type: "number", min: "1",
                                 value: "1", "aria-label": w.count, inputmode: "numeric" }),
+      target: choose("sb-step-target", w.target, labels),
+      amount: element("input", { "class": "sb-step-amount", type: "number", step: "1000",
+                                 value: "1000", "aria-label": w.amount, inputmode: "numeric" }),
+      keyword: choose("sb-step-keyword", w.keyword, c.keywords),
     };
     var fields = element("span", { "class": "sb-stepfields" });
+    /** The step's fields; for an effect, those of its operation (the menu's opfields). */
+    function wanted() {
+      return (c.fields[action.value] || []).filter(function (name) {
+        return action.value !== "effect" || c.opmenu.indexOf(name) < 0 ||
+          (c.opfields[controls.op.value] || []).indexOf(name) >= 0;
+      });
+    }
     function show() {
       fields.textContent = "";
-      (c.fields[action.value] || []).forEach(function (name) {
-        fields.appendChild(field(w[name === "to" ? "to" : name], controls[name]));
+      wanted().forEach(function (name) {
+        fields.appendChild(field(w[name], controls[name]));
       });
     }
     action.addEventListener("change", function () {
       self.stepAction = action.value;
       show();
     });
+    controls.op.addEventListener("change", show);
     show();
     var add = button(w.addstep, "sb-addstep");
     add.addEventListener("click", function () {
       var args = { action: action.value };
-      (c.fields[action.value] || []).forEach(function (name) {
+      wanted().forEach(function (name) {
         args[name] = controls[name].value;
       });
       self.boardEdit("step", args);
@@ -663,7 +734,11 @@
     var last = view.steps.length ? view.steps[view.steps.length - 1] : null;
     more.hidden = !last || !last[2];
     more.addEventListener("click", function () {
-      self.boardEdit("operation", { op: controls.op.value, count: controls.count.value });
+      var args = { op: controls.op.value };
+      (c.opfields[controls.op.value] || []).forEach(function (name) {
+        args[name] = controls[name].value;
+      });
+      self.boardEdit("operation", args);
     });
     return element("div", { "class": "sb-steps" }, [
       element("h4", { text: w.steps }), list,

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from judge.engine.cards import CardDef
 from judge.paths import project_root
 from judge.site import sandbox
 from judge.site.editor import EditError, choices, edit, proposal
@@ -162,7 +163,8 @@ ENGINE_CODES = re.compile(r"\b(p1|p2|deck|lrig_deck|assist1|under1|seed1|trap1|d
 @pytest.mark.parametrize("lang", ["ja", "zh-Hans"])
 def test_every_menu_speaks_the_glossarys_terms(lang: str) -> None:
     menus = choices(lang)
-    names = [name for key, pairs in menus.items() if key not in ("fields", "format")
+    names = [name for key, pairs in menus.items()
+             if key not in ("fields", "opfields", "opmenu", "format")
              for _, name in pairs] + [menus["format"]]
     assert len(names) > 80
     coded = [name for name in names if ENGINE_CODES.search(name)]
@@ -219,3 +221,93 @@ def test_every_proposed_file_passes_judge_check_unchanged(tmp_path: Path, source
     assert re.fullmatch(r"\d+ passed, 0 failed", check_in_corpus(tmp_path, file))
     assert proposal(text, path, topic, {*known, file["path"].split("/")[-1][:-5]})[
         "path"] != file["path"]  # taken as well: the next free id
+
+
+#: Where a card of each type is put from the palette: its own zone (a Key in the Key zone;
+#: the LRIG deck for the other cards of the LRIG deck; a SIGNI on the field).
+TYPE_ZONES = {"lrig": "lrig", "signi": "signi1", "arts": "lrig_deck", "spell": "hand",
+              "key": "key", "resona": "lrig_deck", "piece": "lrig_deck"}
+
+
+def test_the_palette_has_a_generic_card_of_every_type_and_each_replays_in_its_zone() -> None:
+    from judge.engine.cards import CARD_TYPES
+    from judge.engine.state import ZoneRef
+    from judge.scenario.run import replay
+
+    library = judge_cards()
+    palette = {card_id for card_id, _ in choices("en")["palette"]}
+    # a shared card of each type ("": the filler, a plain level-1 SIGNI)
+    generic = {t: next(c for c, d in library.items() if d.type == t and c in palette)
+               for t in CARD_TYPES if t != "signi"} | {"signi": ""}
+    assert set(generic) == set(CARD_TYPES) == set(TYPE_ZONES)
+    for lang in ("ja", "en", "zh-Hans"):  # named in the page's language, never by its id
+        named = dict(choices(lang)["palette"])
+        assert all(named[c] != c for c in generic.values()), lang
+    # under the current rules, which have every card type (Keys, Resona and Pieces came
+    # later: an older rule set refuses them, naming the one that has them)
+    blank = edit(sandbox.vocabulary()["blank"], "rulesets", {"rules": ["current"]})
+    for ctype, card in generic.items():
+        text = edit(blank, "add", {"player": "p2", "zone": TYPE_ZONES[ctype], "card": card})
+        scenario = sandbox.load_scenario(text, sandbox.DEFAULT_PATH)
+        placed = [p for p in scenario.setup.placements
+                  if p.player == "p2" and p.zone == TYPE_ZONES[ctype]]
+        assert placed and (placed[-1].card == card or not card), (ctype, placed)
+        for rules in scenario.rulesets:
+            trace = replay(scenario, rules).traces[0]
+            assert not trace.problems, (ctype, rules, trace.problems)
+            # the card stays where it was put: no rule processing takes it away
+            assert placed[-1].label in trace.final_view.labels(
+                ZoneRef.parse(f"p2.{TYPE_ZONES[ctype]}")), (ctype, rules)
+
+
+def judge_cards() -> dict[str, CardDef]:
+    from judge.data import card_library
+
+    return dict(card_library().cards)
+
+
+def test_every_operation_the_step_menu_offers_makes_a_file_judge_check_loads(
+        tmp_path: Path) -> None:
+    from judge.engine.cards import OPS
+    from judge.site.editor import EFFECT_OPS, OP_MENU_FIELDS
+
+    menu = choices("en")
+    assert [op for op, _ in menu["ops"]] == list(EFFECT_OPS)
+    for lang in ("ja", "zh-Hans"):  # the operations in the glossary's words, not their ids
+        assert not [op for op, name in choices(lang)["ops"] if name == op], lang
+    # the blank ruling (player 1 has S1 on the field) under the current rules (which have
+    # every operation: an older rule set refuses a later one, BET coins, naming the rule set
+    # that has it), one effect step per operation with the fields the menu shows for it:
+    # written as by hand, loaded as judge check loads it
+    blank = edit(sandbox.vocabulary()["blank"], "rulesets", {"rules": ["current"]})
+    values = {"target": "S1", "count": "2", "amount": "3000", "keyword": "lancer"}
+    rulings = tmp_path / "rulings"
+    rulings.mkdir()
+    for op in EFFECT_OPS:
+        shown = menu["opfields"][op]
+        assert shown == [f for f in OP_MENU_FIELDS if f in OPS[op][0]
+                         and (op, f) != ("discard", "target")], op
+        text = edit(blank, "step", {"action": "effect", "player": "p1", "op": op,
+                                    **{f: values[f] for f in shown}})
+        given = "".join(f', {f} = "{values[f]}"' if f in ("target", "keyword")
+                        else f", {f} = {values[f]}" for f in shown)
+        written = f'{{ op = "{op}"{given} }}'
+        assert f"[[steps]]\naction = \"effect\"\nplayer = \"p1\"\nops = [{written}]" in text, op
+        sandbox.load_scenario(text, sandbox.DEFAULT_PATH)  # no error
+        rid = f"menu-op-{op.replace('_', '-')}"
+        (rulings / f"{rid}.toml").write_text(text.replace('id = "my-ruling"', f'id = "{rid}"'),
+                                             encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "judge.cli", "check", "rulings", "-j", "1"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    # every file loads: judge check replays each (their expectations are the blank's, which
+    # most operations change) and reports no file it could not read
+    assert "Error:" not in done.stdout + done.stderr, (done.stdout + done.stderr)[-3000:]
+    assert done.stdout.splitlines()[-1].endswith(" failed") and \
+        sum(int(n) for n in re.findall(r"(\d+) (?:passed|failed)",
+                                       done.stdout.splitlines()[-1])) == len(EFFECT_OPS)
+    # a target operation without its card, or a set value without it, is refused in one line
+    with pytest.raises(EditError, match=r"^target: the banish operation needs a card"):
+        edit(blank, "step", {"action": "effect", "player": "p1", "op": "banish"})
+    with pytest.raises(EditError, match=r"^amount: the set_power operation needs the value"):
+        edit(blank, "step", {"action": "effect", "player": "p1", "op": "set_power",
+                             "target": "S1"})

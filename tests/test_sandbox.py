@@ -107,8 +107,64 @@ def test_after_an_edit_the_results_give_expected_against_got_in_the_page_languag
 def test_a_rule_set_the_engine_stops_is_a_sentence_in_the_results() -> None:
     text = runaway(sandbox.vocabulary()["blank"])
     shown = results_text(sandbox.replay_text(text, sandbox.DEFAULT_PATH, "en")["html"])
-    assert "The replay stopped before its end: engine error: more than 20000 events" in shown
-    assert "does not show" not in shown
+    assert ("The replay stopped before its end: The replay reached the engine's limit of "
+            "20000 events") in shown
+    assert "does not show" not in shown and "engine error" not in shown
+
+
+def stopped_edits() -> dict[str, str]:
+    """The blank ruling edited so that the engine stops its replay: a step the rules refuse,
+    a step the file expects refused that is allowed, a scripted choice never asked for, and
+    a runaway effect."""
+    blank = sandbox.vocabulary()["blank"]
+    return {
+        "refused": blank.replace('ops = [{ op = "mill", count = 3 }]\n',
+                                 'ops = [{ op = "mill", count = 3 }]\n\n[[steps]]\n'
+                                 'action = "grow"\ncard = "L3"\n', 1),
+        "allowed": blank.replace('# expect_illegal = "not-main-phase"',
+                                 'expect_illegal = "not-main-phase"'),
+        "unused": blank.replace('# [[choices]]\n# player = "p1"\n# kind = "target"\n'
+                                '# pick = ["S1"]', '[[choices]]\nplayer = "p1"\n'
+                                'kind = "target"\npick = ["S1"]'),
+        "limit": runaway(blank)}
+
+
+#: What each edit of :func:`stopped_edits` says in each language: the step as its heading
+#: words it, the rules' reason as the narration does.
+STOPPED_SENTENCES = {
+    "en": {"refused": "Step 2: grow into L3: the rules refuse it, as the card is not in the "
+                      "LRIG deck.",
+           "allowed": "Step 1: Player 1 resolves an effect: the rules allow it; the ruling "
+                      "expects it refused because only in its player's own main phase.",
+           "unused": "Scripted choices the replay never asked for: 1.",
+           "limit": "The replay reached the engine's limit of 20000 events"},
+    "ja": {"refused": "ステップ2：L3にグロウ：ルール上行えない（そのカードはルリグデッキにない）。",
+           "allowed": "ステップ1：プレイヤー1の効果を解決：ルール上行える。裁定は行えないとしている"
+                      "（自分のメインフェイズにしかできない）。",
+           "unused": "再現で一度も求められなかった記述済みの選択：1件。",
+           "limit": "再現がエンジンの上限である20000件のイベントに達した。"},
+    "zh-Hans": {"refused": "步骤2：成长为L3：规则不允许（该卡不在分身牌组中）。",
+                "allowed": "步骤1：处理玩家1的效果：规则允许。裁定认为不允许"
+                           "（只能在自己的主要阶段进行）。",
+                "unused": "重现中从未被要求的已写选择：1个。",
+                "limit": "重现达到了引擎20000个事件的上限"},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "zh-Hans"])
+def test_why_the_engine_stopped_a_replay_is_said_in_the_page_language(lang: str) -> None:
+    for name, text in stopped_edits().items():
+        answer = sandbox.replay_text(text, sandbox.DEFAULT_PATH, lang)
+        assert answer["line"] == 0 and not answer["ok"], answer["report"]
+        shown = results_text(answer["html"])
+        assert STOPPED_SENTENCES[lang][name] in shown, (name, shown)
+        # the engine's English line is judge check's, in the details element only
+        assert not re.search(r"engine error|was refused|not-in-lrig-deck|not-main-phase|"
+                             r"scripted choice", shown), (name, shown)
+        if lang != "en":
+            assert not re.search(r"\b(step|rules|replay|events?|limit)\b", shown,
+                                 re.I), (name, shown)
+        assert any(line.startswith("FAIL ") for line in answer["report"])
 
 
 def test_an_edit_changes_the_replay_and_fails_the_expectation() -> None:
@@ -463,3 +519,23 @@ def test_the_kept_bytecode_is_taken_without_compiling_the_sources(tmp_path: Path
     done = subprocess.run([sys.executable, "-c", run, str(second)], capture_output=True,
                           text=True, timeout=120, env=env, cwd=tmp_path)
     assert done.stdout.strip() == "3 passed, 0 failed", done.stderr
+
+
+def test_every_limit_message_of_the_engine_is_read_back_for_its_sentence() -> None:
+    # the engine's limits say their own English line; the results read its number back, so
+    # a changed message would fall to the generic sentence: each is read here
+    from judge.engine.game import EVENTS_MESSAGE, SETTLE_MESSAGE
+    from judge.errors import IllegalAction
+    from judge.limits import MAX_EVENTS, MAX_EVENTS_PER_REPLAY, MAX_SETTLE_ROUNDS
+    from judge.scenario.run import REPLAY_EVENTS_MESSAGE, problem_parts
+
+    assert problem_parts(f"engine error: {EVENTS_MESSAGE}") == \
+        ("events", {"count": str(MAX_EVENTS)})
+    assert problem_parts(f"engine error: {REPLAY_EVENTS_MESSAGE}") == \
+        ("events", {"count": str(MAX_EVENTS_PER_REPLAY)})
+    assert problem_parts(f"engine error: {SETTLE_MESSAGE}") == \
+        ("settle", {"count": str(MAX_SETTLE_ROUNDS)})
+    # a set-up the deck rules refuse, as replay_all words the error of its rule set
+    deck = f"engine error: {IllegalAction('illegal-deck', 'p1: 41 cards')}"
+    assert problem_parts(deck) == ("illegal", {"reason": "illegal-deck"})
+    assert problem_parts("engine error: p1.signi1: two SIGNI") == ("engine", {})

@@ -196,6 +196,41 @@ def test_the_blank_sandbox_downloads_a_ruling_judge_check_accepts(
     assert not errors, errors
 
 
+def test_the_drawn_board_is_tapped_like_its_rows_at_a_phone_width(
+        browser: Browser, base_url: str) -> None:
+    context, page, _, errors = new_page(browser, 390)
+    try:
+        assert open_sandbox(page, f"{base_url}/ja/sandbox/") == "ok"
+        drawing = page.locator(".sb-board .sb-setup svg")
+        assert drawing.get_attribute("role") == "group"
+        # a card in the drawing: picked as its chip in the rows picks it
+        page.locator(".sb-setup rect.sb-hitcard[data-label='S1']").click()
+        assert page.locator(".sb-cardpanel").get_attribute("data-label") == "S1"
+        assert page.locator(".sb-chip[data-label='S1']").get_attribute("aria-pressed") == \
+            "true"
+        assert page.locator(".sb-setup rect.sb-hitcard[data-label='S1']").get_attribute(
+            "aria-pressed") == "true"
+        assert page.locator(".sb-setup rect.sb-hitcard[data-label='S1']").get_attribute(
+            "aria-label") == "S1 シグニ (example-signi)"
+        # a zone, from the keyboard: it becomes where "Add" puts a card
+        zone = page.locator(".sb-setup rect.sb-hitzone[data-player='p2'][data-zone='trash']")
+        assert zone.get_attribute("aria-label") == "プレイヤー2: トラッシュ"
+        zone.focus()
+        page.keyboard.press("Enter")
+        assert page.locator(".sb-add-player").input_value() == "p2"
+        assert page.locator(".sb-add-zone").input_value() == "trash"
+        assert page.evaluate("document.activeElement.getAttribute('data-zone')") == "trash"
+        page.click(".sb-add")
+        assert wait_replay(page, 2) == "ok"  # the file states nothing of player 2's trash
+        # the filler into player 2's trash: the file the rows' form would have made
+        assert page.locator(".sb-text").input_value() == edit(
+            sandbox.vocabulary()["blank"], "add", {"player": "p2", "zone": "trash", "card": ""})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 391
+    finally:
+        context.close()
+    assert not errors, errors
+
+
 def test_the_sandbox_works_offline_after_its_first_use(browser: Browser,
                                                         base_url: str) -> None:
     context, page, _, errors = new_page(browser, service_workers="allow")
@@ -345,6 +380,8 @@ TAPS: list[tuple[str, dict[str, Any]]] = [
     ("card", {"label": "S1", "field": "power", "value": 3000}),
     ("step", {"action": "effect", "player": "p1", "op": "draw", "count": 2}),
     ("operation", {"op": "mill", "count": 1}),
+    # an operation on a card, with its amount: the fields the menu shows for it
+    ("operation", {"op": "power", "target": "S1", "amount": -2000}),
 ]
 
 
@@ -368,7 +405,13 @@ def tap(page: Page, op: str, args: dict[str, Any]) -> None:
     elif op == "operation":
         page.select_option(".sb-action", "effect")
         page.select_option(".sb-step-op", args["op"])
-        page.fill(".sb-step-count", str(args["count"]))
+        assert page.locator(".sb-step-count").is_visible() == ("count" in args)
+        assert page.locator(".sb-step-amount").is_visible() == ("amount" in args)
+        if "target" in args:
+            page.select_option(".sb-step-target", args["target"])
+        for name in ("count", "amount"):
+            if name in args:
+                page.fill(f".sb-step-{name}", str(args[name]))
         page.click(".sb-addop")
     else:
         page.select_option(".sb-action", args["action"])

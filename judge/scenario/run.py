@@ -14,6 +14,7 @@ exploration stops at the first run that reaches a limit, which is a failure of t
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -49,6 +50,40 @@ FACE_DOWN = frozenset({"deck", "life", *SEED_ZONES.values(), *TRAP_ZONES.values(
 REPLAY_EVENTS_MESSAGE = (f"more than {MAX_EVENTS_PER_REPLAY} events in all branches of this "
                          "ruling together, each card of the set-up counting as one in every "
                          "branch (limit; see docs/limits.md)")
+
+
+#: The forms of a run's problems (:func:`_run`, :func:`_step`), read back by
+#: :func:`problem_parts` so that a page can word them in its own language.
+_PROBLEM_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("refused", re.compile(r"step (?P<index>\d+) \(line (?P<line>\d+), (?P<action>[\w-]+)\) "
+                           r"was refused: (?P<reason>[a-z-]+): .*?"
+                           r"(?: \(expected (?P<expected>[a-z-]+)\))?$", re.S)),
+    ("allowed", re.compile(r"step (?P<index>\d+) \(line (?P<line>\d+), (?P<action>[\w-]+)\) "
+                           r"was allowed, but (?P<expected>[a-z-]+) was expected$")),
+    ("choice", re.compile(r"scripted choice does not fit: ", re.S)),
+    ("unused", re.compile(r"(?P<count>\d+) scripted choice\(s\) were never asked for$")),
+    ("events", re.compile(r"(?:engine error: )?more than (?P<count>\d+) events ", re.S)),
+    ("settle", re.compile(r"(?:engine error: )?rule processing and triggers did not settle "
+                          r"within (?P<count>\d+) ", re.S)),
+    ("illegal", re.compile(r"engine error: (?P<reason>[a-z]+(?:-[a-z]+)+): ", re.S)),
+    ("engine", re.compile(r"engine error: ", re.S)),
+)
+
+
+def problem_parts(problem: str) -> tuple[str, dict[str, str]]:
+    """What a problem of a run (or a replay's engine error, as
+    :func:`judge.site.sandbox.replay_all` words it) says, as a kind and its values:
+    ``refused`` (a step the rules refused: ``index``, ``line``, ``action``, ``reason`` code
+    and the ``expected`` one if the file expected another), ``allowed`` (a step the file
+    expected refused), ``choice`` (a scripted choice that does not fit), ``unused``
+    (``count`` scripted choices never asked for), ``events`` and ``settle`` (a limit and its
+    ``count``), ``illegal`` (an action the rules refuse outside the steps: its ``reason``),
+    ``engine`` (any other engine error) or ``other``."""
+    for kind, form in _PROBLEM_FORMS:
+        found = form.match(problem)
+        if found:
+            return kind, {k: v for k, v in found.groupdict().items() if v is not None}
+    return "other", {}
 
 
 @dataclass

@@ -283,6 +283,35 @@ def _lines(cards: Sequence[CardView], width: float) -> list[list[CardView]]:
     return lines
 
 
+def _text_origin(zone: str, x: int, y: int) -> tuple[int, int]:
+    """Where the first line of the cards' labels starts in the box of ``zone`` at ``x, y``."""
+    return x + 3 + (TOP_W if zone in TOP_ZONES else 0), y + NAME + LINE
+
+
+def hit_areas(board: Board, layout: Layout) -> list[dict[str, object]]:
+    """Where a tap on ``board`` drawn on ``layout`` lands: every box (``player``, ``zone``
+    and its rectangle ``x, y, w, h`` in the board's units), then every card label shown in
+    it (its ``label`` too, over the box's): the rectangle its text takes, as wide as the
+    labels are laid out (:func:`_lines`), the line's height from above its baseline. The
+    sandbox lays these over its drawing so that the drawing itself can be tapped."""
+    out: list[dict[str, object]] = []
+    cards_out: list[dict[str, object]] = []
+    for player, _, zone, x, y, h in layout.boxes:
+        out.append({"player": player, "zone": zone, "x": x, "y": y, "w": BOX_W, "h": h})
+        lx, ly = _text_origin(zone, x, y)
+        for line in _lines(board.cards(player, zone), _text_width(zone))[:MAX_LINES]:
+            cx = float(lx)
+            for card in line:
+                w = (len(card_text(card)) + 1) * CHAR_W
+                if card.mark != GONE:
+                    cards_out.append({"player": player, "zone": zone, "label": card.label,
+                                      "x": round(cx, 1), "y": ly - LINE + 3,
+                                      "w": round(w, 1), "h": LINE})
+                cx += w
+            ly += LINE
+    return out + cards_out
+
+
 def _signi(cards: Sequence[CardView]) -> CardView | None:
     """The SIGNI in a SIGNI zone (a card that left it aside), when it shows a power."""
     here = [c for c in cards if c.mark != GONE and c.power is not None]
@@ -469,8 +498,7 @@ def _box_svg(board: Board, player: str, zone: str, x: int, y: int) -> str:
     lines = _lines(cards, _text_width(zone))
     shown = lines[:MAX_LINES]
     more = sum(len(line) for line in lines[MAX_LINES:])
-    lx = x + 3 + (TOP_W if zone in TOP_ZONES else 0)
-    ly = y + NAME + LINE
+    lx, ly = _text_origin(zone, x, y)
     for j, line in enumerate(shown):
         items = [_card(card) for card in line]
         if more and j == len(shown) - 1:

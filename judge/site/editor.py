@@ -49,11 +49,22 @@ from judge.site.topics import TOPIC_NAMES
 SINGLE_ZONES = (*SIGNI_ZONES, "seed1", "seed2", "seed3", "trap1", "trap2", "trap3", "cheer")
 #: Zones whose cards may be written down or frozen (docs/scenario-format.md, Zone notation).
 STATE_ZONES = ("lrig", "key", "assist1", "assist2", *SIGNI_ZONES, "cheer")
-#: The operations the step menu offers for an effect: those a count (or nothing) describes.
-EFFECT_OPS = ("draw", "mill", "ener_charge", "crush", "discard", "damage", "shuffle")
+#: The operations the step menu offers for an effect: those that its fields (OP_MENU_FIELDS)
+#: describe; the others (a zone, a keyword, what cannot happen, a replacement, a target
+#: table of the look operations, a cost) are written in the TOML view.
+EFFECT_OPS = ("draw", "mill", "ener_charge", "crush", "discard", "damage", "shuffle", "banish",
+              "trash", "to_ener", "to_hand", "to_deck", "put_onto_field", "power", "level",
+              "set_power", "set_level", "limit", "banish_to_trash", "charm", "freeze", "down",
+              "up", "lose_abilities", "draw_limit", "coins", "use", "bloom", "keyword")
+#: The fields of an operation the menu asks for, when the operation has them (judge.engine.
+#: cards.OPS): the card it acts on (a label of the board), how many, by how much, and the
+#: keyword it gives.
+OP_MENU_FIELDS = ("target", "count", "amount", "keyword")
+#: The operations whose amount is the value they set: they need one.
+AMOUNT_NEEDED = ("set_power", "set_level", "draw_limit")
 #: The steps the menu offers, and the fields each asks for.
 STEP_MENU: dict[str, tuple[str, ...]] = {
-    "advance": ("to",), "effect": ("player", "op", "count"), "use": ("card",),
+    "advance": ("to",), "effect": ("player", "op", *OP_MENU_FIELDS), "use": ("card",),
     "attack": ("card",), "play": ("card",), "pass": ("player",), "ener": ("card",),
     "grow": ("card",), "remove": ("card",), "activate": ("card",), "damage": ("player",),
     "crush": ("player", "count"),
@@ -355,13 +366,11 @@ def _add_step(doc: Any, action: str, fields: dict[str, Any]) -> None:
         if name == "op":
             if value not in EFFECT_OPS:
                 raise EditError(f"op: expected one of {', '.join(EFFECT_OPS)}, got {value!r}")
-            op: dict[str, Any] = {"op": value}
-            if fields.get("count") not in (None, "") and "count" in _op_fields(str(value)):
-                op["count"] = int(fields["count"])
-            step["ops"] = _array([_inline(op)])
+            step["ops"] = _array([_inline(_operation(str(value), fields))])
+        elif name in OP_MENU_FIELDS and action == "effect":
+            continue  # the operation's own (above)
         elif name == "count":
-            if action != "effect":
-                step["count"] = int(value)
+            step["count"] = int(value)
         else:
             step[name] = str(value)
     if action == "effect" and "ops" not in step:
@@ -387,9 +396,31 @@ def _add_operation(doc: Any, fields: dict[str, Any]) -> None:
 
 
 def _op_fields(op: str) -> tuple[str, ...]:
+    """The fields of ``op`` the menu asks for (:data:`OP_MENU_FIELDS`)."""
     from judge.engine.cards import OPS
 
-    return OPS[op][0]
+    if op == "discard":  # a target or a count, never both: the menu's discard takes a count
+        return ("count",)
+    return tuple(f for f in OP_MENU_FIELDS if f in OPS[op][0])
+
+
+def _operation(op: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """The operation ``op`` with the menu's fields it has: a target card (a label), a count
+    and an amount, as a hand-written operation gives them."""
+    out: dict[str, Any] = {"op": op}
+    names = _op_fields(op)
+    for name in names:
+        value = fields.get(name)
+        if value in (None, ""):
+            continue
+        out[name] = str(value) if name in ("target", "keyword") else int(value)
+    if "target" in names and "target" not in out:
+        raise EditError(f"target: the {op} operation needs a card to act on")
+    if "keyword" in names and "keyword" not in out:
+        raise EditError(f"keyword: the {op} operation needs the keyword it gives")
+    if op in AMOUNT_NEEDED and "amount" not in out:
+        raise EditError(f"amount: the {op} operation needs the value it sets")
+    return out
 
 
 def _remove_step(doc: Any, index: int) -> None:
@@ -556,6 +587,8 @@ def choices(lang: str) -> dict[str, Any]:
         "keywords": [[k, n.term(keyword_terms.get(k, k), k)] for k in mechanics.keyword_ids()],
         "actions": [[a, _(ACTION_NAMES[a])] for a in STEP_MENU if a in ACTIONS],
         "fields": {a: list(f) for a, f in STEP_MENU.items()},
+        "opfields": {op: list(_op_fields(op)) for op in EFFECT_OPS},
+        "opmenu": list(OP_MENU_FIELDS),
         "phases": [[p, n.phase(p)] for p in PHASES] +
                   [[s, n.attack_step(s)] for s in ATTACK_STEPS],
         "ops": ops,

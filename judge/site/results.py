@@ -11,7 +11,8 @@ set (:func:`results`):
 - each fact that does not hold as a pair of sentences in the page's language (the same
   sentences the timeline uses, :func:`~judge.site.sections.answer_sentences`); a replay the
   engine stopped (a refused step, a limit of :mod:`judge.limits`, an engine error) as a
-  sentence that quotes the engine's reason; and a sentence for what the table cannot show
+  sentence in the page's language (:func:`stop_sentence`: the step as its heading words it,
+  the rules' reason as the narration does); and a sentence for what the table cannot show
   (events, other branches, outcomes), whose details ``judge check``'s lines give.
 
 Rule sets whose results read the same are shown together. Nothing here runs the engine: it
@@ -32,12 +33,28 @@ from judge.i18n import N_
 from judge.narrate import Narrator
 from judge.scenario.expect import state_diff
 from judge.scenario.model import Scenario, StatePattern, ZonePattern
+from judge.scenario.run import problem_parts
 from judge.site.sections import Words, answer_sentences, facts, heading
 from judge.site.timeline import expectation_keys
 
 #: The words of the results (site_templates/sandbox-results.html has the table's own).
 MESSAGES = {
     "engine": N_("The engine stopped the replay under this rule set: %(error)s"),
+    "stop:refused": N_("%(step)s: the rules refuse it, as %(reason)s."),
+    "stop:refused-other": N_("%(step)s: the rules refuse it, as %(reason)s; the ruling "
+                             "expects it refused because %(expected)s."),
+    "stop:allowed": N_("%(step)s: the rules allow it; the ruling expects it refused because "
+                       "%(expected)s."),
+    "stop:choice": N_("A scripted choice does not fit the choice the engine asks for at that "
+                      "point (its player, its kind or the options it offers)."),
+    "stop:unused": N_("Scripted choices the replay never asked for: %(count)s."),
+    "stop:events": N_("The replay reached the engine's limit of %(count)s events: an effect "
+                      "may repeat without end."),
+    "stop:settle": N_("Rule processing and triggers did not settle within %(count)s rounds: "
+                      "an effect may repeat without end."),
+    "stop:illegal": N_("The set-up breaks the rules: %(reason)s."),
+    "stop:engine": N_("The engine reached a position its rules do not allow."),
+    "stop:internal": N_("The tool itself failed on this replay; please report it."),
     "unshown": N_("The replay also differs from the ruling in a way this table does not "
                   "show (its events, another branch, or a step the rules refuse); the check "
                   "line below names it."),
@@ -111,6 +128,30 @@ def own_facts(final: Position | PositionView) -> StatePattern:
                                    if final.player(p).refreshes})
 
 
+def stop_sentence(problem: str, scenario: Scenario, L: Words, n: Narrator) -> str:
+    """Why the engine stopped a replay (a problem of a run, or the engine error of a rule
+    set, :func:`~judge.scenario.run.problem_parts`), in the page's language: the step in
+    the words of its heading and the rules' reason in the narration's words. The engine's
+    own English line stays in ``judge check``'s lines."""
+    kind, parts = problem_parts(problem)
+    if kind in ("refused", "allowed"):
+        index = int(parts["index"])
+        step = next((s for s in scenario.steps if s.index == index), None)
+        values = {"step": n.step_title(step),
+                  "reason": n.illegal(parts.get("reason", "")),
+                  "expected": n.illegal(parts.get("expected", ""))}
+        key = "stop:allowed" if kind == "allowed" \
+            else "stop:refused-other" if "expected" in parts else "stop:refused"
+        return L._(MESSAGES[key], **values)
+    if kind == "illegal" and n.illegal(parts["reason"]) != parts["reason"]:
+        return L._(MESSAGES["stop:illegal"], reason=n.illegal(parts["reason"]))
+    if kind in ("choice", "unused", "events", "settle"):
+        return L._(MESSAGES[f"stop:{kind}"], **parts)
+    if problem.startswith("internal error"):
+        return L._(MESSAGES["stop:internal"])
+    return L._(MESSAGES["stop:engine"])
+
+
 def rule_set_results(scenario: Scenario, rules: str, replay: Replay | None, error: str,
                      result: Result, L: Words, n: Narrator) -> dict[str, Any]:
     """One rule set's results (see the module): ``own`` (what, value) rows, ``rows``
@@ -121,7 +162,8 @@ def rule_set_results(scenario: Scenario, rules: str, replay: Replay | None, erro
     sentences: list[str] = []
     trace = replay.traces[0] if replay is not None and replay.traces else None
     if error or replay is None or trace is None:
-        sentences.append(L._(MESSAGES["engine"], error=error or result.report()))
+        sentences.append(L._(MESSAGES["engine"],
+                             error=stop_sentence(error or result.report(), scenario, L, n)))
         return {"ok": False, "own": own, "rows": rows, "sentences": sentences}
     final = trace.final_view
     own = facts(own_facts(final), L, n)
@@ -139,7 +181,8 @@ def rule_set_results(scenario: Scenario, rules: str, replay: Replay | None, erro
                 (_, wanted), = answer_sentences(one, L, n)
                 sentences.append(L._(MESSAGES["expected"], sentence=wanted))
     problems = [p for t in replay.traces for p in t.problems]
-    sentences += [L._(MESSAGES["stopped"], problem=p) for p in dict.fromkeys(problems)]
+    sentences += [L._(MESSAGES["stopped"], problem=stop_sentence(p, scenario, L, n))
+                  for p in dict.fromkeys(problems)]
     if not problems and len(result.failures) > sum(not r[3] for r in rows):
         # judge check gives one line per fact not held: the others are of what the table
         # does not show

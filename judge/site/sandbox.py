@@ -48,6 +48,7 @@ from judge.scenario.file import check_related, load_one
 from judge.scenario.load import discover
 from judge.scenario.model import Scenario
 from judge.scenario.run import replay
+from judge.site.board import hit_areas
 from judge.site.editor import board_view, choices, edit, proposal
 from judge.site.load import RulingData, load_ruling
 from judge.site.results import results
@@ -185,11 +186,34 @@ def replay_text(text: str, path: str, lang: str,
         return {"ok": False, "line": exc.line, "report": [f"Error: {exc}", "0 passed, 1 failed"],
                 "html": "", "board": None}
     data, errors = ruling_data(scenario, path)
-    board = board_view(scenario, Narrator(lang, scenario_cards(scenario), _glossary_names(),
-                                          steps={s.index: s for s in scenario.steps}))
+    n = Narrator(lang, scenario_cards(scenario), _glossary_names(),
+                 steps={s.index: s for s in scenario.steps})
+    board = board_view(scenario, n)
+    board["hits"] = tap_areas(data, board, n)
     return {"ok": all(r.ok for r in data.results), "line": 0,
             "report": report_lines(data.results), "html": render_sections(data, lang, errors),
             "board": board}
+
+
+def tap_areas(data: RulingData, board: dict[str, Any], n: Narrator) -> list[dict[str, Any]]:
+    """Where the set-up's drawing (the page's first board) can be tapped
+    (:func:`judge.site.board.hit_areas`), each area with its ``name`` in ``n``'s language
+    (the player and the zone, or the card as the board's rows name it); only the cards the
+    board's rows list, so that a tap on one picks what tapping its row does."""
+    if not data.boards:
+        return []
+    names = dict(board["cards"])
+    out = []
+    for area in hit_areas(data.boards[0], data.layout):
+        label = area.get("label")
+        if label is None:
+            name = f"{n.player(str(area['player']))}: {n.zone_name(str(area['zone']))}"
+        elif label in names:
+            name = names[label]
+        else:
+            continue
+        out.append({**area, "name": name})
+    return out
 
 
 def edit_json(text: str, op: str, args: str) -> str:
@@ -287,6 +311,8 @@ WORDS: dict[str, str] = {
     "next": N_("the next one"),
     "op": N_("Operation"),
     "count": N_("Number"),
+    "target": N_("The card it acts on"),
+    "amount": N_("By how much (or the value it sets)"),
     "addstep": N_("Add the step"),
     "unstep": N_("Remove the step"),
     "addop": N_("Add the operation to the last effect"),
