@@ -510,6 +510,10 @@ def build_command(out: Path, force: bool, allow_failing: bool, no_search: bool, 
     if shard is not None:
         from judge.site.shard import Shard, build_part
 
+        unused = [name for name, given in (("--no-search", no_search), ("-v", verbose)) if given]
+        if unused:  # a part writes no search index and counts no engine runs
+            raise click.UsageError(f"{' and '.join(unused)} cannot be used with --shard "
+                                   "(judge merge-site writes the search index)")
         part = Shard.parse(shard)  # a wrong K/N fails before the corpus is loaded
         _site_report(lambda: build_part(out, part, root=_corpus_root(corpus_dir),
                                         allow_failing=allow_failing,

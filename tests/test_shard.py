@@ -143,6 +143,13 @@ def test_cli_bad_shard_is_one_line(tmp_path: Path) -> None:
     assert not (tmp_path / "p").exists()
 
 
+def test_cli_shard_refuses_options_a_part_ignores(tmp_path: Path) -> None:
+    done = run("build", "--shard", "1/2", "--no-search", "--out", str(tmp_path / "p"))
+    assert done.returncode == 2
+    assert "--no-search cannot be used with --shard" in done.stderr
+    assert not (tmp_path / "p").exists()
+
+
 def test_cli_shard_and_merge(tmp_path: Path) -> None:
     for k in (1, 2):
         done = run("build", "--shard", f"{k}/2", "--out", str(tmp_path / f"p{k}"), "--corpus",
