@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import click
 
@@ -433,50 +433,69 @@ def _site_progress() -> Callable[[str, int, int], None]:
     return tick
 
 
-def _build_site(out: Path, corpus_dir: Path | None, allow_failing: bool,
-                search: bool = True, jobs: int = 0, verbose: bool = False,
-                force: bool = False) -> None:
-    from judge.corpus import traces_loaded
-    from judge.scenario.run import engine_runs
-    from judge.site.build import RulingsFailed, build_site
+class _Summarised(Protocol):
+    def summary(self) -> str: ...
 
-    runs, traces = engine_runs(), traces_loaded()
 
-    tick = _site_progress()
+def _site_report(make: Callable[[], _Summarised]) -> None:
+    """Run a build and print its summary; rulings failing their replay: the "judge check"
+    report, then exit status 1."""
+    from judge.site.build import RulingsFailed
+
     try:
-        report = build_site(out, root=_corpus_root(corpus_dir), allow_failing=allow_failing,
-                            progress=tick, search=search, jobs=jobs, force=force)
+        report = make()
     except RulingsFailed as exc:
         for line in exc.lines:
             click.echo(line)
         click.echo(f"Error: {exc}", err=True)
         sys.exit(1)
     click.echo(report.summary())
+
+
+def _build_site(out: Path, corpus_dir: Path | None, allow_failing: bool,
+                search: bool = True, jobs: int = 0, verbose: bool = False,
+                force: bool = False) -> None:
+    from judge.corpus import traces_loaded
+    from judge.scenario.run import engine_runs
+    from judge.site.build import build_site
+
+    runs, traces = engine_runs(), traces_loaded()
+
+    _site_report(lambda: build_site(
+        out, root=_corpus_root(corpus_dir), allow_failing=allow_failing,
+        progress=_site_progress(), search=search, jobs=jobs, force=force))
     if verbose:
         click.echo(f"{engine_runs() - runs} engine runs for {traces_loaded() - traces} "
                    "(ruling, rule set, branch) traces")
 
 
+_SITE_OUT_OPTION = click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), default=Path("_site"),
+    show_default=True, help="Folder to write the site into (replaced atomically).")
+_ALLOW_FAILING_OPTION = click.option(
+    "--allow-failing", is_flag=True,
+    help="Build even when rulings fail their replay; their pages say so.")
 _NO_SEARCH_OPTION = click.option(
     "--no-search", is_flag=True,
     help="Do not write the search index (the search page then says so).")
 
 
 @cli.command("build")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("_site"),
-              show_default=True, help="Folder to write the site into (replaced atomically).")
+@_SITE_OUT_OPTION
 @_force_option("the --out DIR")
-@click.option("--allow-failing", is_flag=True,
-              help="Build even when rulings fail their replay; their pages say so.")
+@_ALLOW_FAILING_OPTION
 @_NO_SEARCH_OPTION
 @click.option("--jobs", type=click.IntRange(0), default=0, show_default=True,
               help="Processes that render the pages of a large site (0: one per core).")
 @click.option("-v", "--verbose", is_flag=True,
               help="Also say how many times the engine ran (once per ruling, rule set and "
                    "branch).")
+@click.option("--shard", metavar="K/N",
+              help="Build only part K of N: the pages and API files of every Nth ruling "
+                   "(judge merge-site puts the parts together).")
 @_CORPUS_OPTION
 def build_command(out: Path, force: bool, allow_failing: bool, no_search: bool, jobs: int,
-                  verbose: bool, corpus_dir: Path | None) -> None:
+                  verbose: bool, shard: str | None, corpus_dir: Path | None) -> None:
     """Build the static website: every ruling replayed and narrated in Japanese, English and
     Chinese, with board diagrams, the glossary, indexes and the rule-change timeline.
 
@@ -485,10 +504,47 @@ def build_command(out: Path, force: bool, allow_failing: bool, no_search: bool, 
     ranking as judge search) is written into the new site before it replaces the previous one,
     unless --no-search. The previous
     site stays in place until the new one is complete. A site of 1,500 pages or more is
-    rendered by several processes (--jobs). Details: docs/site.md.
+    rendered by several processes (--jobs). --shard K/N builds one part of a site built on
+    several machines. Details: docs/site.md.
     """
+    if shard is not None:
+        from judge.site.shard import Shard, build_part
+
+        unused = [name for name, given in (("--no-search", no_search), ("-v", verbose)) if given]
+        if unused:  # a part writes no search index and counts no engine runs
+            raise click.UsageError(f"{' and '.join(unused)} cannot be used with --shard "
+                                   "(judge merge-site writes the search index)")
+        part = Shard.parse(shard)  # a wrong K/N fails before the corpus is loaded
+        _site_report(lambda: build_part(out, part, root=_corpus_root(corpus_dir),
+                                        allow_failing=allow_failing,
+                                        progress=_site_progress(), jobs=jobs, force=force))
+        return
     _build_site(out, corpus_dir, allow_failing, search=not no_search, jobs=jobs,
                 verbose=verbose, force=force)
+
+
+@cli.command("merge-site")
+@click.argument("parts", nargs=-1, required=True,
+                type=click.Path(exists=True, file_okay=False, path_type=Path))
+@_SITE_OUT_OPTION
+@_force_option("the --out DIR")
+@_ALLOW_FAILING_OPTION
+@_NO_SEARCH_OPTION
+@click.option("--jobs", type=click.IntRange(0), default=0, show_default=True,
+              help="Processes that render the site-wide pages (0: one per core).")
+@_CORPUS_OPTION
+def merge_site_command(parts: tuple[Path, ...], out: Path, force: bool, allow_failing: bool,
+                       no_search: bool, jobs: int, corpus_dir: Path | None) -> None:
+    """Put together the parts PARTS (folders made by judge build --shard K/N, for every K
+    from 1 to N) into the site: the same bytes as judge build of the same corpus. The
+    site-wide pages, the search index, the quiz and the sandbox are made here; each ruling's
+    page and API file are copied from its part. Details: docs/site.md.
+    """
+    from judge.site.shard import merge_site
+
+    _site_report(lambda: merge_site(
+        parts, out, root=_corpus_root(corpus_dir), allow_failing=allow_failing,
+        progress=_site_progress(), jobs=jobs, force=force, search=not no_search))
 
 
 @cli.command("serve")

@@ -62,8 +62,11 @@ def dumps(value: Any) -> bytes:
             + "\n").encode("utf-8")
 
 
-def write_api(site: SiteInput, root: Path) -> ApiReport:
-    """Write ``api/`` into the site folder ``root``; returns what was written."""
+def write_api(site: SiteInput, root: Path,
+              made: Mapping[str, Path] | None = None) -> ApiReport:
+    """Write ``api/`` into the site folder ``root``; returns what was written. ``made``:
+    rulings whose file is copied from the folder of a part (``judge build --shard``) rather
+    than made again."""
     folder = root / FOLDER
     (folder / "rulings").mkdir(parents=True, exist_ok=True)
     report = ApiReport()
@@ -78,8 +81,10 @@ def write_api(site: SiteInput, root: Path) -> ApiReport:
     entries = []
     for data in site.rulings:
         entries.append(summary(data, "rulings.json", corpus.sources))
-        body = dumps(ruling_document(data, corpus.sources))
-        write(f"rulings/{data.id}.json", body)
+        name = ruling_file(data.id)
+        body = (made[data.id] / FOLDER / name).read_bytes() if made and data.id in made \
+            else dumps(ruling_document(data, corpus.sources))
+        write(name, body)
         report.largest = max(report.largest, (len(body), data.id))
     write("rulings.json", dumps({
         "version": API_VERSION, "generator": f"wixoss-judge {__version__}",
@@ -99,6 +104,11 @@ def write_api(site: SiteInput, root: Path) -> ApiReport:
             raise JudgeError(f"{source} is missing: the site's api/{name} is a copy of it")
         shutil.copyfile(path, folder / name)
     return report
+
+
+def ruling_file(ruling_id: str) -> str:
+    """A ruling's file, under ``api/``."""
+    return f"rulings/{ruling_id}.json"
 
 
 def _link(here: str, target: str) -> str:

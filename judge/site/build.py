@@ -28,7 +28,7 @@ import shutil
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -153,7 +153,8 @@ def build_site(out: Path, *, root: Path | None = None, allow_failing: bool = Fal
                progress: Progress | None = None,
                finish: Callable[[Path], None] | None = None,
                jobs: int = 0, force: bool = False, search: bool = False,
-               quiz: bool = True) -> BuildReport:
+               quiz: bool = True,
+               made: Callable[[SiteInput], Mapping[str, Path]] | None = None) -> BuildReport:
     """Build the whole site into ``out``; raises :class:`BuildError` (site untouched).
 
     ``search``: also write the search index (``search-index/``, :mod:`judge.site.searchindex`).
@@ -163,6 +164,9 @@ def build_site(out: Path, *, root: Path | None = None, allow_failing: bool = Fal
     previous site (a step can add its files there and still be atomic). ``jobs``:
     how many processes render the pages (0: one per core; see :func:`render_pages`).
     ``force``: replace whatever folder (or link) is at ``out`` (:func:`check_target`).
+    ``made``: given the loaded corpus, the folder holding each ruling's pages and API file
+    already built (parts of ``judge build --shard``, :mod:`judge.site.shard`): those are
+    copied rather than rendered.
 
     Before anything else it puts back a previous site that a killed run left aside
     (:func:`restore_previous`), then removes the temporary folders of killed runs
@@ -172,6 +176,16 @@ def build_site(out: Path, *, root: Path | None = None, allow_failing: bool = Fal
     clean_leftovers(out)
     report = BuildReport(out=out)
     tick = progress or (lambda phase, done, total: None)
+    site = load_checked(root, report, tick, allow_failing)
+    write_site(site, target, report, tick, finish, jobs, search, quiz,
+               made(site) if made is not None else {})
+    return report
+
+
+def load_checked(root: Path | None, report: BuildReport, tick: Progress,
+                 allow_failing: bool) -> SiteInput:
+    """The load phase: the corpus and every replay; :class:`RulingsFailed` when rulings
+    fail their replay, unless ``allow_failing`` (then ``report.failing`` names them)."""
     start = time.perf_counter()
     counter = {"n": 0}
 
@@ -188,8 +202,7 @@ def build_site(out: Path, *, root: Path | None = None, allow_failing: bool = Fal
         lines.append(f"{passed} passed, {len(site.failing)} failed")
         raise RulingsFailed(lines)
     report.failing = sorted({r.ruling for r in site.failing})
-    write_site(site, target, report, tick, finish, jobs, search, quiz)
-    return report
+    return site
 
 
 def check_target(out: Path, root: Path | None = None, force: bool = False) -> Target:
@@ -207,14 +220,17 @@ def check_target(out: Path, root: Path | None = None, force: bool = False) -> Ta
 
 def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Progress,
                finish: Callable[[Path], None] | None = None, jobs: int = 0,
-               search: bool = False, quiz: bool = True) -> None:
+               search: bool = False, quiz: bool = True,
+               made: Mapping[str, Path] | None = None) -> None:
+    """Write the site into a new folder and put it in place of ``claimed``; ``made`` (see
+    :func:`build_site`): rulings whose pages and API file are copied from a part."""
     start = time.perf_counter()
-    fresh_environments()
-    model = SiteModel.build(site)
-    model.propose = load_settings(site.corpus.root).new_file
-    model.quiz_page = quiz
+    model = site_model(site, quiz)
     report.seconds["context"] = time.perf_counter() - start
+    made = made or {}
     specs = model.pages()
+    copied = [s for s in specs if s.template == RULING_TEMPLATE and s.subject in made]
+    specs = [s for s in specs if not (s.template == RULING_TEMPLATE and s.subject in made)]
     out = claimed.path
     # its lock: so that a concurrent build's clean-up leaves this folder alone
     tmp, lock = temp_folder(claimed)
@@ -242,6 +258,11 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         pages, written, report.processes = render_pages(model, specs, tmp, tick, jobs, lock)
         done += pages
         size += written
+        for spec in copied:
+            for lang in LANGS:
+                name = page_file(lang, spec.key)
+                size += _copy(made[spec.subject] / name, _inside(tmp, name, spec.subject))
+                done += 1
         for asset in site_assets():
             target = tmp / "assets" / asset.name
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -252,7 +273,7 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         report.pages, report.bytes = done, size
         report.seconds["render+write"] = time.perf_counter() - start
         start = time.perf_counter()
-        report.api = write_api(site, tmp)
+        report.api = write_api(site, tmp, made)
         report.seconds["api"] = time.perf_counter() - start
         if search:
             report.search = write_search(site, tmp)
@@ -277,6 +298,29 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
     finally:
         if lock is not None:
             os.close(lock)
+
+
+#: The template of a ruling's own page: the pages a part of a sharded build renders.
+RULING_TEMPLATE = "ruling.html"
+
+
+def site_model(site: SiteInput, quiz: bool = True) -> SiteModel:
+    """The context phase: what every page is rendered from."""
+    fresh_environments()
+    model = SiteModel.build(site)
+    model.propose = load_settings(site.corpus.root).new_file
+    model.quiz_page = quiz
+    return model
+
+
+def _copy(source: Path, target: Path) -> int:
+    """Copy a file built by a part into the new site; its size."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        shutil.copyfile(source, target)
+    except OSError as exc:
+        raise BuildError(f"{source}: cannot copy it into the site: {exc.strerror}") from None
+    return target.stat().st_size
 
 
 # What the quiz's process makes, set by the parent just before it is forked (and inherited).
