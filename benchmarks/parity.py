@@ -63,12 +63,16 @@ SYNTAX = {
     "en": ['"main deck"', "refresh NOT battle", "refresh -battle", "draw OR mill",
            "(draw OR mill) refresh", "tag:refresh draw", "rules:2014-09 turn",
            "term:trash", "kind:term refresh", "id:refresh-*", "basis:official life burst",
-           "refresh AND trash", "NOT tag:refresh", "ＰＩＣＫ ＵＰ", "refersh", "colorless cost"],
+           "refresh AND trash", "NOT tag:refresh", "ＰＩＣＫ ＵＰ", "refersh", "colorless cost",
+           "can one SIGNI attack twice", "doesn't a frozen SIGNI attack"],
     "ja": ["「メインデッキ」", "リフレッシュ NOT バトル", "ライフバースト OR クラッシュ",
            "tag:refresh ドロー", "term:トラッシュ", "kind:term リフレッシュ", "ﾊﾞﾆｯｼｭ",
-           "ライフ・バースト", "第二次リフレッシュ", "二回目", "りふれっしゅ", "先攻"],
+           "ライフ・バースト", "第二次リフレッシュ", "二回目", "りふれっしゅ", "先攻",
+           "りふれっしゅ にかいめ", "さんまい ドロー", "2回目のリフレッシュでターンは終わる？",
+           "にかいめのリフレッシュ"],
     "zh-Hans": ["“主牌组”", "重构 NOT 战斗", "生命爆发 OR 击溃", "tag:refresh 抽牌",
-                "term:废弃区", "kind:term 重构", "第二次重构", "两张", "攻击时", "先攻"],
+                "term:废弃区", "kind:term 重构", "第二次重构", "两张", "攻击时", "先攻",
+                "重构第二次会怎样"],
 }
 _EN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 

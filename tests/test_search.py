@@ -118,6 +118,27 @@ def test_an_ordinal_finds_the_japanese_count(tmp_path: Path) -> None:
     assert ids(index, "第二回", lang="ja") == ["second"]
 
 
+def test_a_count_spelt_in_kana_is_read_as_the_rulings_write_it(tmp_path: Path) -> None:
+    """りふれっしゅ にかいめ, typed without kanji, finds the 2回目 of a ruling; the text keeps
+    its length (spaces before the digit), so matches are still marked where they are."""
+    assert fold("にかいめ いっかい さんまい ニカイメ") == " 2回目   1回   3枚  2回目"
+    assert fold("かいめ にわ") == "かいめ にわ"  # no numeral, no counter: unchanged
+    text = "リフレッシュにかいめ"
+    assert len(normalize(text)[0]) == len(text)
+    docs = [SearchDoc("second", "second.toml", {"ja": "2回目のリフレッシュ"}),
+            SearchDoc("other", "other.toml", {"ja": "1回目のリフレッシュ"})]
+    index = small_index(tmp_path / "idx", docs)
+    assert ids(index, "にかいめ", lang="ja") == ["second"]
+
+
+def test_one_is_not_stemmed_to_on() -> None:
+    """Porter makes "one" "on" (a common word that was then found everywhere); "one" and
+    "ones" keep a token of their own."""
+    assert latin_token("one") == latin_token("ones") == "one"
+    assert latin_token("on") == "on"
+    assert query_tokens("one turn") == ["one", "turn"]
+
+
 def test_index_tokens_pairs_and_run_end() -> None:
     assert index_tokens("重构后") == ["重构", "构后", "后" + RUN_END]
     assert index_tokens("The refreshes") == ["the", "refresh"]
@@ -223,6 +244,19 @@ def test_glossary_expansion_of_the_real_glossary(glossary: Glossary) -> None:
         assert isinstance(node, Expand) and node.term == term, alias
 
 
+@pytest.mark.parametrize("query, shown", [
+    # a name holding a number is found inside a longer run, the numeral folded to a digit
+    ("第二次重构回合会结束吗", "(第二次重构→second-refresh 回合会结束吗)"),
+    ("2回目のリフレッシュでターン終了", "(2回目のリフレッシュ→second-refresh でターン終了)"),
+    # the kana the fold makes spaces stay with the name, no piece of them is left over
+    ("リフレッシュにかいめ", "リフレッシュにかいめ→second-refresh"),
+    ("にかいめのリフレッシュで", "(にかいめのリフレッシュ→second-refresh で)"),
+])
+def test_a_glossary_name_with_a_number_is_found_in_a_run(
+        glossary: Glossary, query: str, shown: str) -> None:
+    assert show(expand(parse(query), glossary)) == shown
+
+
 def test_glossary_knows_the_language_of_each_form(glossary: Glossary) -> None:
     assert glossary.lang_of("デッキ切れ") == "ja"
     assert glossary.lang_of("deck out") == "en"
@@ -258,6 +292,9 @@ def test_every_main_ruling_exists_and_lists_its_term() -> None:
     # a run of three Han characters or more that is no glossary name: its pairs
     ("猜拳赢了可以选后攻吗", ["猜拳", "拳赢", "选后", "后攻"]),
     ("乐曲怎么用", ["乐曲"]),  # how is it used: the term alone
+    # what a contraction leaves at its apostrophe is no word (nor a typo to correct)
+    ("doesn't a frozen SIGNI attack", ["frozen", "SIGNI attack"]),
+    ("I'll refresh", ["refresh"]),
 ])
 def test_common_words_are_left_out(glossary: Glossary, query: str, words: list[str]) -> None:
     node = refine(expand(parse(query), glossary))

@@ -11,13 +11,16 @@ characters) followed by this module's filters and whoosh's :class:`~whoosh.analy
 2. :class:`NumeralFilter`: a CJK numeral that counts something is written as a digit, as the
    rulings write it (``第二次`` ``第2次``, ``二回目`` ``2回目``, ``两张`` ``2张``; the numerals and
    counters are data: ``[fold]`` of ``definition.toml``), and the ordinal before a digit is
-   left out as a space (``第2次`` reads as ``2次``, so ``第二回`` finds ``2回目``).
+   left out as a space (``第2次`` reads as ``2次``, so ``第二回`` finds ``2回目``); a numeral
+   and counter spelt in kana are written so too (``にかいめ`` `` 2回目``, spaces keeping the
+   length).
 3. :class:`RunFilter`: the folded text cut into words of letters and digits (Latin, Greek,
    Cyrillic) and runs of CJK characters (kana and Han), :data:`TOKEN_PATTERN`.
 4. whoosh's :class:`~whoosh.analysis.StemFilter` with :func:`latin_token`: an English word
    put in British spelling, the corpus's own (``color`` ``colour``, ``center`` ``centre``;
    :func:`british`), then Porter-stemmed by whoosh's stemmer (``refreshes``, ``refreshed``,
-   ``refreshing``: ``refresh``); other runs pass unchanged.
+   ``refreshing``: ``refresh``), but for the few words Porter makes another word (``one``
+   stays ``one``, not ``on``: ``[english] stems``); other runs pass unchanged.
 5. :class:`CJKFilter`: a CJK run of ``n`` characters gives its ``n - 1`` overlapping pairs and
    its last character followed by :data:`RUN_END`, so every character starts a token: a word
    of two or more characters is found as the phrase of its pairs (which is its exact
@@ -114,8 +117,26 @@ def _counted() -> re.Pattern[str]:
 #: The ordinal before a digit, left out as a space (one character for one).
 _ORDINAL = re.compile(f"{re.escape(_FOLD['ordinal'])}(?=[0-9])")
 
+#: A numeral and its counter spelt in hiragana (にかいめ), longest spellings first.
+_KANA_NUMERALS: dict[str, str] = dict(_FOLD["kana_numerals"])
+_KANA_COUNTERS: dict[str, str] = dict(_FOLD["kana_counters"])
+
+
+def _alternatives(words: dict[str, str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
+
+
+_KANA_COUNTED = re.compile(f"({_alternatives(_KANA_NUMERALS)})({_alternatives(_KANA_COUNTERS)})")
+
+
+def _kana_counted(match: re.Match[str]) -> str:
+    written = _KANA_NUMERALS[match.group(1)] + _KANA_COUNTERS[match.group(2)]
+    return written.rjust(len(match.group(0)))
+
 
 def _digits(text: str) -> str:
+    if _KANA_COUNTED.search(text):
+        text = _KANA_COUNTED.sub(_kana_counted, text)
     if not _NUMERAL_SET.isdisjoint(text):
         text = _counted().sub(lambda m: _NUMERALS[m.group(0)], text)
     return _ORDINAL.sub(" ", text) if _FOLD["ordinal"] in text else text
@@ -152,6 +173,8 @@ _DOUBLE_L_ENDINGS: tuple[str, ...] = tuple(_EN["double_l_endings"])
 _IZE_WORDS = frozenset(_EN["ize_words"])
 _IZE_ENDINGS: tuple[str, ...] = tuple(_EN["ize_endings"])
 _YZE_ENDINGS: tuple[str, ...] = tuple(_EN["yze_endings"])
+#: Words Porter's stemmer would make another word (``one``: ``on``), with their own token.
+_STEMS: dict[str, str] = dict(_EN["stems"])
 _IZE = re.compile(r"(?<=[a-z]{2})iz(e|es|ed|ing|ation|ations|er|ers)$")
 _YZE = re.compile(r"yz(e|es|ed|ing)$")
 
@@ -180,6 +203,8 @@ def british(word: str) -> str:
 def latin_token(word: str) -> str:
     """The index token of a folded Latin word: British spelling, then whoosh's Porter stem
     (words with digits or letters outside a-z are kept as they are)."""
+    if word in _STEMS:
+        return _STEMS[word]
     if word.isascii() and word.isalpha():
         return str(_porter_stem(british(word)))
     return word

@@ -63,7 +63,7 @@ from judge.search.query import Glossary
 
 #: Bump when the schema, the analysis or the documents change: the stamp then no longer
 #: matches and the index is rebuilt.
-INDEX_VERSION = "6"
+INDEX_VERSION = "7"
 DB = "index.sqlite"
 STAMP = "stamp.json"
 #: The stamp being rewritten (see :func:`_remember`).

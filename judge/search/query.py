@@ -473,19 +473,18 @@ def _expand_word(word: str, glossary: Glossary) -> list[Node]:
     if is_cjk(whole) and whole in glossary.cjk:
         return [Expand(word, glossary.cjk[whole])]
     found: list[tuple[int, int, str]] = []  # folded start, end, term id
-    for match in runs:
-        run, base = match.group(0), match.start()
+    for run, at in _segments(folded, runs):
         if not is_cjk(run):
             term_id = glossary.latin.get(glossary.key(run)) if len(run) > 1 else None
             if term_id:
-                found.append((base, match.end(), term_id))
+                found.append((at[0], at[-1] + 1, term_id))
             continue
         i = 0
         while i < len(run):
             for size in range(min(glossary.longest_cjk, len(run) - i), 1, -1):
                 term_id = glossary.cjk.get(run[i:i + size])
                 if term_id:
-                    found.append((base + i, base + i + size, term_id))
+                    found.append((at[i], at[i + size - 1] + 1, term_id))
                     i += size
                     break
             else:
@@ -499,6 +498,8 @@ def _expand_word(word: str, glossary: Glossary) -> list[Node]:
     pieces: list[Node] = []
     pos = 0
     for start, end, term_id in found:
+        while start > pos and folded[start - 1] == " ":
+            start -= 1  # the ordinal or kana the fold made spaces belong to the name
         rest = original(pos, start)
         if rest.strip():
             pieces.append(Text(rest.strip(), fragment=True))
@@ -508,6 +509,25 @@ def _expand_word(word: str, glossary: Glossary) -> list[Node]:
     if rest.strip():
         pieces.append(Text(rest.strip(), fragment=True))
     return pieces
+
+
+def _segments(folded: str, runs: list[re.Match[str]]) -> list[tuple[str, list[int]]]:
+    """The runs of a folded word where glossary names are looked for, each with the folded
+    position of each of its characters: a number written beside a CJK run (nothing but
+    spaces between: the ordinal left out of 第2次) joins it, as a name's key joins them
+    (``2回目のりふれっしゅ``, `` 2次重构``)."""
+    out: list[tuple[str, list[int]]] = []
+    joins = False
+    for i, match in enumerate(runs):
+        run, start = match.group(0), match.start()
+        at = list(range(start, match.end()))
+        if i and joins and not folded[runs[i - 1].end():start].strip(" ") and (
+                (run.isdigit() and is_cjk(out[-1][0])) or is_cjk(run)):
+            out[-1] = (out[-1][0] + run, out[-1][1] + at)
+        else:
+            out.append((run, at))
+        joins = run.isdigit() or is_cjk(run)
+    return out
 
 
 # ---------------------------------------------------------------------- typo correction

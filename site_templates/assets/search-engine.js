@@ -112,10 +112,21 @@
     var counted = new RegExp("(?<=" + escapeRegExp(fold.ordinal) + ")[" + numeralClass + "]|[" +
       numeralClass + "](?=[" + escapeRegExp(fold.counters) + "])", "g");
     var ordinal = new RegExp(escapeRegExp(fold.ordinal) + "(?=[0-9])", "g");
+    // a numeral and counter spelt in hiragana (にかいめ), longest spellings first
+    function alternatives(words) {
+      return Object.keys(words).sort(function (a, b) {
+        return b.length - a.length || (a < b ? -1 : a > b ? 1 : 0);
+      }).map(escapeRegExp).join("|");
+    }
+    var kanaCounted = new RegExp("(" + alternatives(fold.kana_numerals) + ")(" +
+      alternatives(fold.kana_counters) + ")", "g");
     var cache = new Map();
 
     this.digits = function (text) {
-      return text.replace(counted, function (c) {
+      return text.replace(kanaCounted, function (all, numeral, counter) {
+        var written = fold.kana_numerals[numeral] + fold.kana_counters[counter];
+        return " ".repeat(all.length - written.length) + written;
+      }).replace(counted, function (c) {
         return fold.numerals[c];
       }).replace(ordinal, " ");
     };
@@ -163,7 +174,8 @@
       }
       var known = cache.get(word);
       if (known === undefined) {
-        known = porter(self.british(word));
+        // the few words Porter makes another word (one: on) have their own token
+        known = has(english.stems, word) ? english.stems[word] : porter(self.british(word));
         cache.set(word, known);
       }
       return known;
@@ -791,6 +803,32 @@
     return out;
   }
 
+  /** The runs of a folded word where glossary names are looked for, each with the position
+   * of each of its characters: a number beside a CJK run (nothing but spaces between) joins
+   * it (query._segments). */
+  function segments(foldedChars, runs) {
+    var out = [];
+    var joins = false;
+    runs.forEach(function (r, i) {
+      var run = r[0];
+      var at = [];
+      for (var k = r[1]; k < r[2]; k++) {
+        at.push(k);
+      }
+      var digits = /^[0-9]+$/.test(run);
+      var gap = foldedChars.slice(runs[Math.max(i - 1, 0)][2], r[1]).join("");
+      if (i && joins && /^ *$/.test(gap) &&
+          ((digits && isCjk(out[out.length - 1][0])) || isCjk(run))) {
+        var last = out[out.length - 1];
+        out[out.length - 1] = [last[0] + run, last[1].concat(at)];
+      } else {
+        out.push([run, at]);
+      }
+      joins = digits || isCjk(run);
+    });
+    return out;
+  }
+
   function expandWord(word, glossary) {
     var a = glossary.analysis;
     var norm = a.normalize(word);
@@ -806,13 +844,14 @@
       return [{ t: "expand", text: word, term: glossary.cjk.get(whole) }];
     }
     var found = [];
-    runs.forEach(function (r) {
-      var run = r[0];
-      var base = r[1];
+    var foldedChars = chars(folded);
+    segments(foldedChars, runs).forEach(function (seg) {
+      var run = seg[0];
+      var at = seg[1];
       if (!isCjk(run)) {
         var id = chars(run).length > 1 ? glossary.latin.get(glossary.key(run)) : undefined;
         if (id) {
-          found.push([base, r[2], id]);
+          found.push([at[0], at[at.length - 1] + 1, id]);
         }
         return;
       }
@@ -823,7 +862,7 @@
         for (var size = Math.min(glossary.longestCjk, cs.length - i); size > 1; size--) {
           var termId = glossary.cjk.get(cs.slice(i, i + size).join(""));
           if (termId) {
-            found.push([base + i, base + i + size, termId]);
+            found.push([at[i], at[i + size - 1] + 1, termId]);
             i += size;
             hit = true;
             break;
@@ -845,11 +884,15 @@
     var pieces = [];
     var pos = 0;
     found.forEach(function (f) {
-      var rest = original(pos, f[0]);
+      var start = f[0];
+      while (start > pos && foldedChars[start - 1] === " ") {
+        start -= 1;  // the ordinal or kana the fold made spaces belong to the name
+      }
+      var rest = original(pos, start);
       if (strip(rest)) {
         pieces.push(Text(strip(rest), false, true));
       }
-      pieces.push({ t: "expand", text: original(f[0], f[1]), term: f[2] });
+      pieces.push({ t: "expand", text: original(start, f[1]), term: f[2] });
       pos = f[1];
     });
     var rest = original(pos, foldedLength);
