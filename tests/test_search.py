@@ -610,17 +610,23 @@ def test_a_current_index_is_told_by_sizes_and_times_without_reading_the_corpus(
     assert ensure_index(root) == "the corpus changed"
 
 
+def _current_index(tmp_path: Path) -> Path:
+    """A copy of the fixture corpus, an hour old, with its index built and found current."""
+    root = tmp_path / "c"
+    shutil.copytree(FX_CORPUS / "rulings", root / "rulings")
+    _age(root, 3600)
+    assert ensure_index(root) == "no index yet"
+    assert ensure_index(root) == ""
+    return root
+
+
 def test_a_ruling_added_or_removed_is_seen_by_the_stamp(tmp_path: Path) -> None:
     """Issue #29: the stamp lists the input files, so a file added or removed (even with old
     times, as a copy or a checkout gives) rebuilds the index, and the next search finds the
     new ruling and no longer the removed one."""
     import os
 
-    root = tmp_path / "c"
-    shutil.copytree(FX_CORPUS / "rulings", root / "rulings")
-    _age(root, 3600)
-    assert ensure_index(root) == "no index yet"
-    assert ensure_index(root) == ""
+    root = _current_index(tmp_path)
     power = root / "rulings" / "rules" / "fx-power-zero.toml"
     added = root / "rulings" / "rules" / "fx-power-copy.toml"
     added.write_text(power.read_text(encoding="utf-8").replace(
@@ -634,6 +640,49 @@ def test_a_ruling_added_or_removed_is_seen_by_the_stamp(tmp_path: Path) -> None:
     added.unlink()
     assert ensure_index(root) == "the corpus changed"
     assert search("ゼブラ", root=root).hits == ()
+
+
+def test_edits_in_place_and_renames_are_seen_by_the_stamp(tmp_path: Path) -> None:
+    """Issue #29: a file edited in place keeps its folder's time, so the stamp looks at every
+    file: the same size with a new (but old enough) time is read and the change found; a
+    ruling renamed with its times kept is seen too."""
+    import os
+    import time
+
+    root = _current_index(tmp_path)
+    ruling = root / "rulings" / "rules" / "fx-power-zero.toml"
+    folder_time = ruling.parent.stat().st_mtime_ns
+    text = ruling.read_text(encoding="utf-8")
+    edited = text.replace("関係ありません", "関係ありまセン")
+    assert len(edited.encode()) == len(text.encode())
+    with ruling.open("r+", encoding="utf-8") as handle:  # in place, not a new file
+        handle.write(edited)
+    then = time.time() - 1800
+    os.utime(ruling, (then, then))
+    assert ruling.parent.stat().st_mtime_ns == folder_time
+    assert ensure_index(root) == "the corpus changed"
+    assert ensure_index(root) == ""
+    ruling.rename(ruling.with_name("fx-power-renamed.toml"))
+    assert ensure_index(root) == "the corpus changed"
+    assert ensure_index(root) == ""
+
+
+def test_a_copied_index_is_hashed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index file whose time changed but not its bytes (copied, touched) is hashed by the
+    next search, which records its new time; the search after that hashes nothing."""
+    import judge.search.index as index_module
+
+    root = tmp_path / "c"
+    shutil.copytree(FX_CORPUS / "rulings", root / "rulings")
+    _age(root, 3600)
+    ensure_index(root)
+    (root / "build" / "search" / "index.sqlite").touch()
+    hashed: list[Path] = []
+    real = index_module._file_hashes
+    monkeypatch.setattr(index_module, "_file_hashes",
+                        lambda f: hashed.append(f) or real(f))
+    assert ensure_index(root) == "" and len(hashed) == 1
+    assert ensure_index(root) == "" and len(hashed) == 1
 
 
 def test_corrupt_index_is_detected_and_rebuilt(tmp_path: Path) -> None:

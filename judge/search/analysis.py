@@ -102,7 +102,15 @@ PREFIX = "*"
 #: offsets stay.
 _NUMERALS: dict[str, str] = dict(_FOLD["numerals"])
 _NUMERAL_CLASS = "".join(_NUMERALS)
-_COUNTED = re.compile(f"(?<={re.escape(_FOLD['ordinal'])})[{_NUMERAL_CLASS}]|[{_NUMERAL_CLASS}]"
+_NUMERAL_SET = frozenset(_NUMERALS)
+
+
+@lru_cache(maxsize=1)
+def _counted() -> re.Pattern[str]:
+    """A numeral after the ordinal or before a counter. Compiled when a text first holds a
+    numeral, not at import: its classes of counters cost a fresh ``judge search`` several
+    milliseconds, and most queries hold none."""
+    return re.compile(f"(?<={re.escape(_FOLD['ordinal'])})[{_NUMERAL_CLASS}]|[{_NUMERAL_CLASS}]"
                       f"(?=[{re.escape(_FOLD['counters'])}])")
 
 
@@ -129,8 +137,8 @@ def _kana_counted(match: re.Match[str]) -> str:
 def _digits(text: str) -> str:
     if _KANA_COUNTED.search(text):
         text = _KANA_COUNTED.sub(_kana_counted, text)
-    if _COUNTED.search(text):
-        text = _COUNTED.sub(lambda m: _NUMERALS[m.group(0)], text)
+    if not _NUMERAL_SET.isdisjoint(text):
+        text = _counted().sub(lambda m: _NUMERALS[m.group(0)], text)
     return _ORDINAL.sub(" ", text) if _FOLD["ordinal"] in text else text
 
 
