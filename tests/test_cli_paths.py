@@ -41,6 +41,9 @@ BASE: dict[str, list[str]] = {
     "serve": ["--no-search", "--port", "0", "--corpus", "."],
     "i18n-status": ["--corpus", "."],
     "migrate": ["--check"],
+    "quiz": ["--json", "--count", "1", "--corpus", "."],
+    # the part is built by the test first (judge build --shard 1/1)
+    "merge-site": ["part", "--no-search", "--corpus", "."],
 }
 NAME = "walk-output"
 
@@ -79,7 +82,7 @@ def argv(command: str, param: click.Parameter, value: Path) -> list[str]:
     base = list(BASE[command])
     if isinstance(param, click.Argument):
         # the argument under test takes the place of the base one
-        if command in ("check", "replay"):
+        if command in ("check", "replay", "merge-site"):
             base = base[1:]
         return [command, str(value), *base]
     assert param.opts[0].startswith("--")
@@ -130,8 +133,8 @@ def test_every_command_with_path_parameters_is_known() -> None:
     outputs = sorted(f"{name} {p.opts[0]}" for name, p in PARAMS
                      if isinstance(p.type, click.Path) and not p.type.exists
                      and p.opts[0] != "--corpus")
-    assert outputs == ["build --out", "check --junit", "db --out", "new --dir",
-                       "search --index", "serve --out"]
+    assert outputs == ["build --out", "check --junit", "db --out", "merge-site --out",
+                       "new --dir", "search --index", "serve --out"]
 
 
 @pytest.mark.parametrize(("command", "param"), PARAMS,
@@ -140,6 +143,10 @@ def test_bad_paths_end_in_one_error_line(command: str, param: click.Parameter,
                                          workspace: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     assert isinstance(param.type, click.Path)
+    if command == "merge-site":  # the one part of a site in one part
+        code, out, err = run(["build", "--shard", "1/1", "--out", "part", "--corpus", "."],
+                             capsys)
+        assert code == 0, err
     before = sorted(os.listdir(workspace))
     for case, value in bad_paths(workspace, param).items():
         args = argv(command, param, value)
