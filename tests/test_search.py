@@ -856,3 +856,31 @@ def test_neighbouring_cjk_words_count_as_close_across_more_tokens(tmp_path: Path
         assert ids(ix, "冻结的精灵")[0] == "close"
         _node, plan, _fixes = ix.plan("hand limit")
         assert [n.distance for n in plan.nears()] == [3]
+
+
+def test_definition_json_is_the_toml() -> None:
+    """A fresh search reads definition.json, not the TOML (no tomllib at start): it must hold
+    the TOML's values and digest, else the search would parse the TOML again (slower)."""
+    import tomllib
+
+    from judge.search import definition as module
+
+    source = module.PATH.read_bytes()
+    written = module.DERIVED.read_text(encoding="utf-8")
+    assert written == module.derived_text(source), \
+        "judge/search/definition.json is stale: run python -m judge.search.definition"
+    assert json.loads(written)["definition"] == tomllib.loads(source.decode("utf-8"))
+    module.definition.cache_clear()
+    try:
+        assert module.definition() == tomllib.loads(source.decode("utf-8"))
+    finally:
+        module.definition.cache_clear()
+
+
+def test_a_search_does_not_import_tomllib(tmp_path: Path) -> None:
+    """Importing the search reads the definition without tomllib (its patterns cost ~30 ms)."""
+    code = ("import sys; import judge.search.engine, judge.search.index; "
+            "print('tomllib' in sys.modules, 'tomli' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=tmp_path)
+    assert done.stdout.split() == ["False", "False"]
