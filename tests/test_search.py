@@ -884,3 +884,24 @@ def test_a_search_does_not_import_tomllib(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, cwd=tmp_path)
     assert done.stdout.split() == ["False", "False"]
+
+
+def test_cjk_characters_are_the_token_pattern_s() -> None:
+    """is_cjk's table of ranges says of every character what the tokenizer's class says,
+    and what the class written out by hand before the table said."""
+    import re
+
+    from judge.search.analysis import TOKEN_PATTERN, cjk_char, is_cjk
+
+    by_hand = re.compile("[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff"
+                         "\u3005\u3006\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+                         "\uff66-\uff9f]")
+    for code in [*range(0x10000), 0x20000, 0x2A6DF, 0x10FFFF]:
+        char = chr(code)
+        expected = by_hand.fullmatch(char) is not None
+        assert cjk_char(char) is expected, hex(code)
+        assert is_cjk(f"ab{char}1") is expected, hex(code)
+        run = TOKEN_PATTERN.fullmatch(char)
+        if expected:
+            assert run is not None, hex(code)
+    assert not is_cjk("") and is_cjk("refresh 重构") and not is_cjk("réfresh")
