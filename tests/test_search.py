@@ -871,8 +871,25 @@ def test_definition_json_is_the_toml() -> None:
         "judge/search/definition.json is stale: run python -m judge.search.definition"
     assert json.loads(written)["definition"] == tomllib.loads(source.decode("utf-8"))
     module.definition.cache_clear()
+    try:  # the same keys in the same order and the same types (the site's meta.json holds them)
+        assert json.dumps(module.definition()) == json.dumps(tomllib.loads(source.decode()))
+    finally:
+        module.definition.cache_clear()
+
+
+def test_a_stale_definition_json_is_ignored(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A JSON written from another TOML is not used: the TOML's values are."""
+    import tomllib
+
+    from judge.search import definition as module
+
+    stale = tmp_path / "definition.json"
+    stale.write_text(json.dumps({"sha256": "0" * 64, "definition": {"ranking": {}}}))
+    monkeypatch.setattr(module, "DERIVED", stale)
+    module.definition.cache_clear()
     try:
-        assert module.definition() == tomllib.loads(source.decode("utf-8"))
+        assert module.definition() == tomllib.loads(module.PATH.read_text(encoding="utf-8"))
     finally:
         module.definition.cache_clear()
 
