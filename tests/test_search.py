@@ -856,3 +856,69 @@ def test_neighbouring_cjk_words_count_as_close_across_more_tokens(tmp_path: Path
         assert ids(ix, "冻结的精灵")[0] == "close"
         _node, plan, _fixes = ix.plan("hand limit")
         assert [n.distance for n in plan.nears()] == [3]
+
+
+def test_definition_json_is_the_toml() -> None:
+    """A fresh search reads definition.json, not the TOML (no tomllib at start): it must hold
+    the TOML's values and digest, else the search would parse the TOML again (slower)."""
+    import tomllib
+
+    from judge.search import definition as module
+
+    source = module.PATH.read_bytes()
+    written = module.DERIVED.read_text(encoding="utf-8")
+    assert written == module.derived_text(source), \
+        "judge/search/definition.json is stale: run python -m judge.search.definition"
+    assert json.loads(written)["definition"] == tomllib.loads(source.decode("utf-8"))
+    module.definition.cache_clear()
+    try:  # the same keys in the same order and the same types (the site's meta.json holds them)
+        assert json.dumps(module.definition()) == json.dumps(tomllib.loads(source.decode()))
+    finally:
+        module.definition.cache_clear()
+
+
+def test_a_stale_definition_json_is_ignored(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A JSON written from another TOML is not used: the TOML's values are."""
+    import tomllib
+
+    from judge.search import definition as module
+
+    stale = tmp_path / "definition.json"
+    stale.write_text(json.dumps({"sha256": "0" * 64, "definition": {"ranking": {}}}))
+    monkeypatch.setattr(module, "DERIVED", stale)
+    module.definition.cache_clear()
+    try:
+        assert module.definition() == tomllib.loads(module.PATH.read_text(encoding="utf-8"))
+    finally:
+        module.definition.cache_clear()
+
+
+def test_a_search_does_not_import_tomllib(tmp_path: Path) -> None:
+    """Importing the search reads the definition without tomllib (its patterns cost ~30 ms)."""
+    code = ("import sys; import judge.search.engine, judge.search.index; "
+            "print('tomllib' in sys.modules, 'tomli' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=tmp_path)
+    assert done.stdout.split() == ["False", "False"]
+
+
+def test_cjk_characters_are_the_token_pattern_s() -> None:
+    """is_cjk's table of ranges says of every character what the tokenizer's class says,
+    and what the class written out by hand before the table said."""
+    import re
+
+    from judge.search.analysis import TOKEN_PATTERN, cjk_char, is_cjk
+
+    by_hand = re.compile("[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff"
+                         "\u3005\u3006\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+                         "\uff66-\uff9f]")
+    for code in [*range(0x10000), 0x20000, 0x2A6DF, 0x10FFFF]:
+        char = chr(code)
+        expected = by_hand.fullmatch(char) is not None
+        assert cjk_char(char) is expected, hex(code)
+        assert is_cjk(f"ab{char}1") is expected, hex(code)
+        run = TOKEN_PATTERN.fullmatch(char)
+        if expected:
+            assert run is not None, hex(code)
+    assert not is_cjk("") and is_cjk("refresh 重构") and not is_cjk("réfresh")

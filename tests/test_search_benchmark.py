@@ -39,3 +39,19 @@ def test_the_search_benchmark_runs_on_a_tiny_corpus() -> None:
     # the first search counts the page, its scripts and the index the query needs
     first = [line for line in out.splitlines() if line.startswith("first search en")]
     assert all("search-engine.js" in line and "index" in line for line in first), first
+
+
+def test_the_fresh_pair_benchmark_runs_against_a_revision() -> None:
+    """benchmarks/fresh_pair.py times this tree against a git revision (here HEAD) on the
+    fixture corpus and prints both sides, the interpreter, the paired ratios and the load."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "fresh_pair.py"), "--base", "HEAD",
+         "--corpus", str(ROOT / "tests" / "fixtures" / "site_corpus"), "--rounds", "2"],
+        capture_output=True, text=True, cwd=ROOT, timeout=600,
+        env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    for wanted in ("this tree: median", "HEAD: median", "python -c pass: median",
+                   "paired ratio this tree / HEAD: median"):
+        assert wanted in out, (wanted, out)
+    assert out.count("load ") == 2

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
@@ -87,11 +88,16 @@ _TYPOS = definition()["typos"]
 _KANA_FOLD: dict[int, int | None] = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
 _KANA_FOLD.update({0x30FD: 0x309D, 0x30FE: 0x309E, 0x30FB: None})
 
-_CJK = ("\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff"
-        "\u3005\u3006\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f")
+#: The CJK characters (kana and Han), as ranges of code points (first, last) in order: the
+#: iteration marks, hiragana, katakana and its prolonged sound mark, the small katakana, the Han
+#: ideographs and their extension A and compatibility block, half-width katakana.
+CJK_RANGES: tuple[tuple[int, int], ...] = (
+    (0x3005, 0x3007), (0x3041, 0x3096), (0x309D, 0x309E), (0x30A1, 0x30FA), (0x30FC, 0x30FF),
+    (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xFF66, 0xFF9F))
+_CJK = "".join(f"{chr(first)}-{chr(last)}" for first, last in CJK_RANGES)
+_CJK_FIRST = tuple(first for first, _ in CJK_RANGES)
 #: A word of letters and digits (Latin, Greek, Cyrillic), or a run of CJK characters.
 TOKEN_PATTERN = re.compile(rf"[0-9a-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]+|[{_CJK}]+")
-_CJK_CHAR = re.compile(rf"[{_CJK}]")
 _VOICED_MARKS = ("\u3099", "\u309a")
 #: Follows the last character of a CJK run in the index (``構_``).
 RUN_END = "_"
@@ -126,7 +132,14 @@ def _alternatives(words: dict[str, str]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
 
 
-_KANA_COUNTED = re.compile(f"({_alternatives(_KANA_NUMERALS)})({_alternatives(_KANA_COUNTERS)})")
+#: The characters a numeral spelt in kana starts with: a text without one holds none.
+_KANA_STARTS = frozenset(word[0] for word in _KANA_NUMERALS)
+
+
+@lru_cache(maxsize=1)
+def _kana_counted_pattern() -> re.Pattern[str]:
+    """A numeral and its counter in kana; compiled when a text first could hold one."""
+    return re.compile(f"({_alternatives(_KANA_NUMERALS)})({_alternatives(_KANA_COUNTERS)})")
 
 
 def _kana_counted(match: re.Match[str]) -> str:
@@ -135,8 +148,8 @@ def _kana_counted(match: re.Match[str]) -> str:
 
 
 def _digits(text: str) -> str:
-    if _KANA_COUNTED.search(text):
-        text = _KANA_COUNTED.sub(_kana_counted, text)
+    if not _KANA_STARTS.isdisjoint(text):
+        text = _kana_counted_pattern().sub(_kana_counted, text)
     if not _NUMERAL_SET.isdisjoint(text):
         text = _counted().sub(lambda m: _NUMERALS[m.group(0)], text)
     return _ORDINAL.sub(" ", text) if _FOLD["ordinal"] in text else text
@@ -159,9 +172,18 @@ def fold(text: str) -> str:
     return _digits(_fold_width(text))
 
 
+def cjk_char(char: str) -> bool:
+    """Whether the character ``char`` is CJK (kana or Han: :data:`CJK_RANGES`). A search of
+    the table, not a regular expression: a class of these ranges costs ``re`` milliseconds to
+    compile at every start (:data:`TOKEN_PATTERN`'s is the one left)."""
+    code = ord(char)
+    at = bisect_right(_CJK_FIRST, code) - 1
+    return at >= 0 and code <= CJK_RANGES[at][1]
+
+
 def is_cjk(text: str) -> bool:
     """Whether ``text`` holds a CJK character (kana or Han)."""
-    return bool(_CJK_CHAR.search(text))
+    return not text.isascii() and any(map(cjk_char, text))
 
 
 # ---------------------------------------------------------------------- English words
@@ -256,7 +278,7 @@ class CJKFilter(Filter):  # type: ignore[misc]
                 t.text = pending + RUN_END
                 pending = ""
                 yield t
-            if not _CJK_CHAR.match(text):
+            if not cjk_char(text[0]):
                 t.text = text
                 yield t
             elif t.mode == "query":
@@ -299,7 +321,7 @@ def latin_words(text: str) -> list[str]:
     """The folded Latin words of ``text`` (British spelling, not stemmed): the index's
     vocabulary for typo correction."""
     return [british(m.group(0)) for m in TOKEN_PATTERN.finditer(fold(text))
-            if not _CJK_CHAR.match(m.group(0)) and m.group(0).isascii()
+            if m.group(0).isascii()
             and m.group(0).isalpha()]
 
 
@@ -389,7 +411,7 @@ class Highlight:
         spans: list[tuple[int, int]] = []
         latin, phrases = self.latin, self.phrases
         words = [(latin_token(m.group(0)), starts[m.start()], ends[m.end() - 1])
-                 for m in TOKEN_PATTERN.finditer(folded) if not _CJK_CHAR.match(m.group(0))] \
+                 for m in TOKEN_PATTERN.finditer(folded) if not cjk_char(m.group(0)[0])] \
             if latin or phrases else []
         spans += [(s, e) for token, s, e in words if token in latin]
         for phrase in phrases:
