@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -339,6 +340,20 @@ def browser() -> Iterator[Any]:
                                               args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@contextmanager
+def watched_tab(browser: Any, timeout_ms: int, **options: Any) -> Iterator[Any]:
+    """A tab in a browser context of its own (``options`` as ``Browser.new_context`` takes
+    them), closed afterwards; the test fails if a script of its pages threw."""
+    context = browser.new_context(**options)
+    context.set_default_timeout(timeout_ms)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield tab
+    context.close()
+    assert not errors, f"script errors on the page: {errors}"
 
 
 @pytest.fixture

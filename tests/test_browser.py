@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote
 
 import pytest
+from conftest import watched_tab
 
 from judge.paths import project_root
 from judge.site.board import FRAME_ID, SIDE_ID, TOP_MARK
@@ -68,15 +69,9 @@ def base_url(site_folder: Path) -> Iterator[str]:
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1000, "height": 800},
-                                  service_workers="block")
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield tab
-    context.close()
-    assert not errors, f"script errors on the page: {errors}"
+    with watched_tab(browser, TIMEOUT_MS, viewport={"width": 1000, "height": 800},
+                     service_workers="block") as tab:
+        yield tab
 
 
 # ---------------------------------------------------------------------------- helpers

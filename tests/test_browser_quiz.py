@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 import pytest
+from conftest import watched_tab
 from test_browser import base_url, site_folder
 
 from judge.i18n import LANGS, gettext_for
@@ -39,15 +40,9 @@ def quiz_site(site_folder: Path) -> Path:
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
-                                  service_workers="block")
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield tab
-    context.close()
-    assert not errors, f"script errors on the page: {errors}"
+    with watched_tab(browser, TIMEOUT_MS, viewport=PHONE, has_touch=True, is_mobile=True,
+                     service_workers="block") as tab:
+        yield tab
 
 
 def _said(lang: str, key: str) -> str:

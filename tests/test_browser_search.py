@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import pytest
+from conftest import watched_tab
 
 from judge.paths import project_root
 from judge.search import search
@@ -74,14 +75,8 @@ def base_url(site: Path) -> Iterator[str]:
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(service_workers="block")
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield tab
-    context.close()
-    assert not errors, f"script errors on the page: {errors}"
+    with watched_tab(browser, TIMEOUT_MS, service_workers="block") as tab:
+        yield tab
 
 
 def fragment(site: Path, lang: str, row: int) -> dict[str, Any]:
