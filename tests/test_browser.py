@@ -473,15 +473,9 @@ def fresh_tab(browser: Browser, width: int,
               workers: Literal["allow", "block"]) -> Iterator[Page]:
     """A page in a fresh context ``width`` px wide; ``workers`` is Playwright's
     ``service_workers`` ("allow" as in a browser, or "block")."""
-    context = browser.new_context(viewport={"width": width, "height": 800},
-                                  service_workers=workers)
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield tab
-    context.close()
-    assert not errors, f"script errors on the page: {errors}"
+    with watched_tab(browser, TIMEOUT_MS, viewport={"width": width, "height": 800},
+                     service_workers=workers) as tab:
+        yield tab
 
 
 @pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
