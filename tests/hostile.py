@@ -98,7 +98,7 @@ def tiny(rid: str, *, rulesets: str = '["current"]', top: str = "", cards: str =
          setup: str = "", p1: str = 'deck = ["d1", "d2"]', p2: str = "", steps: str = "",
          expect: str = 'phase = "main"', title: str = '[title]\nja = "t"') -> str:
     """A small ruling that passes as written; each argument replaces one part of it."""
-    out = f'format_version = 8\nid = "{rid}"\nrulesets = {rulesets}\n{top}\n{title}\n\n{cards}\n'
+    out = f'format_version = 9\nid = "{rid}"\nrulesets = {rulesets}\n{top}\n{title}\n\n{cards}\n'
     out += f'[setup]\nturn = 3\nturn_player = "p1"\n{setup}\n\n[setup.p1]\n{p1}\n'
     if p2:
         out += f"\n[setup.p2]\n{p2}\n"

@@ -15,7 +15,7 @@ from judge.engine.driver import card_pool, play_random_game
 from judge.errors import ScenarioError
 from judge.scenario.load import load_text
 
-HEAD = '''format_version = 8
+HEAD = '''format_version = 9
 id = "x"
 rulesets = ["current"]
 [title]

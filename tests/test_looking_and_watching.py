@@ -11,7 +11,7 @@ from judge.scenario.run import replay
 
 def _played(x_ability: str) -> list[ev.Event]:
     """p1 plays X beside W, whose ability downs the SIGNI that entered."""
-    text = f"""format_version = 8
+    text = f"""format_version = 9
 id = "x"
 rulesets = ["current"]
 [title]

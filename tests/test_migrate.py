@@ -72,7 +72,7 @@ def _history(version: str) -> list[Path]:
 # ---------------------------------------------------------------------- the history
 
 
-@pytest.mark.parametrize("version", ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "extra"])
+@pytest.mark.parametrize("version", ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "extra"])
 def test_each_past_version_of_the_projects_files_migrates_and_passes(
         version: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = _project_copy(tmp_path)
@@ -417,3 +417,32 @@ def test_a_file_of_format_7_has_only_its_number_rewritten(tmp_path: Path,
     for rules in after.rulesets:
         assert [e.to_dict() for e in replay(before, rules).first.events] == \
             [e.to_dict() for e in replay(after, rules).first.events]
+
+
+def test_a_file_declaring_an_earlier_format_is_refused_what_a_later_one_added(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """From format 9, what a version adds (versions.ADDED) is refused in a file that declares
+    an earlier version, naming the field, the version and the command; the current version
+    reads it, and judge migrate's renumbering is the way up."""
+    from judge.errors import ScenarioError
+    from judge.scenario import versions
+
+    source = RULINGS / "game-flow" / "arts-main-timing-not-in-opponent-turn.toml"
+    text = source.read_text(encoding="utf-8")
+    assert 'op = "draw"' in text
+    fake = versions.Added(keys={}, values={("op", "op"): ("draw",)})
+    monkeypatch.setitem(versions.ADDED, FORMAT_VERSION, fake)
+    old = text.replace(f"format_version = {FORMAT_VERSION}\n",
+                       f"format_version = {FORMAT_VERSION - 1}\n", 1)
+    with pytest.raises(ScenarioError) as info:
+        load_text(old, "x.toml")
+    message = str(info.value)
+    assert "op = 'draw' came in format " + str(FORMAT_VERSION) in message
+    assert f"declares format {FORMAT_VERSION - 1}" in message
+    assert "judge migrate x.toml" in message and "\n" not in message
+    assert message.startswith("x.toml:") and ".op:" in message
+    assert load_text(text, "x.toml").format == FORMAT_VERSION
+    monkeypatch.setitem(versions.ADDED, FORMAT_VERSION,
+                        versions.Added(keys={"setup": ("phase",)}, values={}))
+    with pytest.raises(ScenarioError, match="setup.phase: the field phase came in format"):
+        load_text(old, "x.toml")

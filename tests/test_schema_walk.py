@@ -69,7 +69,7 @@ def ruling(*, steps: str = "", cards: str = "", setup: dict[str, Any] | None = N
         zones = {k: v for k, v in {**base, **(over or {})}.items() if v is not None}
         sides.append(f"[setup.{name}]\n" + "".join(f"{k} = {toml(v)}\n"
                                                      for k, v in zones.items()))
-    head = (f"format_version = 8\nid = \"walk\"\nrulesets = {toml(list(rulesets))}\n{top}"
+    head = (f"format_version = 9\nid = \"walk\"\nrulesets = {toml(list(rulesets))}\n{top}"
             "[title]\nja = \"walk\"\n")
     setup_text = "[setup]\n" + "".join(f"{k} = {toml(v)}\n" for k, v in board_setup.items()
                                        if v is not None)
@@ -598,7 +598,7 @@ for _name, _text in _TEXTS.items():
     PROBES[f"ruling.{_name}"] = (lambda t=_text: (ruling(), ruling(top="", extra="") .replace(
         "[title]\n", t + "[title]\n", 1)))
 PROBES.update({
-    "ruling.format_version": lambda: (ruling().replace("format_version = 8\n", ""), ruling()),
+    "ruling.format_version": lambda: (ruling().replace("format_version = 9\n", ""), ruling()),
     "ruling.id": lambda: (ruling(), ruling().replace('id = "walk"', 'id = "walk-2"')),
     "ruling.tags": lambda: (ruling(), ruling(top='tags = ["draw"]\n')),
     "ruling.terms": lambda: (ruling(), ruling(top='terms = ["draw"]\n')),

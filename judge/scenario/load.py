@@ -75,6 +75,7 @@ from judge.scenario.versions import (
     detect,
     findings,
     migrate_command,
+    too_new,
 )
 from judge.scenario.walk import get
 from judge.sources import (
@@ -235,6 +236,12 @@ def _versioned(raw: dict[str, Any], index: LineIndex, path: str
                              "update wixoss-judge")
         if version == FORMAT_VERSION:
             return version, raw, ()
+        newer = too_new(raw, version)
+        if newer is not None:
+            where, what, since = newer
+            raise FieldError(where, f"{what} came in format {since}, and this file declares "
+                             f"format {version}: declare format_version = {since} or later "
+                             f"(`{migrate_command(path)}` does)")
     detected = detect(raw)
     warnings = [FormatWarning(path, index.line(FORMAT_KEY) if FORMAT_KEY in raw else 1,
                               FORMAT_KEY, f"written for {detected}; `{migrate_command(path)}` "

@@ -23,7 +23,7 @@ from judge.engine.cards import CARD_CANNOT, CARD_EVENTS, RESISTANCES, TYPE_FIELD
 from judge.scenario.walk import Node, Path, is_card_file, shown, walk
 
 #: The format this loader reads (docs/scenario-format.md#format-versions).
-FORMAT_VERSION: Final = 8
+FORMAT_VERSION: Final = 9
 #: The top-level key that says which format a file was written for.
 FORMAT_KEY: Final = "format_version"
 #: The first version whose files say their version (older files do not).
@@ -40,7 +40,47 @@ VERSIONS: Final[dict[int, str]] = {
     6: "closed classes (2026-12-02): class is one of the declared classes",
     7: "versioned (2026-12-07): format_version; nothing accepted and then ignored",
     8: "card texts, round two (2026-12-07): a card's state, amounts, looking at the deck",
+    9: "card texts, round three (2026-12-07): battle limits, more triggers, later mechanics",
 }
+
+
+@dataclass(frozen=True)
+class Added:
+    """What a version (9 or later) added to the format, so that a file declaring an earlier
+    version that uses it is refused (:func:`too_new`): ``keys`` maps a kind of table of
+    :func:`judge.scenario.walk.walk` (``op``, ``target``, ``condition``, ``ability``,
+    ``card``, ``setup``, ``zone-item``, ``step``, ``expect``, ``event``) to the keys the
+    version added to it; ``values`` maps (kind, key) to the values it added to a key that was
+    there before (a new operation is ``("op", "op")``, a new trigger ``("ability",
+    "trigger")``). Format 8 added fields to files that already declared format 7 (the
+    number was raised after them: tests/fixtures/formats/v7), so the check starts at 9."""
+
+    keys: Mapping[str, tuple[str, ...]]
+    values: Mapping[tuple[str, str], tuple[str, ...]]
+
+
+#: What each version from 9 on added (docs/scenario-format.md#changelog lists the same).
+ADDED: Final[dict[int, Added]] = {
+    9: Added(keys={}, values={}),
+}
+
+
+def too_new(raw: Mapping[str, Any], declared: int) -> tuple[str, str, int] | None:
+    """The first thing of ``raw`` that a version after ``declared`` added: (where, what,
+    version), or None."""
+    later = {v: a for v, a in ADDED.items() if v > declared}
+    if not later:
+        return None
+    for node in walk(raw):
+        for version, added in later.items():
+            for key in added.keys.get(node.kind, ()):
+                if key in node.table:
+                    return shown((*node.path, key)), f"the field {key}", version
+            for (kind, key), values in added.values.items():
+                value = node.table.get(key)
+                if kind == node.kind and isinstance(value, str) and value in values:
+                    return shown((*node.path, key)), f"{key} = {value!r}", version
+    return None
 
 
 def migrate_command(path: str) -> str:
