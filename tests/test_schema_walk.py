@@ -193,6 +193,10 @@ OP_BASE: dict[str, tuple[dict[str, Any], str]] = {
     "make_token": ({"op": "make_token", "card": "T1:token-draw"}, ""),
     "coins": ({"op": "coins", "amount": 1}, ""),
     "negate_attack": ({"op": "negate_attack"}, ""),
+    # S1 attacks, is upped and attacks again: the second attack is refused under a limit of 1
+    "attack_limit": ({"op": "attack_limit", "target": "S1", "amount": 1},
+                     step("advance", to="signi") + step("attack", card="S1")
+                     + effect({"op": "up", "target": "S1"}) + step("attack", card="S1")),
     # issue 30, family 2: p1's deck is d1 ... d8 (fillers: SIGNI of level 1)
     "look": ({"op": "look", "count": 3, "target": {"count": 1}}, ""),
     "reveal_until": ({"op": "reveal_until", "target": {"level_at_least": 2}}, ""),
@@ -240,7 +244,8 @@ OP_REQUIRED: dict[tuple[str, str], Any] = {
     ("cannot", "target"): "S2", ("lose_abilities", "target"): "S2",
     ("replace", "target"): "S2", ("replace", "zone"): "hand", ("replace", "event"): "ener",
     ("upper_limit", "zone"): "ener", ("upper_limit", "amount"): 1,
-    ("draw_limit", "amount"): 0, ("use", "target"): "h1", ("set_seed", "target"): "h2",
+    ("draw_limit", "amount"): 0, ("attack_limit", "target"): "S2",
+    ("attack_limit", "amount"): 2, ("use", "target"): "h1", ("set_seed", "target"): "h2",
     ("set_seed", "zone"): "signi1", ("bloom", "target"): "h1", ("set_trap", "target"): "h2",
     ("set_trap", "zone"): "signi1", ("make_token", "card"): "T2:token-draw",
     ("coins", "amount"): 2, ("cannot", "what"): "be_trashed", ("power", "amount"): -3000,

@@ -135,6 +135,8 @@ ILLEGAL_REASONS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
     "once-per-turn": ("the action ability is limited to once per turn and this card has used "
                       "it this turn", ("activate",)),
     "cannot-attack": ("an effect in force says this SIGNI cannot attack", ("attack",)),
+    "attack-limit": ("an effect in force says this SIGNI cannot attack more times this turn",
+                     ("attack",)),
 }
 
 
@@ -376,6 +378,10 @@ def attack(game: Game, label: str, zone: str | None = None) -> None:
         if game.cannot(inst, "attack"):
             raise IllegalAction("cannot-attack", f"an effect in force says {label} cannot "
                                 "attack")
+        most = battle.attacks_left(game, inst)
+        if most is not None and most <= 0:
+            raise IllegalAction("attack-limit", f"an effect in force says {label} cannot "
+                                "attack more times this turn")
         if inst.zone.zone == CHEER:
             why = cheer.attack_problem(game, inst, zone)
             if why:

@@ -171,6 +171,9 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
                     "processing kind 8 puts the rest into the trash)"),
     "draw_limit": (("who", "amount", "until", "while"),
                    "the player cannot draw more than this many cards this turn"),
+    "attack_limit": (("target", "amount", "until", "while"),
+                     "SIGNI cannot attack more than this many times in a turn (the attacks "
+                     "they declared earlier in the turn count)"),
     "use": (("target", "free", "ignore_limiting"),
             "use an ARTS or a Spell through this effect: a use like any other, without paying "
             "its cost or ignoring its limiting condition only if the operation says so"),
@@ -225,7 +228,8 @@ UNTIL: Final = ("end_of_turn", "end_of_next_turn")
 LASTING_OPS: Final = tuple(name for name, (fields, _) in OPS.items() if "until" in fields)
 #: Operations a constant ability (``const``) may have: effects that hold while it works.
 CONST_OPS: Final = ("power", "level", "set_power", "set_level", "limit", "keyword", "cannot",
-                    "replace", "upper_limit", "draw_limit", "cost_change", "cost_modify")
+                    "replace", "upper_limit", "draw_limit", "attack_limit", "cost_change",
+                    "cost_modify")
 #: Zones whose upper limit an effect may set (``upper_limit``).
 LIMITED_ZONES: Final = ("ener", "hand")
 MAX_MODES: Final = 9
@@ -611,10 +615,11 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
     if name == "upper_limit" and not zone:
         raise FieldError(f"{where}.zone", "missing (the zone whose upper limit is set)",
                          LIMITED_ZONES)
-    if name in ("upper_limit", "draw_limit", "set_power", "set_level") and "amount" not in raw:
+    if name in ("upper_limit", "draw_limit", "attack_limit", "set_power", "set_level") and \
+            "amount" not in raw:
         raise FieldError(f"{where}.amount", f"missing (the value {name} sets)")
     amount = _int(raw.get("amount", 0), f"{where}.amount")
-    if name in ("upper_limit", "draw_limit") and amount < 0:
+    if name in ("upper_limit", "draw_limit", "attack_limit") and amount < 0:
         raise FieldError(f"{where}.amount", f"must be 0 or more, got {amount}")
     instead: tuple[Op, ...] = ()
     if "ops" in raw:

@@ -126,6 +126,8 @@ class Layer:
     player_cannot: dict[str, set[str]] = field(default_factory=dict)
     upper: dict[tuple[str, str], int] = field(default_factory=dict)
     draw_limit: dict[str, int] = field(default_factory=dict)
+    #: label -> the most attacks that SIGNI may declare in a turn (``attack_limit``)
+    attack_limit: dict[str, int] = field(default_factory=dict)
     replacements: list[Applied] = field(default_factory=list)
     #: the zones whose cards a condition read here counts, and those an upper limit in force
     #: watches: a move into or out of them may change the layer (or need rule processing);
@@ -152,6 +154,7 @@ class Layer:
         self.player_cannot = {}
         self.upper = {}
         self.draw_limit = {}
+        self.attack_limit = {}
         self.replacements = []
         self.counted = frozenset()
         self.flags = False
@@ -393,6 +396,9 @@ def compute(game: Game) -> Layer:
                 granted.setdefault(label, []).append((item.seq, op.keyword))
             elif name == "cannot":
                 layer.cannot.setdefault(label, set()).add((op.what, resisted_by(op)))
+            elif name == "attack_limit":  # two limits: the lower holds
+                layer.attack_limit[label] = min(layer.attack_limit.get(label, op.amount),
+                                                op.amount)
             elif name == "replace":
                 layer.replacements.append(item._replace(cards=((label, card.epoch),)))
     stats = layer.stats

@@ -425,7 +425,8 @@ def _state_arts() -> list[CardDef]:
 
 
 def _vocabulary_arts() -> list[CardDef]:
-    """ARTS of the vocabulary: a lasting "can't", losing abilities, a set power, limits, an
+    """ARTS of the vocabulary: a lasting "can't", losing abilities, a set power, an attack
+    limit, limits, an
     either-colour cost, a draw-phase replacement, a refresh limit."""
     return [
         CardDef(id="a-cant", name="a-cant", type="arts", colour=("white",),
@@ -434,7 +435,9 @@ def _vocabulary_arts() -> list[CardDef]:
                 cost=Cost((("colourless", 1),))),
         CardDef(id="a-lose", name="a-lose", type="arts", colour=("white",),
                 effect=(Op("lose_abilities", target=OPPONENT_SIGNI),
-                        Op("set_power", target=OPPONENT_SIGNI, amount=3000)),
+                        Op("set_power", target=OPPONENT_SIGNI, amount=3000),
+                        Op("attack_limit", target=OPPONENT_SIGNI, amount=1,
+                           until="end_of_next_turn")),
                 timing=("main", "attack"), cost=Cost((("white_or_red", 1),))),
         CardDef(id="a-limit", name="a-limit", type="arts", colour=("white",),
                 effect=(Op("upper_limit", who="opponent", zone="ener", amount=4),

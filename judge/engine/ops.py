@@ -596,6 +596,17 @@ def draw_limit(game: Game, op: Op, controller: str, source: CardInstance | None,
                        LastingKind("draw_limit", amounts=(("draw", op.amount),)))
 
 
+def attack_limit(game: Game, op: Op, controller: str, source: CardInstance | None,
+                 name: AbilityRef) -> bool:
+    """"Cannot attack more than N times in a turn" in force on SIGNI chosen now."""
+    targets = _on_field_targets(game, op, controller, source, name)
+    for inst in targets:
+        put_in_force(game, op, controller, source, name, inst.owner, inst)
+        _lasting_event(game, op, inst.owner, inst, name,
+                       LastingKind("attack_limit", amounts=(("attack", op.amount),)))
+    return _done(game, op, len(targets))
+
+
 def use(game: Game, op: Op, controller: str, source: CardInstance | None,
         name: AbilityRef) -> bool:
     """Use ARTS or Spells through this effect (:func:`judge.engine.using.use_through`)."""
@@ -630,7 +641,7 @@ OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, AbilityRef],
     "banish_to_trash": banish_to_trash, "charm": charm, "attach": attach,
     "set_power": set_power, "set_level": set_level, "cannot": cannot,
     "lose_abilities": lose_abilities, "replace": replace, "upper_limit": upper_limit,
-    "draw_limit": draw_limit, "use": use,
+    "draw_limit": draw_limit, "attack_limit": attack_limit, "use": use,
     "set_seed": set_seed, "bloom": bloom, "set_trap": set_trap, "make_token": make_token,
     "coins": coins, "look": looking.look, "reveal_until": looking.reveal_until,
     "search": looking.search, "negate_attack": negate_attack,

@@ -198,6 +198,7 @@ def begin_turn(game: Game, player: str) -> None:
     for ps in state.players.values():
         ps.refreshes = 0
         ps.draws = 0
+        ps.attacks.clear()
     game.emit(ev.TurnBegin, cause="game", player=player, turn=state.turn)
     if not game.plain:  # constant abilities and effects in force may read the turn
         game.dirty = True

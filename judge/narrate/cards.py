@@ -67,6 +67,7 @@ OP_NAMES: dict[str, str] = {
     "replace": N_("a replacement effect"),
     "upper_limit": N_("an upper limit"),
     "draw_limit": N_("a draw limit"),
+    "attack_limit": N_("an attack limit"),
     "use": N_("use a card through an effect"),
     "look": N_("look at the top of the main deck"),
     "reveal_until": N_("reveal until a card is found"),

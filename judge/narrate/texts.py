@@ -66,6 +66,8 @@ LASTING: dict[str, str] = {
     "upper_limit": N_("%(duration)s, %(zone)s can hold at most %(count)s cards."),
     "draw_limit": N_("%(duration)s, %(player)s cannot draw more than %(count)s cards in a "
                      "turn."),
+    "attack_limit": N_("%(duration)s, %(card)s cannot attack more than %(count)s times in a "
+                       "turn."),
     "keyword": N_("%(duration)s, %(card)s has %(keyword)s."),
     "change:card": N_("%(duration)s, the change to %(card)s stays in force."),
     "change:player": N_("%(duration)s, the change to the limit of %(player)s stays in force."),
@@ -87,7 +89,7 @@ def lasting_message(kind: LastingKind, until: str) -> str | None:
     name = kind.name
     if name in ("cannot", "replace"):
         return LASTING.get(f"{name}:{kind.keyword}")
-    if name in ("lose_abilities", "upper_limit", "draw_limit"):
+    if name in ("lose_abilities", "upper_limit", "draw_limit", "attack_limit"):
         return LASTING[name]
     if name in _CHANGES:
         return LASTING["change:player" if name == "limit" else "change:card"]
@@ -106,6 +108,8 @@ def tell_lasting(n: Narrator, e: ev.Lasting, v: dict[str, Any], msg: str) -> str
         v.update(zone=n.zone(ZoneRef.of(e.player or "p1", zone)), count=count)
     elif kind.name == "draw_limit":
         v["count"] = amounts.get("draw", 0)
+    elif kind.name == "attack_limit":
+        v["count"] = amounts.get("attack", 0)
     v["keyword"] = n.term(n.tables.keyword_terms.get(kind.keyword, ""), kind.keyword)
     v["cost"] = n.ener(kind.amounts)
     return n.say(msg, v, e)
