@@ -66,8 +66,8 @@ LASTING: dict[str, str] = {
     "upper_limit": N_("%(duration)s, %(zone)s can hold at most %(count)s cards."),
     "draw_limit": N_("%(duration)s, %(player)s cannot draw more than %(count)s cards in a "
                      "turn."),
-    "attack_limit": N_("%(duration)s, %(card)s cannot attack more than %(count)s times in a "
-                       "turn."),
+    "attack_limit": N_("%(duration)s, the attacks of %(card)s in a turn are limited to "
+                       "%(count)s."),
     "keyword": N_("%(duration)s, %(card)s has %(keyword)s."),
     "change:card": N_("%(duration)s, the change to %(card)s stays in force."),
     "change:player": N_("%(duration)s, the change to the limit of %(player)s stays in force."),
