@@ -106,7 +106,8 @@ def test_games_use_the_card_text_vocabulary() -> None:
     chosen, "can't" effects, lost abilities, lowered upper limits, draw limits, replacements
     that do something instead, use-watching triggers and a Spell used through an effect."""
     wanted = {"choice:mode", "lasting:cannot", "lasting:lose_abilities", "lasting:upper_limit",
-              "lasting:draw_limit", "lasting:attack_limit", "lasting:replace", "instead",
+              "lasting:draw_limit", "lasting:attack_limit", "lasting:signi_cap",
+              "lasting:replace", "instead",
               "trigger:uses_spell", "use-through-an-effect", "op_skipped"}
     seen: set[str] = set()
     for seed in range(120):  # until every one has been seen (the pool grows with the vocabulary)

@@ -193,6 +193,9 @@ OP_BASE: dict[str, tuple[dict[str, Any], str]] = {
     "make_token": ({"op": "make_token", "card": "T1:token-draw"}, ""),
     "coins": ({"op": "coins", "amount": 1}, ""),
     "negate_attack": ({"op": "negate_attack"}, ""),
+    # p1 has two SIGNI: under a cap of 2 the third is not put onto the field
+    "signi_cap": ({"op": "signi_cap", "amount": 2},
+                  effect({"op": "put_onto_field", "target": "h1"})),
     # S1 attacks, is upped and attacks again: the second attack is refused under a limit of 1
     "attack_limit": ({"op": "attack_limit", "target": "S1", "amount": 1},
                      step("advance", to="signi") + step("attack", card="S1")
@@ -245,7 +248,8 @@ OP_REQUIRED: dict[tuple[str, str], Any] = {
     ("replace", "target"): "S2", ("replace", "zone"): "hand", ("replace", "event"): "ener",
     ("upper_limit", "zone"): "ener", ("upper_limit", "amount"): 1,
     ("draw_limit", "amount"): 0, ("attack_limit", "target"): "S2",
-    ("attack_limit", "amount"): 2, ("use", "target"): "h1", ("set_seed", "target"): "h2",
+    ("attack_limit", "amount"): 2, ("signi_cap", "amount"): 3, ("use", "target"): "h1",
+    ("set_seed", "target"): "h2",
     ("set_seed", "zone"): "signi1", ("bloom", "target"): "h1", ("set_trap", "target"): "h2",
     ("set_trap", "zone"): "signi1", ("make_token", "card"): "T2:token-draw",
     ("coins", "amount"): 2, ("cannot", "what"): "be_trashed", ("power", "amount"): -3000,

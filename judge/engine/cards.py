@@ -171,6 +171,9 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
                     "processing kind 8 puts the rest into the trash)"),
     "draw_limit": (("who", "amount", "until", "while"),
                    "the player cannot draw more than this many cards this turn"),
+    "signi_cap": (("who", "amount", "until", "while"),
+                  "the player cannot have more than this many SIGNI on their field: no SIGNI "
+                  "is played or put onto it past that number (the cheer zone not counted)"),
     "attack_limit": (("target", "amount", "until", "while"),
                      "SIGNI cannot attack more than this many times in a turn (the attacks "
                      "they declared earlier in the turn count)"),
@@ -228,8 +231,8 @@ UNTIL: Final = ("end_of_turn", "end_of_next_turn")
 LASTING_OPS: Final = tuple(name for name, (fields, _) in OPS.items() if "until" in fields)
 #: Operations a constant ability (``const``) may have: effects that hold while it works.
 CONST_OPS: Final = ("power", "level", "set_power", "set_level", "limit", "keyword", "cannot",
-                    "replace", "upper_limit", "draw_limit", "attack_limit", "cost_change",
-                    "cost_modify")
+                    "replace", "upper_limit", "draw_limit", "attack_limit", "signi_cap",
+                    "cost_change", "cost_modify")
 #: Zones whose upper limit an effect may set (``upper_limit``).
 LIMITED_ZONES: Final = ("ener", "hand")
 MAX_MODES: Final = 9
@@ -615,11 +618,12 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
     if name == "upper_limit" and not zone:
         raise FieldError(f"{where}.zone", "missing (the zone whose upper limit is set)",
                          LIMITED_ZONES)
-    if name in ("upper_limit", "draw_limit", "attack_limit", "set_power", "set_level") and \
+    if name in ("upper_limit", "draw_limit", "attack_limit", "signi_cap", "set_power",
+                "set_level") and \
             "amount" not in raw:
         raise FieldError(f"{where}.amount", f"missing (the value {name} sets)")
     amount = _int(raw.get("amount", 0), f"{where}.amount")
-    if name in ("upper_limit", "draw_limit", "attack_limit") and amount < 0:
+    if name in ("upper_limit", "draw_limit", "attack_limit", "signi_cap") and amount < 0:
         raise FieldError(f"{where}.amount", f"must be 0 or more, got {amount}")
     instead: tuple[Op, ...] = ()
     if "ops" in raw:

@@ -126,6 +126,8 @@ class Layer:
     player_cannot: dict[str, set[str]] = field(default_factory=dict)
     upper: dict[tuple[str, str], int] = field(default_factory=dict)
     draw_limit: dict[str, int] = field(default_factory=dict)
+    #: player -> the most SIGNI that player may have on the field (``signi_cap``)
+    signi_cap: dict[str, int] = field(default_factory=dict)
     #: label -> the most attacks that SIGNI may declare in a turn (``attack_limit``)
     attack_limit: dict[str, int] = field(default_factory=dict)
     replacements: list[Applied] = field(default_factory=list)
@@ -155,6 +157,7 @@ class Layer:
         self.upper = {}
         self.draw_limit = {}
         self.attack_limit = {}
+        self.signi_cap = {}
         self.replacements = []
         self.counted = frozenset()
         self.flags = False
@@ -450,8 +453,8 @@ _NO_WORDS: Final[frozenset[str]] = frozenset()
 
 
 #: Operations that act on a player rather than on cards.
-_PLAYER_OPS: Final = frozenset({"limit", "upper_limit", "draw_limit", "cost_change", "cost_modify",
-                                "banish_to_trash"})
+_PLAYER_OPS: Final = frozenset({"limit", "upper_limit", "draw_limit", "signi_cap", "cost_change",
+                                "cost_modify", "banish_to_trash"})
 
 
 def player_level(op: Op) -> bool:
@@ -483,6 +486,8 @@ def _player_effect(layer: Layer, item: Applied) -> None:
             layer.upper[key] = min(layer.upper.get(key, op.amount), op.amount)
         elif name == "draw_limit":
             layer.draw_limit[player] = min(layer.draw_limit.get(player, op.amount), op.amount)
+        elif name == "signi_cap":  # two caps: the lower holds
+            layer.signi_cap[player] = min(layer.signi_cap.get(player, op.amount), op.amount)
         elif name in ("cost_change", "cost_modify"):
             layer.costs.setdefault(player, []).append((item.seq, name, op.cost))
         elif name in ("replace", "banish_to_trash"):

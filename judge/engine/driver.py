@@ -426,7 +426,7 @@ def _state_arts() -> list[CardDef]:
 
 def _vocabulary_arts() -> list[CardDef]:
     """ARTS of the vocabulary: a lasting "can't", losing abilities, a set power, an attack
-    limit, limits, an
+    limit, a cap on the SIGNI on the field, limits, an
     either-colour cost, a draw-phase replacement, a refresh limit."""
     return [
         CardDef(id="a-cant", name="a-cant", type="arts", colour=("white",),
@@ -448,6 +448,7 @@ def _vocabulary_arts() -> list[CardDef]:
                            ops=(Op("ener_charge", count=1), Op("draw", count=1)),
                            until="end_of_next_turn"),
                         Op("draw_limit", who="opponent", amount=1),
+                        Op("signi_cap", who="opponent", amount=2),
                         Op("cannot", who="opponent", what="refresh")),
                 timing=("main",), cost=Cost((("colourless", 1),))),
     ]

@@ -1220,6 +1220,7 @@ REASONS: dict[str, str] = {
     "not-signi": "the card is not a SIGNI",
     "level-above-lrig": "its level is above the LRIG's level",
     "over-limit": "the total level would be above the LRIG's limit",
+    "signi-cap": "an effect in force caps the SIGNI its player may have on the field",
     "limiting-mismatch": "its limiting condition does not match the centre LRIG's LRIG type",
     "no-signi-or-deck": "there is no SIGNI, or no card in the main deck",
     "not-in-hand": "the card is not in the hand it is taken from",

@@ -278,7 +278,7 @@ def put_onto_field(game: Game, op: Op, controller: str, source: CardInstance | N
         reason = "not-signi" if not inst.card.is_signi_like else \
             None if op.ignore_conditions else field_problem(game, inst, owner)
         if inst.card.rise:  # a Rise SIGNI enters only on top of its materials
-            if reason is None or reason == "over-limit":
+            if reason is None or reason in ("over-limit", "signi-cap"):
                 reason = _rise_problem(game, inst, owner, op.ignore_conditions)
             empty = rise.material_zones(game, inst, owner)
         else:
@@ -328,6 +328,11 @@ def field_problem(game: Game, inst: CardInstance, owner: str, zone: str = "",
                 if s.zone.zone != CHEER and s not in leaving)
     if zone != CHEER and total + level > game.limit(owner):
         return "over-limit"
+    layer = game.layer()
+    if zone != CHEER and layer is not None and owner in layer.signi_cap and \
+            sum(s.zone.zone != CHEER and s not in leaving for s in signi) >= \
+            layer.signi_cap[owner]:  # "you cannot have more than N SIGNI" (signi_cap)
+        return "signi-cap"
     if inst.card.limiting and inst.card.limiting != game.lrig_type(owner):
         return "limiting-mismatch"
     return None
@@ -588,12 +593,19 @@ def upper_limit(game: Game, op: Op, controller: str, source: CardInstance | None
                        LastingKind("upper_limit", amounts=((op.zone, op.amount),)))
 
 
-def draw_limit(game: Game, op: Op, controller: str, source: CardInstance | None,
-               name: AbilityRef) -> None:
+#: What a player's count limit counts, in its lasting kind: ``draw_limit:draw:N``,
+#: ``signi_cap:signi:N``.
+_COUNTED: Final = {"draw_limit": "draw", "signi_cap": "signi"}
+
+
+def player_count_limit(game: Game, op: Op, controller: str, source: CardInstance | None,
+                       name: AbilityRef) -> None:
+    """A limit on a count of a player's in force: the cards drawn in a turn (``draw_limit``)
+    or the SIGNI on the field (``signi_cap``)."""
     for player in players_for(op.who, controller):
         put_in_force(game, op, controller, source, name, player)
         _lasting_event(game, op, player, None, name,
-                       LastingKind("draw_limit", amounts=(("draw", op.amount),)))
+                       LastingKind(op.name, amounts=((_COUNTED[op.name], op.amount),)))
 
 
 def attack_limit(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -641,7 +653,8 @@ OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, AbilityRef],
     "banish_to_trash": banish_to_trash, "charm": charm, "attach": attach,
     "set_power": set_power, "set_level": set_level, "cannot": cannot,
     "lose_abilities": lose_abilities, "replace": replace, "upper_limit": upper_limit,
-    "draw_limit": draw_limit, "attack_limit": attack_limit, "use": use,
+    "draw_limit": player_count_limit, "attack_limit": attack_limit,
+    "signi_cap": player_count_limit, "use": use,
     "set_seed": set_seed, "bloom": bloom, "set_trap": set_trap, "make_token": make_token,
     "coins": coins, "look": looking.look, "reveal_until": looking.reveal_until,
     "search": looking.search, "negate_attack": negate_attack,

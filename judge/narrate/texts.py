@@ -66,6 +66,8 @@ LASTING: dict[str, str] = {
     "upper_limit": N_("%(duration)s, %(zone)s can hold at most %(count)s cards."),
     "draw_limit": N_("%(duration)s, %(player)s cannot draw more than %(count)s cards in a "
                      "turn."),
+    "signi_cap": N_("%(duration)s, the SIGNI of %(player)s on the field are limited to "
+                    "%(count)s."),
     "attack_limit": N_("%(duration)s, the attacks of %(card)s in a turn are limited to "
                        "%(count)s."),
     "keyword": N_("%(duration)s, %(card)s has %(keyword)s."),
@@ -89,7 +91,8 @@ def lasting_message(kind: LastingKind, until: str) -> str | None:
     name = kind.name
     if name in ("cannot", "replace"):
         return LASTING.get(f"{name}:{kind.keyword}")
-    if name in ("lose_abilities", "upper_limit", "draw_limit", "attack_limit"):
+    if name in ("lose_abilities", "upper_limit", "draw_limit", "attack_limit",
+                "signi_cap"):
         return LASTING[name]
     if name in _CHANGES:
         return LASTING["change:player" if name == "limit" else "change:card"]
@@ -110,6 +113,8 @@ def tell_lasting(n: Narrator, e: ev.Lasting, v: dict[str, Any], msg: str) -> str
         v["count"] = amounts.get("draw", 0)
     elif kind.name == "attack_limit":
         v["count"] = amounts.get("attack", 0)
+    elif kind.name == "signi_cap":
+        v["count"] = amounts.get("signi", 0)
     v["keyword"] = n.term(n.tables.keyword_terms.get(kind.keyword, ""), kind.keyword)
     v["cost"] = n.ener(kind.amounts)
     return n.say(msg, v, e)
