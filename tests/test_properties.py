@@ -33,6 +33,7 @@ from judge.engine.cards import (
     CARD_CANNOT,
     CARD_EVENTS,
     CARD_TYPES,
+    COUNT_LIMIT_OPS,
     FILLER,
     INSTEAD_ZONES,
     LIMITED_ZONES,
@@ -299,7 +300,7 @@ def ops(draw: st.DrawFn, labels: list[str], on_field: list[str], depth: int = 0)
                 raw["reveal"] = draw(st.booleans())
         elif key == "zone" and name == "upper_limit":
             raw["zone"] = draw(st.sampled_from(LIMITED_ZONES))
-        elif key == "amount" and name in ("upper_limit", "draw_limit"):
+        elif key == "amount" and name in COUNT_LIMIT_OPS:  # the loader refuses a negative
             raw["amount"] = draw(st.integers(0, 4))
         elif key == "amount" and name == "set_power":
             raw["amount"] = draw(st.integers(0, 12)) * 1000

@@ -233,6 +233,8 @@ LASTING_OPS: Final = tuple(name for name, (fields, _) in OPS.items() if "until" 
 CONST_OPS: Final = ("power", "level", "set_power", "set_level", "limit", "keyword", "cannot",
                     "replace", "upper_limit", "draw_limit", "attack_limit", "signi_cap",
                     "cost_change", "cost_modify")
+#: Operations whose ``amount`` is a limit or a cap, so 0 or more (a count cannot be negative).
+COUNT_LIMIT_OPS: Final = ("upper_limit", "draw_limit", "attack_limit", "signi_cap")
 #: Zones whose upper limit an effect may set (``upper_limit``).
 LIMITED_ZONES: Final = ("ener", "hand")
 MAX_MODES: Final = 9
@@ -618,12 +620,10 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
     if name == "upper_limit" and not zone:
         raise FieldError(f"{where}.zone", "missing (the zone whose upper limit is set)",
                          LIMITED_ZONES)
-    if name in ("upper_limit", "draw_limit", "attack_limit", "signi_cap", "set_power",
-                "set_level") and \
-            "amount" not in raw:
+    if name in (*COUNT_LIMIT_OPS, "set_power", "set_level") and "amount" not in raw:
         raise FieldError(f"{where}.amount", f"missing (the value {name} sets)")
     amount = _int(raw.get("amount", 0), f"{where}.amount")
-    if name in ("upper_limit", "draw_limit", "attack_limit", "signi_cap") and amount < 0:
+    if name in COUNT_LIMIT_OPS and amount < 0:
         raise FieldError(f"{where}.amount", f"must be 0 or more, got {amount}")
     instead: tuple[Op, ...] = ()
     if "ops" in raw:

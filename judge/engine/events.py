@@ -209,7 +209,9 @@ class LastingKind(NamedTuple):
     to their costs: ``amounts``, colour and count); ``cannot:attack`` (what a "can't"
     forbids, in ``keyword``); ``replace:banish`` (what a replacement replaces);
     ``lose_abilities``; ``upper_limit:ener:3`` (a zone and its upper limit);
-    ``draw_limit:draw:1`` (the most cards its player may draw this turn); ``power``,
+    ``draw_limit:draw:1`` (the most cards its player may draw this turn);
+    ``attack_limit:attack:1`` (the most attacks a SIGNI may declare in a turn);
+    ``signi_cap:signi:2`` (the most SIGNI its player may have on the field); ``power``,
     ``level``, ``set_power``, ``set_level``, ``limit`` (a change whose ``power``, ``level``
     or ``limit`` event gives the amount, logged as in force when it lasts beyond the end of
     the turn or while a condition holds)."""
@@ -1020,8 +1022,9 @@ class Lasting(Event):
     condition holds); ``kind`` is ``banish_to_trash``, ``keyword:KEYWORD``
     (``keyword:assassin``), ``cost_change:COSTS``, ``cost_modify:COSTS``
     (``cost_modify:colourless:1``), ``cannot:WHAT``, ``replace:EVENT``, ``lose_abilities``,
-    ``upper_limit:ZONE:N``, ``draw_limit:draw:N``, or a change of ``power``, ``level``,
-    ``set_power``, ``set_level``, ``limit`` that lasts beyond the end of the turn."""
+    ``upper_limit:ZONE:N``, ``draw_limit:draw:N``, ``attack_limit:attack:N``,
+    ``signi_cap:signi:N``, or a change of ``power``, ``level``, ``set_power``, ``set_level``,
+    ``limit`` that lasts beyond the end of the turn."""
 
     kind: LastingKind
     until: str

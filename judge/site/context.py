@@ -66,6 +66,7 @@ NEWEST = 10
 
 #: Tags that are not glossary terms (those take the glossary's names).
 TAG_NAMES: dict[str, str] = {
+    "attack-limit": N_("attacks per turn"),
     "bloom": N_("bloom"),
     "card-name": N_("card names"),
     "choice": N_("choices"),
@@ -102,6 +103,7 @@ TAG_NAMES: dict[str, str] = {
     "rule-history": N_("rule history"),
     "search": N_("searching the deck"),
     "second-refresh": N_("second refresh"),
+    "signi-cap": N_("cap on the SIGNI on the field"),
     "simultaneous": N_("simultaneous"),
     "target": N_("targets"),
     "timing": N_("timing"),
