@@ -19,6 +19,7 @@ from test_properties import conservation_problems, engine_check_applies, rule_pr
 
 from judge.data import load_rulesets
 from judge.engine import events as ev
+from judge.engine import phase_starts
 from judge.engine.driver import Action, play_random_game
 from judge.engine.game import Game
 from judge.engine.rulesets import RuleSet
@@ -157,10 +158,13 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
     """The cards of issue 30's family 3 trigger: when another SIGNI enters the field (its
     own player's and the opponent's), when another SIGNI of its player is banished, when the
     opponent's life cloth is crushed, when its own player guards, at the start of its
-    player's main and end phases."""
+    player's up, draw, ener, grow, main and end phases and of its ARTS step (those of the up
+    and draw phases and of the ARTS step before anything else of it)."""
+    starts = {*phase_starts.PHASE_TRIGGERS.values(), *phase_starts.STEP_TRIGGERS.values()}
     wanted = {"signi_enters:own", "signi_enters:opponent", "signi_banished:own",
               "main_phase_start", "end_phase_start", "life_crushed:opponent",
-              "guard_used:own", "signi_attacks:opponent", "attack_negated", "freeze:trigger"}
+              "guard_used:own", "signi_attacks:opponent", "attack_negated", "freeze:trigger",
+              *starts}
     seen: set[str] = set()
     for seed in range(120):
         if wanted <= seen:
@@ -176,6 +180,11 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
             elif isinstance(e, ev.Trigger) and e.trigger in ("main_phase_start",
                                                            "end_phase_start"):
                 seen.add(e.trigger)
+            elif isinstance(e, ev.Trigger) and e.trigger in starts:
+                # the start comes first: nothing of the phase (or step) happened before it
+                seen.add(e.trigger)
+                j = max(k for k in range(i) if isinstance(log[k], (ev.Phase, ev.AttackStep)))
+                assert all(isinstance(m, ev.Trigger) for m in log[j + 1:i]), log[j:i]
             elif isinstance(e, ev.Trigger) and e.trigger in ("signi_enters",
                                                              "signi_banished", "signi_attacks",
                                                              "life_crushed", "guard_used"):

@@ -69,6 +69,15 @@ TRIGGERS: Final[dict[str, str]] = {
     "life_crushed": "a life cloth is crushed (the ability works from the field)",
     "guard_used": "a player guards: a Guard card is put from the hand into the trash against a "
                   "LRIG attack (the ability works from the field)",
+    # the start of the other phases and of the ARTS step (judge/engine/phase_starts.py)
+    "up_phase_start": "its player's up phase begins, before anything is upped (the ability "
+                      "works from the field)",
+    "draw_phase_start": "its player's draw phase begins, before the draw (the ability works "
+                        "from the field)",
+    "ener_phase_start": "its player's ener phase begins (the ability works from the field)",
+    "grow_phase_start": "its player's grow phase begins (the ability works from the field)",
+    "arts_step_start": "the ARTS step of its player's attack phase begins, before any ARTS is "
+                       "used (the ability works from the field)",
 }
 
 #: Triggers whose ability may say whose effect (or use) it watches: ``by`` = ``own`` (its
@@ -106,6 +115,11 @@ TRIGGER_ZONES: Final[dict[str, str]] = {
     "signi_attacks": "field",
     "life_crushed": "field",
     "guard_used": "field",
+    "up_phase_start": "field",
+    "draw_phase_start": "field",
+    "ener_phase_start": "field",
+    "grow_phase_start": "field",
+    "arts_step_start": "field",
 }
 
 #: The operation vocabulary: name -> (fields it accepts, what it does).

@@ -394,6 +394,18 @@ def _others_vocabulary() -> list[CardDef]:
                     zone="field"),
             Ability("auto", (Op("draw", count=1),), trigger="end_phase_start",
                     zone="field", optional=True))),
+        # the start of the other phases and of the ARTS step (judge.engine.phase_starts)
+        _signi("s1ps", 1, 3000, colour="green", abilities=(
+            Ability("auto", (Op("power", target=THIS, amount=1000),),
+                    trigger="up_phase_start", zone="field"),
+            Ability("auto", (Op("mill", count=1),), trigger="draw_phase_start", zone="field",
+                    optional=True),
+            Ability("auto", (Op("power", target=THIS, amount=1000),),
+                    trigger="ener_phase_start", zone="field"),
+            Ability("auto", (Op("power", target=OPPONENT_SIGNI, amount=-1000),),
+                    trigger="grow_phase_start", zone="field", once_per_turn=True),
+            Ability("auto", (Op("power", target=THIS, amount=2000),),
+                    trigger="arts_step_start", zone="field"))),
         _signi("s2ng", 2, 4000, colour="white", abilities=(
             Ability("auto", (Op("negate_attack"), Op("freeze", target=Target(trigger=True))),
                     trigger="signi_attacks", zone="field", whose="opponent",

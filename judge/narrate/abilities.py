@@ -55,6 +55,11 @@ TRIGGER_NAMES: dict[str, str] = {
     "signi_attacks": N_("when another SIGNI attacks"),
     "life_crushed": N_("when a life cloth is crushed"),
     "guard_used": N_("when a player guards"),
+    "up_phase_start": N_("at the start of its player's up phase"),
+    "draw_phase_start": N_("at the start of its player's draw phase"),
+    "ener_phase_start": N_("at the start of its player's ener phase"),
+    "grow_phase_start": N_("at the start of its player's grow phase"),
+    "arts_step_start": N_("at the start of its player's ARTS step"),
 }
 
 
