@@ -108,7 +108,7 @@ def test_games_use_the_card_text_vocabulary() -> None:
     that do something instead, use-watching triggers and a Spell used through an effect."""
     wanted = {"choice:mode", "lasting:cannot", "lasting:lose_abilities", "lasting:upper_limit",
               "lasting:draw_limit", "lasting:attack_limit", "lasting:signi_cap",
-              "lasting:replace", "instead",
+              "lasting:replace", "instead", "lasting:cannot/kind",
               "trigger:uses_spell", "use-through-an-effect", "op_skipped"}
     seen: set[str] = set()
     for seed in range(120):  # until every one has been seen (the pool grows with the vocabulary)
@@ -117,6 +117,8 @@ def test_games_use_the_card_text_vocabulary() -> None:
         for e in play_random_game(RULES[-1], seed, turns=20).game.log:
             if isinstance(e, ev.Lasting):
                 seen.add(f"lasting:{e.kind.name}")
+                if "/" in e.kind.keyword:  # limited to a kind of source (by_kind)
+                    seen.add("lasting:cannot/kind")
             elif isinstance(e, ev.Choice):
                 seen.add(f"choice:{e.kind}")
             elif isinstance(e, ev.Trigger):

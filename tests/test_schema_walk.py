@@ -323,7 +323,19 @@ def _cannot(field_: str, value: Any, what: str = "be_banished") -> Pair:
             ruling(steps=effect(variant) + tries, cards=OP_CARDS, p1=p1))
 
 
+def _by_kind(value: str) -> Pair:
+    """A resistance of S1 to every banish, then limited to the effects of one kind of card:
+    a banish by an effect of another kind (a SIGNI's, or a Spell's against ``signi``) goes
+    through only then."""
+    base = {"op": "cannot", "target": "S1", "what": "be_banished"}
+    tries = effect({"op": "banish", "target": "S1"}, source="sp" if value == "signi" else "S2")
+    p1 = {**OP_P1, "hand": ["h1", "sp:spell-draw-2", "acc:acc-card"]}
+    return (ruling(steps=effect(base) + tries, cards=OP_CARDS, p1=p1),
+            ruling(steps=effect({**base, "by_kind": value}) + tries, cards=OP_CARDS, p1=p1))
+
+
 OP_SPECIAL: dict[tuple[str, str], Callable[[Any], Pair]] = {
+    ("cannot", "by_kind"): _by_kind,
     ("cannot", "by"): lambda v: _cannot("by", v, "be_banished"),
     ("cannot", "who"): lambda v: _cannot("who", v, "use_arts"),
     ("cannot", "what"): lambda v: _cannot("what", v, v),
@@ -461,7 +473,7 @@ def pairs_of(f: Field) -> list[tuple[Any, Pair]]:
     """The (value, (without, with)) pairs that probe ``f``."""
     values: list[Any]
     if f.table == "op":
-        if f.name in ("what", "by") and f.part == "cannot":
+        if f.name in ("what", "by", "by_kind") and f.part == "cannot":
             values = [v for v in f.values if v != "be_banished"] if f.name == "what" \
                 else list(f.values)
         elif f.values and f.name not in ("zone", "keyword", "who") or \

@@ -170,7 +170,7 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "cost_modify": (("who", "cost", "until", "while"),
                     "this turn, add to (or, with negative counts, take from) that player's ARTS "
                     "and Spell costs"),
-    "cannot": (("target", "who", "what", "by", "until", "while"),
+    "cannot": (("target", "who", "what", "by", "by_kind", "until", "while"),
                "SIGNI cannot attack, be banished, be chosen or affected by the opponent's "
                "effects, be put into the trash by effects; or a player cannot refresh, pay "
                "with colourless ener, use Spells or ARTS (an effect in force)"),
@@ -230,6 +230,11 @@ PLAYER_CANNOT: Final = ("refresh", "pay_with_colourless", "use_spells", "use_art
 #: battle and rule processing alike).
 RESISTANCES: Final = ("be_banished", "be_chosen", "be_affected", "be_trashed")
 CANNOT_BY: Final = ("opponent", "any")
+#: The kinds of source a resistance to banishing or trashing may be limited to (``by_kind``,
+#: judge/engine/source_kinds.py): the card type of the card whose effect it is.
+BY_KINDS: Final = ("signi", "lrig", "arts", "spell", "key")
+#: The resistances ``by_kind`` may limit.
+KIND_RESISTANCES: Final = ("be_banished", "be_trashed")
 #: What a ``cannot`` without ``by`` resists, by kind: "" stands for everything.
 CANNOT_BY_DEFAULT: Final[dict[str, str]] = {"be_banished": "", "be_trashed": "any",
                                             "be_chosen": "opponent", "be_affected": "opponent"}
@@ -321,6 +326,9 @@ class Op:
     #: cannot (a resistance, :data:`RESISTANCES`): whose effects; "" when the operation does
     #: not say (:func:`resisted_by` gives what that means for its kind)
     by: str = ""
+    #: cannot be_banished / be_trashed: only effects whose card is of this kind
+    #: (:data:`BY_KINDS`); "" for every kind
+    by_kind: str = ""
     event: str = ""  # replace: what is replaced
     ops: tuple[Op, ...] = ()  # replace: what happens instead
     optional: bool = False  # replace: "you may"
@@ -690,6 +698,7 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
         if_done=_bool(raw.get("if_done", False), f"{where}.if_done"),
         what=what,
         by=_cannot_by(raw, name, what, where),
+        by_kind=_by_kind(raw, what, where),
         event=event,
         ops=instead,
         optional=_bool(raw.get("optional", False), f"{where}.optional"),
@@ -761,6 +770,17 @@ def _cannot_by(raw: Mapping[str, Any], name: str, what: str, where: str) -> str:
                          "has no by: only these kinds say whose effects they resist",
                          RESISTANCES)
     return _choice(raw["by"], CANNOT_BY, f"{where}.by")
+
+
+def _by_kind(raw: Mapping[str, Any], what: str, where: str) -> str:
+    """A ``cannot``'s ``by_kind``: the kind of source a resistance to banishing or trashing
+    is limited to; "" when not given."""
+    if "by_kind" not in raw:
+        return ""
+    if what not in KIND_RESISTANCES:
+        raise FieldError(f"{where}.by_kind", f"cannot {what or '(none)'} has no by_kind: "
+                         "only these kinds are limited to a kind of source", KIND_RESISTANCES)
+    return _choice(raw["by_kind"], BY_KINDS, f"{where}.by_kind")
 
 
 #: Whose hand a ``discard`` without a target takes cards from (that player chooses them).

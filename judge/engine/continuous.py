@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from judge.engine import amounts, mechanics
+from judge.engine import amounts, mechanics, source_kinds
 from judge.engine.cards import PLAYER_CANNOT, PLAYER_EVENTS, Ability, Op, Target, resisted_by
 from judge.engine.conditions import Filter, named
 from judge.engine.events import AbilityRef
@@ -122,7 +122,8 @@ class Layer:
     #: label -> whose effects it is not affected by (``opponent`` or ``any``)
     resist: dict[str, str] = field(default_factory=dict)
     #: label -> the set of (what, by) it cannot; ``by`` is ``opponent`` or ``any``
-    cannot: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+    #: label -> (what, whose effects, kind of source: ``by_kind``) of each "can't" on it
+    cannot: dict[str, set[tuple[str, str, str]]] = field(default_factory=dict)
     player_cannot: dict[str, set[str]] = field(default_factory=dict)
     upper: dict[tuple[str, str], int] = field(default_factory=dict)
     draw_limit: dict[str, int] = field(default_factory=dict)
@@ -398,7 +399,8 @@ def compute(game: Game) -> Layer:
             elif name == "keyword":
                 granted.setdefault(label, []).append((item.seq, op.keyword))
             elif name == "cannot":
-                layer.cannot.setdefault(label, set()).add((op.what, resisted_by(op)))
+                layer.cannot.setdefault(label, set()).add((op.what, resisted_by(op),
+                                                           op.by_kind))
             elif name == "attack_limit":  # two limits: the lower holds
                 layer.attack_limit[label] = min(layer.attack_limit.get(label, op.amount),
                                                 op.amount)
@@ -525,8 +527,8 @@ def unchoosable(game: Game, card: CardInstance, controller: str) -> bool:
     what = layer.cannot.get(card.label)
     if not what:
         return False
-    return ("be_chosen", "any") in what or \
-        (("be_chosen", "opponent") in what and card.owner != controller)
+    return ("be_chosen", "any", "") in what or \
+        (("be_chosen", "opponent", "") in what and card.owner != controller)
 
 
 def resists(game: Game, card: CardInstance, controller: str) -> bool:
@@ -547,8 +549,13 @@ def cannot(game: Game, card: CardInstance, what: str, controller: str | None = N
     forbidden = layer.cannot.get(card.label)
     if forbidden is None:
         return False
-    for w, by in forbidden:
+    for w, by, kind in forbidden:
         if w != what:
+            continue
+        if kind:  # only effects, and of that kind of card (source_kinds.py)
+            if controller is not None and source_kinds.kind_now(game) == kind and \
+                    (by != "opponent" or controller != card.owner):
+                return True
             continue
         if not by or (controller is not None and (
                 by == "any" or (by == "opponent" and controller != card.owner))):

@@ -453,6 +453,9 @@ def _vocabulary_arts() -> list[CardDef]:
                 timing=("main", "attack"), cost=Cost((("white_or_red", 1),))),
         CardDef(id="a-limit", name="a-limit", type="arts", colour=("white",),
                 effect=(Op("upper_limit", who="opponent", zone="ener", amount=4),
+                        # resistance to one kind of source (judge.engine.source_kinds)
+                        Op("cannot", target=Target(who="self", zone="signi", all=True),
+                           what="be_banished", by_kind="spell", until="end_of_next_turn"),
                         Op("cannot", who="opponent", what="pay_with_colourless")),
                 timing=("main",), cost=Cost()),
         CardDef(id="a-draw", name="a-draw", type="arts", colour=("white",),

@@ -1021,7 +1021,8 @@ class Lasting(Event):
     ``end_of_next_turn`` (the end of its controller's next turn) or ``while`` (as long as its
     condition holds); ``kind`` is ``banish_to_trash``, ``keyword:KEYWORD``
     (``keyword:assassin``), ``cost_change:COSTS``, ``cost_modify:COSTS``
-    (``cost_modify:colourless:1``), ``cannot:WHAT``, ``replace:EVENT``, ``lose_abilities``,
+    (``cost_modify:colourless:1``), ``cannot:WHAT`` (``cannot:WHAT/KIND``: only against the
+    effects of that kind of card, ``by_kind``), ``replace:EVENT``, ``lose_abilities``,
     ``upper_limit:ZONE:N``, ``draw_limit:draw:N``, ``attack_limit:attack:N``,
     ``signi_cap:signi:N``, or a change of ``power``, ``level``, ``set_power``, ``set_level``,
     ``limit`` that lasts beyond the end of the turn."""

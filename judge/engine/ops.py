@@ -545,8 +545,9 @@ def cost_modify(game: Game, op: Op, controller: str, source: CardInstance | None
 
 def cannot(game: Game, op: Op, controller: str, source: CardInstance | None,
            name: AbilityRef) -> bool:
-    """A "can't" in force: on SIGNI chosen now, or on a player."""
-    kind = LastingKind("cannot", keyword=op.what)
+    """A "can't" in force: on SIGNI chosen now, or on a player (kind ``cannot:WHAT``, or
+    ``cannot:WHAT/KIND`` for a resistance limited to a kind of source: ``by_kind``)."""
+    kind = LastingKind("cannot", keyword=f"{op.what}/{op.by_kind}" if op.by_kind else op.what)
     if continuous.player_level(op):
         for player in players_for(op.who, controller):
             put_in_force(game, op, controller, source, name, player, text=op.what)

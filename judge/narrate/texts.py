@@ -47,6 +47,10 @@ LASTING: dict[str, str] = {
                            "effects."),
     "cannot:be_affected": N_("%(duration)s, %(card)s is not affected by its opponent's "
                              "effects."),
+    "cannot:be_banished/kind": N_("%(duration)s, %(card)s cannot be banished by the effects "
+                                  "of %(kind)s."),
+    "cannot:be_trashed/kind": N_("%(duration)s, %(card)s cannot be put into the trash by the "
+                                 "effects of %(kind)s."),
     "cannot:be_trashed": N_("%(duration)s, %(card)s cannot be put into the trash by "
                             "effects."),
     "cannot:refresh": N_("%(duration)s, %(player)s cannot refresh."),
@@ -80,6 +84,12 @@ LASTING: dict[str, str] = {
                       "%(cost)s."),
 }
 
+#: The kinds of source a resistance may be limited to (``by_kind``), as its text names them.
+SOURCE_KINDS: dict[str, str] = {
+    "signi": N_("SIGNI"), "lrig": N_("LRIG"), "arts": N_("ARTS"), "spell": N_("Spells"),
+    "key": N_("Keys"),
+}
+
 #: Kinds of effect in force that are a change of a value (its own event gives the amount).
 _CHANGES = ("power", "level", "set_power", "set_level", "limit")
 
@@ -89,6 +99,8 @@ def lasting_message(kind: LastingKind, until: str) -> str | None:
     it: every kind of the card-text vocabulary, and the older kinds (a keyword, a banish to
     the trash, a cost change) when they last beyond the end of the turn."""
     name = kind.name
+    if name == "cannot" and "/" in kind.keyword:  # limited to a kind of source (by_kind)
+        return LASTING.get(f"cannot:{kind.keyword.partition('/')[0]}/kind")
     if name in ("cannot", "replace"):
         return LASTING.get(f"{name}:{kind.keyword}")
     if name in ("lose_abilities", "upper_limit", "draw_limit", "attack_limit",
@@ -115,6 +127,8 @@ def tell_lasting(n: Narrator, e: ev.Lasting, v: dict[str, Any], msg: str) -> str
         v["count"] = amounts.get("attack", 0)
     elif kind.name == "signi_cap":
         v["count"] = amounts.get("signi", 0)
+    if kind.name == "cannot" and "/" in kind.keyword:
+        v["kind"] = n._(SOURCE_KINDS[kind.keyword.partition("/")[2]])
     v["keyword"] = n.term(n.tables.keyword_terms.get(kind.keyword, ""), kind.keyword)
     v["cost"] = n.ener(kind.amounts)
     return n.say(msg, v, e)

@@ -81,6 +81,7 @@ def fields() -> tuple[Field, ...]:
     from judge.engine.cards import (
         ABILITY_KEYS,
         ABILITY_KINDS,
+        BY_KINDS,
         CANNOT_BY,
         CARD_CANNOT,
         CARD_EVENTS,
@@ -158,7 +159,7 @@ def fields() -> tuple[Field, ...]:
     out += [Field("ability", name, values=tuple(ability_values.get(name, ())))
             for name in ABILITY_KEYS]
     op_values = {"who": WHO, "position": POSITIONS, "until": UNTIL, "rest": RESTS,
-                 "keyword": mechanics.keyword_ids(), "by": CANNOT_BY,
+                 "keyword": mechanics.keyword_ids(), "by": CANNOT_BY, "by_kind": BY_KINDS,
                  "what": (*CARD_CANNOT, *PLAYER_CANNOT), "event": (*CARD_EVENTS,
                                                                   *PLAYER_EVENTS)}
     for op, (names, _) in OPS.items():
