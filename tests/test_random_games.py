@@ -108,7 +108,7 @@ def test_games_use_the_card_text_vocabulary() -> None:
     that do something instead, use-watching triggers and a Spell used through an effect."""
     wanted = {"choice:mode", "lasting:cannot", "lasting:lose_abilities", "lasting:upper_limit",
               "lasting:draw_limit", "lasting:attack_limit", "lasting:signi_cap",
-              "lasting:replace", "instead", "lasting:cannot/kind",
+              "lasting:replace", "instead", "lasting:cannot/kind", "lasting:must_attack",
               "trigger:uses_spell", "use-through-an-effect", "op_skipped"}
     seen: set[str] = set()
     for seed in range(120):  # until every one has been seen (the pool grows with the vocabulary)

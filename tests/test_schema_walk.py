@@ -200,6 +200,9 @@ OP_BASE: dict[str, tuple[dict[str, Any], str]] = {
     "attack_limit": ({"op": "attack_limit", "target": "S1", "amount": 1},
                      step("advance", to="signi") + step("attack", card="S1")
                      + effect({"op": "up", "target": "S1"}) + step("attack", card="S1")),
+    # S1 must attack: the advance past the SIGNI attack step is refused until it has
+    "must_attack": ({"op": "must_attack", "target": "S1"},
+                    step("advance", to="signi") + step("advance", to="end")),
     # issue 30, family 2: p1's deck is d1 ... d8 (fillers: SIGNI of level 1)
     "look": ({"op": "look", "count": 3, "target": {"count": 1}}, ""),
     "reveal_until": ({"op": "reveal_until", "target": {"level_at_least": 2}}, ""),
@@ -247,7 +250,7 @@ OP_REQUIRED: dict[tuple[str, str], Any] = {
     ("cannot", "target"): "S2", ("lose_abilities", "target"): "S2",
     ("replace", "target"): "S2", ("replace", "zone"): "hand", ("replace", "event"): "ener",
     ("upper_limit", "zone"): "ener", ("upper_limit", "amount"): 1,
-    ("draw_limit", "amount"): 0, ("attack_limit", "target"): "S2",
+    ("draw_limit", "amount"): 0, ("attack_limit", "target"): "S2", ("must_attack", "target"): "S2",
     ("attack_limit", "amount"): 2, ("signi_cap", "amount"): 3, ("use", "target"): "h1",
     ("set_seed", "target"): "h2",
     ("set_seed", "zone"): "signi1", ("bloom", "target"): "h1", ("set_trap", "target"): "h2",

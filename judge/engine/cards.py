@@ -191,6 +191,9 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "attack_limit": (("target", "amount", "until", "while"),
                      "SIGNI cannot attack more than this many times in a turn (the attacks "
                      "they declared earlier in the turn count)"),
+    "must_attack": (("target", "until", "while"),
+                    "SIGNI must attack if able: the SIGNI attack step does not end while one "
+                    "of them could still attack (judge/engine/forced_attacks.py)"),
     "use": (("target", "free", "ignore_limiting"),
             "use an ARTS or a Spell through this effect: a use like any other, without paying "
             "its cost or ignoring its limiting condition only if the operation says so"),
@@ -251,6 +254,7 @@ LASTING_OPS: Final = tuple(name for name, (fields, _) in OPS.items() if "until" 
 #: Operations a constant ability (``const``) may have: effects that hold while it works.
 CONST_OPS: Final = ("power", "level", "set_power", "set_level", "limit", "keyword", "cannot",
                     "replace", "upper_limit", "draw_limit", "attack_limit", "signi_cap",
+                    "must_attack",
                     "cost_change", "cost_modify")
 #: Operations whose ``amount`` is a limit or a cap, so 0 or more (a count cannot be negative).
 COUNT_LIMIT_OPS: Final = ("upper_limit", "draw_limit", "attack_limit", "signi_cap")

@@ -131,6 +131,8 @@ class Layer:
     signi_cap: dict[str, int] = field(default_factory=dict)
     #: label -> the most attacks that SIGNI may declare in a turn (``attack_limit``)
     attack_limit: dict[str, int] = field(default_factory=dict)
+    #: labels of the SIGNI that must attack if able (``must_attack``, forced_attacks.py)
+    must_attack: set[str] = field(default_factory=set)
     replacements: list[Applied] = field(default_factory=list)
     #: the zones whose cards a condition read here counts, and those an upper limit in force
     #: watches: a move into or out of them may change the layer (or need rule processing);
@@ -158,6 +160,7 @@ class Layer:
         self.upper = {}
         self.draw_limit = {}
         self.attack_limit = {}
+        self.must_attack = set()
         self.signi_cap = {}
         self.replacements = []
         self.counted = frozenset()
@@ -401,6 +404,8 @@ def compute(game: Game) -> Layer:
             elif name == "cannot":
                 layer.cannot.setdefault(label, set()).add((op.what, resisted_by(op),
                                                            op.by_kind))
+            elif name == "must_attack":
+                layer.must_attack.add(label)
             elif name == "attack_limit":  # two limits: the lower holds
                 layer.attack_limit[label] = min(layer.attack_limit.get(label, op.amount),
                                                 op.amount)

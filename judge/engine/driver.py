@@ -173,16 +173,22 @@ def step(rg: RandomGame, rng: random.Random, acted_this_turn: int) -> Action:
     options = candidates(game)
     if acted_this_turn >= MAX_ACTIONS_PER_TURN:
         options = [a for a in options if a.kind in ("advance", "pass")] or options
+    tried: list[Action] = []
     while options:
         action = options.pop(below(rng, len(options)))
         try:
             perform(game, action)
         except IllegalAction:
             rg.refused += 1
+            tried.append(action)
+            if not options and acted_this_turn >= MAX_ACTIONS_PER_TURN:
+                # advance refused (a SIGNI must attack: forced_attacks): the other actions
+                options = [a for a in candidates(game) if a not in tried]
+                acted_this_turn = 0
             continue
         rg.actions.append(action)
         return action
-    raise AssertionError("no legal action (advance is always legal)")
+    raise AssertionError("no legal action (advance is always legal but for a forced attack)")
 
 
 def play_random_game(rules: RuleSet, seed: int, turns: int = 10,
@@ -449,7 +455,8 @@ def _vocabulary_arts() -> list[CardDef]:
                 effect=(Op("lose_abilities", target=OPPONENT_SIGNI),
                         Op("set_power", target=OPPONENT_SIGNI, amount=3000),
                         Op("attack_limit", target=OPPONENT_SIGNI, amount=1,
-                           until="end_of_next_turn")),
+                           until="end_of_next_turn"),
+                        Op("must_attack", target=OPPONENT_SIGNI, until="end_of_next_turn")),
                 timing=("main", "attack"), cost=Cost((("white_or_red", 1),))),
         CardDef(id="a-limit", name="a-limit", type="arts", colour=("white",),
                 effect=(Op("upper_limit", who="opponent", zone="ener", amount=4),

@@ -1024,8 +1024,8 @@ class Lasting(Event):
     (``cost_modify:colourless:1``), ``cannot:WHAT`` (``cannot:WHAT/KIND``: only against the
     effects of that kind of card, ``by_kind``), ``replace:EVENT``, ``lose_abilities``,
     ``upper_limit:ZONE:N``, ``draw_limit:draw:N``, ``attack_limit:attack:N``,
-    ``signi_cap:signi:N``, or a change of ``power``, ``level``, ``set_power``, ``set_level``,
-    ``limit`` that lasts beyond the end of the turn."""
+    ``signi_cap:signi:N``, ``must_attack``, or a change of ``power``, ``level``,
+    ``set_power``, ``set_level``, ``limit`` that lasts beyond the end of the turn."""
 
     kind: LastingKind
     until: str

@@ -609,6 +609,16 @@ def player_count_limit(game: Game, op: Op, controller: str, source: CardInstance
                        LastingKind(op.name, amounts=((_COUNTED[op.name], op.amount),)))
 
 
+def must_attack(game: Game, op: Op, controller: str, source: CardInstance | None,
+                name: AbilityRef) -> bool:
+    """"Must attack if able" in force on SIGNI chosen now (judge.engine.forced_attacks)."""
+    targets = _on_field_targets(game, op, controller, source, name)
+    for inst in targets:
+        put_in_force(game, op, controller, source, name, inst.owner, inst)
+        _lasting_event(game, op, inst.owner, inst, name, LastingKind("must_attack"))
+    return _done(game, op, len(targets))
+
+
 def attack_limit(game: Game, op: Op, controller: str, source: CardInstance | None,
                  name: AbilityRef) -> bool:
     """"Cannot attack more than N times in a turn" in force on SIGNI chosen now."""
@@ -655,6 +665,7 @@ OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, AbilityRef],
     "set_power": set_power, "set_level": set_level, "cannot": cannot,
     "lose_abilities": lose_abilities, "replace": replace, "upper_limit": upper_limit,
     "draw_limit": player_count_limit, "attack_limit": attack_limit,
+    "must_attack": must_attack,
     "signi_cap": player_count_limit, "use": use,
     "set_seed": set_seed, "bloom": bloom, "set_trap": set_trap, "make_token": make_token,
     "coins": coins, "look": looking.look, "reveal_until": looking.reveal_until,

@@ -68,6 +68,7 @@ OP_NAMES: dict[str, str] = {
     "upper_limit": N_("an upper limit"),
     "draw_limit": N_("a draw limit"),
     "attack_limit": N_("an attack limit"),
+    "must_attack": N_("a forced attack"),
     "signi_cap": N_("a cap on the SIGNI on the field"),
     "use": N_("use a card through an effect"),
     "look": N_("look at the top of the main deck"),

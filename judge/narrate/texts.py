@@ -74,6 +74,7 @@ LASTING: dict[str, str] = {
                     "%(count)s."),
     "attack_limit": N_("%(duration)s, the attacks of %(card)s in a turn are limited to "
                        "%(count)s."),
+    "must_attack": N_("%(duration)s, %(card)s must attack if able."),
     "keyword": N_("%(duration)s, %(card)s has %(keyword)s."),
     "change:card": N_("%(duration)s, the change to %(card)s stays in force."),
     "change:player": N_("%(duration)s, the change to the limit of %(player)s stays in force."),
@@ -104,7 +105,7 @@ def lasting_message(kind: LastingKind, until: str) -> str | None:
     if name in ("cannot", "replace"):
         return LASTING.get(f"{name}:{kind.keyword}")
     if name in ("lose_abilities", "upper_limit", "draw_limit", "attack_limit",
-                "signi_cap"):
+                "signi_cap", "must_attack"):
         return LASTING[name]
     if name in _CHANGES:
         return LASTING["change:player" if name == "limit" else "change:card"]

@@ -80,6 +80,7 @@ TAG_NAMES: dict[str, str] = {
     "encore": N_("Encore"),
     "ener": N_("ener"),
     "first-player": N_("first player"),
+    "forced-attack": N_("forced attacks"),
     "game-flow": N_("game flow"),
     "hand-limit": N_("hand limit"),
     "hidden-information": N_("hidden information"),
