@@ -560,13 +560,19 @@ def cannot(game: Game, op: Op, controller: str, source: CardInstance | None,
     return _done(game, op, len(targets))
 
 
-def lose_abilities(game: Game, op: Op, controller: str, source: CardInstance | None,
-                   name: AbilityRef) -> bool:
+def _on_signi_in_force(game: Game, op: Op, controller: str, source: CardInstance | None,
+                       name: AbilityRef, kind: LastingKind) -> bool:
+    """An effect in force of ``kind`` on the SIGNI chosen now, each logged ``lasting``."""
     targets = _on_field_targets(game, op, controller, source, name)
     for inst in targets:
         put_in_force(game, op, controller, source, name, inst.owner, inst)
-        _lasting_event(game, op, inst.owner, inst, name, LastingKind("lose_abilities"))
+        _lasting_event(game, op, inst.owner, inst, name, kind)
     return _done(game, op, len(targets))
+
+
+def lose_abilities(game: Game, op: Op, controller: str, source: CardInstance | None,
+                   name: AbilityRef) -> bool:
+    return _on_signi_in_force(game, op, controller, source, name, LastingKind("lose_abilities"))
 
 
 def replace(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -612,22 +618,14 @@ def player_count_limit(game: Game, op: Op, controller: str, source: CardInstance
 def must_attack(game: Game, op: Op, controller: str, source: CardInstance | None,
                 name: AbilityRef) -> bool:
     """"Must attack if able" in force on SIGNI chosen now (judge.engine.forced_attacks)."""
-    targets = _on_field_targets(game, op, controller, source, name)
-    for inst in targets:
-        put_in_force(game, op, controller, source, name, inst.owner, inst)
-        _lasting_event(game, op, inst.owner, inst, name, LastingKind("must_attack"))
-    return _done(game, op, len(targets))
+    return _on_signi_in_force(game, op, controller, source, name, LastingKind("must_attack"))
 
 
 def attack_limit(game: Game, op: Op, controller: str, source: CardInstance | None,
                  name: AbilityRef) -> bool:
     """"Cannot attack more than N times in a turn" in force on SIGNI chosen now."""
-    targets = _on_field_targets(game, op, controller, source, name)
-    for inst in targets:
-        put_in_force(game, op, controller, source, name, inst.owner, inst)
-        _lasting_event(game, op, inst.owner, inst, name,
-                       LastingKind("attack_limit", amounts=(("attack", op.amount),)))
-    return _done(game, op, len(targets))
+    return _on_signi_in_force(game, op, controller, source, name,
+                              LastingKind("attack_limit", amounts=(("attack", op.amount),)))
 
 
 def use(game: Game, op: Op, controller: str, source: CardInstance | None,
