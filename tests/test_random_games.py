@@ -161,14 +161,15 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
     own player's and the opponent's), when another SIGNI of its player is banished, when the
     opponent's life cloth is crushed, when its own player guards, at the start of its
     player's up, draw, ener, grow, main and end phases and of its ARTS step (those of the up
-    and draw phases and of the ARTS step before anything else of it)."""
+    and draw phases and of the ARTS step before anything else of it), when a Seed blooms,
+    when a Trap is revealed and when coins are paid for a BET."""
     starts = {*phase_starts.PHASE_TRIGGERS.values(), *phase_starts.STEP_TRIGGERS.values()}
     wanted = {"signi_enters:own", "signi_enters:opponent", "signi_banished:own",
               "main_phase_start", "end_phase_start", "life_crushed:opponent",
               "guard_used:own", "signi_attacks:opponent", "attack_negated", "freeze:trigger",
-              *starts}
+              *starts, "seed_blooms", "trap_revealed", "coins_paid"}
     seen: set[str] = set()
-    for seed in range(120):
+    for seed in range(200):  # until every one has been seen (coins paid come late)
         if wanted <= seen:
             break
         game = play_random_game(RULES[-1], seed, turns=20).game
@@ -181,6 +182,19 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
                 seen.add("freeze:trigger")  # the attacking SIGNI, target "trigger"
             elif isinstance(e, ev.Trigger) and e.trigger in ("main_phase_start",
                                                            "end_phase_start"):
+                seen.add(e.trigger)
+            elif isinstance(e, ev.Trigger) and e.trigger == "coins_paid":
+                # right after coins paid for a BET (cause cost), other triggers aside
+                before = next(m for m in reversed(log[:i]) if not isinstance(m, ev.Trigger))
+                assert before.type == "coins" and before.cause == "cost", before
+                seen.add(e.trigger)
+            elif isinstance(e, ev.Trigger) and e.trigger in ("seed_blooms", "trap_revealed"):
+                # right after the bloom (a move) or the Trap's reveal, other triggers aside
+                before = next(m for m in reversed(log[:i]) if not isinstance(m, ev.Trigger))
+                if e.trigger == "seed_blooms":
+                    assert isinstance(before, ev.Move) and before.verb == "bloom", before
+                else:
+                    assert before.type == "reveal", before
                 seen.add(e.trigger)
             elif isinstance(e, ev.Trigger) and e.trigger in starts:
                 # the start comes first: nothing of the phase (or step) happened before it

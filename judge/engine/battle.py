@@ -105,7 +105,10 @@ def signi_attack(game: Game, attacker: CardInstance) -> None:
     label = AbilityRef.of_card(attacker.label)  # the source of the battle and its damage
     if defender is None:
         if in_front(game, attacker) is None:  # an empty zone: its Trap may be revealed
-            trap.spring(game, attacker, attacker.zone.zone)
+            revealed = trap.spring(game, attacker, attacker.zone.zone)
+            if revealed is not None:  # "when a Trap is revealed" (issue 30) waits for it
+                triggers.others(game, "trap_revealed", revealed)
+                trap.resolve(game, revealed)
             if game.state.winner or not game.on_field(attacker) or \
                     attacker.zone.player != game.state.turn_player:
                 return

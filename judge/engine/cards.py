@@ -69,6 +69,14 @@ TRIGGERS: Final[dict[str, str]] = {
     "life_crushed": "a life cloth is crushed (the ability works from the field)",
     "guard_used": "a player guards: a Guard card is put from the hand into the trash against a "
                   "LRIG attack (the ability works from the field)",
+    # a Seed blooming, a Trap revealed (mechanics/seed.py, mechanics/trap.py)
+    "seed_blooms": "a Seed blooms: it is turned face up and becomes a SIGNI (the ability works "
+                   "from the field)",
+    "trap_revealed": "a Trap is revealed against an attack, before its Trap effect resolves "
+                     "(the ability works from the field)",
+    # coins paid for a BET (mechanics/bet.py)
+    "coins_paid": "a player pays coins for a BET (a loss of coins to an effect is no payment; "
+                  "the ability works from the field)",
     # the start of the other phases and of the ARTS step (judge/engine/phase_starts.py)
     "up_phase_start": "its player's up phase begins, before anything is upped (the ability "
                       "works from the field)",
@@ -89,7 +97,7 @@ BY: Final = ("any", "own", "opponent")
 #: ``any``. The card whose event it was is the ability's ``trigger`` (a filter's bound, read
 #: as it last was on the field).
 OTHERS_TRIGGERS: Final = ("signi_enters", "signi_banished", "signi_attacks", "life_crushed",
-                          "guard_used")
+                          "guard_used", "seed_blooms", "trap_revealed", "coins_paid")
 WHOSE: Final = ("any", "own", "opponent")
 
 #: Where an ``auto`` ability works from, by default, given its trigger.
@@ -115,6 +123,9 @@ TRIGGER_ZONES: Final[dict[str, str]] = {
     "signi_attacks": "field",
     "life_crushed": "field",
     "guard_used": "field",
+    "seed_blooms": "field",
+    "trap_revealed": "field",
+    "coins_paid": "field",
     "up_phase_start": "field",
     "draw_phase_start": "field",
     "ener_phase_start": "field",

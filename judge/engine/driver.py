@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Final, NamedTuple
 
-from judge.engine import actions
+from judge.engine import actions, eras
 from judge.engine.amounts import ForEach
 from judge.engine.cards import Ability, CardDef, Op, Target
 from judge.engine.chance import below, pick, shuffle
@@ -202,7 +202,7 @@ def play_random_game(rules: RuleSet, seed: int, turns: int = 10,
     state.phase = "setup"
     state.turn = 1
     game = Game(state, rules, RandomChooser(rng), seed=below(rng, 2**32))
-    pool = card_pool()
+    pool = rule_pool(rules)
     for player in PLAYERS:
         main, lrig = random_decks(rng, pool, player)
         for inst in main:
@@ -228,10 +228,11 @@ def play_random_game(rules: RuleSet, seed: int, turns: int = 10,
 def _signi(cid: str, level: int, power: int, *, guard: bool = False,
            life_burst: tuple[Op, ...] = (), keywords: tuple[str, ...] = (),
            abilities: tuple[Ability, ...] = (), colour: str = "white",
-           card_class: str | None = None, cross: tuple[str, str] | None = None) -> CardDef:
+           card_class: str | None = None, cross: tuple[str, str] | None = None,
+           trap: tuple[Op, ...] = ()) -> CardDef:
     return CardDef(id=cid, name=cid, type="signi", colour=(colour,), level=level,
                    power=power, guard=guard, life_burst=life_burst, keywords=keywords,
-                   abilities=abilities, card_class=card_class, cross=cross)
+                   abilities=abilities, card_class=card_class, cross=cross, trap=trap)
 
 
 _op = Op
@@ -442,6 +443,72 @@ def _state_arts() -> list[CardDef]:
     ]
 
 
+def _later_vocabulary() -> list[CardDef]:
+    """Cards of the later mechanics that other cards watch (issue 30, family 3): a SIGNI that
+    sets a SIGNI of the hand as its Seed and makes a Seed bloom at the start of its main
+    phase, one that sets a Trap card of the hand, a Trap card whose Life Burst sets itself
+    as a Trap, and SIGNI that watch a Seed bloom or a Trap revealed. Dated: only games under
+    a rule set that has Seeds and Traps deal them (:func:`rule_pool`)."""
+    own_seed = Target(who="self", zone="seed", count=1, up_to=True)
+    # a card of the hand that has a Trap effect (the one named s1tq)
+    trap_card = Target(who="self", zone="hand", count=1, up_to=True,
+                       filter=Filter(state=StateFilter(name="s1tq")))
+    return [
+        _signi("s2sd", 2, 4000, colour="green", trap=(Op("mill", count=1),), abilities=(
+            Ability("on_play", (Op("set_seed", target=Target(
+                who="self", zone="hand", count=1, up_to=True, card_type="signi"),
+                zone="signi"),), trigger="on_play", zone="field"),
+            Ability("auto", (Op("bloom", target=own_seed),), trigger="main_phase_start",
+                    zone="field"),
+            Ability("auto", (Op("power", target=THIS, amount=2000),), trigger="seed_blooms",
+                    zone="field", whose="own"))),
+        _signi("s1tp", 1, 2000, colour="blue", trap=(Op("draw", count=1),), abilities=(
+            Ability("on_play", (Op("set_trap", target=trap_card, zone="signi"),),
+                trigger="on_play", zone="field"),
+            Ability("auto", (Op("ener_charge", count=1),), trigger="trap_revealed",
+                    zone="field", whose="any"))),
+        _signi("s1tq", 1, 1000, colour="blue", trap=(Op("draw", count=1),),
+               life_burst=(Op("set_trap", target=THIS, zone="signi"),),
+               abilities=(Ability("on_play", (Op("set_trap", target=trap_card, zone="signi"),),
+                                  trigger="on_play", zone="field"),)),
+        # coins, and a watcher of coins paid for a BET (the ARTS a-bet bets them)
+        _signi("s2cn", 2, 4000, colour="black", life_burst=(Op("coins", amount=1),), abilities=(
+            Ability("on_play", (Op("coins", amount=1),), trigger="on_play", zone="field"),
+            Ability("auto", (Op("draw", count=1),), trigger="coins_paid", zone="field",
+                    whose="own"))),
+        _signi("s1cw", 1, 2000, colour="black", abilities=(
+            Ability("auto", (Op("power", target=THIS, amount=2000),), trigger="coins_paid",
+                    zone="field", whose="any"),)),
+        *(CardDef(id=f"a-bet{n}", name=f"a-bet{n}", type="arts", colour=("black",),
+                  effect=(Op("ener_charge", count=1), Op("coins", amount=1)),
+                  timing=("main", "attack"),
+                  cost=Cost(), bet=1, bet_effect=(Op("ener_charge", count=2),
+                                                  Op("coins", who="opponent", amount=-1)))
+          for n in (1, 2)),
+        # more Trap cards that set themselves, so that attacks meet Traps in a few games
+        *(_signi(f"s{n}tr", n, 1000 * n, colour="blue",
+                 trap=(Op("power", target=OPPONENT_SIGNI, amount=-3000),),
+                 life_burst=(Op("set_trap", target=THIS, zone="signi"),), abilities=(
+                     Ability("auto", (Op("power", target=THIS, amount=1000),),
+                             trigger="trap_revealed", zone="field", whose="any"),))
+          for n in (1, 2)),
+    ]
+
+
+def rule_pool(rules: RuleSet) -> dict[str, CardDef]:
+    """The pool's cards a game under ``rules`` deals: those whose mechanics the rule set has
+    (judge.engine.eras; the cards of :func:`_later_vocabulary` only from their date)."""
+    cached = _RULE_POOLS.get(rules.id)
+    if cached is None:
+        cached = _RULE_POOLS[rules.id] = {
+            cid: c for cid, c in card_pool().items()
+            if not any(eras.refusal(use, rules) for use in eras.card_uses(c, cid))}
+    return dict(cached)
+
+
+_RULE_POOLS: Final[dict[str, dict[str, CardDef]]] = {}
+
+
 def _vocabulary_arts() -> list[CardDef]:
     """ARTS of the vocabulary: a lasting "can't", losing abilities, a set power, an attack
     limit, a cap on the SIGNI on the field, limits, an
@@ -527,6 +594,7 @@ def _make_pool() -> dict[str, CardDef]:
         *_state_vocabulary(),
         *_look_vocabulary(),
         *_others_vocabulary(),
+        *_later_vocabulary(),
     ]
     lrigs = [CardDef(id=f"l{n}", name=f"l{n}", type="lrig", colour=("white",), level=n,
                      limit=(0, 2, 5, 7, 11)[n], lrig_type="Tama",

@@ -29,15 +29,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from judge.engine import bursts, continuous, looking, using
+from judge.engine import bursts, continuous, looking, triggers, using
 from judge.engine import events as ev
 from judge.engine.cards import Op
 from judge.engine.events import AbilityRef, LastingKind
-from judge.engine.mechanics import rise
+from judge.engine.mechanics import rise, seed
 from judge.engine.mechanics.accessory import attach
 from judge.engine.mechanics.bet import gain as coins
 from judge.engine.mechanics.charm import charm
-from judge.engine.mechanics.seed import bloom, set_seed
+from judge.engine.mechanics.seed import set_seed
 from judge.engine.mechanics.token_arts import make as make_token
 from judge.engine.mechanics.trap import set_trap
 from judge.engine.state import CHEER, SIGNI_ZONES, CardInstance, Lasting, other
@@ -613,6 +613,14 @@ def player_count_limit(game: Game, op: Op, controller: str, source: CardInstance
         put_in_force(game, op, controller, source, name, player)
         _lasting_event(game, op, player, None, name,
                        LastingKind(op.name, amounts=((_COUNTED[op.name], op.amount),)))
+
+
+def bloom(game: Game, op: Op, controller: str, source: CardInstance | None,
+          name: AbilityRef) -> None:
+    """Seeds bloom (:mod:`judge.engine.mechanics.seed`); then the cards on the field that
+    watch a Seed bloom trigger (``seed_blooms``, issue 30)."""
+    for inst in seed.bloom(game, op, controller, source, name):
+        triggers.others(game, "seed_blooms", inst)
 
 
 def must_attack(game: Game, op: Op, controller: str, source: CardInstance | None,
