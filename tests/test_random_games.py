@@ -162,14 +162,15 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
     opponent's life cloth is crushed, when its own player guards, at the start of its
     player's up, draw, ener, grow, main and end phases and of its ARTS step (those of the up
     and draw phases and of the ARTS step before anything else of it), when a Seed blooms,
-    when a Trap is revealed and when coins are paid for a BET."""
+    when a Trap is revealed, when coins are paid for a BET and when a card leaves a life
+    cloth other than by a crush."""
     starts = {*phase_starts.PHASE_TRIGGERS.values(), *phase_starts.STEP_TRIGGERS.values()}
     wanted = {"signi_enters:own", "signi_enters:opponent", "signi_banished:own",
               "main_phase_start", "end_phase_start", "life_crushed:opponent",
               "guard_used:own", "signi_attacks:opponent", "attack_negated", "freeze:trigger",
-              *starts, "seed_blooms", "trap_revealed", "coins_paid"}
+              *starts, "seed_blooms", "trap_revealed", "coins_paid", "life_cloth_moved"}
     seen: set[str] = set()
-    for seed in range(200):  # until every one has been seen (coins paid come late)
+    for seed in range(400):  # until every one has been seen (Traps, coins paid come late)
         if wanted <= seen:
             break
         game = play_random_game(RULES[-1], seed, turns=20).game
@@ -182,6 +183,12 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
                 seen.add("freeze:trigger")  # the attacking SIGNI, target "trigger"
             elif isinstance(e, ev.Trigger) and e.trigger in ("main_phase_start",
                                                            "end_phase_start"):
+                seen.add(e.trigger)
+            elif isinstance(e, ev.Trigger) and e.trigger == "life_cloth_moved":
+                # right after a card left a life cloth, not into the check zone
+                before = next(m for m in reversed(log[:i]) if isinstance(m, ev.Move))
+                assert before.from_zone is not None and before.from_zone.zone == "life"
+                assert before.to_zone is not None and before.to_zone.zone != "check"
                 seen.add(e.trigger)
             elif isinstance(e, ev.Trigger) and e.trigger == "coins_paid":
                 # right after coins paid for a BET (cause cost), other triggers aside

@@ -74,6 +74,8 @@ TRIGGERS: Final[dict[str, str]] = {
                    "from the field)",
     "trap_revealed": "a Trap is revealed against an attack, before its Trap effect resolves "
                      "(the ability works from the field)",
+    "life_cloth_moved": "a card leaves the life cloth other than by a crush (the refresh's "
+                        "penalty, an effect; the ability works from the field)",
     # coins paid for a BET (mechanics/bet.py)
     "coins_paid": "a player pays coins for a BET (a loss of coins to an effect is no payment; "
                   "the ability works from the field)",
@@ -97,7 +99,8 @@ BY: Final = ("any", "own", "opponent")
 #: ``any``. The card whose event it was is the ability's ``trigger`` (a filter's bound, read
 #: as it last was on the field).
 OTHERS_TRIGGERS: Final = ("signi_enters", "signi_banished", "signi_attacks", "life_crushed",
-                          "guard_used", "seed_blooms", "trap_revealed", "coins_paid")
+                          "guard_used", "seed_blooms", "trap_revealed", "coins_paid",
+                          "life_cloth_moved")
 WHOSE: Final = ("any", "own", "opponent")
 
 #: Where an ``auto`` ability works from, by default, given its trigger.
@@ -126,6 +129,7 @@ TRIGGER_ZONES: Final[dict[str, str]] = {
     "seed_blooms": "field",
     "trap_revealed": "field",
     "coins_paid": "field",
+    "life_cloth_moved": "field",
     "up_phase_start": "field",
     "draw_phase_start": "field",
     "ener_phase_start": "field",

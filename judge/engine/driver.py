@@ -454,7 +454,8 @@ def _later_vocabulary() -> list[CardDef]:
     trap_card = Target(who="self", zone="hand", count=1, up_to=True,
                        filter=Filter(state=StateFilter(name="s1tq")))
     return [
-        _signi("s2sd", 2, 4000, colour="green", trap=(Op("mill", count=1),), abilities=(
+        _signi("s2sd", 2, 4000, colour="green", trap=(Op("mill", count=1),),
+               life_burst=(Op("set_seed", target=THIS, zone="signi"),), abilities=(
             Ability("on_play", (Op("set_seed", target=Target(
                 who="self", zone="hand", count=1, up_to=True, card_type="signi"),
                 zone="signi"),), trigger="on_play", zone="field"),
@@ -471,6 +472,13 @@ def _later_vocabulary() -> list[CardDef]:
                life_burst=(Op("set_trap", target=THIS, zone="signi"),),
                abilities=(Ability("on_play", (Op("set_trap", target=trap_card, zone="signi"),),
                                   trigger="on_play", zone="field"),)),
+        CardDef(id="a-bloom", name="a-bloom", type="arts", colour=("green",),
+                effect=(Op("bloom", target=own_seed), Op("draw", count=1)),
+                timing=("main", "attack"), cost=Cost()),
+        # a watcher of life cloth leaving other than by a crush (a refresh's penalty)
+        _signi("s1lm", 1, 2000, colour="white", life_burst=(Op("draw", count=1),), abilities=(
+            Ability("auto", (Op("ener_charge", count=1),), trigger="life_cloth_moved",
+                    zone="field", whose="any"),)),
         # coins, and a watcher of coins paid for a BET (the ARTS a-bet bets them)
         _signi("s2cn", 2, 4000, colour="black", life_burst=(Op("coins", amount=1),), abilities=(
             Ability("on_play", (Op("coins", amount=1),), trigger="on_play", zone="field"),
@@ -484,7 +492,7 @@ def _later_vocabulary() -> list[CardDef]:
                   timing=("main", "attack"),
                   cost=Cost(), bet=1, bet_effect=(Op("ener_charge", count=2),
                                                   Op("coins", who="opponent", amount=-1)))
-          for n in (1, 2)),
+          for n in (1, 2, 3)),
         # more Trap cards that set themselves, so that attacks meet Traps in a few games
         *(_signi(f"s{n}tr", n, 1000 * n, colour="blue",
                  trap=(Op("power", target=OPPONENT_SIGNI, amount=-3000),),
