@@ -162,13 +162,14 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
     opponent's life cloth is crushed, when its own player guards, at the start of its
     player's up, draw, ener, grow, main and end phases and of its ARTS step (those of the up
     and draw phases and of the ARTS step before anything else of it), when a Seed blooms,
-    when a Trap is revealed, when coins are paid for a BET and when a card leaves a life
-    cloth other than by a crush."""
+    when a Trap is revealed, when coins are paid for a BET, when a card leaves a life cloth
+    other than by a crush and when the opponent's effect chooses it as a target."""
     starts = {*phase_starts.PHASE_TRIGGERS.values(), *phase_starts.STEP_TRIGGERS.values()}
     wanted = {"signi_enters:own", "signi_enters:opponent", "signi_banished:own",
               "main_phase_start", "end_phase_start", "life_crushed:opponent",
               "guard_used:own", "signi_attacks:opponent", "attack_negated", "freeze:trigger",
-              *starts, "seed_blooms", "trap_revealed", "coins_paid", "life_cloth_moved"}
+              *starts, "seed_blooms", "trap_revealed", "coins_paid", "life_cloth_moved",
+              "targeted"}
     seen: set[str] = set()
     for seed in range(400):  # until every one has been seen (Traps, coins paid come late)
         if wanted <= seen:
@@ -183,6 +184,12 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
                 seen.add("freeze:trigger")  # the attacking SIGNI, target "trigger"
             elif isinstance(e, ev.Trigger) and e.trigger in ("main_phase_start",
                                                            "end_phase_start"):
+                seen.add(e.trigger)
+            elif isinstance(e, ev.Trigger) and e.trigger == "targeted":
+                # the card was just chosen as a target, by the other player
+                chose = next(m for m in reversed(log[:i]) if isinstance(m, ev.Choice))
+                assert chose.kind == "target" and e.card in chose.picked, chose
+                assert chose.player != e.player, chose
                 seen.add(e.trigger)
             elif isinstance(e, ev.Trigger) and e.trigger == "life_cloth_moved":
                 # right after a card left a life cloth, not into the check zone

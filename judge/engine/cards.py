@@ -74,6 +74,9 @@ TRIGGERS: Final[dict[str, str]] = {
                    "from the field)",
     "trap_revealed": "a Trap is revealed against an attack, before its Trap effect resolves "
                      "(the ability works from the field)",
+    "targeted": "this SIGNI becomes a target: an effect chooses it (a card named for it counts; "
+                "an effect on all SIGNI, or on this card itself, chooses none); by says whose "
+                "effect",
     "life_cloth_moved": "a card leaves the life cloth other than by a crush (the refresh's "
                         "penalty, an effect; the ability works from the field)",
     # coins paid for a BET (mechanics/bet.py)
@@ -92,7 +95,8 @@ TRIGGERS: Final[dict[str, str]] = {
 
 #: Triggers whose ability may say whose effect (or use) it watches: ``by`` = ``own`` (its
 #: player's), ``opponent`` (the other player's) or ``any``.
-BY_TRIGGERS: Final = ("banished_by_effect", "leaves_field_by_effect", "uses_spell", "uses_arts")
+BY_TRIGGERS: Final = ("banished_by_effect", "leaves_field_by_effect", "uses_spell", "uses_arts",
+                      "targeted")
 BY: Final = ("any", "own", "opponent")
 #: Triggers on another card's event, and whose card an ability with one watches: ``whose`` =
 #: ``own`` (a card of its player: a SIGNI, a life cloth, a Guard card), ``opponent`` or
@@ -130,6 +134,7 @@ TRIGGER_ZONES: Final[dict[str, str]] = {
     "trap_revealed": "field",
     "coins_paid": "field",
     "life_cloth_moved": "field",
+    "targeted": "field",
     "up_phase_start": "field",
     "draw_phase_start": "field",
     "ener_phase_start": "field",

@@ -401,6 +401,10 @@ def _others_vocabulary() -> list[CardDef]:
                     zone="field"),
             Ability("auto", (Op("draw", count=1),), trigger="end_phase_start",
                     zone="field", optional=True))),
+        # becoming the target of the opponent's effect (trigger targeted)
+        _signi("s2tg", 2, 5000, colour="blue", abilities=(
+            Ability("auto", (Op("draw", count=1),), trigger="targeted", zone="field",
+                    by="opponent"),)),
         # the start of the other phases and of the ARTS step (judge.engine.phase_starts)
         _signi("s1ps", 1, 3000, colour="green", abilities=(
             Ability("auto", (Op("power", target=THIS, amount=1000),),

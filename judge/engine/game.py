@@ -656,6 +656,15 @@ class Game:
             self.subject = outer
         self.emit(ev.EffectEnd, cause="effect", player=controller, card=label, ability=name)
 
+    def targeted(self, cards: list[CardInstance], controller: str) -> None:
+        """``cards`` were chosen as the targets of an effect of ``controller`` (or named for
+        it): the SIGNI on the field among them whose abilities wait for that trigger
+        (``targeted``, issue 30; ``by``: whose effect it is)."""
+        for inst in cards:
+            if "targeted" in inst.card.triggers and self.on_field(inst):
+                triggers.queue(self, inst, ("targeted",),
+                               by="own" if controller == inst.owner else "opponent")
+
     def crossed(self) -> frozenset[str]:
         """The labels of the SIGNI in a cross state now (from the layer)."""
         layer = self.layer()

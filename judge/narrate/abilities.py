@@ -58,6 +58,7 @@ TRIGGER_NAMES: dict[str, str] = {
     "seed_blooms": N_("when a Seed blooms"),
     "trap_revealed": N_("when a Trap is revealed"),
     "coins_paid": N_("when a player pays coins for a BET"),
+    "targeted": N_("when it becomes a target of an effect"),
     "life_cloth_moved": N_("when a card leaves a life cloth other than by a crush"),
     "up_phase_start": N_("at the start of its player's up phase"),
     "draw_phase_start": N_("at the start of its player's draw phase"),

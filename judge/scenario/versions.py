@@ -66,7 +66,8 @@ ADDED: Final[dict[int, Added]] = {
         ("op", "op"): ("attack_limit", "signi_cap", "must_attack"),
         ("ability", "trigger"): ("up_phase_start", "draw_phase_start", "ener_phase_start",
                                  "grow_phase_start", "arts_step_start", "seed_blooms",
-                                 "trap_revealed", "coins_paid", "life_cloth_moved"),
+                                 "trap_revealed", "coins_paid", "life_cloth_moved",
+                                 "targeted"),
     }),
 }
 
