@@ -91,6 +91,10 @@ TRIGGERS: Final[dict[str, str]] = {
     "grow_phase_start": "its player's grow phase begins (the ability works from the field)",
     "arts_step_start": "the ARTS step of its player's attack phase begins, before any ARTS is "
                        "used (the ability works from the field)",
+    "signi_attack_step_start": "the SIGNI attack step of its player's attack phase begins, "
+                               "before any SIGNI attacks (the ability works from the field)",
+    "lrig_attack_step_start": "the LRIG attack step of its player's attack phase begins, "
+                              "before the LRIG attacks (the ability works from the field)",
 }
 
 #: Triggers whose ability may say whose effect (or use) it watches: ``by`` = ``own`` (its
@@ -140,6 +144,8 @@ TRIGGER_ZONES: Final[dict[str, str]] = {
     "ener_phase_start": "field",
     "grow_phase_start": "field",
     "arts_step_start": "field",
+    "signi_attack_step_start": "field",
+    "lrig_attack_step_start": "field",
 }
 
 #: The operation vocabulary: name -> (fields it accepts, what it does).

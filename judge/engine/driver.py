@@ -416,7 +416,11 @@ def _others_vocabulary() -> list[CardDef]:
             Ability("auto", (Op("power", target=OPPONENT_SIGNI, amount=-1000),),
                     trigger="grow_phase_start", zone="field", once_per_turn=True),
             Ability("auto", (Op("power", target=THIS, amount=2000),),
-                    trigger="arts_step_start", zone="field"))),
+                    trigger="arts_step_start", zone="field"),
+            Ability("auto", (Op("power", target=THIS, amount=1000),),
+                    trigger="signi_attack_step_start", zone="field"),
+            Ability("auto", (Op("power", target=OPPONENT_SIGNI, amount=-1000),),
+                    trigger="lrig_attack_step_start", zone="field", once_per_turn=True))),
         _signi("s2ng", 2, 4000, colour="white", abilities=(
             Ability("auto", (Op("negate_attack"), Op("freeze", target=Target(trigger=True))),
                     trigger="signi_attacks", zone="field", whose="opponent",

@@ -65,6 +65,8 @@ TRIGGER_NAMES: dict[str, str] = {
     "ener_phase_start": N_("at the start of its player's ener phase"),
     "grow_phase_start": N_("at the start of its player's grow phase"),
     "arts_step_start": N_("at the start of its player's ARTS step"),
+    "signi_attack_step_start": N_("at the start of its player's SIGNI attack step"),
+    "lrig_attack_step_start": N_("at the start of its player's LRIG attack step"),
 }
 
 

@@ -67,7 +67,8 @@ ADDED: Final[dict[int, Added]] = {
         ("ability", "trigger"): ("up_phase_start", "draw_phase_start", "ener_phase_start",
                                  "grow_phase_start", "arts_step_start", "seed_blooms",
                                  "trap_revealed", "coins_paid", "life_cloth_moved",
-                                 "targeted"),
+                                 "targeted", "signi_attack_step_start",
+                                 "lrig_attack_step_start"),
     }),
 }
 
