@@ -134,21 +134,25 @@ def test_games_look_reveal_and_search_the_main_deck() -> None:
     """The cards of issue 30's family 2 are played: a look that takes a card and reveals it,
     one whose rest goes back on top in an order chosen, one at the opponent's deck whose rest
     goes to the trash, a reveal until a SIGNI, a search and the shuffle after it, a look whose
-    rest is shuffled in."""
+    rest is shuffled in, a look that keeps a card on top after the rest."""
     wanted = {"look:self", "look:both", "verb:deck_bottom", "verb:deck_top", "choice:order",
               "verb:look", "verb:reveal_until", "verb:search", "look:opponent-deck",
-              "shuffle:effect"}
+              "shuffle:effect", "kept-on-top"}
     seen: set[str] = set()
-    for seed in range(40):
+    for seed in range(120):  # until every one has been seen (the pool grows)
         if wanted <= seen:
             break
-        for e in play_random_game(RULES[-1], seed, turns=20).game.log:
+        game = play_random_game(RULES[-1], seed, turns=20).game
+        for e in game.log:
             if isinstance(e, ev.Look):
                 seen.add("look:both" if e.seen_by == "both" else "look:self")
                 if e.from_zone is not None and e.from_zone.player != e.player:
                     seen.add("look:opponent-deck")
             elif isinstance(e, ev.Move):
                 seen.add(f"verb:{e.verb}")
+                if e.verb == "deck_top" and e.source is not None and \
+                        game.card(e.source.card).card.id == "s2kt":
+                    seen.add("kept-on-top")  # zone deck_top: after the rest, on top
             elif isinstance(e, ev.Choice):
                 seen.add(f"choice:{e.kind}")
             elif isinstance(e, ev.Shuffle):

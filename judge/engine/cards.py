@@ -295,7 +295,7 @@ POSITIONS: Final = ("top", "bottom")
 #: go (``zone``, default ``hand``) and where the others go (``rest``: ``top`` or ``bottom``
 #: of the deck in an order the player chooses, the trash, or the deck shuffled).
 LOOK_OPS: Final = ("look", "reveal_until", "search")
-LOOK_ZONES: Final = ("hand", "ener", "trash")
+LOOK_ZONES: Final = ("hand", "ener", "trash", "deck_top")
 RESTS: Final = ("bottom", "top", "trash", "shuffle")
 #: The keys of a target table that a looking operation fixes: its cards are those looked at.
 LOOK_FIXED: Final = ("who", "zone", "all", "chooser", "other")

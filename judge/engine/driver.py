@@ -356,11 +356,17 @@ def _state_vocabulary() -> list[CardDef]:
 
 def _look_vocabulary() -> list[CardDef]:
     """Cards that look at, reveal and search the main deck (issue 30, family 2): every
-    operation, every place the rest may go, a reveal of what is taken, the opponent's deck."""
+    operation, every place the rest may go, a reveal of what is taken, one card kept on top,
+    the opponent's deck."""
     signi = Target(zone="deck", count=1, up_to=True, card_type="signi")
     return [
         _signi("s2lo", 2, 5000, colour="blue", abilities=(
             Ability("on_play", (Op("look", count=4, target=signi, reveal=True, rest="bottom"),),
+                    trigger="on_play", zone="field"),)),
+        # one kept on top, the rest on the bottom (zone deck_top)
+        _signi("s2kt", 2, 5000, colour="blue", abilities=(
+            Ability("on_play", (Op("look", count=3, target=Target(zone="deck", count=1),
+                                   zone="deck_top", rest="bottom"),),
                     trigger="on_play", zone="field"),)),
         _signi("s1ro", 1, 2000, colour="blue", life_burst=(Op("look", count=3, rest="top"),),
                abilities=(Ability("action", (Op("look", who="opponent", count=2,
