@@ -1159,3 +1159,42 @@ def test_a_misspelt_field_names_the_closest() -> None:
         load_text(ruling(steps=effect({"op": "cannot", "target": "S1", "what": "attack",
                                        "bye": "any"})), "walk.toml")
     assert "steps[0].ops[0].bye: unknown field (did you mean `by`?)" in str(info.value)
+
+
+# ------------------------------------------------- by_kind, must_attack: what they leave alone
+
+
+def test_a_resistance_to_one_kind_of_source_never_stops_battle_or_rule_processing() -> None:
+    """``by_kind`` limits a resistance to effects of one kind of card: a SIGNI that cannot be
+    banished by Spells is still banished when its power reaches 0 (rule processing is no
+    effect), and by a SIGNI's effect; a Spell's effect is resisted."""
+    base = {"op": "cannot", "target": "S1", "what": "be_banished", "by_kind": "spell"}
+    p1 = {**OP_P1, "hand": ["h1", "sp:spell-draw-2", "acc:acc-card"]}
+    spell = ruling(steps=effect(base) + effect({"op": "banish", "target": "S1"}, source="sp"),
+                   cards=OP_CARDS, p1=p1)
+    [[(events, _)]] = outcome(spell)
+    assert [e["detail"]["reason"] for e in events if e["type"] == "fizzle"] == \
+        ["cannot-be-banished"]
+    signi = ruling(steps=effect(base) + effect({"op": "banish", "target": "S1"}, source="S2"),
+                   cards=OP_CARDS, p1=p1)
+    [[(events, _)]] = outcome(signi)
+    assert [(e["cause"], e["card"]) for e in events if e["type"] == "banish"] == \
+        [("effect", "S1")]
+    rule = ruling(steps=effect(base) + effect({"op": "power", "target": "S1", "amount": -9000},
+                                              source="sp"), cards=OP_CARDS, p1=p1)
+    [[(events, _)]] = outcome(rule)
+    assert [(e["cause"], e["card"]) for e in events if e["type"] == "banish"] == \
+        [("rule", "S1")]
+
+
+def test_a_forced_attack_refuses_skipping_the_signi_attack_step_from_the_main_phase() -> None:
+    """``must_attack``: from the main phase, an advance to the end phase would skip the SIGNI
+    attack step while the SIGNI could attack: refused; once the SIGNI is down, allowed."""
+    forced = effect({"op": "must_attack", "target": "S1"})
+    refused = ruling(steps=forced + step("advance", to="end", expect_illegal="must-attack"))
+    [[(events, _)]] = outcome(refused)
+    assert not [e for e in events if e["type"] == "phase" and e["detail"]["phase"] == "end"]
+    allowed = ruling(steps=forced + effect({"op": "down", "target": "S1"})
+                     + step("advance", to="end"))
+    [[(events, _)]] = outcome(allowed)
+    assert [e for e in events if e["type"] == "phase" and e["detail"]["phase"] == "end"]
