@@ -302,6 +302,13 @@ def ops(draw: st.DrawFn, labels: list[str], on_field: list[str], depth: int = 0)
                 raw["rest"] = draw(st.sampled_from(RESTS))
             elif key == "reveal":
                 raw["reveal"] = draw(st.booleans())
+        elif key == "from":  # a look at a whole hand: no count, no rest, not into the hand
+            if draw(st.booleans()):
+                raw["from"] = "hand"
+                raw.pop("count", None)
+                raw.pop("rest", None)
+                if raw.get("zone") in (None, "hand"):
+                    raw["zone"] = "trash"
         elif key == "zone" and name == "upper_limit":
             raw["zone"] = draw(st.sampled_from(LIMITED_ZONES))
         elif key == "amount" and name in COUNT_LIMIT_OPS:  # the loader refuses a negative

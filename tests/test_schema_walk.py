@@ -251,6 +251,7 @@ OP_REQUIRED: dict[tuple[str, str], Any] = {
     ("replace", "target"): "S2", ("replace", "zone"): "hand", ("replace", "event"): "ener",
     ("upper_limit", "zone"): "ener", ("upper_limit", "amount"): 1,
     ("draw_limit", "amount"): 0, ("attack_limit", "target"): "S2", ("must_attack", "target"): "S2",
+    ("look", "from"): "hand",
     ("attack_limit", "amount"): 2, ("signi_cap", "amount"): 3, ("use", "target"): "h1",
     ("set_seed", "target"): "h2",
     ("set_seed", "zone"): "signi1", ("bloom", "target"): "h1", ("set_trap", "target"): "h2",
@@ -339,6 +340,12 @@ def _by_kind(value: str) -> Pair:
 
 OP_SPECIAL: dict[tuple[str, str], Callable[[Any], Pair]] = {
     ("cannot", "by_kind"): _by_kind,
+    # a look at p2's top card, or at p2's whole hand: a card of it put into the trash
+    ("look", "from"): lambda v: (
+        op_ruling({"op": "look", "who": "opponent", "count": 1, "target": {"count": 1},
+                   "zone": "trash"}, ""),
+        op_ruling({"op": "look", "who": "opponent", "from": v, "target": {"count": 1},
+                   "zone": "trash"}, "")),
     ("cannot", "by"): lambda v: _cannot("by", v, "be_banished"),
     ("cannot", "who"): lambda v: _cannot("who", v, "use_arts"),
     ("cannot", "what"): lambda v: _cannot("what", v, v),

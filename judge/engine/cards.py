@@ -233,9 +233,10 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "negate_attack": ((), "the attack being declared is negated: no battle and no damage (in "
                           "an ability that triggers on the attack)"),
     # looking at, revealing and searching the main deck (judge/engine/looking.py)
-    "look": (("who", "count", "target", "zone", "rest", "reveal"),
-             "look at the top count cards of the main deck: take those the target matches "
-             "into zone (shown to both with reveal), the rest where rest says"),
+    "look": (("who", "count", "target", "zone", "rest", "reveal", "from"),
+             "look at the top count cards of the main deck (or, from = \"hand\", at the whole "
+             "hand): take those the target matches into zone (shown to both with reveal), the "
+             "rest where rest says (from a hand: they stay there)"),
     "reveal_until": (("who", "target", "zone", "rest"),
                      "reveal cards from the top of the main deck until the target's count of "
                      "matching cards: those into zone, the others where rest says (the trash)"),
@@ -297,6 +298,8 @@ POSITIONS: Final = ("top", "bottom")
 LOOK_OPS: Final = ("look", "reveal_until", "search")
 LOOK_ZONES: Final = ("hand", "ener", "trash", "deck_top")
 RESTS: Final = ("bottom", "top", "trash", "shuffle")
+#: Where ``look`` looks (``from``): the top of the main deck, or the whole hand (format 9).
+LOOK_FROM: Final = ("deck", "hand")
 #: The keys of a target table that a looking operation fixes: its cards are those looked at.
 LOOK_FIXED: Final = ("who", "zone", "all", "chooser", "other")
 
@@ -370,6 +373,8 @@ class Op:
     keep: int | None = None  # discard: the cards above this many in the hand
     #: look, reveal_until: where the cards not taken go (judge.engine.looking.RESTS)
     rest: str = ""
+    #: look: ``hand`` to look at the whole hand of ``who`` instead of the top of the deck
+    look_from: str = ""
     #: look, search: the cards taken are shown to both players first
     reveal: bool = False
 
@@ -738,7 +743,25 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
         keep=keep,
         rest=_choice(raw["rest"], RESTS, f"{where}.rest") if "rest" in raw else "",
         reveal=_bool(raw.get("reveal", False), f"{where}.reveal"),
+        look_from=_look_from(raw, where),
     )
+
+
+def _look_from(raw: Mapping[str, Any], where: str) -> str:
+    """``look``'s ``from``: "hand" to look at a whole hand (no count; the cards not taken
+    stay; the cards taken go to a zone that is not the hand); "" for the main deck."""
+    if "from" not in raw:
+        return ""
+    if _choice(raw["from"], LOOK_FROM, f"{where}.from") == "deck":
+        return ""
+    for key in ("count", "rest"):
+        if key in raw:
+            raise FieldError(f"{where}.{key}", f"a look at a hand sees the whole hand and "
+                                               f"leaves there what it does not take: no {key}")
+    if raw.get("zone") in (None, "hand"):
+        raise FieldError(f"{where}.zone", "a look at a hand takes cards out of it: say where "
+                                          "they go", tuple(z for z in LOOK_ZONES if z != "hand"))
+    return "hand"
 
 
 def _look_target(raw: Mapping[str, Any], name: str, target: Target | None,
@@ -746,7 +769,7 @@ def _look_target(raw: Mapping[str, Any], name: str, target: Target | None,
     """A looking operation's target: which of the cards looked at are taken (its count,
     up_to and filter keys); whose cards and from where are the operation's (``who``, the
     main deck), so the target table may not say them. ``look`` needs its ``count``."""
-    if name == "look" and "count" not in raw:
+    if name == "look" and "count" not in raw and raw.get("from") != "hand":
         raise FieldError(f"{where}.count", "missing (how many cards from the top are looked "
                                            "at)")
     if target is None:

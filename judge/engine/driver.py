@@ -363,6 +363,12 @@ def _look_vocabulary() -> list[CardDef]:
         _signi("s2lo", 2, 5000, colour="blue", abilities=(
             Ability("on_play", (Op("look", count=4, target=signi, reveal=True, rest="bottom"),),
                     trigger="on_play", zone="field"),)),
+        # a look at the opponent's hand, a Spell of it put into the trash (from = "hand")
+        CardDef(id="sp-peek", name="sp-peek", type="spell", colour=("blue",),
+                effect=(Op("look", who="opponent", look_from="hand", zone="trash",
+                           target=Target(zone="deck", count=1, up_to=True, card_type="spell")),
+                        Op("draw", count=1, if_done=True)),
+                cost=Cost((("colourless", 1),))),
         # one kept on top, the rest on the bottom (zone deck_top)
         _signi("s2kt", 2, 5000, colour="blue", abilities=(
             Ability("on_play", (Op("look", count=3, target=Target(zone="deck", count=1),

@@ -15,6 +15,8 @@ see the cards, and each card seen is logged as a ``look`` event naming who saw i
   card nearest the top first; ``bottom`` when not said), the ``trash``, or back into the
   deck, which is then shuffled (``shuffle``). A ``look`` without a target takes nothing:
   "look at the top three cards and put them back in any order" is ``rest = "top"``.
+  With ``from = "hand"`` (format 9) it looks at the whole hand of ``who`` instead ("look at
+  your opponent's hand"): the cards taken go into ``zone`` (not the hand), the others stay.
 - ``reveal_until``: cards are turned face up from the top, one at a time, for both players,
   until ``target.count`` cards its target matches are revealed (or the deck is out); those go
   into ``zone``, the other revealed cards where ``rest`` says (default the trash).
@@ -137,6 +139,13 @@ def look(game: Game, op: Op, controller: str, source: CardInstance | None,
          name: AbilityRef) -> bool:
     done = True
     for player in players_for(op.who, controller):
+        if op.look_from == "hand":  # the whole hand; what is not taken stays there
+            seen = list(game.state.zone(player, "hand"))
+            _seen(game, seen, controller, controller, name)
+            taken = _take(game, op, controller, source, seen)
+            _put(game, op, controller, taken, [], player, name)
+            done = _done(game, op, len(taken), len(seen)) and done
+            continue
         seen = list(game.state.zone(player, "deck")[:op.count])
         _seen(game, seen, controller, controller, name)
         taken = _take(game, op, controller, source, seen)

@@ -61,7 +61,7 @@ class Added:
 
 #: What each version from 9 on added (docs/scenario-format.md#changelog lists the same).
 ADDED: Final[dict[int, Added]] = {
-    9: Added(keys={"op": ("by_kind",)}, values={
+    9: Added(keys={"op": ("by_kind", "from")}, values={
         # issue 30 helper A: attacks per turn, a cap on the SIGNI on the field
         ("op", "op"): ("attack_limit", "signi_cap", "must_attack"),
         ("op", "zone"): ("deck_top",),
