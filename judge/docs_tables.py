@@ -40,6 +40,8 @@ REASON_CASES: dict[str, tuple[tuple[str, ...], str]] = {
     "not-signi": (("fizzle",), "put_onto_field of a card that is not a SIGNI"),
     "level-above-lrig": (("fizzle",), "put_onto_field of a SIGNI above the LRIG's level"),
     "over-limit": (("fizzle",), "put_onto_field past the LRIG's limit"),
+    "signi-cap": (("fizzle",), "put_onto_field past a cap on the SIGNI on the field "
+                               "(signi_cap)"),
     "limiting-mismatch": (("fizzle",), "put_onto_field, or the use operation, of a card "
                                        "whose limiting condition does not match"),
     "no-signi-or-deck": (("fizzle",), "charm with no SIGNI on the field or an empty main "

@@ -285,8 +285,10 @@ def mutants(base: str, text: str, keep: Callable[[str], bool] = keep_all) -> lis
         elif _is_event_item(path) and len(path) == 5:
             required = ("type",)
         elif path[0] == "steps" and len(path) == 4 and path[2] == "ops":
+            # a discard or a look without a target is still valid (the player chooses, or
+            # takes nothing), so deleting it makes no malformed file
             required = ("op", "target", "zone") if value.get("op") == "place" else \
-                ("op", "target")
+                ("op",) if value.get("op") in ("discard", "look") else ("op", "target")
         elif path[0] == "cards" and len(path) == 2:
             required = ("type", "level", "power", "limit", "lrig_type") \
                 if value.get("type") in ("signi", "lrig", "resona") else ("type",)

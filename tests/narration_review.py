@@ -52,7 +52,8 @@ CHOICE_OPTIONS: dict[str, tuple[ev.Option, ...]] = {
 #: The reasons each kind of event gives (every reason of ``REASONS`` is given by one).
 REASON_KINDS: dict[str, tuple[str, ...]] = {
     "fizzle": ("target-gone", "not-on-field", "no-empty-zone", "not-signi",
-               "level-above-lrig", "over-limit", "limiting-mismatch", "no-signi-or-deck",
+               "level-above-lrig", "over-limit", "signi-cap", "limiting-mismatch",
+               "no-signi-or-deck",
                "not-in-hand", "not-accessory", "not-a-seed", "signi-in-zone",
                "no-rise-material", "token-label-taken", "resisted", "cannot-be-chosen",
                "cannot-be-banished", "cannot-be-trashed", "cannot-pay", "cannot-use",

@@ -93,7 +93,7 @@ def test_what_the_layer_computes_is_not_read_by_what_it_holds(body: str, where: 
     ('life_burst = [{ op = "reveal_until", target = { type = "signi" }, rest = "hand" }]',
      "cards.x.life_burst[0].rest", "(valid: bottom, top, trash, shuffle)"),
     ('life_burst = [{ op = "look", count = 2, zone = "signi1" }]',
-     "cards.x.life_burst[0].zone", "(valid: hand, ener, trash)"),
+     "cards.x.life_burst[0].zone", "(valid: hand, ener, trash, deck_top)"),
     ('life_burst = [{ op = "search", target = { type = "signi" }, rest = "top" }]',
      "cards.x.life_burst[0].rest", "unknown field"),
     ('[[cards.x.abilities]]\nkind = "auto"\ntrigger = "banished"\nwhose = "own"\n'

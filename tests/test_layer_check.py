@@ -25,7 +25,7 @@ import pytest
 
 from judge.corpus import load_corpus
 from judge.data import load_rulesets
-from judge.engine import continuous
+from judge.engine import continuous, source_kinds
 from judge.engine.costs import Cost, change_cost
 from judge.engine.driver import play_random_game
 from judge.engine.events import Event
@@ -64,6 +64,7 @@ def kept_view(game: Game) -> View:
         out[f"upper {p}"] = sorted((z, n) for (q, z), n in (layer.upper if layer else {})
                                    .items() if q == p)
         out[f"draw limit {p}"] = layer.draw_limit.get(p) if layer else None
+        out[f"signi cap {p}"] = layer.signi_cap.get(p) if layer else None
     for c in cards:
         label = c.label
         out[f"keywords {label}"] = sorted(game.keywords(c))
@@ -74,6 +75,9 @@ def kept_view(game: Game) -> View:
                                   ("attack", "be_banished", "be_trashed")
                                   for who in (None, *PLAYERS)]
         out[f"unchoosable {label}"] = [continuous.unchoosable(game, c, p) for p in PLAYERS]
+        out[f"cannot items {label}"] = sorted(layer.cannot.get(label, ())) if layer else []
+        out[f"attack limit {label}"] = layer.attack_limit.get(label) if layer else None
+        out[f"must attack {label}"] = label in layer.must_attack if layer else False
         if game.on_field(c):
             out[f"banished to {label}"] = game.banish_destination(c)
     return out
@@ -99,6 +103,7 @@ def fresh_view(game: Game) -> View:
             out[f"player cannot {p} {what}"] = what in layer.player_cannot.get(p, ())
         out[f"upper {p}"] = sorted((z, n) for (q, z), n in layer.upper.items() if q == p)
         out[f"draw limit {p}"] = layer.draw_limit.get(p)
+        out[f"signi cap {p}"] = layer.signi_cap.get(p)
     for c in cards:
         label = c.label
         words = set(layer.keywords.get(label, ()))
@@ -108,9 +113,13 @@ def fresh_view(game: Game) -> View:
         out[f"lost {label}"] = label in layer.lost
         out[f"crossed {label}"] = label in layer.crossed
         out[f"resists {label}"] = [_resisted(layer, c, p) for p in PLAYERS]
-        out[f"cannot {label}"] = [_cannot(layer, c, what, who) for what in
+        out[f"cannot {label}"] = [_cannot(game, layer, c, what, who) for what in
                                   ("attack", "be_banished", "be_trashed")
                                   for who in (None, *PLAYERS)]
+        # every "can't" with whose effects and which kind of source (by, by_kind)
+        out[f"cannot items {label}"] = sorted(layer.cannot.get(label, ()))
+        out[f"attack limit {label}"] = layer.attack_limit.get(label)
+        out[f"must attack {label}"] = label in layer.must_attack
         out[f"unchoosable {label}"] = [_unchoosable(game, layer, c, p) for p in PLAYERS]
         if game.on_field(c):
             out[f"banished to {label}"] = _destination(game, layer, c)
@@ -122,9 +131,15 @@ def _resisted(layer: continuous.Layer, card: CardInstance, controller: str) -> b
     return by is not None and (by == "any" or (by == "opponent" and controller != card.owner))
 
 
-def _cannot(layer: continuous.Layer, card: CardInstance, what: str,
+def _cannot(game: Game, layer: continuous.Layer, card: CardInstance, what: str,
             controller: str | None) -> bool:
-    for w, by in layer.cannot.get(card.label, ()):
+    for w, by, kind in layer.cannot.get(card.label, ()):
+        if kind:  # only effects of that kind of card: the effect resolving now (by_kind)
+            if w == what and controller is not None and \
+                    source_kinds.kind_now(game) == kind and \
+                    (by != "opponent" or controller != card.owner):
+                return True
+            continue
         if w == what and (not by or (controller is not None and (
                 by == "any" or (by == "opponent" and controller != card.owner)))):
             return True
@@ -141,8 +156,8 @@ def _unchoosable(game: Game, layer: continuous.Layer, card: CardInstance,
     if card.owner != controller and mechanics.unchoosable(words):
         return True
     what = layer.cannot.get(card.label, set())
-    return ("be_chosen", "any") in what or \
-        (("be_chosen", "opponent") in what and card.owner != controller)
+    return ("be_chosen", "any", "") in what or \
+        (("be_chosen", "opponent", "") in what and card.owner != controller)
 
 
 def _destination(game: Game, layer: continuous.Layer, card: CardInstance) -> str:

@@ -446,3 +446,17 @@ def test_a_file_declaring_an_earlier_format_is_refused_what_a_later_one_added(
                         versions.Added(keys={"setup": ("phase",)}, values={}))
     with pytest.raises(ScenarioError, match="setup.phase: the field phase came in format"):
         load_text(old, "x.toml")
+
+
+@pytest.mark.parametrize("name", ["cards/attack-limit-refuses-a-second-attack",
+                                  "cards/signi-cap-refuses-a-third-signi"])
+def test_a_format_8_file_is_refused_the_battle_limits_of_format_9(name: str) -> None:
+    """attack_limit and signi_cap came in format 9 (versions.ADDED): the same ruling declaring
+    format 8 is refused, with the command that upgrades it."""
+    from judge.errors import ScenarioError
+
+    text = (RULINGS / f"{name}.toml").read_text(encoding="utf-8")
+    assert load_text(text, "x.toml").format == 9
+    old = text.replace("format_version = 9\n", "format_version = 8\n", 1)
+    with pytest.raises(ScenarioError, match=r"came in format 9.*judge migrate x\.toml"):
+        load_text(old, "x.toml")

@@ -510,3 +510,16 @@ def test_an_attack_says_how_many_life_cloth_it_crushes_before_the_crushes() -> N
         "Player 2 uses the Life Burst of k2."]  # "begins to resolve" would say it again
     assert Narrator("ja", {}).events([attack, *crushes])[0] == \
         "S1がプレイヤー1のシグニゾーン1からアタックし、プレイヤー2のライフクロスを2枚クラッシュする。"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_attack_limit_is_told_in_every_language(lang: str) -> None:
+    """An attack limit in force (``attack_limit``) says which SIGNI, how many attacks and how
+    long, in the page's language."""
+    lasting = ev.Lasting(seq=1, step=1, cause="effect", player="p2", card="X1",
+                         kind=LastingKind("attack_limit", amounts=(("attack", 1),)),
+                         until="end_of_next_turn")
+    text = Narrator(lang, {"X1": FILLER}).event(lasting)
+    assert "X1" in text and "1" in text.replace("X1", "") and "%(" not in text, text
+    if lang != "en":
+        assert not re.search(r"[A-Za-z]{2,}", re.sub(r"X\d", "", text)), text

@@ -30,11 +30,14 @@ from judge.data import load_rulesets
 from judge.engine import actions
 from judge.engine import events as ev
 from judge.engine.cards import (
+    BY_KINDS,
     CARD_CANNOT,
     CARD_EVENTS,
     CARD_TYPES,
+    COUNT_LIMIT_OPS,
     FILLER,
     INSTEAD_ZONES,
+    KIND_RESISTANCES,
     LIMITED_ZONES,
     LOOK_OPS,
     LOOK_ZONES,
@@ -262,6 +265,8 @@ def ops(draw: st.DrawFn, labels: list[str], on_field: list[str], depth: int = 0)
         player_level = raw["what"] in PLAYER_CANNOT
         if raw["what"] in ("be_chosen", "be_affected"):
             raw["by"] = draw(st.sampled_from(("opponent", "any")))
+        if raw["what"] in KIND_RESISTANCES and draw(st.booleans()):
+            raw["by_kind"] = draw(st.sampled_from(BY_KINDS))
     if name == "replace":
         raw["event"] = draw(st.sampled_from((*CARD_EVENTS, *PLAYER_EVENTS)))
         player_level = raw["event"] in PLAYER_EVENTS
@@ -297,9 +302,16 @@ def ops(draw: st.DrawFn, labels: list[str], on_field: list[str], depth: int = 0)
                 raw["rest"] = draw(st.sampled_from(RESTS))
             elif key == "reveal":
                 raw["reveal"] = draw(st.booleans())
+        elif key == "from":  # a look at a whole hand: no count, no rest, not into the hand
+            if draw(st.booleans()):
+                raw["from"] = "hand"
+                raw.pop("count", None)
+                raw.pop("rest", None)
+                if raw.get("zone") in (None, "hand"):
+                    raw["zone"] = "trash"
         elif key == "zone" and name == "upper_limit":
             raw["zone"] = draw(st.sampled_from(LIMITED_ZONES))
-        elif key == "amount" and name in ("upper_limit", "draw_limit"):
+        elif key == "amount" and name in COUNT_LIMIT_OPS:  # the loader refuses a negative
             raw["amount"] = draw(st.integers(0, 4))
         elif key == "amount" and name == "set_power":
             raw["amount"] = draw(st.integers(0, 12)) * 1000

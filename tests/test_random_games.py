@@ -19,6 +19,7 @@ from test_properties import conservation_problems, engine_check_applies, rule_pr
 
 from judge.data import load_rulesets
 from judge.engine import events as ev
+from judge.engine import phase_starts
 from judge.engine.driver import Action, play_random_game
 from judge.engine.game import Game
 from judge.engine.rulesets import RuleSet
@@ -106,8 +107,9 @@ def test_games_use_the_card_text_vocabulary() -> None:
     chosen, "can't" effects, lost abilities, lowered upper limits, draw limits, replacements
     that do something instead, use-watching triggers and a Spell used through an effect."""
     wanted = {"choice:mode", "lasting:cannot", "lasting:lose_abilities", "lasting:upper_limit",
-              "lasting:draw_limit", "lasting:replace", "instead", "trigger:uses_spell",
-              "use-through-an-effect", "op_skipped"}
+              "lasting:draw_limit", "lasting:attack_limit", "lasting:signi_cap",
+              "lasting:replace", "instead", "lasting:cannot/kind", "lasting:must_attack",
+              "trigger:uses_spell", "use-through-an-effect", "op_skipped"}
     seen: set[str] = set()
     for seed in range(120):  # until every one has been seen (the pool grows with the vocabulary)
         if wanted <= seen:
@@ -115,6 +117,8 @@ def test_games_use_the_card_text_vocabulary() -> None:
         for e in play_random_game(RULES[-1], seed, turns=20).game.log:
             if isinstance(e, ev.Lasting):
                 seen.add(f"lasting:{e.kind.name}")
+                if "/" in e.kind.keyword:  # limited to a kind of source (by_kind)
+                    seen.add("lasting:cannot/kind")
             elif isinstance(e, ev.Choice):
                 seen.add(f"choice:{e.kind}")
             elif isinstance(e, ev.Trigger):
@@ -130,21 +134,27 @@ def test_games_look_reveal_and_search_the_main_deck() -> None:
     """The cards of issue 30's family 2 are played: a look that takes a card and reveals it,
     one whose rest goes back on top in an order chosen, one at the opponent's deck whose rest
     goes to the trash, a reveal until a SIGNI, a search and the shuffle after it, a look whose
-    rest is shuffled in."""
+    rest is shuffled in, a look that keeps a card on top after the rest, a look at the
+    opponent's hand."""
     wanted = {"look:self", "look:both", "verb:deck_bottom", "verb:deck_top", "choice:order",
               "verb:look", "verb:reveal_until", "verb:search", "look:opponent-deck",
-              "shuffle:effect"}
+              "shuffle:effect", "kept-on-top", "look:opponent-hand"}
     seen: set[str] = set()
-    for seed in range(40):
+    for seed in range(120):  # until every one has been seen (the pool grows)
         if wanted <= seen:
             break
-        for e in play_random_game(RULES[-1], seed, turns=20).game.log:
+        game = play_random_game(RULES[-1], seed, turns=20).game
+        for e in game.log:
             if isinstance(e, ev.Look):
                 seen.add("look:both" if e.seen_by == "both" else "look:self")
                 if e.from_zone is not None and e.from_zone.player != e.player:
-                    seen.add("look:opponent-deck")
+                    seen.add("look:opponent-deck" if e.from_zone.zone == "deck" else
+                             f"look:opponent-{e.from_zone.zone}")
             elif isinstance(e, ev.Move):
                 seen.add(f"verb:{e.verb}")
+                if e.verb == "deck_top" and e.source is not None and \
+                        game.card(e.source.card).card.id == "s2kt":
+                    seen.add("kept-on-top")  # zone deck_top: after the rest, on top
             elif isinstance(e, ev.Choice):
                 seen.add(f"choice:{e.kind}")
             elif isinstance(e, ev.Shuffle):
@@ -156,12 +166,18 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
     """The cards of issue 30's family 3 trigger: when another SIGNI enters the field (its
     own player's and the opponent's), when another SIGNI of its player is banished, when the
     opponent's life cloth is crushed, when its own player guards, at the start of its
-    player's main and end phases."""
+    player's up, draw, ener, grow, main and end phases and of its ARTS step (those of the up
+    and draw phases and of the ARTS step before anything else of it), when a Seed blooms,
+    when a Trap is revealed, when coins are paid for a BET, when a card leaves a life cloth
+    other than by a crush and when the opponent's effect chooses it as a target."""
+    starts = {*phase_starts.PHASE_TRIGGERS.values(), *phase_starts.STEP_TRIGGERS.values()}
     wanted = {"signi_enters:own", "signi_enters:opponent", "signi_banished:own",
               "main_phase_start", "end_phase_start", "life_crushed:opponent",
-              "guard_used:own", "signi_attacks:opponent", "attack_negated", "freeze:trigger"}
+              "guard_used:own", "signi_attacks:opponent", "attack_negated", "freeze:trigger",
+              *starts, "seed_blooms", "trap_revealed", "coins_paid", "life_cloth_moved",
+              "targeted"}
     seen: set[str] = set()
-    for seed in range(120):
+    for seed in range(400):  # until every one has been seen (Traps, coins paid come late)
         if wanted <= seen:
             break
         game = play_random_game(RULES[-1], seed, turns=20).game
@@ -175,6 +191,34 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
             elif isinstance(e, ev.Trigger) and e.trigger in ("main_phase_start",
                                                            "end_phase_start"):
                 seen.add(e.trigger)
+            elif isinstance(e, ev.Trigger) and e.trigger == "targeted":
+                # a SIGNI on the field (a target chosen alone is taken without a choice event)
+                assert game.card(e.card or "").owner == e.player
+                seen.add(e.trigger)
+            elif isinstance(e, ev.Trigger) and e.trigger == "life_cloth_moved":
+                # right after a card left a life cloth, not into the check zone
+                before = next(m for m in reversed(log[:i]) if isinstance(m, ev.Move))
+                assert before.from_zone is not None and before.from_zone.zone == "life"
+                assert before.to_zone is not None and before.to_zone.zone != "check"
+                seen.add(e.trigger)
+            elif isinstance(e, ev.Trigger) and e.trigger == "coins_paid":
+                # right after coins paid for a BET (cause cost), other triggers aside
+                before = next(m for m in reversed(log[:i]) if not isinstance(m, ev.Trigger))
+                assert before.type == "coins" and before.cause == "cost", before
+                seen.add(e.trigger)
+            elif isinstance(e, ev.Trigger) and e.trigger in ("seed_blooms", "trap_revealed"):
+                # right after the bloom (a move) or the Trap's reveal, other triggers aside
+                before = next(m for m in reversed(log[:i]) if not isinstance(m, ev.Trigger))
+                if e.trigger == "seed_blooms":
+                    assert isinstance(before, ev.Move) and before.verb == "bloom", before
+                else:
+                    assert before.type == "reveal", before
+                seen.add(e.trigger)
+            elif isinstance(e, ev.Trigger) and e.trigger in starts:
+                # the start comes first: nothing of the phase (or step) happened before it
+                seen.add(e.trigger)
+                j = max(k for k in range(i) if isinstance(log[k], (ev.Phase, ev.AttackStep)))
+                assert all(isinstance(m, ev.Trigger) for m in log[j + 1:i]), log[j:i]
             elif isinstance(e, ev.Trigger) and e.trigger in ("signi_enters",
                                                              "signi_banished", "signi_attacks",
                                                              "life_crushed", "guard_used"):

@@ -193,6 +193,16 @@ OP_BASE: dict[str, tuple[dict[str, Any], str]] = {
     "make_token": ({"op": "make_token", "card": "T1:token-draw"}, ""),
     "coins": ({"op": "coins", "amount": 1}, ""),
     "negate_attack": ({"op": "negate_attack"}, ""),
+    # p1 has two SIGNI: under a cap of 2 the third is not put onto the field
+    "signi_cap": ({"op": "signi_cap", "amount": 2},
+                  effect({"op": "put_onto_field", "target": "h1"})),
+    # S1 attacks, is upped and attacks again: the second attack is refused under a limit of 1
+    "attack_limit": ({"op": "attack_limit", "target": "S1", "amount": 1},
+                     step("advance", to="signi") + step("attack", card="S1")
+                     + effect({"op": "up", "target": "S1"}) + step("attack", card="S1")),
+    # S1 must attack: the advance past the SIGNI attack step is refused until it has
+    "must_attack": ({"op": "must_attack", "target": "S1"},
+                    step("advance", to="signi") + step("advance", to="end")),
     # issue 30, family 2: p1's deck is d1 ... d8 (fillers: SIGNI of level 1)
     "look": ({"op": "look", "count": 3, "target": {"count": 1}}, ""),
     "reveal_until": ({"op": "reveal_until", "target": {"level_at_least": 2}}, ""),
@@ -240,7 +250,10 @@ OP_REQUIRED: dict[tuple[str, str], Any] = {
     ("cannot", "target"): "S2", ("lose_abilities", "target"): "S2",
     ("replace", "target"): "S2", ("replace", "zone"): "hand", ("replace", "event"): "ener",
     ("upper_limit", "zone"): "ener", ("upper_limit", "amount"): 1,
-    ("draw_limit", "amount"): 0, ("use", "target"): "h1", ("set_seed", "target"): "h2",
+    ("draw_limit", "amount"): 0, ("attack_limit", "target"): "S2", ("must_attack", "target"): "S2",
+    ("look", "from"): "hand",
+    ("attack_limit", "amount"): 2, ("signi_cap", "amount"): 3, ("use", "target"): "h1",
+    ("set_seed", "target"): "h2",
     ("set_seed", "zone"): "signi1", ("bloom", "target"): "h1", ("set_trap", "target"): "h2",
     ("set_trap", "zone"): "signi1", ("make_token", "card"): "T2:token-draw",
     ("coins", "amount"): 2, ("cannot", "what"): "be_trashed", ("power", "amount"): -3000,
@@ -314,7 +327,25 @@ def _cannot(field_: str, value: Any, what: str = "be_banished") -> Pair:
             ruling(steps=effect(variant) + tries, cards=OP_CARDS, p1=p1))
 
 
+def _by_kind(value: str) -> Pair:
+    """A resistance of S1 to every banish, then limited to the effects of one kind of card:
+    a banish by an effect of another kind (a SIGNI's, or a Spell's against ``signi``) goes
+    through only then."""
+    base = {"op": "cannot", "target": "S1", "what": "be_banished"}
+    tries = effect({"op": "banish", "target": "S1"}, source="sp" if value == "signi" else "S2")
+    p1 = {**OP_P1, "hand": ["h1", "sp:spell-draw-2", "acc:acc-card"]}
+    return (ruling(steps=effect(base) + tries, cards=OP_CARDS, p1=p1),
+            ruling(steps=effect({**base, "by_kind": value}) + tries, cards=OP_CARDS, p1=p1))
+
+
 OP_SPECIAL: dict[tuple[str, str], Callable[[Any], Pair]] = {
+    ("cannot", "by_kind"): _by_kind,
+    # a look at p2's top card, or at p2's whole hand: a card of it put into the trash
+    ("look", "from"): lambda v: (
+        op_ruling({"op": "look", "who": "opponent", "count": 1, "target": {"count": 1},
+                   "zone": "trash"}, ""),
+        op_ruling({"op": "look", "who": "opponent", "from": v, "target": {"count": 1},
+                   "zone": "trash"}, "")),
     ("cannot", "by"): lambda v: _cannot("by", v, "be_banished"),
     ("cannot", "who"): lambda v: _cannot("who", v, "use_arts"),
     ("cannot", "what"): lambda v: _cannot("what", v, v),
@@ -452,7 +483,7 @@ def pairs_of(f: Field) -> list[tuple[Any, Pair]]:
     """The (value, (without, with)) pairs that probe ``f``."""
     values: list[Any]
     if f.table == "op":
-        if f.name in ("what", "by") and f.part == "cannot":
+        if f.name in ("what", "by", "by_kind") and f.part == "cannot":
             values = [v for v in f.values if v != "be_banished"] if f.name == "what" \
                 else list(f.values)
         elif f.values and f.name not in ("zone", "keyword", "who") or \
@@ -1135,3 +1166,42 @@ def test_a_misspelt_field_names_the_closest() -> None:
         load_text(ruling(steps=effect({"op": "cannot", "target": "S1", "what": "attack",
                                        "bye": "any"})), "walk.toml")
     assert "steps[0].ops[0].bye: unknown field (did you mean `by`?)" in str(info.value)
+
+
+# ------------------------------------------------- by_kind, must_attack: what they leave alone
+
+
+def test_a_resistance_to_one_kind_of_source_never_stops_battle_or_rule_processing() -> None:
+    """``by_kind`` limits a resistance to effects of one kind of card: a SIGNI that cannot be
+    banished by Spells is still banished when its power reaches 0 (rule processing is no
+    effect), and by a SIGNI's effect; a Spell's effect is resisted."""
+    base = {"op": "cannot", "target": "S1", "what": "be_banished", "by_kind": "spell"}
+    p1 = {**OP_P1, "hand": ["h1", "sp:spell-draw-2", "acc:acc-card"]}
+    spell = ruling(steps=effect(base) + effect({"op": "banish", "target": "S1"}, source="sp"),
+                   cards=OP_CARDS, p1=p1)
+    [[(events, _)]] = outcome(spell)
+    assert [e["detail"]["reason"] for e in events if e["type"] == "fizzle"] == \
+        ["cannot-be-banished"]
+    signi = ruling(steps=effect(base) + effect({"op": "banish", "target": "S1"}, source="S2"),
+                   cards=OP_CARDS, p1=p1)
+    [[(events, _)]] = outcome(signi)
+    assert [(e["cause"], e["card"]) for e in events if e["type"] == "banish"] == \
+        [("effect", "S1")]
+    rule = ruling(steps=effect(base) + effect({"op": "power", "target": "S1", "amount": -9000},
+                                              source="sp"), cards=OP_CARDS, p1=p1)
+    [[(events, _)]] = outcome(rule)
+    assert [(e["cause"], e["card"]) for e in events if e["type"] == "banish"] == \
+        [("rule", "S1")]
+
+
+def test_a_forced_attack_refuses_skipping_the_signi_attack_step_from_the_main_phase() -> None:
+    """``must_attack``: from the main phase, an advance to the end phase would skip the SIGNI
+    attack step while the SIGNI could attack: refused; once the SIGNI is down, allowed."""
+    forced = effect({"op": "must_attack", "target": "S1"})
+    refused = ruling(steps=forced + step("advance", to="end", expect_illegal="must-attack"))
+    [[(events, _)]] = outcome(refused)
+    assert not [e for e in events if e["type"] == "phase" and e["detail"]["phase"] == "end"]
+    allowed = ruling(steps=forced + effect({"op": "down", "target": "S1"})
+                     + step("advance", to="end"))
+    [[(events, _)]] = outcome(allowed)
+    assert [e for e in events if e["type"] == "phase" and e["detail"]["phase"] == "end"]

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from judge.engine import battle, bursts, modes, setup, turn, using
+from judge.engine import battle, bursts, forced_attacks, modes, setup, turn, using
 from judge.engine.cards import Op
 from judge.engine.events import REASONS, AbilityRef
 from judge.engine.mechanics import cheer, resona, rise
@@ -135,6 +135,10 @@ ILLEGAL_REASONS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
     "once-per-turn": ("the action ability is limited to once per turn and this card has used "
                       "it this turn", ("activate",)),
     "cannot-attack": ("an effect in force says this SIGNI cannot attack", ("attack",)),
+    "attack-limit": ("an effect in force says this SIGNI cannot attack more times this turn",
+                     ("attack",)),
+    "must-attack": ("an effect in force says a SIGNI of the turn player must attack, and it "
+                    "still can: the SIGNI attack step cannot end yet", ("advance",)),
 }
 
 
@@ -157,6 +161,11 @@ def _own_main_phase(game: Game, player: str, what: str) -> None:
 
 def advance(game: Game, to: str | None = None) -> None:
     _playing(game)
+    if forced_attacks.leaves_signi_step(game, to):
+        must = forced_attacks.obliged(game)
+        if must:
+            raise IllegalAction("must-attack", f"an effect in force says {', '.join(must)} "
+                                "must attack, and it can")
     turn.advance(game, to)
 
 
@@ -376,6 +385,10 @@ def attack(game: Game, label: str, zone: str | None = None) -> None:
         if game.cannot(inst, "attack"):
             raise IllegalAction("cannot-attack", f"an effect in force says {label} cannot "
                                 "attack")
+        most = battle.attacks_left(game, inst)
+        if most is not None and most <= 0:
+            raise IllegalAction("attack-limit", f"an effect in force says {label} cannot "
+                                "attack more times this turn")
         if inst.zone.zone == CHEER:
             why = cheer.attack_problem(game, inst, zone)
             if why:

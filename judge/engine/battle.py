@@ -56,11 +56,25 @@ def damage_player(game: Game, defender: str, count: int, cause: str,
             break
 
 
+def attacks_left(game: Game, card: CardInstance) -> int | None:
+    """How many more attacks ``card`` may declare this turn under an attack limit in force
+    (``attack_limit``: the attacks it declared earlier in the turn count, those before the
+    limit came into force included); None without a limit."""
+    layer = game.layer()
+    if layer is None or card.label not in layer.attack_limit:
+        return None
+    made = game.state.players[card.owner].attacks.get(card.label, 0)
+    return layer.attack_limit[card.label] - made
+
+
 def declare_attack(game: Game, attacker: CardInstance) -> bool:
     """Down the attacker and let "when it attacks" abilities, its own and those watching
     another SIGNI attack, trigger and resolve; whether the attack goes on (an effect of
     those abilities may negate it: ``negate_attack``)."""
     attacker.down = True
+    if attacker.card.is_signi_like:  # counted for attack limits (attack_limit)
+        made = game.state.players[attacker.owner].attacks
+        made[attacker.label] = made.get(attacker.label, 0) + 1
     game.flags_changed()
     game.emit(ev.Attack, cause="game", player=attacker.owner, card=attacker.label,
               from_zone=attacker.zone)
@@ -91,7 +105,10 @@ def signi_attack(game: Game, attacker: CardInstance) -> None:
     label = AbilityRef.of_card(attacker.label)  # the source of the battle and its damage
     if defender is None:
         if in_front(game, attacker) is None:  # an empty zone: its Trap may be revealed
-            trap.spring(game, attacker, attacker.zone.zone)
+            revealed = trap.spring(game, attacker, attacker.zone.zone)
+            if revealed is not None:  # "when a Trap is revealed" (issue 30) waits for it
+                triggers.others(game, "trap_revealed", revealed)
+                trap.resolve(game, revealed)
             if game.state.winner or not game.on_field(attacker) or \
                     attacker.zone.player != game.state.turn_player:
                 return

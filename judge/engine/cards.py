@@ -69,18 +69,46 @@ TRIGGERS: Final[dict[str, str]] = {
     "life_crushed": "a life cloth is crushed (the ability works from the field)",
     "guard_used": "a player guards: a Guard card is put from the hand into the trash against a "
                   "LRIG attack (the ability works from the field)",
+    # a Seed blooming, a Trap revealed (mechanics/seed.py, mechanics/trap.py)
+    "seed_blooms": "a Seed blooms: it is turned face up and becomes a SIGNI (the ability works "
+                   "from the field)",
+    "trap_revealed": "a Trap is revealed against an attack, before its Trap effect resolves "
+                     "(the ability works from the field)",
+    "targeted": "this SIGNI becomes a target: an effect chooses it (a card named for it counts; "
+                "an effect on all SIGNI, or on this card itself, chooses none); by says whose "
+                "effect",
+    "life_cloth_moved": "a card leaves the life cloth other than by a crush (the refresh's "
+                        "penalty, an effect; the ability works from the field)",
+    # coins paid for a BET (mechanics/bet.py)
+    "coins_paid": "a player pays coins for a BET (a loss of coins to an effect is no payment; "
+                  "the ability works from the field)",
+    # the start of the other phases and of the ARTS step (judge/engine/phase_starts.py)
+    "up_phase_start": "its player's up phase begins, before anything is upped (the ability "
+                      "works from the field)",
+    "draw_phase_start": "its player's draw phase begins, before the draw (the ability works "
+                        "from the field)",
+    "ener_phase_start": "its player's ener phase begins (the ability works from the field)",
+    "grow_phase_start": "its player's grow phase begins (the ability works from the field)",
+    "arts_step_start": "the ARTS step of its player's attack phase begins, before any ARTS is "
+                       "used (the ability works from the field)",
+    "signi_attack_step_start": "the SIGNI attack step of its player's attack phase begins, "
+                               "before any SIGNI attacks (the ability works from the field)",
+    "lrig_attack_step_start": "the LRIG attack step of its player's attack phase begins, "
+                              "before the LRIG attacks (the ability works from the field)",
 }
 
 #: Triggers whose ability may say whose effect (or use) it watches: ``by`` = ``own`` (its
 #: player's), ``opponent`` (the other player's) or ``any``.
-BY_TRIGGERS: Final = ("banished_by_effect", "leaves_field_by_effect", "uses_spell", "uses_arts")
+BY_TRIGGERS: Final = ("banished_by_effect", "leaves_field_by_effect", "uses_spell", "uses_arts",
+                      "targeted")
 BY: Final = ("any", "own", "opponent")
 #: Triggers on another card's event, and whose card an ability with one watches: ``whose`` =
 #: ``own`` (a card of its player: a SIGNI, a life cloth, a Guard card), ``opponent`` or
 #: ``any``. The card whose event it was is the ability's ``trigger`` (a filter's bound, read
 #: as it last was on the field).
 OTHERS_TRIGGERS: Final = ("signi_enters", "signi_banished", "signi_attacks", "life_crushed",
-                          "guard_used")
+                          "guard_used", "seed_blooms", "trap_revealed", "coins_paid",
+                          "life_cloth_moved")
 WHOSE: Final = ("any", "own", "opponent")
 
 #: Where an ``auto`` ability works from, by default, given its trigger.
@@ -106,6 +134,18 @@ TRIGGER_ZONES: Final[dict[str, str]] = {
     "signi_attacks": "field",
     "life_crushed": "field",
     "guard_used": "field",
+    "seed_blooms": "field",
+    "trap_revealed": "field",
+    "coins_paid": "field",
+    "life_cloth_moved": "field",
+    "targeted": "field",
+    "up_phase_start": "field",
+    "draw_phase_start": "field",
+    "ener_phase_start": "field",
+    "grow_phase_start": "field",
+    "arts_step_start": "field",
+    "signi_attack_step_start": "field",
+    "lrig_attack_step_start": "field",
 }
 
 #: The operation vocabulary: name -> (fields it accepts, what it does).
@@ -156,7 +196,7 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "cost_modify": (("who", "cost", "until", "while"),
                     "this turn, add to (or, with negative counts, take from) that player's ARTS "
                     "and Spell costs"),
-    "cannot": (("target", "who", "what", "by", "until", "while"),
+    "cannot": (("target", "who", "what", "by", "by_kind", "until", "while"),
                "SIGNI cannot attack, be banished, be chosen or affected by the opponent's "
                "effects, be put into the trash by effects; or a player cannot refresh, pay "
                "with colourless ener, use Spells or ARTS (an effect in force)"),
@@ -171,6 +211,15 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
                     "processing kind 8 puts the rest into the trash)"),
     "draw_limit": (("who", "amount", "until", "while"),
                    "the player cannot draw more than this many cards this turn"),
+    "signi_cap": (("who", "amount", "until", "while"),
+                  "the player cannot have more than this many SIGNI on their field: no SIGNI "
+                  "is played or put onto it past that number (the cheer zone not counted)"),
+    "attack_limit": (("target", "amount", "until", "while"),
+                     "SIGNI cannot attack more than this many times in a turn (the attacks "
+                     "they declared earlier in the turn count)"),
+    "must_attack": (("target", "until", "while"),
+                    "SIGNI must attack if able: the SIGNI attack step does not end while one "
+                    "of them could still attack (judge/engine/forced_attacks.py)"),
     "use": (("target", "free", "ignore_limiting"),
             "use an ARTS or a Spell through this effect: a use like any other, without paying "
             "its cost or ignoring its limiting condition only if the operation says so"),
@@ -184,9 +233,10 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "negate_attack": ((), "the attack being declared is negated: no battle and no damage (in "
                           "an ability that triggers on the attack)"),
     # looking at, revealing and searching the main deck (judge/engine/looking.py)
-    "look": (("who", "count", "target", "zone", "rest", "reveal"),
-             "look at the top count cards of the main deck: take those the target matches "
-             "into zone (shown to both with reveal), the rest where rest says"),
+    "look": (("who", "count", "target", "zone", "rest", "reveal", "from"),
+             "look at the top count cards of the main deck (or, from = \"hand\", at the whole "
+             "hand): take those the target matches into zone (shown to both with reveal), the "
+             "rest where rest says (from a hand: they stay there)"),
     "reveal_until": (("who", "target", "zone", "rest"),
                      "reveal cards from the top of the main deck until the target's count of "
                      "matching cards: those into zone, the others where rest says (the trash)"),
@@ -210,6 +260,11 @@ PLAYER_CANNOT: Final = ("refresh", "pay_with_colourless", "use_spells", "use_art
 #: battle and rule processing alike).
 RESISTANCES: Final = ("be_banished", "be_chosen", "be_affected", "be_trashed")
 CANNOT_BY: Final = ("opponent", "any")
+#: The kinds of source a resistance to banishing or trashing may be limited to (``by_kind``,
+#: judge/engine/source_kinds.py): the card type of the card whose effect it is.
+BY_KINDS: Final = ("signi", "lrig", "arts", "spell", "key")
+#: The resistances ``by_kind`` may limit.
+KIND_RESISTANCES: Final = ("be_banished", "be_trashed")
 #: What a ``cannot`` without ``by`` resists, by kind: "" stands for everything.
 CANNOT_BY_DEFAULT: Final[dict[str, str]] = {"be_banished": "", "be_trashed": "any",
                                             "be_chosen": "opponent", "be_affected": "opponent"}
@@ -225,7 +280,11 @@ UNTIL: Final = ("end_of_turn", "end_of_next_turn")
 LASTING_OPS: Final = tuple(name for name, (fields, _) in OPS.items() if "until" in fields)
 #: Operations a constant ability (``const``) may have: effects that hold while it works.
 CONST_OPS: Final = ("power", "level", "set_power", "set_level", "limit", "keyword", "cannot",
-                    "replace", "upper_limit", "draw_limit", "cost_change", "cost_modify")
+                    "replace", "upper_limit", "draw_limit", "attack_limit", "signi_cap",
+                    "must_attack",
+                    "cost_change", "cost_modify")
+#: Operations whose ``amount`` is a limit or a cap, so 0 or more (a count cannot be negative).
+COUNT_LIMIT_OPS: Final = ("upper_limit", "draw_limit", "attack_limit", "signi_cap")
 #: Zones whose upper limit an effect may set (``upper_limit``).
 LIMITED_ZONES: Final = ("ener", "hand")
 MAX_MODES: Final = 9
@@ -237,8 +296,10 @@ POSITIONS: Final = ("top", "bottom")
 #: go (``zone``, default ``hand``) and where the others go (``rest``: ``top`` or ``bottom``
 #: of the deck in an order the player chooses, the trash, or the deck shuffled).
 LOOK_OPS: Final = ("look", "reveal_until", "search")
-LOOK_ZONES: Final = ("hand", "ener", "trash")
+LOOK_ZONES: Final = ("hand", "ener", "trash", "deck_top")
 RESTS: Final = ("bottom", "top", "trash", "shuffle")
+#: Where ``look`` looks (``from``): the top of the main deck, or the whole hand (format 9).
+LOOK_FROM: Final = ("deck", "hand")
 #: The keys of a target table that a looking operation fixes: its cards are those looked at.
 LOOK_FIXED: Final = ("who", "zone", "all", "chooser", "other")
 
@@ -298,6 +359,9 @@ class Op:
     #: cannot (a resistance, :data:`RESISTANCES`): whose effects; "" when the operation does
     #: not say (:func:`resisted_by` gives what that means for its kind)
     by: str = ""
+    #: cannot be_banished / be_trashed: only effects whose card is of this kind
+    #: (:data:`BY_KINDS`); "" for every kind
+    by_kind: str = ""
     event: str = ""  # replace: what is replaced
     ops: tuple[Op, ...] = ()  # replace: what happens instead
     optional: bool = False  # replace: "you may"
@@ -309,6 +373,8 @@ class Op:
     keep: int | None = None  # discard: the cards above this many in the hand
     #: look, reveal_until: where the cards not taken go (judge.engine.looking.RESTS)
     rest: str = ""
+    #: look: ``hand`` to look at the whole hand of ``who`` instead of the top of the deck
+    look_from: str = ""
     #: look, search: the cards taken are shown to both players first
     reveal: bool = False
 
@@ -611,10 +677,10 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
     if name == "upper_limit" and not zone:
         raise FieldError(f"{where}.zone", "missing (the zone whose upper limit is set)",
                          LIMITED_ZONES)
-    if name in ("upper_limit", "draw_limit", "set_power", "set_level") and "amount" not in raw:
+    if name in (*COUNT_LIMIT_OPS, "set_power", "set_level") and "amount" not in raw:
         raise FieldError(f"{where}.amount", f"missing (the value {name} sets)")
     amount = _int(raw.get("amount", 0), f"{where}.amount")
-    if name in ("upper_limit", "draw_limit") and amount < 0:
+    if name in COUNT_LIMIT_OPS and amount < 0:
         raise FieldError(f"{where}.amount", f"must be 0 or more, got {amount}")
     instead: tuple[Op, ...] = ()
     if "ops" in raw:
@@ -667,6 +733,7 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
         if_done=_bool(raw.get("if_done", False), f"{where}.if_done"),
         what=what,
         by=_cannot_by(raw, name, what, where),
+        by_kind=_by_kind(raw, what, where),
         event=event,
         ops=instead,
         optional=_bool(raw.get("optional", False), f"{where}.optional"),
@@ -676,7 +743,25 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
         keep=keep,
         rest=_choice(raw["rest"], RESTS, f"{where}.rest") if "rest" in raw else "",
         reveal=_bool(raw.get("reveal", False), f"{where}.reveal"),
+        look_from=_look_from(raw, where),
     )
+
+
+def _look_from(raw: Mapping[str, Any], where: str) -> str:
+    """``look``'s ``from``: "hand" to look at a whole hand (no count; the cards not taken
+    stay; the cards taken go to a zone that is not the hand); "" for the main deck."""
+    if "from" not in raw:
+        return ""
+    if _choice(raw["from"], LOOK_FROM, f"{where}.from") == "deck":
+        return ""
+    for key in ("count", "rest"):
+        if key in raw:
+            raise FieldError(f"{where}.{key}", f"a look at a hand sees the whole hand and "
+                                               f"leaves there what it does not take: no {key}")
+    if raw.get("zone") in (None, "hand"):
+        raise FieldError(f"{where}.zone", "a look at a hand takes cards out of it: say where "
+                                          "they go", tuple(z for z in LOOK_ZONES if z != "hand"))
+    return "hand"
 
 
 def _look_target(raw: Mapping[str, Any], name: str, target: Target | None,
@@ -684,7 +769,7 @@ def _look_target(raw: Mapping[str, Any], name: str, target: Target | None,
     """A looking operation's target: which of the cards looked at are taken (its count,
     up_to and filter keys); whose cards and from where are the operation's (``who``, the
     main deck), so the target table may not say them. ``look`` needs its ``count``."""
-    if name == "look" and "count" not in raw:
+    if name == "look" and "count" not in raw and raw.get("from") != "hand":
         raise FieldError(f"{where}.count", "missing (how many cards from the top are looked "
                                            "at)")
     if target is None:
@@ -738,6 +823,17 @@ def _cannot_by(raw: Mapping[str, Any], name: str, what: str, where: str) -> str:
                          "has no by: only these kinds say whose effects they resist",
                          RESISTANCES)
     return _choice(raw["by"], CANNOT_BY, f"{where}.by")
+
+
+def _by_kind(raw: Mapping[str, Any], what: str, where: str) -> str:
+    """A ``cannot``'s ``by_kind``: the kind of source a resistance to banishing or trashing
+    is limited to; "" when not given."""
+    if "by_kind" not in raw:
+        return ""
+    if what not in KIND_RESISTANCES:
+        raise FieldError(f"{where}.by_kind", f"cannot {what or '(none)'} has no by_kind: "
+                         "only these kinds are limited to a kind of source", KIND_RESISTANCES)
+    return _choice(raw["by_kind"], BY_KINDS, f"{where}.by_kind")
 
 
 #: Whose hand a ``discard`` without a target takes cards from (that player chooses them).

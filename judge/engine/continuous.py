@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from judge.engine import amounts, mechanics
+from judge.engine import amounts, mechanics, source_kinds
 from judge.engine.cards import PLAYER_CANNOT, PLAYER_EVENTS, Ability, Op, Target, resisted_by
 from judge.engine.conditions import Filter, named
 from judge.engine.events import AbilityRef
@@ -122,10 +122,17 @@ class Layer:
     #: label -> whose effects it is not affected by (``opponent`` or ``any``)
     resist: dict[str, str] = field(default_factory=dict)
     #: label -> the set of (what, by) it cannot; ``by`` is ``opponent`` or ``any``
-    cannot: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+    #: label -> (what, whose effects, kind of source: ``by_kind``) of each "can't" on it
+    cannot: dict[str, set[tuple[str, str, str]]] = field(default_factory=dict)
     player_cannot: dict[str, set[str]] = field(default_factory=dict)
     upper: dict[tuple[str, str], int] = field(default_factory=dict)
     draw_limit: dict[str, int] = field(default_factory=dict)
+    #: player -> the most SIGNI that player may have on the field (``signi_cap``)
+    signi_cap: dict[str, int] = field(default_factory=dict)
+    #: label -> the most attacks that SIGNI may declare in a turn (``attack_limit``)
+    attack_limit: dict[str, int] = field(default_factory=dict)
+    #: labels of the SIGNI that must attack if able (``must_attack``, forced_attacks.py)
+    must_attack: set[str] = field(default_factory=set)
     replacements: list[Applied] = field(default_factory=list)
     #: the zones whose cards a condition read here counts, and those an upper limit in force
     #: watches: a move into or out of them may change the layer (or need rule processing);
@@ -152,6 +159,9 @@ class Layer:
         self.player_cannot = {}
         self.upper = {}
         self.draw_limit = {}
+        self.attack_limit = {}
+        self.must_attack = set()
+        self.signi_cap = {}
         self.replacements = []
         self.counted = frozenset()
         self.flags = False
@@ -392,7 +402,13 @@ def compute(game: Game) -> Layer:
             elif name == "keyword":
                 granted.setdefault(label, []).append((item.seq, op.keyword))
             elif name == "cannot":
-                layer.cannot.setdefault(label, set()).add((op.what, resisted_by(op)))
+                layer.cannot.setdefault(label, set()).add((op.what, resisted_by(op),
+                                                           op.by_kind))
+            elif name == "must_attack":
+                layer.must_attack.add(label)
+            elif name == "attack_limit":  # two limits: the lower holds
+                layer.attack_limit[label] = min(layer.attack_limit.get(label, op.amount),
+                                                op.amount)
             elif name == "replace":
                 layer.replacements.append(item._replace(cards=((label, card.epoch),)))
     stats = layer.stats
@@ -444,8 +460,8 @@ _NO_WORDS: Final[frozenset[str]] = frozenset()
 
 
 #: Operations that act on a player rather than on cards.
-_PLAYER_OPS: Final = frozenset({"limit", "upper_limit", "draw_limit", "cost_change", "cost_modify",
-                                "banish_to_trash"})
+_PLAYER_OPS: Final = frozenset({"limit", "upper_limit", "draw_limit", "signi_cap", "cost_change",
+                                "cost_modify", "banish_to_trash"})
 
 
 def player_level(op: Op) -> bool:
@@ -477,6 +493,8 @@ def _player_effect(layer: Layer, item: Applied) -> None:
             layer.upper[key] = min(layer.upper.get(key, op.amount), op.amount)
         elif name == "draw_limit":
             layer.draw_limit[player] = min(layer.draw_limit.get(player, op.amount), op.amount)
+        elif name == "signi_cap":  # two caps: the lower holds
+            layer.signi_cap[player] = min(layer.signi_cap.get(player, op.amount), op.amount)
         elif name in ("cost_change", "cost_modify"):
             layer.costs.setdefault(player, []).append((item.seq, name, op.cost))
         elif name in ("replace", "banish_to_trash"):
@@ -514,8 +532,8 @@ def unchoosable(game: Game, card: CardInstance, controller: str) -> bool:
     what = layer.cannot.get(card.label)
     if not what:
         return False
-    return ("be_chosen", "any") in what or \
-        (("be_chosen", "opponent") in what and card.owner != controller)
+    return ("be_chosen", "any", "") in what or \
+        (("be_chosen", "opponent", "") in what and card.owner != controller)
 
 
 def resists(game: Game, card: CardInstance, controller: str) -> bool:
@@ -536,8 +554,13 @@ def cannot(game: Game, card: CardInstance, what: str, controller: str | None = N
     forbidden = layer.cannot.get(card.label)
     if forbidden is None:
         return False
-    for w, by in forbidden:
+    for w, by, kind in forbidden:
         if w != what:
+            continue
+        if kind:  # only effects, and of that kind of card (source_kinds.py)
+            if controller is not None and source_kinds.kind_now(game) == kind and \
+                    (by != "opponent" or controller != card.owner):
+                return True
             continue
         if not by or (controller is not None and (
                 by == "any" or (by == "opponent" and controller != card.owner))):

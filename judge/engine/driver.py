@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Final, NamedTuple
 
-from judge.engine import actions
+from judge.engine import actions, eras
 from judge.engine.amounts import ForEach
 from judge.engine.cards import Ability, CardDef, Op, Target
 from judge.engine.chance import below, pick, shuffle
@@ -173,16 +173,22 @@ def step(rg: RandomGame, rng: random.Random, acted_this_turn: int) -> Action:
     options = candidates(game)
     if acted_this_turn >= MAX_ACTIONS_PER_TURN:
         options = [a for a in options if a.kind in ("advance", "pass")] or options
+    tried: list[Action] = []
     while options:
         action = options.pop(below(rng, len(options)))
         try:
             perform(game, action)
         except IllegalAction:
             rg.refused += 1
+            tried.append(action)
+            if not options and acted_this_turn >= MAX_ACTIONS_PER_TURN:
+                # advance refused (a SIGNI must attack: forced_attacks): the other actions
+                options = [a for a in candidates(game) if a not in tried]
+                acted_this_turn = 0
             continue
         rg.actions.append(action)
         return action
-    raise AssertionError("no legal action (advance is always legal)")
+    raise AssertionError("no legal action (advance is always legal but for a forced attack)")
 
 
 def play_random_game(rules: RuleSet, seed: int, turns: int = 10,
@@ -196,7 +202,7 @@ def play_random_game(rules: RuleSet, seed: int, turns: int = 10,
     state.phase = "setup"
     state.turn = 1
     game = Game(state, rules, RandomChooser(rng), seed=below(rng, 2**32))
-    pool = card_pool()
+    pool = rule_pool(rules)
     for player in PLAYERS:
         main, lrig = random_decks(rng, pool, player)
         for inst in main:
@@ -222,10 +228,11 @@ def play_random_game(rules: RuleSet, seed: int, turns: int = 10,
 def _signi(cid: str, level: int, power: int, *, guard: bool = False,
            life_burst: tuple[Op, ...] = (), keywords: tuple[str, ...] = (),
            abilities: tuple[Ability, ...] = (), colour: str = "white",
-           card_class: str | None = None, cross: tuple[str, str] | None = None) -> CardDef:
+           card_class: str | None = None, cross: tuple[str, str] | None = None,
+           trap: tuple[Op, ...] = ()) -> CardDef:
     return CardDef(id=cid, name=cid, type="signi", colour=(colour,), level=level,
                    power=power, guard=guard, life_burst=life_burst, keywords=keywords,
-                   abilities=abilities, card_class=card_class, cross=cross)
+                   abilities=abilities, card_class=card_class, cross=cross, trap=trap)
 
 
 _op = Op
@@ -349,11 +356,23 @@ def _state_vocabulary() -> list[CardDef]:
 
 def _look_vocabulary() -> list[CardDef]:
     """Cards that look at, reveal and search the main deck (issue 30, family 2): every
-    operation, every place the rest may go, a reveal of what is taken, the opponent's deck."""
+    operation, every place the rest may go, a reveal of what is taken, one card kept on top,
+    the opponent's deck."""
     signi = Target(zone="deck", count=1, up_to=True, card_type="signi")
     return [
         _signi("s2lo", 2, 5000, colour="blue", abilities=(
             Ability("on_play", (Op("look", count=4, target=signi, reveal=True, rest="bottom"),),
+                    trigger="on_play", zone="field"),)),
+        # a look at the opponent's hand, a Spell of it put into the trash (from = "hand")
+        CardDef(id="sp-peek", name="sp-peek", type="spell", colour=("blue",),
+                effect=(Op("look", who="opponent", look_from="hand", zone="trash",
+                           target=Target(zone="deck", count=1, up_to=True, card_type="spell")),
+                        Op("draw", count=1, if_done=True)),
+                cost=Cost((("colourless", 1),))),
+        # one kept on top, the rest on the bottom (zone deck_top)
+        _signi("s2kt", 2, 5000, colour="blue", abilities=(
+            Ability("on_play", (Op("look", count=3, target=Target(zone="deck", count=1),
+                                   zone="deck_top", rest="bottom"),),
                     trigger="on_play", zone="field"),)),
         _signi("s1ro", 1, 2000, colour="blue", life_burst=(Op("look", count=3, rest="top"),),
                abilities=(Ability("action", (Op("look", who="opponent", count=2,
@@ -394,6 +413,26 @@ def _others_vocabulary() -> list[CardDef]:
                     zone="field"),
             Ability("auto", (Op("draw", count=1),), trigger="end_phase_start",
                     zone="field", optional=True))),
+        # becoming the target of the opponent's effect (trigger targeted)
+        _signi("s2tg", 2, 5000, colour="blue", abilities=(
+            Ability("auto", (Op("draw", count=1),), trigger="targeted", zone="field",
+                    by="opponent"),)),
+        # the start of the other phases and of the ARTS step (judge.engine.phase_starts)
+        _signi("s1ps", 1, 3000, colour="green", abilities=(
+            Ability("auto", (Op("power", target=THIS, amount=1000),),
+                    trigger="up_phase_start", zone="field"),
+            Ability("auto", (Op("mill", count=1),), trigger="draw_phase_start", zone="field",
+                    optional=True),
+            Ability("auto", (Op("power", target=THIS, amount=1000),),
+                    trigger="ener_phase_start", zone="field"),
+            Ability("auto", (Op("power", target=OPPONENT_SIGNI, amount=-1000),),
+                    trigger="grow_phase_start", zone="field", once_per_turn=True),
+            Ability("auto", (Op("power", target=THIS, amount=2000),),
+                    trigger="arts_step_start", zone="field"),
+            Ability("auto", (Op("power", target=THIS, amount=1000),),
+                    trigger="signi_attack_step_start", zone="field"),
+            Ability("auto", (Op("power", target=OPPONENT_SIGNI, amount=-1000),),
+                    trigger="lrig_attack_step_start", zone="field", once_per_turn=True))),
         _signi("s2ng", 2, 4000, colour="white", abilities=(
             Ability("auto", (Op("negate_attack"), Op("freeze", target=Target(trigger=True))),
                     trigger="signi_attacks", zone="field", whose="opponent",
@@ -424,8 +463,83 @@ def _state_arts() -> list[CardDef]:
     ]
 
 
+def _later_vocabulary() -> list[CardDef]:
+    """Cards of the later mechanics that other cards watch (issue 30, family 3): a SIGNI that
+    sets a SIGNI of the hand as its Seed and makes a Seed bloom at the start of its main
+    phase, one that sets a Trap card of the hand, a Trap card whose Life Burst sets itself
+    as a Trap, and SIGNI that watch a Seed bloom or a Trap revealed. Dated: only games under
+    a rule set that has Seeds and Traps deal them (:func:`rule_pool`)."""
+    own_seed = Target(who="self", zone="seed", count=1, up_to=True)
+    # a card of the hand that has a Trap effect (the one named s1tq)
+    trap_card = Target(who="self", zone="hand", count=1, up_to=True,
+                       filter=Filter(state=StateFilter(name="s1tq")))
+    return [
+        _signi("s2sd", 2, 4000, colour="green", trap=(Op("mill", count=1),),
+               life_burst=(Op("set_seed", target=THIS, zone="signi"),), abilities=(
+            Ability("on_play", (Op("set_seed", target=Target(
+                who="self", zone="hand", count=1, up_to=True, card_type="signi"),
+                zone="signi"),), trigger="on_play", zone="field"),
+            Ability("auto", (Op("bloom", target=own_seed),), trigger="main_phase_start",
+                    zone="field"),
+            Ability("auto", (Op("power", target=THIS, amount=2000),), trigger="seed_blooms",
+                    zone="field", whose="own"))),
+        _signi("s1tp", 1, 2000, colour="blue", trap=(Op("draw", count=1),), abilities=(
+            Ability("on_play", (Op("set_trap", target=trap_card, zone="signi"),),
+                trigger="on_play", zone="field"),
+            Ability("auto", (Op("ener_charge", count=1),), trigger="trap_revealed",
+                    zone="field", whose="any"))),
+        _signi("s1tq", 1, 1000, colour="blue", trap=(Op("draw", count=1),),
+               life_burst=(Op("set_trap", target=THIS, zone="signi"),),
+               abilities=(Ability("on_play", (Op("set_trap", target=trap_card, zone="signi"),),
+                                  trigger="on_play", zone="field"),)),
+        CardDef(id="a-bloom", name="a-bloom", type="arts", colour=("green",),
+                effect=(Op("bloom", target=own_seed), Op("draw", count=1)),
+                timing=("main", "attack"), cost=Cost()),
+        # a watcher of life cloth leaving other than by a crush (a refresh's penalty)
+        _signi("s1lm", 1, 2000, colour="white", life_burst=(Op("draw", count=1),), abilities=(
+            Ability("auto", (Op("ener_charge", count=1),), trigger="life_cloth_moved",
+                    zone="field", whose="any"),)),
+        # coins, and a watcher of coins paid for a BET (the ARTS a-bet bets them)
+        _signi("s2cn", 2, 4000, colour="black", life_burst=(Op("coins", amount=1),), abilities=(
+            Ability("on_play", (Op("coins", amount=1),), trigger="on_play", zone="field"),
+            Ability("auto", (Op("draw", count=1),), trigger="coins_paid", zone="field",
+                    whose="own"))),
+        _signi("s1cw", 1, 2000, colour="black", abilities=(
+            Ability("auto", (Op("power", target=THIS, amount=2000),), trigger="coins_paid",
+                    zone="field", whose="any"),)),
+        *(CardDef(id=f"a-bet{n}", name=f"a-bet{n}", type="arts", colour=("black",),
+                  effect=(Op("ener_charge", count=1), Op("coins", amount=1)),
+                  timing=("main", "attack"),
+                  cost=Cost(), bet=1, bet_effect=(Op("ener_charge", count=2),
+                                                  Op("coins", who="opponent", amount=-1)))
+          for n in (1, 2, 3)),
+        # more Trap cards that set themselves, so that attacks meet Traps in a few games
+        *(_signi(f"s{n}tr", n, 1000 * n, colour="blue",
+                 trap=(Op("power", target=OPPONENT_SIGNI, amount=-3000),),
+                 life_burst=(Op("set_trap", target=THIS, zone="signi"),), abilities=(
+                     Ability("auto", (Op("power", target=THIS, amount=1000),),
+                             trigger="trap_revealed", zone="field", whose="any"),))
+          for n in (1, 2)),
+    ]
+
+
+def rule_pool(rules: RuleSet) -> dict[str, CardDef]:
+    """The pool's cards a game under ``rules`` deals: those whose mechanics the rule set has
+    (judge.engine.eras; the cards of :func:`_later_vocabulary` only from their date)."""
+    cached = _RULE_POOLS.get(rules.id)
+    if cached is None:
+        cached = _RULE_POOLS[rules.id] = {
+            cid: c for cid, c in card_pool().items()
+            if not any(eras.refusal(use, rules) for use in eras.card_uses(c, cid))}
+    return dict(cached)
+
+
+_RULE_POOLS: Final[dict[str, dict[str, CardDef]]] = {}
+
+
 def _vocabulary_arts() -> list[CardDef]:
-    """ARTS of the vocabulary: a lasting "can't", losing abilities, a set power, limits, an
+    """ARTS of the vocabulary: a lasting "can't", losing abilities, a set power, an attack
+    limit, a cap on the SIGNI on the field, limits, an
     either-colour cost, a draw-phase replacement, a refresh limit."""
     return [
         CardDef(id="a-cant", name="a-cant", type="arts", colour=("white",),
@@ -434,10 +548,16 @@ def _vocabulary_arts() -> list[CardDef]:
                 cost=Cost((("colourless", 1),))),
         CardDef(id="a-lose", name="a-lose", type="arts", colour=("white",),
                 effect=(Op("lose_abilities", target=OPPONENT_SIGNI),
-                        Op("set_power", target=OPPONENT_SIGNI, amount=3000)),
+                        Op("set_power", target=OPPONENT_SIGNI, amount=3000),
+                        Op("attack_limit", target=OPPONENT_SIGNI, amount=1,
+                           until="end_of_next_turn"),
+                        Op("must_attack", target=OPPONENT_SIGNI, until="end_of_next_turn")),
                 timing=("main", "attack"), cost=Cost((("white_or_red", 1),))),
         CardDef(id="a-limit", name="a-limit", type="arts", colour=("white",),
                 effect=(Op("upper_limit", who="opponent", zone="ener", amount=4),
+                        # resistance to one kind of source (judge.engine.source_kinds)
+                        Op("cannot", target=Target(who="self", zone="signi", all=True),
+                           what="be_banished", by_kind="spell", until="end_of_next_turn"),
                         Op("cannot", who="opponent", what="pay_with_colourless")),
                 timing=("main",), cost=Cost()),
         CardDef(id="a-draw", name="a-draw", type="arts", colour=("white",),
@@ -445,6 +565,7 @@ def _vocabulary_arts() -> list[CardDef]:
                            ops=(Op("ener_charge", count=1), Op("draw", count=1)),
                            until="end_of_next_turn"),
                         Op("draw_limit", who="opponent", amount=1),
+                        Op("signi_cap", who="opponent", amount=2),
                         Op("cannot", who="opponent", what="refresh")),
                 timing=("main",), cost=Cost((("colourless", 1),))),
     ]
@@ -501,6 +622,7 @@ def _make_pool() -> dict[str, CardDef]:
         *_state_vocabulary(),
         *_look_vocabulary(),
         *_others_vocabulary(),
+        *_later_vocabulary(),
     ]
     lrigs = [CardDef(id=f"l{n}", name=f"l{n}", type="lrig", colour=("white",), level=n,
                      limit=(0, 2, 5, 7, 11)[n], lrig_type="Tama",

@@ -209,7 +209,9 @@ class LastingKind(NamedTuple):
     to their costs: ``amounts``, colour and count); ``cannot:attack`` (what a "can't"
     forbids, in ``keyword``); ``replace:banish`` (what a replacement replaces);
     ``lose_abilities``; ``upper_limit:ener:3`` (a zone and its upper limit);
-    ``draw_limit:draw:1`` (the most cards its player may draw this turn); ``power``,
+    ``draw_limit:draw:1`` (the most cards its player may draw this turn);
+    ``attack_limit:attack:1`` (the most attacks a SIGNI may declare in a turn);
+    ``signi_cap:signi:2`` (the most SIGNI its player may have on the field); ``power``,
     ``level``, ``set_power``, ``set_level``, ``limit`` (a change whose ``power``, ``level``
     or ``limit`` event gives the amount, logged as in force when it lasts beyond the end of
     the turn or while a condition holds)."""
@@ -1019,8 +1021,10 @@ class Lasting(Event):
     ``end_of_next_turn`` (the end of its controller's next turn) or ``while`` (as long as its
     condition holds); ``kind`` is ``banish_to_trash``, ``keyword:KEYWORD``
     (``keyword:assassin``), ``cost_change:COSTS``, ``cost_modify:COSTS``
-    (``cost_modify:colourless:1``), ``cannot:WHAT``, ``replace:EVENT``, ``lose_abilities``,
-    ``upper_limit:ZONE:N``, ``draw_limit:draw:N``, or a change of ``power``, ``level``,
+    (``cost_modify:colourless:1``), ``cannot:WHAT`` (``cannot:WHAT/KIND``: only against the
+    effects of that kind of card, ``by_kind``), ``replace:EVENT``, ``lose_abilities``,
+    ``upper_limit:ZONE:N``, ``draw_limit:draw:N``, ``attack_limit:attack:N``,
+    ``signi_cap:signi:N``, ``must_attack``, or a change of ``power``, ``level``,
     ``set_power``, ``set_level``, ``limit`` that lasts beyond the end of the turn."""
 
     kind: LastingKind
@@ -1220,6 +1224,7 @@ REASONS: dict[str, str] = {
     "not-signi": "the card is not a SIGNI",
     "level-above-lrig": "its level is above the LRIG's level",
     "over-limit": "the total level would be above the LRIG's limit",
+    "signi-cap": "an effect in force caps the SIGNI its player may have on the field",
     "limiting-mismatch": "its limiting condition does not match the centre LRIG's LRIG type",
     "no-signi-or-deck": "there is no SIGNI, or no card in the main deck",
     "not-in-hand": "the card is not in the hand it is taken from",

@@ -169,6 +169,9 @@ class Game:
         self.preset_targets: list[tuple[CardInstance, int]] | None = None
         #: the controllers of the effects now resolving, innermost last
         self.controllers: list[str] = []
+        #: the cards whose effects are now resolving, innermost last (None: an effect of no
+        #: card); what a resistance limited to a kind of source reads (source_kinds.py)
+        self.effect_sources: list[CardInstance | None] = []
         #: the card whose event triggered the triggered ability now resolving (a filter's
         #: ``trigger`` bound reads it: conditions.reference); None outside one
         self.subject: CardInstance | None = None
@@ -619,6 +622,7 @@ class Game:
         self.emit(ev.EffectBegin, cause="effect", player=controller, card=label, ability=name)
         self.effect_depth += 1
         self.controllers.append(controller)
+        self.effect_sources.append(source)
         outer, self.subject = self.subject, subject
         try:
             done = True
@@ -648,8 +652,18 @@ class Game:
             self.preset_targets = None
             self.effect_depth -= 1
             self.controllers.pop()
+            self.effect_sources.pop()
             self.subject = outer
         self.emit(ev.EffectEnd, cause="effect", player=controller, card=label, ability=name)
+
+    def targeted(self, cards: list[CardInstance], controller: str) -> None:
+        """``cards`` were chosen as the targets of an effect of ``controller`` (or named for
+        it): the SIGNI on the field among them whose abilities wait for that trigger
+        (``targeted``, issue 30; ``by``: whose effect it is)."""
+        for inst in cards:
+            if "targeted" in inst.card.triggers and self.on_field(inst):
+                triggers.queue(self, inst, ("targeted",),
+                               by="own" if controller == inst.owner else "opponent")
 
     def crossed(self) -> frozenset[str]:
         """The labels of the SIGNI in a cross state now (from the layer)."""

@@ -9,11 +9,14 @@ see the cards, and each card seen is logged as a ``look`` event naming who saw i
 - ``look``: the player whose effect it is looks at the top ``count`` cards of the main deck
   of ``who`` (only that player sees them); of those, the cards its ``target`` table matches
   may be taken (``count`` of them, or up to that with ``up_to``) into ``zone`` (default the
-  hand), shown to both players first with ``reveal``; the others go where ``rest`` says:
+  hand; ``deck_top``: back on top of that deck once the others are placed, format 9), shown
+  to both players first with ``reveal``; the others go where ``rest`` says:
   ``top`` or ``bottom`` of that deck in the order the player chooses (choice ``order``, the
   card nearest the top first; ``bottom`` when not said), the ``trash``, or back into the
   deck, which is then shuffled (``shuffle``). A ``look`` without a target takes nothing:
   "look at the top three cards and put them back in any order" is ``rest = "top"``.
+  With ``from = "hand"`` (format 9) it looks at the whole hand of ``who`` instead ("look at
+  your opponent's hand"): the cards taken go into ``zone`` (not the hand), the others stay.
 - ``reveal_until``: cards are turned face up from the top, one at a time, for both players,
   until ``target.count`` cards its target matches are revealed (or the deck is out); those go
   into ``zone``, the other revealed cards where ``rest`` says (default the trash).
@@ -79,23 +82,32 @@ def _take(game: Game, op: Op, controller: str, source: CardInstance | None,
 
 def _put(game: Game, op: Op, controller: str, taken: list[CardInstance], rest: list[CardInstance],
          player: str, name: AbilityRef) -> None:
-    """The cards taken into ``zone`` (shown to both first with ``reveal``), then the rest."""
+    """The cards taken into ``zone`` (shown to both first with ``reveal``), then the rest;
+    with ``zone = "deck_top"`` the rest first, then the cards taken on top of the deck, in
+    the order the player chooses ("put one on top and the rest on the bottom")."""
     if op.reveal and op.name != "reveal_until":
         _seen(game, taken, controller, "both", name)
-    for inst in taken:
-        game.move(inst, op.zone or "hand", CAUSE, op.name, source=name)
+    on_top = op.zone == "deck_top"
+    if not on_top:
+        for inst in taken:
+            game.move(inst, op.zone or "hand", CAUSE, op.name, source=name)
     where = op.rest or ("trash" if op.name == "reveal_until" else
                         "shuffle" if op.name == "search" else "bottom")
     if where == "trash":
         for inst in rest:
             game.move(inst, "trash", CAUSE, op.name, source=name)
-        return
-    if where == "shuffle":
+    elif where == "shuffle":
         game.shuffle(player, CAUSE)
-        return
-    ordered = order(game, controller, rest, where)
-    # each card is put on the bottom (or, from the last, on top) in turn: the order chosen,
-    # top first, is the order the cards then have
+    else:
+        _to_deck(game, order(game, controller, rest, where), where, name)
+    if on_top:
+        _to_deck(game, order(game, controller, taken, "top"), "top", name)
+
+
+def _to_deck(game: Game, ordered: list[CardInstance], where: str, name: AbilityRef) -> None:
+    """Put ``ordered`` (top first) on the ``top`` or ``bottom`` of its owner's deck: each card
+    in turn on the bottom (or, from the last, on top), so the order chosen is the order the
+    cards then have."""
     for inst in ordered if where == "bottom" else reversed(ordered):
         game.move(inst, "deck", CAUSE, f"deck_{where}", source=name, top=where == "top")
 
@@ -127,6 +139,13 @@ def look(game: Game, op: Op, controller: str, source: CardInstance | None,
          name: AbilityRef) -> bool:
     done = True
     for player in players_for(op.who, controller):
+        if op.look_from == "hand":  # the whole hand; what is not taken stays there
+            seen = list(game.state.zone(player, "hand"))
+            _seen(game, seen, controller, controller, name)
+            taken = _take(game, op, controller, source, seen)
+            _put(game, op, controller, taken, [], player, name)
+            done = _done(game, op, len(taken), len(seen)) and done
+            continue
         seen = list(game.state.zone(player, "deck")[:op.count])
         _seen(game, seen, controller, controller, name)
         taken = _take(game, op, controller, source, seen)

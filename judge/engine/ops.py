@@ -29,15 +29,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from judge.engine import bursts, continuous, looking, using
+from judge.engine import bursts, continuous, looking, triggers, using
 from judge.engine import events as ev
 from judge.engine.cards import Op
 from judge.engine.events import AbilityRef, LastingKind
-from judge.engine.mechanics import rise
+from judge.engine.mechanics import rise, seed
 from judge.engine.mechanics.accessory import attach
 from judge.engine.mechanics.bet import gain as coins
 from judge.engine.mechanics.charm import charm
-from judge.engine.mechanics.seed import bloom, set_seed
+from judge.engine.mechanics.seed import set_seed
 from judge.engine.mechanics.token_arts import make as make_token
 from judge.engine.mechanics.trap import set_trap
 from judge.engine.state import CHEER, SIGNI_ZONES, CardInstance, Lasting, other
@@ -278,7 +278,7 @@ def put_onto_field(game: Game, op: Op, controller: str, source: CardInstance | N
         reason = "not-signi" if not inst.card.is_signi_like else \
             None if op.ignore_conditions else field_problem(game, inst, owner)
         if inst.card.rise:  # a Rise SIGNI enters only on top of its materials
-            if reason is None or reason == "over-limit":
+            if reason is None or reason in ("over-limit", "signi-cap"):
                 reason = _rise_problem(game, inst, owner, op.ignore_conditions)
             empty = rise.material_zones(game, inst, owner)
         else:
@@ -328,6 +328,11 @@ def field_problem(game: Game, inst: CardInstance, owner: str, zone: str = "",
                 if s.zone.zone != CHEER and s not in leaving)
     if zone != CHEER and total + level > game.limit(owner):
         return "over-limit"
+    layer = game.layer()
+    if zone != CHEER and layer is not None and owner in layer.signi_cap and \
+            sum(s.zone.zone != CHEER and s not in leaving for s in signi) >= \
+            layer.signi_cap[owner]:  # "you cannot have more than N SIGNI" (signi_cap)
+        return "signi-cap"
     if inst.card.limiting and inst.card.limiting != game.lrig_type(owner):
         return "limiting-mismatch"
     return None
@@ -540,8 +545,9 @@ def cost_modify(game: Game, op: Op, controller: str, source: CardInstance | None
 
 def cannot(game: Game, op: Op, controller: str, source: CardInstance | None,
            name: AbilityRef) -> bool:
-    """A "can't" in force: on SIGNI chosen now, or on a player."""
-    kind = LastingKind("cannot", keyword=op.what)
+    """A "can't" in force: on SIGNI chosen now, or on a player (kind ``cannot:WHAT``, or
+    ``cannot:WHAT/KIND`` for a resistance limited to a kind of source: ``by_kind``)."""
+    kind = LastingKind("cannot", keyword=f"{op.what}/{op.by_kind}" if op.by_kind else op.what)
     if continuous.player_level(op):
         for player in players_for(op.who, controller):
             put_in_force(game, op, controller, source, name, player, text=op.what)
@@ -554,13 +560,19 @@ def cannot(game: Game, op: Op, controller: str, source: CardInstance | None,
     return _done(game, op, len(targets))
 
 
-def lose_abilities(game: Game, op: Op, controller: str, source: CardInstance | None,
-                   name: AbilityRef) -> bool:
+def _on_signi_in_force(game: Game, op: Op, controller: str, source: CardInstance | None,
+                       name: AbilityRef, kind: LastingKind) -> bool:
+    """An effect in force of ``kind`` on the SIGNI chosen now, each logged ``lasting``."""
     targets = _on_field_targets(game, op, controller, source, name)
     for inst in targets:
         put_in_force(game, op, controller, source, name, inst.owner, inst)
-        _lasting_event(game, op, inst.owner, inst, name, LastingKind("lose_abilities"))
+        _lasting_event(game, op, inst.owner, inst, name, kind)
     return _done(game, op, len(targets))
+
+
+def lose_abilities(game: Game, op: Op, controller: str, source: CardInstance | None,
+                   name: AbilityRef) -> bool:
+    return _on_signi_in_force(game, op, controller, source, name, LastingKind("lose_abilities"))
 
 
 def replace(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -588,12 +600,40 @@ def upper_limit(game: Game, op: Op, controller: str, source: CardInstance | None
                        LastingKind("upper_limit", amounts=((op.zone, op.amount),)))
 
 
-def draw_limit(game: Game, op: Op, controller: str, source: CardInstance | None,
-               name: AbilityRef) -> None:
+#: What a player's count limit counts, in its lasting kind: ``draw_limit:draw:N``,
+#: ``signi_cap:signi:N``.
+_COUNTED: Final = {"draw_limit": "draw", "signi_cap": "signi"}
+
+
+def player_count_limit(game: Game, op: Op, controller: str, source: CardInstance | None,
+                       name: AbilityRef) -> None:
+    """A limit on a count of a player's in force: the cards drawn in a turn (``draw_limit``)
+    or the SIGNI on the field (``signi_cap``)."""
     for player in players_for(op.who, controller):
         put_in_force(game, op, controller, source, name, player)
         _lasting_event(game, op, player, None, name,
-                       LastingKind("draw_limit", amounts=(("draw", op.amount),)))
+                       LastingKind(op.name, amounts=((_COUNTED[op.name], op.amount),)))
+
+
+def bloom(game: Game, op: Op, controller: str, source: CardInstance | None,
+          name: AbilityRef) -> None:
+    """Seeds bloom (:mod:`judge.engine.mechanics.seed`); then the cards on the field that
+    watch a Seed bloom trigger (``seed_blooms``, issue 30)."""
+    for inst in seed.bloom(game, op, controller, source, name):
+        triggers.others(game, "seed_blooms", inst)
+
+
+def must_attack(game: Game, op: Op, controller: str, source: CardInstance | None,
+                name: AbilityRef) -> bool:
+    """"Must attack if able" in force on SIGNI chosen now (judge.engine.forced_attacks)."""
+    return _on_signi_in_force(game, op, controller, source, name, LastingKind("must_attack"))
+
+
+def attack_limit(game: Game, op: Op, controller: str, source: CardInstance | None,
+                 name: AbilityRef) -> bool:
+    """"Cannot attack more than N times in a turn" in force on SIGNI chosen now."""
+    return _on_signi_in_force(game, op, controller, source, name,
+                              LastingKind("attack_limit", amounts=(("attack", op.amount),)))
 
 
 def use(game: Game, op: Op, controller: str, source: CardInstance | None,
@@ -630,7 +670,9 @@ OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, AbilityRef],
     "banish_to_trash": banish_to_trash, "charm": charm, "attach": attach,
     "set_power": set_power, "set_level": set_level, "cannot": cannot,
     "lose_abilities": lose_abilities, "replace": replace, "upper_limit": upper_limit,
-    "draw_limit": draw_limit, "use": use,
+    "draw_limit": player_count_limit, "attack_limit": attack_limit,
+    "must_attack": must_attack,
+    "signi_cap": player_count_limit, "use": use,
     "set_seed": set_seed, "bloom": bloom, "set_trap": set_trap, "make_token": make_token,
     "coins": coins, "look": looking.look, "reveal_until": looking.reveal_until,
     "search": looking.search, "negate_attack": negate_attack,

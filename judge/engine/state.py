@@ -203,6 +203,8 @@ class PlayerState:
         default_factory=lambda: {z: [] for z in ZONES})
     refreshes: int = 0  # refreshes made in the current turn
     draws: int = 0  # cards drawn in the current turn (draw limits count them)
+    #: label -> the attacks its SIGNI declared in the current turn (attack limits count them)
+    attacks: dict[str, int] = field(default_factory=dict)
     coins: int = 0  # BET coins (mechanics/bet.py)
 
 

@@ -72,6 +72,7 @@ def resolve_targets(game: Game, target: Target, controller: str,
                           reason="cannot-be-chosen")
             else:
                 out.append(inst)
+        game.targeted(out, controller)
         return out
     if game.preset_targets is not None:
         # chosen when the card was used; a target that has moved since is gone
@@ -92,7 +93,9 @@ def resolve_targets(game: Game, target: Target, controller: str,
     picked = game.choose(chooser, "target", [c.label for c in candidates],
                          min_count=0 if target.up_to else count, max_count=count,
                          prompt=f"choose {target.count} in {target.who} {target.zone}")
-    return [game.card(label) for label in picked]
+    targets = [game.card(label) for label in picked]
+    game.targeted(targets, controller)  # "when it becomes a target" (issue 30)
+    return targets
 
 
 def candidates_of(game: Game, target: Target, controller: str, source: CardInstance | None,

@@ -95,16 +95,21 @@ def observe_move(game: Game, inst: CardInstance, fired: tuple[str, ...], cause: 
     queue(game, inst, fired, by=by, lost=lost)
 
 
+#: What a move out of the life cloth that is no crush fires (only others watch it).
+LEAVES_LIFE: Final = "~leaves_life"
 #: What a card's own move fires -> the trigger of the abilities of the cards on the field that
 #: watch it, and whether only a SIGNI's move counts (:func:`observe_others`).
 OTHERS: Final = (("on_play", "signi_enters", True), ("banished", "signi_banished", True),
-                 ("crushed", "life_crushed", False))
+                 ("crushed", "life_crushed", False),
+                 # a card leaving the life cloth other than by a crush (issue 30): a mark of
+                 # the move only, no card's own trigger
+                 (LEAVES_LIFE, "life_cloth_moved", False))
 
 
 def observe_others(game: Game, inst: CardInstance, fired: tuple[str, ...]) -> None:
     """Queue the abilities that watch what the move of ``inst`` did: a SIGNI entering the
     field (``signi_enters``) or banished (``signi_banished``), a life cloth crushed
-    (``life_crushed``)."""
+    (``life_crushed``) or moved out of the life cloth otherwise (``life_cloth_moved``)."""
     for own, watched, signi_only in OTHERS:
         if own in fired and (inst.card.is_signi_like or not signi_only):
             others(game, watched, inst)
@@ -143,6 +148,8 @@ def _fired(old: str, new: str, by_effect: bool, banish: bool, crushed: bool
         fired.append("on_play")
     if crushed:
         fired.append("crushed")
+    elif old == "life":
+        fired.append(LEAVES_LIFE)
     return tuple(fired)
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from judge.engine import events as ev
-from judge.engine import setup, triggers
+from judge.engine import phase_starts, setup, triggers
 from judge.engine.ops import allowed_draws, instead, replacement
 from judge.engine.state import (
     ATTACK_STEPS,
@@ -43,7 +43,9 @@ HAND_LIMIT: Final = 6
 #: (the Chinese rules page: the attack phase begins with its effects; the end phase handles
 #: the effects that trigger in it before the opponent's turn).
 PHASE_TRIGGERS: Final = {"main": "main_phase_start", "attack": "attack_phase_start",
-                         "end": "end_phase_start"}
+                         "end": "end_phase_start",
+                         # issue 30, family 3 (judge/engine/phase_starts.py)
+                         **phase_starts.PHASE_TRIGGERS}
 
 
 def enter_phase(game: Game, phase: str) -> None:
@@ -54,6 +56,9 @@ def enter_phase(game: Game, phase: str) -> None:
     state.arts_priority = ""
     tp = state.turn_player
     game.emit(ev.Phase, cause="game", player=tp, phase=phase)
+    if phase in phase_starts.BEFORE_ACTION and \
+            not phase_starts.resolve_first(game, PHASE_TRIGGERS[phase]):
+        return  # the game ended, or the turn, while they resolved
     if phase == "up":
         for zone in (*LRIG_STACK_ZONES, *SIGNI_ZONES, CHEER):
             for inst in state.zone(tp, zone):
@@ -64,7 +69,7 @@ def enter_phase(game: Game, phase: str) -> None:
         game.flags_changed()
     elif phase == "draw":
         draw_phase(game)
-    if phase in PHASE_TRIGGERS:  # the turn player's centre LRIG and SIGNI
+    if phase in PHASE_TRIGGERS and phase not in phase_starts.BEFORE_ACTION:
         for inst in [*state.zone(tp, "lrig")[-1:], *state.signi(tp)]:
             triggers.queue(game, inst, (PHASE_TRIGGERS[phase],))
     if phase == "attack":
@@ -94,6 +99,8 @@ def enter_attack_step(game: Game, step: str) -> None:
     state.attack_step = step
     state.arts_priority = state.turn_player if step == "arts" else ""
     game.emit(ev.AttackStep, cause="game", player=state.turn_player, attack_step=step)
+    if step in phase_starts.STEP_TRIGGERS:
+        phase_starts.resolve_first(game, phase_starts.STEP_TRIGGERS[step])
 
 
 def draw_phase(game: Game) -> None:
@@ -198,6 +205,7 @@ def begin_turn(game: Game, player: str) -> None:
     for ps in state.players.values():
         ps.refreshes = 0
         ps.draws = 0
+        ps.attacks.clear()
     game.emit(ev.TurnBegin, cause="game", player=player, turn=state.turn)
     if not game.plain:  # constant abilities and effects in force may read the turn
         game.dirty = True

@@ -109,6 +109,7 @@ def _extras(game: Game, inst: CardInstance, ops: tuple[Op, ...]) -> tuple[tuple[
     card = inst.card
     if card.bet and bet.offer(game, inst):
         ops = card.bet_effect
+        triggers.others(game, "coins_paid", inst)  # "when you pay coins" (issue 30)
     return ops, card.recollect is not None and recollect.offer(game, inst)
 
 

@@ -55,6 +55,18 @@ TRIGGER_NAMES: dict[str, str] = {
     "signi_attacks": N_("when another SIGNI attacks"),
     "life_crushed": N_("when a life cloth is crushed"),
     "guard_used": N_("when a player guards"),
+    "seed_blooms": N_("when a Seed blooms"),
+    "trap_revealed": N_("when a Trap is revealed"),
+    "coins_paid": N_("when a player pays coins for a BET"),
+    "targeted": N_("when it becomes a target of an effect"),
+    "life_cloth_moved": N_("when a card leaves a life cloth other than by a crush"),
+    "up_phase_start": N_("at the start of its player's up phase"),
+    "draw_phase_start": N_("at the start of its player's draw phase"),
+    "ener_phase_start": N_("at the start of its player's ener phase"),
+    "grow_phase_start": N_("at the start of its player's grow phase"),
+    "arts_step_start": N_("at the start of its player's ARTS step"),
+    "signi_attack_step_start": N_("at the start of its player's SIGNI attack step"),
+    "lrig_attack_step_start": N_("at the start of its player's LRIG attack step"),
 }
 
 

@@ -73,7 +73,8 @@ def all_message_ids() -> list[str]:
         messages().events, VARIANTS, rules.RULE_KIND_NAMES, moves.VERB_NAMES,
         abilities.TRIGGER_NAMES, messages().choices, messages().cost_parts,
         flow.ACTION_MESSAGES, flow.ACTION_NAMES, flow.ILLEGAL_NAMES, REASON_NAMES,
-        OTHER_MESSAGES, cards.OP_NAMES, cards.SHORT_MESSAGES, texts.LASTING)
+        OTHER_MESSAGES, cards.OP_NAMES, cards.SHORT_MESSAGES, texts.LASTING,
+        texts.SOURCE_KINDS)
     return [m for table in tables for m in table.values()] + \
         [m for pair in choices.CHOICE_MESSAGES.values() for m in pair] + \
         [pair[0] for pair in messages().moves.values()]

@@ -47,6 +47,10 @@ LASTING: dict[str, str] = {
                            "effects."),
     "cannot:be_affected": N_("%(duration)s, %(card)s is not affected by its opponent's "
                              "effects."),
+    "cannot:be_banished/kind": N_("%(duration)s, %(card)s cannot be banished by the effects "
+                                  "of %(kind)s."),
+    "cannot:be_trashed/kind": N_("%(duration)s, %(card)s cannot be put into the trash by the "
+                                 "effects of %(kind)s."),
     "cannot:be_trashed": N_("%(duration)s, %(card)s cannot be put into the trash by "
                             "effects."),
     "cannot:refresh": N_("%(duration)s, %(player)s cannot refresh."),
@@ -66,6 +70,11 @@ LASTING: dict[str, str] = {
     "upper_limit": N_("%(duration)s, %(zone)s can hold at most %(count)s cards."),
     "draw_limit": N_("%(duration)s, %(player)s cannot draw more than %(count)s cards in a "
                      "turn."),
+    "signi_cap": N_("%(duration)s, the SIGNI of %(player)s on the field are limited to "
+                    "%(count)s."),
+    "attack_limit": N_("%(duration)s, the attacks of %(card)s in a turn are limited to "
+                       "%(count)s."),
+    "must_attack": N_("%(duration)s, %(card)s must attack if able."),
     "keyword": N_("%(duration)s, %(card)s has %(keyword)s."),
     "change:card": N_("%(duration)s, the change to %(card)s stays in force."),
     "change:player": N_("%(duration)s, the change to the limit of %(player)s stays in force."),
@@ -74,6 +83,12 @@ LASTING: dict[str, str] = {
     "cost_change": N_("%(duration)s, ARTS and Spells of %(player)s cost %(cost)s instead."),
     "cost_modify": N_("%(duration)s, the costs of ARTS and Spells of %(player)s change by "
                       "%(cost)s."),
+}
+
+#: The kinds of source a resistance may be limited to (``by_kind``), as its text names them.
+SOURCE_KINDS: dict[str, str] = {
+    "signi": N_("SIGNI"), "lrig": N_("LRIG"), "arts": N_("ARTS"), "spell": N_("Spells"),
+    "key": N_("Keys"),
 }
 
 #: Kinds of effect in force that are a change of a value (its own event gives the amount).
@@ -85,9 +100,12 @@ def lasting_message(kind: LastingKind, until: str) -> str | None:
     it: every kind of the card-text vocabulary, and the older kinds (a keyword, a banish to
     the trash, a cost change) when they last beyond the end of the turn."""
     name = kind.name
+    if name == "cannot" and "/" in kind.keyword:  # limited to a kind of source (by_kind)
+        return LASTING.get(f"cannot:{kind.keyword.partition('/')[0]}/kind")
     if name in ("cannot", "replace"):
         return LASTING.get(f"{name}:{kind.keyword}")
-    if name in ("lose_abilities", "upper_limit", "draw_limit"):
+    if name in ("lose_abilities", "upper_limit", "draw_limit", "attack_limit",
+                "signi_cap", "must_attack"):
         return LASTING[name]
     if name in _CHANGES:
         return LASTING["change:player" if name == "limit" else "change:card"]
@@ -106,6 +124,12 @@ def tell_lasting(n: Narrator, e: ev.Lasting, v: dict[str, Any], msg: str) -> str
         v.update(zone=n.zone(ZoneRef.of(e.player or "p1", zone)), count=count)
     elif kind.name == "draw_limit":
         v["count"] = amounts.get("draw", 0)
+    elif kind.name == "attack_limit":
+        v["count"] = amounts.get("attack", 0)
+    elif kind.name == "signi_cap":
+        v["count"] = amounts.get("signi", 0)
+    if kind.name == "cannot" and "/" in kind.keyword:
+        v["kind"] = n._(SOURCE_KINDS[kind.keyword.partition("/")[2]])
     v["keyword"] = n.term(n.tables.keyword_terms.get(kind.keyword, ""), kind.keyword)
     v["cost"] = n.ener(kind.amounts)
     return n.say(msg, v, e)

@@ -15,6 +15,8 @@ REASON_NAMES: dict[str, str] = {
     "no-empty-zone": N_("there is no empty SIGNI zone"),
     "level-above-lrig": N_("its level is above the LRIG's level"),
     "over-limit": N_("the total level would be above the LRIG's limit"),
+    "signi-cap": N_("an effect in force caps the number of SIGNI its player may have on the "
+                    "field"),
     "limiting-mismatch": N_(
         "its limiting condition does not match the centre LRIG's LRIG type"),
     "no-signi-or-deck": N_("no SIGNI, or no card in the main deck"),

@@ -81,6 +81,7 @@ def fields() -> tuple[Field, ...]:
     from judge.engine.cards import (
         ABILITY_KEYS,
         ABILITY_KINDS,
+        BY_KINDS,
         CANNOT_BY,
         CARD_CANNOT,
         CARD_EVENTS,
@@ -92,6 +93,7 @@ def fields() -> tuple[Field, ...]:
         DISCARD_WHO,
         INSTEAD_ZONES,
         LIMITED_ZONES,
+        LOOK_FROM,
         LOOK_OPS,
         LOOK_ZONES,
         OPS,
@@ -158,7 +160,8 @@ def fields() -> tuple[Field, ...]:
     out += [Field("ability", name, values=tuple(ability_values.get(name, ())))
             for name in ABILITY_KEYS]
     op_values = {"who": WHO, "position": POSITIONS, "until": UNTIL, "rest": RESTS,
-                 "keyword": mechanics.keyword_ids(), "by": CANNOT_BY,
+                 "keyword": mechanics.keyword_ids(), "by": CANNOT_BY, "by_kind": BY_KINDS,
+                 "from": LOOK_FROM,
                  "what": (*CARD_CANNOT, *PLAYER_CANNOT), "event": (*CARD_EVENTS,
                                                                   *PLAYER_EVENTS)}
     for op, (names, _) in OPS.items():

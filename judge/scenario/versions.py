@@ -61,7 +61,16 @@ class Added:
 
 #: What each version from 9 on added (docs/scenario-format.md#changelog lists the same).
 ADDED: Final[dict[int, Added]] = {
-    9: Added(keys={}, values={}),
+    9: Added(keys={"op": ("by_kind", "from")}, values={
+        # issue 30 helper A: attacks per turn, a cap on the SIGNI on the field
+        ("op", "op"): ("attack_limit", "signi_cap", "must_attack"),
+        ("op", "zone"): ("deck_top",),
+        ("ability", "trigger"): ("up_phase_start", "draw_phase_start", "ener_phase_start",
+                                 "grow_phase_start", "arts_step_start", "seed_blooms",
+                                 "trap_revealed", "coins_paid", "life_cloth_moved",
+                                 "targeted", "signi_attack_step_start",
+                                 "lrig_attack_step_start"),
+    }),
 }
 
 

@@ -66,6 +66,7 @@ NEWEST = 10
 
 #: Tags that are not glossary terms (those take the glossary's names).
 TAG_NAMES: dict[str, str] = {
+    "attack-limit": N_("attacks per turn"),
     "bloom": N_("bloom"),
     "card-name": N_("card names"),
     "choice": N_("choices"),
@@ -79,6 +80,7 @@ TAG_NAMES: dict[str, str] = {
     "encore": N_("Encore"),
     "ener": N_("ener"),
     "first-player": N_("first player"),
+    "forced-attack": N_("forced attacks"),
     "game-flow": N_("game flow"),
     "hand-limit": N_("hand limit"),
     "hidden-information": N_("hidden information"),
@@ -102,6 +104,7 @@ TAG_NAMES: dict[str, str] = {
     "rule-history": N_("rule history"),
     "search": N_("searching the deck"),
     "second-refresh": N_("second refresh"),
+    "signi-cap": N_("cap on the SIGNI on the field"),
     "simultaneous": N_("simultaneous"),
     "target": N_("targets"),
     "timing": N_("timing"),

@@ -13,6 +13,11 @@ Date: only the undated Chinese rules page describes it (with the Keys of the Key
 format, which coins summon); the engine has it from the ``current`` rule set
 (:mod:`judge.engine.eras`).
 
+Paying the coins fires ``coins_paid`` for the cards on the field that watch it (issue 30,
+family 3, from :mod:`judge.engine.using`; ``whose``: whose ARTS); coins lost to the
+``coins`` operation are no payment.
+**Interpretation**: the abilities wait until the ARTS has resolved, as for any use.
+
 Hooks: :func:`offer`, called by :func:`judge.engine.actions.use` after the cost is paid;
 :func:`gain`, the ``coins`` operation. Coins changing hands are logged as the event kind this
 module declares, :class:`Coins` (type ``coins``).

@@ -17,6 +17,10 @@ it at once like to any SIGNI (kinds 2 and 9).
 Date: only the undated Chinese rules page describes it, for the Key Selection format; the
 engine has it from the ``current`` rule set (:mod:`judge.engine.eras`).
 
+A bloom fires ``seed_blooms`` for the other cards on the field that watch it (issue 30,
+family 3, from :func:`judge.engine.ops.bloom`; their abilities wait until the effect that
+made it bloom is over).
+
 Hooks: :func:`set_seed` and :func:`bloom`, the ``set_seed`` and ``bloom`` operations
 (:data:`judge.engine.ops.OPERATIONS`); the zones ``seed1`` ... ``seed3``
 (:data:`judge.engine.state.SEED_ZONES`).
@@ -81,7 +85,9 @@ def set_seed(game: Game, op: Op, controller: str, source: CardInstance | None,
 
 
 def bloom(game: Game, op: Op, controller: str, source: CardInstance | None,
-          name: AbilityRef) -> None:
+          name: AbilityRef) -> list[CardInstance]:
+    """The ``bloom`` operation; the Seeds that bloomed (the caller fires ``seed_blooms``)."""
+    bloomed = []
     for inst in op_targets(game, op, controller, source):
         signi_zone = SIGNI_OF.get(inst.zone.zone)
         if signi_zone is None:
@@ -93,3 +99,5 @@ def bloom(game: Game, op: Op, controller: str, source: CardInstance | None,
                       source=name, reason="signi-in-zone")
             continue
         game.move(inst, signi_zone, "effect", "bloom", source=name)
+        bloomed.append(inst)
+    return bloomed

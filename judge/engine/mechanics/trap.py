@@ -18,8 +18,13 @@ the Trap is offered where Guard is offered for a LRIG attack, before the damage.
 Date: only the undated Chinese rules page describes it (the All Star LRIG Ami's mechanic); the
 engine has it from the ``current`` rule set (:mod:`judge.engine.eras`).
 
-Hooks: :func:`set_trap`, the ``set_trap`` operation; :func:`spring`, called by
-:func:`judge.engine.battle.signi_attack` when the attacked zone holds no SIGNI. A revealed
+A reveal fires ``trap_revealed`` for the cards on the field that watch it (issue 30, family
+3); **interpretation**: their abilities wait until the Trap has resolved and gone to the
+trash, as one piece of processing.
+
+Hooks: :func:`set_trap`, the ``set_trap`` operation; :func:`spring` and :func:`resolve`, called by
+:func:`judge.engine.battle.signi_attack` when the attacked zone holds no SIGNI (between them
+it fires ``trap_revealed``). A revealed
 Trap is logged as the event kind this module declares, :class:`Reveal` (type ``reveal``).
 
 Source: Chinese wiki "WIXOSS/游戏规则" (undated), 特殊效果: 陷阱.
@@ -76,22 +81,30 @@ def set_trap(game: Game, op: Op, controller: str, source: CardInstance | None,
         inst.face_down = True
 
 
-def spring(game: Game, attacker: CardInstance, signi_zone: str) -> None:
+def spring(game: Game, attacker: CardInstance, signi_zone: str) -> CardInstance | None:
     """The attack of ``attacker`` reaches ``signi_zone`` of the opponent, which holds no
-    SIGNI: its Trap, if any, may be revealed and resolved, then goes to the trash."""
+    SIGNI: its Trap, if any, may be revealed (the caller then lets the cards that watch it
+    trigger and calls :func:`resolve`); the Trap revealed, or None."""
     owner = other(attacker.owner)
-    place = TRAP_ZONES[signi_zone]
-    cards = game.state.zone(owner, place)
+    cards = game.state.zone(owner, TRAP_ZONES[signi_zone])
     if not cards or not cards[0].card.trap:
-        return
+        return None
     trap = cards[0]
     name = AbilityRef.keyword_ability(trap.label, "trap")
     if not game.yes_no(owner, "use", f"reveal the Trap {trap.label}?", about=name):
-        return
+        return None
     trap.face_down = False
     game.emit(Reveal, cause="game", player=owner, card=trap.label, from_zone=trap.zone,
               source=AbilityRef.of_card(attacker.label))
-    game.resolve_effect(trap.card.trap, owner, trap, name)
+    return trap
+
+
+def resolve(game: Game, trap: CardInstance) -> None:
+    """A revealed Trap's effect resolves as one effect of its owner; then it goes to the
+    trash."""
+    place = trap.zone.zone
+    game.resolve_effect(trap.card.trap, trap.owner, trap,
+                        AbilityRef.keyword_ability(trap.label, "trap"))
     if trap.zone.zone == place:
         game.move(trap, "trash", "game", "trap_used")
     game.settle()
