@@ -193,6 +193,11 @@ OP_BASE: dict[str, tuple[dict[str, Any], str]] = {
     "make_token": ({"op": "make_token", "card": "T1:token-draw"}, ""),
     "coins": ({"op": "coins", "amount": 1}, ""),
     "negate_attack": ({"op": "negate_attack"}, ""),
+    # issue 30, round three: markers on the opponent's SIGNI zones (chosen: the first free)
+    "set_virus": ({"op": "set_virus"}, ""),
+    "remove_virus": ({"op": "remove_virus"}, ""),
+    "set_gate": ({"op": "set_gate"}, ""),
+    "registrations": ({"op": "registrations", "amount": 1}, ""),
     # issue 30, family 2: p1's deck is d1 ... d8 (fillers: SIGNI of level 1)
     "look": ({"op": "look", "count": 3, "target": {"count": 1}}, ""),
     "reveal_until": ({"op": "reveal_until", "target": {"level_at_least": 2}}, ""),
@@ -250,6 +255,9 @@ OP_REQUIRED: dict[tuple[str, str], Any] = {
     ("reveal_until", "target"): {"level_at_least": 3}, ("reveal_until", "zone"): "ener",
     ("reveal_until", "rest"): "bottom", ("search", "target"): {"count": 2},
     ("search", "zone"): "ener",
+    ("set_virus", "zone"): "signi3", ("set_gate", "zone"): "signi3",
+    ("remove_virus", "zone"): "signi3", ("remove_virus", "who"): "self",
+    ("registrations", "amount"): 3,
 }
 
 
@@ -369,6 +377,19 @@ for _name in ("who", "target", "zone", "rest"):
 OP_SPECIAL[("negate_attack", "if")] = lambda v: _negate("if", {"turn": "own"})
 
 
+def _remove_virus(field_: str, value: Any) -> Pair:
+    """A removal of the viruses on p2's zones 1 and 3 (and p1's zone 2): the first chosen,
+    then with the field."""
+    base = {"op": "remove_virus"}
+    board = {"markers": {"p1": {"virus": ["signi2"]}, "p2": {"virus": ["signi1", "signi3"]}}}
+    return (ruling(steps=effect(base), setup=board),
+            ruling(steps=effect({**base, field_: value}), setup=board))
+
+
+for _name in ("who", "zone", "count"):
+    OP_SPECIAL[("remove_virus", _name)] = functools.partial(_remove_virus, _name)
+
+
 # ---------------------------------------------------------------------- the other tables
 
 
@@ -415,6 +436,8 @@ VALUES: dict[str, Any] = {
     "condition.has_abilities": True, "condition.name": "signi-1",
     "condition.lrig_colour": False, "condition.same_class": True,
     "condition.this_is": {"down": True},
+    # round three: no marker is on the board
+    "target.on_marker": "virus", "condition.on_marker": "virus",
 }
 #: A value of each filter key that the source S1 (signi-2), and the four fillers of p1's
 #: ener, do not match (this_is, for_each).
@@ -422,7 +445,7 @@ FILTER_FALSE: dict[str, Any] = {
     "type": "lrig", "class": "Weapon", "colour": "blue", "crossed": True,
     "power_at_most": 0, "power_at_least": 9000, "level_at_least": 3, "level_at_most": 0,
     "down": True, "frozen": True, "with_charm": True, "with_accessory": True,
-    "has_abilities": True, "name": "signi-4", "lrig_colour": False,
+    "has_abilities": True, "name": "signi-4", "lrig_colour": False, "on_marker": "virus",
 }
 
 
@@ -443,7 +466,10 @@ def for_each(f: Field) -> Pair:
     that changes the count."""
     base = {"zone": "ener"}
     value = {"who": "opponent", "zone": "hand", "colours": True}.get(f.name)
-    variant = {**base, f.name: FILTER_FALSE[f.name] if value is None else value}
+    if f.name == "tally":  # instead of the zone: no marker is on the board
+        variant: dict[str, Any] = {"tally": "virus"}
+    else:
+        variant = {**base, f.name: FILTER_FALSE[f.name] if value is None else value}
     return (op_ruling({"op": "draw", "for_each": base}, ""),
             op_ruling({"op": "draw", "for_each": variant}, ""))
 
@@ -587,6 +613,12 @@ PROBES.update({
          "p1": {"lrig_deck": ["B:bet-arts"]}, "steps": step("use", card="B"),
          "extra": "[[choices]]\npick = \"yes\"\n"},
         {"setup": {"coins": {"p1": 1}}}),
+    "setup.markers": lambda: _pair(
+        {"steps": effect({"op": "banish", "target": {"who": "opponent", "on_marker": "virus"}})},
+        {"setup": {"markers": {"p2": {"virus": ["signi2"]}}}}),
+    "setup.registrations": lambda: _pair(
+        {"steps": effect({"op": "draw", "if": {"tally": "registrations", "at_least": 2}})},
+        {"setup": {"registrations": {"p1": 2}}}),
 })
 
 PROBES["ruling.setup"] = lambda: _pair({"steps": DRAW}, {"p1": {"deck": ["q1", "q2"]}})
@@ -619,6 +651,8 @@ _FALSE = {
     "visible": "[expect.visible.p1]\nsees = [\"e1\"]\n",
     "keywords": 'keywords = { S1 = ["lancer"] }\n', "lost": "lost = { S1 = true }\n",
     "crossed": "crossed = { S1 = true }\n",
+    "markers": "markers = { p2 = { virus = [\"signi1\"] } }\n",
+    "registrations": "registrations = { p1 = 3 }\n",
     "events": "[expect.events]\nabsent = [{ type = \"step\" }]\n",
     "outcomes": "[[expect.outcomes]]\nturn = 9\n",
 }

@@ -204,6 +204,10 @@ class PlayerState:
     refreshes: int = 0  # refreshes made in the current turn
     draws: int = 0  # cards drawn in the current turn (draw limits count them)
     coins: int = 0  # BET coins (mechanics/bet.py)
+    #: markers set on this player's SIGNI zones (mechanics/markers.py): kind (``virus``,
+    #: ``gate``) -> the SIGNI zones that hold one
+    markers: dict[str, set[str]] = field(default_factory=dict)
+    registrations: int = 0  # the registration count (mechanics/registrations.py)
 
 
 @dataclass

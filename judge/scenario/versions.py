@@ -61,7 +61,13 @@ class Added:
 
 #: What each version from 9 on added (docs/scenario-format.md#changelog lists the same).
 ADDED: Final[dict[int, Added]] = {
-    9: Added(keys={}, values={}),
+    9: Added(keys={
+        # issue 30, helper B: markers on SIGNI zones (virus, gate), the registration count
+        "setup": ("markers", "registrations"), "expect": ("markers", "registrations"),
+        "condition": ("tally", "on_marker"), "target": ("on_marker",),
+    }, values={
+        ("op", "op"): ("set_virus", "remove_virus", "set_gate", "registrations"),
+    }),
 }
 
 

@@ -67,7 +67,7 @@ def ops_of(value: Any, path: Path, context: Mapping[str, Any]) -> Iterator[Node]
         yield Node("op", here, op, context)
         if isinstance(op.get("target"), dict):
             yield Node("target", (*here, "target"), op["target"], {"op": op.get("op")})
-        for key in ("if", "while"):
+        for key in ("if", "while", "for_each"):
             if isinstance(op.get(key), dict):
                 yield Node("condition", (*here, key), op[key], {"op": op.get("op")})
         if "ops" in op:

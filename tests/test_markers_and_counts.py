@@ -1,0 +1,154 @@
+"""The later formats' markers and counts (issue 30, round three): viruses and gates on SIGNI
+zones, the registration count, and the ``tally`` that reads them.
+
+What a judge relies on: bad values are refused on one line naming the field; a registration
+gained by a SIGNI's effect is refused (only LRIG and ARTS effects gain it); a file of format 8
+that uses any of it is refused; positions keep the markers and the count and read back from
+their text and JSON forms; random games set, remove and count them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from judge.data import load_rulesets
+from judge.engine import events as ev
+from judge.engine.driver import card_pool, play_random_game
+from judge.engine.trace import Position
+from judge.errors import ScenarioError
+from judge.scenario.load import load_text
+from judge.scenario.run import replay
+
+HEAD = '''format_version = 9
+id = "x"
+rulesets = ["current"]
+[title]
+ja = "x"
+[cards.x]
+type = "signi"
+level = 1
+power = 1000
+CARD
+[setup]
+turn = 3
+SETUP
+[setup.p1]
+deck = ["d*5"]
+lrig = ["L:lrig-white-4"]
+signi1 = "X:x"
+[setup.p2]
+deck = ["e*5"]
+lrig = ["M:lrig-red-4"]
+signi1 = "D:signi-2"
+STEPS
+[[expect]]
+'''
+
+
+def text(card: str = "", setup: str = "", steps: str = "") -> str:
+    return HEAD.replace("CARD", card).replace("SETUP", setup).replace("STEPS", steps)
+
+
+def error_of(body: str) -> str:
+    with pytest.raises(ScenarioError) as info:
+        load_text(body, "x.toml")
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+def effect(ops: str) -> str:
+    return f'[[steps]]\naction = "effect"\nplayer = "p1"\nops = [{ops}]\n'
+
+
+@pytest.mark.parametrize(("body", "where", "says"), [
+    (text(steps=effect('{ op = "set_virus", zone = "signi4" }')), "steps[0].ops[0].zone",
+     "unknown value"),
+    (text(steps=effect('{ op = "set_virus", zone = "signi2", count = 2 }')),
+     "steps[0].ops[0].count", "acts on that one zone"),
+    (text(steps=effect('{ op = "set_gate", who = "self" }')), "steps[0].ops[0]", "who"),
+    (text(steps=effect('{ op = "registrations", amount = 0 }')), "steps[0].ops[0].amount",
+     "1 or more"),
+    (text(card='[[cards.x.abilities]]\nkind = "on_play"\neffect = [{ op = "registrations", '
+               'amount = 1 }]'), "cards.x.abilities[0].effect[0].op", "lrig or arts"),
+    (text(steps=effect('{ op = "draw", if = { tally = "virus", zone = "ener", '
+                       'at_least = 1 } }')), "steps[0].ops[0].if.zone", "tally"),
+    (text(steps=effect('{ op = "draw", if = { tally = "virus" } }')),
+     "steps[0].ops[0].if.at_least", "missing"),
+    (text(steps=effect('{ op = "draw", for_each = { tally = "wisdom" } }')),
+     "steps[0].ops[0].for_each.tally", "unknown value"),
+    (text(steps=effect('{ op = "banish", target = { who = "opponent", on_marker = "key" } }')),
+     "steps[0].ops[0].target.on_marker", "virus, gate"),
+    (text(setup='markers = { p2 = { virus = ["signi1", "signi1"] } }'),
+     "setup.markers.p2.virus[1]", "listed twice"),
+    (text(setup='markers = { p2 = { seed = ["signi1"] } }'), "setup.markers.p2", "seed"),
+    (text(setup='registrations = { p1 = -1 }'), "setup.registrations.p1", "-1"),
+])
+def test_bad_values_are_refused_on_one_line(body: str, where: str, says: str) -> None:
+    message = error_of(body)
+    assert f"{where}" in message and says in message, message
+
+
+@pytest.mark.parametrize("body", [
+    text(steps=effect('{ op = "set_virus" }')),
+    text(steps=effect('{ op = "registrations", amount = 1 }')),
+    text(setup='markers = { p2 = { gate = ["signi1"] } }'),
+    text(steps=effect('{ op = "draw", if = { tally = "gate", at_least = 1 } }')),
+])
+def test_a_file_of_format_8_that_uses_them_is_refused(body: str) -> None:
+    message = error_of(body.replace("format_version = 9", "format_version = 8"))
+    assert "format 9" in message, message
+
+
+def test_positions_keep_the_markers_and_the_count() -> None:
+    scenario = load_text(text(setup='markers = { p2 = { gate = ["signi3"] } }\n'
+                                    'registrations = { p1 = 2 }',
+                              steps=effect('{ op = "set_virus", zone = "signi1" }, '
+                                           '{ op = "registrations", amount = 3 }')), "x.toml")
+    trace = replay(scenario, scenario.rulesets[0]).traces[0]
+    last = trace.positions[-1]
+    assert last.player("p2").markers == ("signi1:virus", "signi3:gate")
+    assert last.player("p1").registrations == 5
+    assert "registrations 5" in last.to_text()
+    assert "markers signi1:virus+signi3:gate" in last.to_text()
+    assert Position.from_text(last.to_text()) == last
+    assert Position.from_dict(last.to_dict()) == last
+
+
+def test_a_removal_takes_the_chosen_virus_and_none_is_left_to_take() -> None:
+    scenario = load_text(text(setup='markers = { p2 = { virus = ["signi2"] } }',
+                              steps=effect('{ op = "remove_virus" }, '
+                                           '{ op = "remove_virus" }, '
+                                           '{ op = "draw", if_done = true }')), "x.toml")
+    trace = replay(scenario, scenario.rulesets[0]).traces[0]
+    kinds = [e.type for e in trace.events]
+    assert "virus_removed" in kinds
+    assert any(e.type == "fizzle" and e.to_dict().get("detail", {}).get("reason") ==
+               "no-marker" for e in trace.events)
+    assert any(e.type == "op_skipped" for e in trace.events)  # nothing removed: no draw
+    assert trace.positions[-1].player("p2").markers == ()
+
+
+MARKER_CARDS = ("s2vs", "s3vb", "s2rg", "a-gate")
+
+
+def test_random_games_set_remove_and_count_markers() -> None:
+    """Random games set viruses and gates, remove a virus for a boost, gain registrations,
+    and play every generated card of this vocabulary."""
+    assert set(MARKER_CARDS) <= set(card_pool())
+    rules = list(load_rulesets().values())
+    wanted = {"virus_set", "virus_removed", "gate_set", "registrations", *MARKER_CARDS}
+    seen: set[str] = set()
+    for seed in range(120):
+        if wanted <= seen:
+            break
+        game = play_random_game(rules[-1], seed, turns=20).game
+        for e in game.log:
+            seen.add(e.type)
+            if isinstance(e, ev.EffectBegin) and e.card is not None:
+                seen.add(game.card(e.card).card.id)
+            elif isinstance(e, ev.Move) and e.to_zone is not None and \
+                    e.to_zone.zone.startswith("signi") and e.card is not None:
+                seen.add(game.card(e.card).card.id)
+    assert wanted <= seen, sorted(wanted - seen)
+    assert rules
