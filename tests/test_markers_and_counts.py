@@ -75,7 +75,7 @@ def effect(ops: str) -> str:
                        'at_least = 1 } }')), "steps[0].ops[0].if.zone", "tally"),
     (text(steps=effect('{ op = "draw", if = { tally = "virus" } }')),
      "steps[0].ops[0].if.at_least", "missing"),
-    (text(steps=effect('{ op = "draw", for_each = { tally = "wisdom" } }')),
+    (text(steps=effect('{ op = "draw", for_each = { tally = "level" } }')),
      "steps[0].ops[0].for_each.tally", "unknown value"),
     (text(steps=effect('{ op = "banish", target = { who = "opponent", on_marker = "key" } }')),
      "steps[0].ops[0].target.on_marker", "virus, gate"),
@@ -83,6 +83,12 @@ def effect(ops: str) -> str:
      "setup.markers.p2.virus[1]", "listed twice"),
     (text(setup='markers = { p2 = { seed = ["signi1"] } }'), "setup.markers.p2", "seed"),
     (text(setup='registrations = { p1 = -1 }'), "setup.registrations.p1", "-1"),
+    # wisdom sums levels, which the layer computes: not in what the layer holds
+    (text(card='[[cards.x.abilities]]\nkind = "const"\nwhile = { tally = "wisdom", '
+               'at_least = 3 }\neffect = [{ op = "power", target = "this", amount = 1000 }]'),
+     "cards.x.abilities[0].while", "cannot read power, level or abilities"),
+    (text(steps=effect('{ op = "banish", target = { who = "opponent", heaven = 1 } }')),
+     "steps[0].ops[0].target.heaven", "true or false"),
 ])
 def test_bad_values_are_refused_on_one_line(body: str, where: str, says: str) -> None:
     message = error_of(body)
@@ -129,17 +135,19 @@ def test_a_removal_takes_the_chosen_virus_and_none_is_left_to_take() -> None:
     assert trace.positions[-1].player("p2").markers == ()
 
 
-MARKER_CARDS = ("s2vs", "s3vb", "s2rg", "a-gate")
+MARKER_CARDS = ("s2vs", "s3vb", "s2rg", "a-gate", "s2ws", "s2ha")
 
 
 def test_random_games_set_remove_and_count_markers() -> None:
     """Random games set viruses and gates, remove a virus for a boost, gain registrations,
-    and play every generated card of this vocabulary."""
+    read wisdom, put a cross pair in heaven, and play every generated card of this
+    vocabulary."""
     assert set(MARKER_CARDS) <= set(card_pool())
     rules = list(load_rulesets().values())
-    wanted = {"virus_set", "virus_removed", "gate_set", "registrations", *MARKER_CARDS}
+    wanted = {"virus_set", "virus_removed", "gate_set", "registrations", "heaven",
+              *MARKER_CARDS}
     seen: set[str] = set()
-    for seed in range(120):
+    for seed in range(600):  # heaven needs a cross pair side by side: rarer than the rest
         if wanted <= seen:
             break
         game = play_random_game(rules[-1], seed, turns=20).game
@@ -152,3 +160,57 @@ def test_random_games_set_remove_and_count_markers() -> None:
                 seen.add(game.card(e.card).card.id)
     assert wanted <= seen, sorted(wanted - seen)
     assert rules
+
+
+HEAVEN = '''format_version = 9
+id = "h"
+rulesets = ["current"]
+[title]
+ja = "h"
+[cards.ha]
+type = "signi"
+level = 2
+power = 5000
+cross = { partner = "hb", side = "right" }
+[cards.hb]
+type = "signi"
+level = 2
+power = 5000
+cross = { partner = "ha", side = "left" }
+[setup]
+turn = 5
+phase = "attack"
+attack_step = "signi"
+[setup.p1]
+deck = ["d*5"]
+life = ["l*3"]
+lrig = ["L:lrig-white-4"]
+signi1 = "A:ha"
+signi2 = { card = "B:hb", down = true }
+[setup.p2]
+deck = ["e*5"]
+life = ["m*3"]
+lrig = ["M:lrig-red-4"]
+[[steps]]
+action = "attack"
+card = "A"
+STEPS
+[[expect]]
+'''
+
+
+def test_heaven_is_a_state_of_the_object_and_leaves_with_it() -> None:
+    """A and B enter heaven; B returned to the hand and played again is a new object, not in
+    heaven, while A still is (the source names no end: it lasts while it is on the field)."""
+    steps = (effect('{ op = "to_hand", target = "B" }') +
+             effect('{ op = "put_onto_field", target = "B" }') +
+             effect('{ op = "draw", if = { zone = "signi", heaven = true, at_least = 2 } }') +
+             effect('{ op = "mill", if = { zone = "signi", heaven = true, at_least = 1 } }'))
+    scenario = load_text(HEAVEN.replace("STEPS", steps), "h.toml")
+    trace = replay(scenario, scenario.rulesets[0]).traces[0]
+    entered = [e.card for e in trace.events if e.type == "heaven"]
+    assert entered == ["A", "B"]
+    kinds = [e.type for e in trace.events]
+    assert "op_skipped" in kinds  # not two in heaven any more: no draw
+    last = trace.positions[-1]
+    assert len(last.zone("p1", "trash")) == 1  # A still is: the mill happens

@@ -22,6 +22,7 @@ from judge.engine.events import EVENT_KINDS, AbilityRef, CardSet, Event, Lasting
 from judge.engine.mechanics.bet import Coins
 from judge.engine.mechanics.gate import GateSet
 from judge.engine.mechanics.guard import Guard
+from judge.engine.mechanics.heaven import Heaven
 from judge.engine.mechanics.registrations import Registrations
 from judge.engine.mechanics.token_arts import TokenGone, TokenMade
 from judge.engine.mechanics.trap import Reveal
@@ -117,6 +118,7 @@ SAMPLES: dict[str, Event] = {e.type: e for e in (
             source=AbilityRef.of_card("X1")),
     Registrations(seq=1, step=1, cause="effect", player="p1", source=AbilityRef.of_card("X1"),
                   amount=2, registrations=5),
+    Heaven(seq=1, step=1, cause="game", player="p1", card="X2"),
     ev.Pay(seq=1, step=1, cause="cost", player="p1", source=AbilityRef.of_card("X1"),
            cost=Cost.parse("white:1,colourless:1"),
            paid=(Paid("X2", "white"), Paid("X3", "colourless")), exceed=()),

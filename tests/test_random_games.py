@@ -109,7 +109,7 @@ def test_games_use_the_card_text_vocabulary() -> None:
               "lasting:draw_limit", "lasting:replace", "instead", "trigger:uses_spell",
               "use-through-an-effect", "op_skipped"}
     seen: set[str] = set()
-    for seed in range(120):  # until every one has been seen (the pool grows with the vocabulary)
+    for seed in range(600):  # until every one has been seen (the pool grows with the vocabulary)
         if wanted <= seen:
             break
         for e in play_random_game(RULES[-1], seed, turns=20).game.log:
@@ -135,7 +135,7 @@ def test_games_look_reveal_and_search_the_main_deck() -> None:
               "verb:look", "verb:reveal_until", "verb:search", "look:opponent-deck",
               "shuffle:effect"}
     seen: set[str] = set()
-    for seed in range(40):
+    for seed in range(600):  # until every one has been seen (the pool grows with the vocabulary)
         if wanted <= seen:
             break
         for e in play_random_game(RULES[-1], seed, turns=20).game.log:
@@ -161,7 +161,7 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
               "main_phase_start", "end_phase_start", "life_crushed:opponent",
               "guard_used:own", "signi_attacks:opponent", "attack_negated", "freeze:trigger"}
     seen: set[str] = set()
-    for seed in range(120):
+    for seed in range(600):  # until every one has been seen (the pool grows with the vocabulary)
         if wanted <= seen:
             break
         game = play_random_game(RULES[-1], seed, turns=20).game

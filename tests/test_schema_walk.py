@@ -438,6 +438,7 @@ VALUES: dict[str, Any] = {
     "condition.this_is": {"down": True},
     # round three: no marker is on the board
     "target.on_marker": "virus", "condition.on_marker": "virus",
+    "target.heaven": True, "condition.heaven": True,
 }
 #: A value of each filter key that the source S1 (signi-2), and the four fillers of p1's
 #: ener, do not match (this_is, for_each).
@@ -446,6 +447,7 @@ FILTER_FALSE: dict[str, Any] = {
     "power_at_most": 0, "power_at_least": 9000, "level_at_least": 3, "level_at_most": 0,
     "down": True, "frozen": True, "with_charm": True, "with_accessory": True,
     "has_abilities": True, "name": "signi-4", "lrig_colour": False, "on_marker": "virus",
+    "heaven": True,
 }
 
 

@@ -61,7 +61,7 @@ COND_ZONES: Final = ("deck", "hand", "ener", "trash", "life", "lrig_trash", "lri
 #: targets, counting conditions, ``this_is`` and ``for_each``.
 STATE_KEYS: Final = ("power_at_least", "power_at_most", "level_at_least", "level_at_most",
                      "down", "frozen", "with_charm", "with_accessory", "has_abilities", "name",
-                     "lrig_colour", "on_marker")
+                     "lrig_colour", "on_marker", "heaven")
 #: Every key of a filter: the card's printed kind, and its state.
 FILTER_KEYS: Final = ("type", "class", "colour", "crossed", *STATE_KEYS)
 #: What a bound on power or level may name instead of a number: the card the ability or
@@ -113,6 +113,8 @@ class StateFilter:
     #: it is in a SIGNI zone that holds a marker of this kind (``virus``, ``gate``:
     #: judge/engine/mechanics/markers.py)
     on_marker: str = ""
+    #: it is in the heaven state (judge/engine/mechanics/heaven.py)
+    heaven: bool | None = None
 
     @property
     def derived(self) -> bool:
@@ -147,6 +149,8 @@ class StateFilter:
         if self.name and not named(inst.card, self.name):
             return False
         if self.on_marker and not on_marker(game, inst, self.on_marker):
+            return False
+        if self.heaven is not None and in_heaven(game, inst) != self.heaven:
             return False
         if self.lrig_colour is not None and \
                 shares_lrig_colour(game, inst, controller) != self.lrig_colour:
@@ -207,6 +211,12 @@ def on_marker(game: Game, inst: CardInstance, kind: str) -> bool:
     where = inst.zone
     return where.zone in SIGNI_ZONES and \
         where.zone in game.state.players[where.player].markers.get(kind, ())
+
+
+def in_heaven(game: Game, inst: CardInstance) -> bool:
+    """Whether ``inst``, as the object it is now, is in the heaven state
+    (judge/engine/mechanics/heaven.py)."""
+    return (inst.label, inst.epoch) in game.state.heaven
 
 
 def has_charm(game: Game, signi: CardInstance) -> bool:
@@ -461,7 +471,7 @@ def parse_state(raw: Mapping[str, Any], where: str) -> StateFilter | None:
         name=_text(raw["name"], f"{where}.name") if "name" in raw else "",
         lrig_colour=_flag(raw, "lrig_colour", where),
         on_marker=_choice(raw["on_marker"], MARKER_KINDS, f"{where}.on_marker")
-        if "on_marker" in raw else "")
+        if "on_marker" in raw else "", heaven=_flag(raw, "heaven", where))
 
 
 def parse_filter(raw: Mapping[str, Any], where: str, card_types: tuple[str, ...]) -> Filter:

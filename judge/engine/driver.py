@@ -427,6 +427,25 @@ def _marker_vocabulary() -> list[CardDef]:
         _signi("s2rg", 2, 5000, colour="white", life_burst=(Op("draw", count=1),), abilities=(
             _const(Op("power", target=THIS, amount=2000),
                    cond=Condition(tally="registrations", at_least=2)),)),
+        # wisdom: a wisdom SIGNI whose entering draws while the wisdom is 4 or more
+        _signi("s2ws", 2, 5000, colour="blue", keywords=("wisdom",), abilities=(
+            Ability("on_play", (Op("draw", count=1, only_if=Condition(tally="wisdom",
+                                                                       at_least=4)),),
+                    trigger="on_play", zone="field"),)),
+        _signi("s3ws", 3, 7000, colour="blue", keywords=("wisdom",),
+               life_burst=(Op("draw", count=1, for_each=ForEach(count=Condition(
+                   tally="wisdom"))),)),
+        # heaven: a cross pair (the right one downs itself as it enters); the left one's
+        # attack boosts it while it is in heaven
+        _signi("s2ha", 2, 5000, colour="red", cross=("s2hb", "right"),
+               life_burst=(Op("draw", count=1),), abilities=(
+                   Ability("auto", (Op("power", target=THIS, amount=3000, only_if=Condition(
+                       this_is=Filter(state=StateFilter(heaven=True)))),),
+                           trigger="attacks"),)),
+        _signi("s2hb", 2, 5000, colour="red", cross=("s2ha", "left"),
+               life_burst=(Op("draw", count=1),), abilities=(
+                   Ability("on_play", (Op("down", target=THIS),), trigger="on_play",
+                           zone="field"),)),
     ]
 
 

@@ -225,6 +225,9 @@ class GameState:
     removed_turn: int = 0  # the turn in which the turn player last removed SIGNI
     format: str = "all-star"  # judge.engine.formats
     redrawn: set[str] = field(default_factory=set)  # players who redrew their opening hand
+    #: the SIGNI in the heaven state, as the objects they were (label, epoch): a card that
+    #: moves leaves it (mechanics/heaven.py)
+    heaven: set[tuple[str, int]] = field(default_factory=set)
     winner: str | None = None
     win_reason: str | None = None
     cards: dict[str, CardInstance] = field(default_factory=dict)

@@ -64,9 +64,10 @@ ADDED: Final[dict[int, Added]] = {
     9: Added(keys={
         # issue 30, helper B: markers on SIGNI zones (virus, gate), the registration count
         "setup": ("markers", "registrations"), "expect": ("markers", "registrations"),
-        "condition": ("tally", "on_marker"), "target": ("on_marker",),
+        "condition": ("tally", "on_marker", "heaven"), "target": ("on_marker", "heaven"),
     }, values={
         ("op", "op"): ("set_virus", "remove_virus", "set_gate", "registrations"),
+        ("op", "keyword"): ("wisdom",),
     }),
 }
 
