@@ -214,3 +214,29 @@ def test_heaven_is_a_state_of_the_object_and_leaves_with_it() -> None:
     assert "op_skipped" in kinds  # not two in heaven any more: no draw
     last = trace.positions[-1]
     assert len(last.zone("p1", "trash")) == 1  # A still is: the mill happens
+
+
+def test_boards_draw_the_markers_on_their_zones() -> None:
+    """A board shows each marker at the top right of its SIGNI zone's box (a zone with a
+    marker and no card is drawn too), and the page's legend explains the marks it uses."""
+    from judge.site.board import (
+        MARKER_MARKS,
+        Painter,
+        board_of,
+        layout_for,
+        marks_used,
+        zones_used,
+    )
+
+    scenario = load_text(text(setup='markers = { p2 = { gate = ["signi3"] } }',
+                              steps=effect('{ op = "set_virus", zone = "signi1" }')), "x.toml")
+    trace = replay(scenario, scenario.rulesets[0]).traces[0]
+    board = board_of(trace.positions[-1])
+    assert board.markers == (("p2", "signi1", "virus"), ("p2", "signi3", "gate"))
+    assert "signi3" in zones_used([board])  # no card there, but a gate
+    assert marks_used([board]) >= {"virus", "gate"}
+    svg = Painter(layout_for([board]), [board]).svg(board, label="b")
+    assert svg.count('class="zc mk"') == 2
+    assert MARKER_MARKS["virus"] in svg and MARKER_MARKS["gate"] in svg
+    before = board_of(trace.positions[0])
+    assert not before.markers or before.markers == (("p2", "signi3", "gate"),)
