@@ -240,3 +240,22 @@ def test_boards_draw_the_markers_on_their_zones() -> None:
     assert MARKER_MARKS["virus"] in svg and MARKER_MARKS["gate"] in svg
     before = board_of(trace.positions[0])
     assert not before.markers or before.markers == (("p2", "signi3", "gate"),)
+
+
+@pytest.mark.parametrize(("body", "where"), [
+    (text(setup='markers = { p2 = { virus = ["signi1"] } }'), "setup.markers.p2.virus"),
+    (text(setup='registrations = { p1 = 1 }'), "setup.registrations.p1"),
+    (text(steps=effect('{ op = "draw", if = { tally = "gate", at_least = 1 } }')),
+     "steps[0].ops[0]"),
+    (text(steps=effect('{ op = "banish", target = { who = "opponent", heaven = true } }')),
+     "steps[0].ops[0]"),
+    (text(card='keywords = ["wisdom"]'), "cards.x.keywords[0]"),
+    (text(card='[[cards.x.abilities]]\nkind = "const"\nwhile = { tally = "registrations", '
+               'at_least = 1 }\neffect = [{ op = "power", target = "this", amount = 1000 }]'),
+     "cards.x.abilities[0].while"),
+])
+def test_a_rule_set_before_the_mechanics_refuses_them(body: str, where: str) -> None:
+    """The sources date none of them: the engine has them from the current rule set, and an
+    earlier one refuses a ruling that lays them out or reads them, naming the field."""
+    message = error_of(body.replace('rulesets = ["current"]', 'rulesets = ["2014-09"]'))
+    assert f": {where}" in message and "not part of rule set 2014-09" in message, message

@@ -858,7 +858,8 @@ class _Loader:
         """Refuse what a rule set of the ruling does not have yet (judge.engine.eras): the
         format, the cards, the zones of the set-up, the operations of steps and effects in
         force."""
-        uses = [*eras.format_use(setup.format, "setup.format")]
+        uses = [*eras.format_use(setup.format, "setup.format"),
+                *eras.setup_uses(setup.markers, setup.registrations)]
         seen: set[str] = set()
         for place in setup.placements:
             where = f"setup.{place.player}.{place.zone}"
