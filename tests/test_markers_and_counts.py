@@ -144,8 +144,8 @@ def test_random_games_set_remove_and_count_markers() -> None:
     vocabulary."""
     assert set(MARKER_CARDS) <= set(card_pool())
     rules = list(load_rulesets().values())
-    wanted = {"virus_set", "virus_removed", "gate_set", "registrations", "heaven",
-              *MARKER_CARDS}
+    wanted = {"virus_set", "virus_removed", "virus_removed:cost", "gate_set", "registrations",
+              "heaven", *MARKER_CARDS}
     seen: set[str] = set()
     for seed in range(600):  # heaven needs a cross pair side by side: rarer than the rest
         if wanted <= seen:
@@ -153,6 +153,8 @@ def test_random_games_set_remove_and_count_markers() -> None:
         game = play_random_game(rules[-1], seed, turns=20).game
         for e in game.log:
             seen.add(e.type)
+            if e.type == "virus_removed":
+                seen.add(f"virus_removed:{e.cause}")
             if isinstance(e, ev.EffectBegin) and e.card is not None:
                 seen.add(game.card(e.card).card.id)
             elif isinstance(e, ev.Move) and e.to_zone is not None and \

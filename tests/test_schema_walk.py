@@ -1072,6 +1072,8 @@ PROBES.update({
     "cost.exceed": lambda: _cost("exceed", 1, p1={"lrig_deck": ["X:cx"],
                                                  "lrig": ["L0:lrig-white-3", "L:lrig-white-4"]}),
     "cost.discard": lambda: _cost("discard", 1),
+    "cost.remove_virus": lambda: _cost("remove_virus", 1,
+                                       setup={"markers": {"p2": {"virus": ["signi1"]}}}),
     # a discard part as a table: its count, its class, and (issue 30) a count that varies
     "discard-cost.count": lambda: (
         ruling(cards=card("cx", {**ARTS, "cost": {"discard": {"at_most": 3}}}),

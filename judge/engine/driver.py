@@ -423,7 +423,8 @@ def _marker_vocabulary() -> list[CardDef]:
             Ability("on_play", (Op("banish", target=replace(OPPONENT_SIGNI, filter=virus)),),
                     trigger="on_play", zone="field"),
             _const(Op("power", target=THIS, amount=1000, for_each=ForEach(count=Condition(
-                who="opponent", tally="virus")))))),
+                who="opponent", tally="virus")))),
+            Ability("action", (Op("draw", count=1),), cost=Cost(remove_virus=1)))),
         _signi("s2rg", 2, 5000, colour="white", life_burst=(Op("draw", count=1),), abilities=(
             _const(Op("power", target=THIS, amount=2000),
                    cond=Condition(tally="registrations", at_least=2)),)),

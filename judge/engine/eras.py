@@ -147,10 +147,14 @@ def card_uses(card: CardDef, where: str) -> Iterator[Use]:
                 yield _use(m, f"{where}.{name}")
     yield from op_uses(card.effect, f"{where}.effect")
     yield from op_uses(card.life_burst, f"{where}.life_burst")
+    if card.cost.remove_virus:
+        yield from _named("virus", f"{where}.cost.remove_virus")
     for ability in card.abilities:
         yield from op_uses(ability.effect, f"{where}.abilities[{ability.index}].effect")
         for name in reads((ability.cond,)):
             yield from _named(name, f"{where}.abilities[{ability.index}].while")
+        if ability.cost.remove_virus:
+            yield from _named("virus", f"{where}.abilities[{ability.index}].cost.remove_virus")
     for name, ops in card.more_effects():
         yield from op_uses(ops, f"{where}.{name}")
 
