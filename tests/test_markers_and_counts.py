@@ -100,6 +100,8 @@ def test_bad_values_are_refused_on_one_line(body: str, where: str, says: str) ->
     text(steps=effect('{ op = "registrations", amount = 1 }')),
     text(setup='markers = { p2 = { gate = ["signi1"] } }'),
     text(steps=effect('{ op = "draw", if = { tally = "gate", at_least = 1 } }')),
+    text(card='[[cards.x.abilities]]\nkind = "action"\ncost = { remove_virus = 1 }\n'
+              'effect = [{ op = "draw" }]'),
 ])
 def test_a_file_of_format_8_that_uses_them_is_refused(body: str) -> None:
     message = error_of(body.replace("format_version = 9", "format_version = 8"))

@@ -49,7 +49,7 @@ class Added:
     """What a version (9 or later) added to the format, so that a file declaring an earlier
     version that uses it is refused (:func:`too_new`): ``keys`` maps a kind of table of
     :func:`judge.scenario.walk.walk` (``op``, ``target``, ``condition``, ``ability``,
-    ``card``, ``setup``, ``zone-item``, ``step``, ``expect``, ``event``) to the keys the
+    ``card``, ``cost``, ``setup``, ``zone-item``, ``step``, ``expect``, ``event``) to the keys the
     version added to it; ``values`` maps (kind, key) to the values it added to a key that was
     there before (a new operation is ``("op", "op")``, a new trigger ``("ability",
     "trigger")``). Format 8 added fields to files that already declared format 7 (the
@@ -65,6 +65,7 @@ ADDED: Final[dict[int, Added]] = {
         # issue 30, helper B: markers on SIGNI zones (virus, gate), the registration count
         "setup": ("markers", "registrations"), "expect": ("markers", "registrations"),
         "condition": ("tally", "on_marker", "heaven"), "target": ("on_marker", "heaven"),
+        "cost": ("remove_virus",),
     }, values={
         ("op", "op"): ("set_virus", "remove_virus", "set_gate", "registrations"),
         ("op", "keyword"): ("wisdom",),
