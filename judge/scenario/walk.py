@@ -37,8 +37,8 @@ def shown(path: Path) -> str:
 @dataclass(frozen=True)
 class Node:
     """One table of the file: ``kind`` says which (``card``, ``ability``, ``cost``, ``op``,
-    ``target``, ``condition``, ``setup``, ``zone-item``, ``step``, ``choice``, ``expect``, ``event``),
-    ``table`` is the table itself (a zone item written as a string is a one-key table
+    ``target``, ``condition``, ``setup``, ``zone-item``, ``step``, ``choice``, ``expect``,
+    ``event``), ``table`` is the table itself (a zone item written as a string is a one-key table
     ``{"card": ...}`` made here), ``path`` where it is; ``context`` what the rules need to
     know of where it is (a zone item's ``zone``, a card's ``id``, an ability's ``kind``)."""
 
