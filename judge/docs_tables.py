@@ -88,6 +88,10 @@ REASON_CASES: dict[str, tuple[tuple[str, ...], str]] = {
     "no-rise-material": (("fizzle",), "put_onto_field of a Rise SIGNI whose material is not "
                                       "on the field"),
     "token-label-taken": (("fizzle",), "make_token with a label already made"),
+    "marker-present": (("fizzle",), "set_virus or set_gate on a zone that holds that marker "
+                                    "(or with no zone left without one)"),
+    "no-marker": (("fizzle",), "remove_virus from a zone without a virus (or with none "
+                               "left)"),
 }
 
 

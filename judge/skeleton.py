@@ -70,6 +70,8 @@ refreshes = {{ p1 = 0 }}  # refreshes already made this turn
 # in_force = [{{ player = "p1", op = "banish_to_trash", who = "opponent" }}]
 # format = "all-star"   # or key-selection, diva-selection (assist LRIGs; from current)
 # coins = {{ p1 = 0 }}    # BET coins
+# markers = {{ p2 = {{ virus = ["signi1"] }} }}  # viruses and gates on SIGNI zones (current)
+# registrations = {{ p1 = 0 }}  # registration counts (current)
 
 # Zones per player: deck and life top first; "LABEL" or "LABEL:card-id"; "d*3" is d1, d2, d3.
 # SIGNI zones take one card or a table {{ card = "S1:signi-2", down = true, charm = ["C1"] }}.

@@ -327,3 +327,18 @@ def test_a_boards_text_alternative_lists_each_zones_cards(tab: Page, base_url: s
             assert word in said, (lang, word, said)
         # every board of the page has one, the outcomes' too
         assert tab.locator("svg.board:not(.frame):not([aria-describedby])").count() == 0
+
+
+def test_a_virus_is_drawn_on_its_zone_and_said(tab: Page, base_url: str) -> None:
+    """A marker on a SIGNI zone (issue 30, round three) is drawn in its box, explained by the
+    legend and said by the board's text alternative, in every language."""
+    for lang, legend, said_words in (
+            ("en", "a virus on the zone", "SIGNI zone 1: D1 (power 3000), a virus on the zone."),
+            ("ja", "ゾーンにウィルスがある", "ゾーンにウィルスがある"),
+            ("zh-Hans", "区域上有病毒", "区域上有病毒")):
+        tab.goto(f"{base_url}/{lang}/rulings/constant-ability-reads-a-virus-set-now/")
+        last = tab.locator("#replay details[open] figure").last
+        assert "\u2623" in last.locator("text.mk").all_text_contents()
+        said = description(tab, last)
+        assert said_words in said, (lang, said)
+        assert f"\u2623 {legend}" in tab.locator(".legend").first.inner_text(), lang

@@ -20,9 +20,13 @@ from judge.engine.choices import CHOICE_KINDS
 from judge.engine.costs import Cost
 from judge.engine.events import EVENT_KINDS, AbilityRef, CardSet, Event, LastingKind, Paid
 from judge.engine.mechanics.bet import Coins
+from judge.engine.mechanics.gate import GateSet
 from judge.engine.mechanics.guard import Guard
+from judge.engine.mechanics.heaven import Heaven
+from judge.engine.mechanics.registrations import Registrations
 from judge.engine.mechanics.token_arts import TokenGone, TokenMade
 from judge.engine.mechanics.trap import Reveal
+from judge.engine.mechanics.virus import VirusRemoved, VirusSet
 from judge.engine.rule_processing import KINDS
 from judge.engine.state import ATTACK_STEPS, GAME_PHASES, ZONES, ZoneRef
 from judge.i18n import LANGS, LOCALES, catalog, catalogue_problems, compile_catalogues, po_path
@@ -106,6 +110,15 @@ SAMPLES: dict[str, Event] = {e.type: e for e in (
     TokenGone(seq=1, step=1, cause="game", player="p1", card="X1", from_zone=Z("p1.check")),
     Reveal(seq=1, step=1, cause="game", player="p2", card="X2", from_zone=Z("p2.trap1"),
            source=AbilityRef.of_card("X1")),
+    VirusSet(seq=1, step=1, cause="effect", player="p2", to_zone=Z("p2.signi1"),
+             source=AbilityRef.of_card("X1")),
+    VirusRemoved(seq=1, step=1, cause="effect", player="p2", from_zone=Z("p2.signi1"),
+                 source=AbilityRef.of_card("X1")),
+    GateSet(seq=1, step=1, cause="effect", player="p2", to_zone=Z("p2.signi3"),
+            source=AbilityRef.of_card("X1")),
+    Registrations(seq=1, step=1, cause="effect", player="p1", source=AbilityRef.of_card("X1"),
+                  amount=2, registrations=5),
+    Heaven(seq=1, step=1, cause="game", player="p1", card="X2"),
     ev.Pay(seq=1, step=1, cause="cost", player="p1", source=AbilityRef.of_card("X1"),
            cost=Cost.parse("white:1,colourless:1"),
            paid=(Paid("X2", "white"), Paid("X3", "colourless")), exceed=()),

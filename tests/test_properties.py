@@ -41,6 +41,8 @@ from judge.engine.cards import (
     LIMITED_ZONES,
     LOOK_OPS,
     LOOK_ZONES,
+    MARKER_OPS,
+    MARKER_ZONES,
     OPS,
     PLAYER_CANNOT,
     PLAYER_EVENTS,
@@ -311,6 +313,13 @@ def ops(draw: st.DrawFn, labels: list[str], on_field: list[str], depth: int = 0)
                     raw["zone"] = "trash"
         elif key == "zone" and name == "upper_limit":
             raw["zone"] = draw(st.sampled_from(LIMITED_ZONES))
+        elif key == "zone" and name in MARKER_OPS:  # markers: a SIGNI zone, or chosen
+            raw["zone"] = draw(st.sampled_from(MARKER_ZONES))
+        elif key == "count" and name in MARKER_OPS:  # a count only when the zone is chosen
+            if raw.get("zone", "signi") == "signi":
+                raw["count"] = draw(st.integers(0, 3))
+        elif key == "amount" and name == "registrations":
+            raw["amount"] = draw(st.integers(1, 3))
         elif key == "amount" and name in COUNT_LIMIT_OPS:  # the loader refuses a negative
             raw["amount"] = draw(st.integers(0, 4))
         elif key == "amount" and name == "set_power":

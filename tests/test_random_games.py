@@ -111,7 +111,7 @@ def test_games_use_the_card_text_vocabulary() -> None:
               "lasting:replace", "instead", "lasting:cannot/kind", "lasting:must_attack",
               "trigger:uses_spell", "use-through-an-effect", "op_skipped"}
     seen: set[str] = set()
-    for seed in range(120):  # until every one has been seen (the pool grows with the vocabulary)
+    for seed in range(600):  # until every one has been seen (the pool grows with the vocabulary)
         if wanted <= seen:
             break
         for e in play_random_game(RULES[-1], seed, turns=20).game.log:
@@ -140,7 +140,7 @@ def test_games_look_reveal_and_search_the_main_deck() -> None:
               "verb:look", "verb:reveal_until", "verb:search", "look:opponent-deck",
               "shuffle:effect", "kept-on-top", "look:opponent-hand"}
     seen: set[str] = set()
-    for seed in range(120):  # until every one has been seen (the pool grows)
+    for seed in range(600):  # until every one has been seen (the pool grows with the vocabulary)
         if wanted <= seen:
             break
         game = play_random_game(RULES[-1], seed, turns=20).game
@@ -177,7 +177,7 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
               *starts, "seed_blooms", "trap_revealed", "coins_paid", "life_cloth_moved",
               "targeted"}
     seen: set[str] = set()
-    for seed in range(400):  # until every one has been seen (Traps, coins paid come late)
+    for seed in range(600):  # until every one has been seen (the pool grows with the vocabulary)
         if wanted <= seen:
             break
         game = play_random_game(RULES[-1], seed, turns=20).game

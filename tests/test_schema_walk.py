@@ -203,6 +203,11 @@ OP_BASE: dict[str, tuple[dict[str, Any], str]] = {
     # S1 must attack: the advance past the SIGNI attack step is refused until it has
     "must_attack": ({"op": "must_attack", "target": "S1"},
                     step("advance", to="signi") + step("advance", to="end")),
+    # issue 30, round three: markers on the opponent's SIGNI zones (chosen: the first free)
+    "set_virus": ({"op": "set_virus"}, ""),
+    "remove_virus": ({"op": "remove_virus"}, ""),
+    "set_gate": ({"op": "set_gate"}, ""),
+    "registrations": ({"op": "registrations", "amount": 1}, ""),
     # issue 30, family 2: p1's deck is d1 ... d8 (fillers: SIGNI of level 1)
     "look": ({"op": "look", "count": 3, "target": {"count": 1}}, ""),
     "reveal_until": ({"op": "reveal_until", "target": {"level_at_least": 2}}, ""),
@@ -263,6 +268,9 @@ OP_REQUIRED: dict[tuple[str, str], Any] = {
     ("reveal_until", "target"): {"level_at_least": 3}, ("reveal_until", "zone"): "ener",
     ("reveal_until", "rest"): "bottom", ("search", "target"): {"count": 2},
     ("search", "zone"): "ener",
+    ("set_virus", "zone"): "signi3", ("set_gate", "zone"): "signi3",
+    ("remove_virus", "zone"): "signi3", ("remove_virus", "who"): "self",
+    ("registrations", "amount"): 3,
 }
 
 
@@ -400,6 +408,19 @@ for _name in ("who", "target", "zone", "rest"):
 OP_SPECIAL[("negate_attack", "if")] = lambda v: _negate("if", {"turn": "own"})
 
 
+def _remove_virus(field_: str, value: Any) -> Pair:
+    """A removal of the viruses on p2's zones 1 and 3 (and p1's zone 2): the first chosen,
+    then with the field."""
+    base = {"op": "remove_virus"}
+    board = {"markers": {"p1": {"virus": ["signi2"]}, "p2": {"virus": ["signi1", "signi3"]}}}
+    return (ruling(steps=effect(base), setup=board),
+            ruling(steps=effect({**base, field_: value}), setup=board))
+
+
+for _name in ("who", "zone", "count"):
+    OP_SPECIAL[("remove_virus", _name)] = functools.partial(_remove_virus, _name)
+
+
 # ---------------------------------------------------------------------- the other tables
 
 
@@ -446,6 +467,9 @@ VALUES: dict[str, Any] = {
     "condition.has_abilities": True, "condition.name": "signi-1",
     "condition.lrig_colour": False, "condition.same_class": True,
     "condition.this_is": {"down": True},
+    # round three: no marker is on the board
+    "target.on_marker": "virus", "condition.on_marker": "virus",
+    "target.heaven": True, "condition.heaven": True,
 }
 #: A value of each filter key that the source S1 (signi-2), and the four fillers of p1's
 #: ener, do not match (this_is, for_each).
@@ -453,7 +477,8 @@ FILTER_FALSE: dict[str, Any] = {
     "type": "lrig", "class": "Weapon", "colour": "blue", "crossed": True,
     "power_at_most": 0, "power_at_least": 9000, "level_at_least": 3, "level_at_most": 0,
     "down": True, "frozen": True, "with_charm": True, "with_accessory": True,
-    "has_abilities": True, "name": "signi-4", "lrig_colour": False,
+    "has_abilities": True, "name": "signi-4", "lrig_colour": False, "on_marker": "virus",
+    "heaven": True,
 }
 
 
@@ -474,7 +499,10 @@ def for_each(f: Field) -> Pair:
     that changes the count."""
     base = {"zone": "ener"}
     value = {"who": "opponent", "zone": "hand", "colours": True}.get(f.name)
-    variant = {**base, f.name: FILTER_FALSE[f.name] if value is None else value}
+    if f.name == "tally":  # instead of the zone: no marker is on the board
+        variant: dict[str, Any] = {"tally": "virus"}
+    else:
+        variant = {**base, f.name: FILTER_FALSE[f.name] if value is None else value}
     return (op_ruling({"op": "draw", "for_each": base}, ""),
             op_ruling({"op": "draw", "for_each": variant}, ""))
 
@@ -618,6 +646,12 @@ PROBES.update({
          "p1": {"lrig_deck": ["B:bet-arts"]}, "steps": step("use", card="B"),
          "extra": "[[choices]]\npick = \"yes\"\n"},
         {"setup": {"coins": {"p1": 1}}}),
+    "setup.markers": lambda: _pair(
+        {"steps": effect({"op": "banish", "target": {"who": "opponent", "on_marker": "virus"}})},
+        {"setup": {"markers": {"p2": {"virus": ["signi2"]}}}}),
+    "setup.registrations": lambda: _pair(
+        {"steps": effect({"op": "draw", "if": {"tally": "registrations", "at_least": 2}})},
+        {"setup": {"registrations": {"p1": 2}}}),
 })
 
 PROBES["ruling.setup"] = lambda: _pair({"steps": DRAW}, {"p1": {"deck": ["q1", "q2"]}})
@@ -650,6 +684,8 @@ _FALSE = {
     "visible": "[expect.visible.p1]\nsees = [\"e1\"]\n",
     "keywords": 'keywords = { S1 = ["lancer"] }\n', "lost": "lost = { S1 = true }\n",
     "crossed": "crossed = { S1 = true }\n",
+    "markers": "markers = { p2 = { virus = [\"signi1\"] } }\n",
+    "registrations": "registrations = { p1 = 3 }\n",
     "events": "[expect.events]\nabsent = [{ type = \"step\" }]\n",
     "outcomes": "[[expect.outcomes]]\nturn = 9\n",
 }
@@ -1067,6 +1103,8 @@ PROBES.update({
     "cost.exceed": lambda: _cost("exceed", 1, p1={"lrig_deck": ["X:cx"],
                                                  "lrig": ["L0:lrig-white-3", "L:lrig-white-4"]}),
     "cost.discard": lambda: _cost("discard", 1),
+    "cost.remove_virus": lambda: _cost("remove_virus", 1,
+                                       setup={"markers": {"p2": {"virus": ["signi1"]}}}),
     # a discard part as a table: its count, its class, and (issue 30) a count that varies
     "discard-cost.count": lambda: (
         ruling(cards=card("cx", {**ARTS, "cost": {"discard": {"at_most": 3}}}),

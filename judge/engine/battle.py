@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from judge.engine import bursts, mechanics, triggers
 from judge.engine import events as ev
 from judge.engine.events import AbilityRef
-from judge.engine.mechanics import guard, trap
+from judge.engine.mechanics import guard, heaven, trap
 from judge.engine.ops import banish_card, deal_damage
 from judge.engine.state import CardInstance, other
 
@@ -78,6 +78,8 @@ def declare_attack(game: Game, attacker: CardInstance) -> bool:
     game.flags_changed()
     game.emit(ev.Attack, cause="game", player=attacker.owner, card=attacker.label,
               from_zone=attacker.zone)
+    if attacker.card.is_signi_like:
+        heaven.enter(game, attacker)  # before the "when it attacks" abilities trigger
     triggers.queue(game, attacker, ("attacks",))
     if attacker.card.is_signi_like:
         triggers.others(game, "signi_attacks", attacker)

@@ -232,6 +232,19 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "coins": (("who", "amount", "for_each"), "a player gains (or, negative, loses) coins"),
     "negate_attack": ((), "the attack being declared is negated: no battle and no damage (in "
                           "an ability that triggers on the attack)"),
+    # markers on SIGNI zones (judge/engine/mechanics/: markers.py, virus.py, gate.py): on the
+    # opponent's zones unless who says otherwise
+    "set_virus": (("zone", "count"),
+                  "set a virus on the opponent's SIGNI zones (one a zone at most; zone, or "
+                  "chosen)"),
+    "remove_virus": (("who", "zone", "count"),
+                     "remove viruses from the opponent's SIGNI zones (who: whose zones)"),
+    "set_gate": (("zone", "count"),
+                 "set a gate on the opponent's SIGNI zones (one a zone at most; zone, or "
+                 "chosen)"),
+    # the registration count (judge/engine/mechanics/registrations.py)
+    "registrations": (("who", "amount"),
+                      "a player gains registrations (a LRIG's or an ARTS's effect only)"),
     # looking at, revealing and searching the main deck (judge/engine/looking.py)
     "look": (("who", "count", "target", "zone", "rest", "reveal", "from"),
              "look at the top count cards of the main deck (or, from = \"hand\", at the whole "
@@ -245,6 +258,16 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
                "(shown to both with reveal), then shuffle it"),
 }
 
+#: Operations whose ``who`` is the opponent unless they say otherwise (markers are set on the
+#: opponent's SIGNI zones: judge/engine/mechanics/markers.py).
+WHO_OPPONENT: Final = ("set_virus", "remove_virus", "set_gate")
+#: The operations on markers, and the zones their ``zone`` may name (``signi``: chosen).
+MARKER_OPS: Final = WHO_OPPONENT
+MARKER_ZONES: Final = ("signi", "signi1", "signi2", "signi3")
+#: Operations only the effects of some card types have (a card of another type with one is
+#: refused): the registration count is gained by LRIG and ARTS effects
+#: (judge/engine/mechanics/registrations.py).
+OP_CARD_TYPES: Final[dict[str, tuple[str, ...]]] = {"registrations": ("lrig", "arts")}
 #: Fields every operation accepts: ``if`` (the operation happens only while this condition
 #: holds) and ``if_done`` ("if you do": only if the operation before it did what it said).
 COMMON_OP_FIELDS: Final = ("if", "if_done")
@@ -672,14 +695,21 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
     zone = ""
     if "zone" in raw:
         zones = LIMITED_ZONES if name == "upper_limit" else INSTEAD_ZONES \
-            if name == "replace" else LOOK_ZONES if name in LOOK_OPS else ZONE_WORDS
+            if name == "replace" else LOOK_ZONES if name in LOOK_OPS else MARKER_ZONES \
+            if name in MARKER_OPS else ZONE_WORDS
         zone = _choice(raw["zone"], zones, f"{where}.zone")
+    if name in MARKER_OPS and zone not in ("", "signi") and "count" in raw:
+        raise FieldError(f"{where}.count", f"{name} on the zone {zone} acts on that one zone: "
+                                           "give count only with zone = \"signi\" (chosen)")
     if name == "upper_limit" and not zone:
         raise FieldError(f"{where}.zone", "missing (the zone whose upper limit is set)",
                          LIMITED_ZONES)
     if name in (*COUNT_LIMIT_OPS, "set_power", "set_level") and "amount" not in raw:
         raise FieldError(f"{where}.amount", f"missing (the value {name} sets)")
     amount = _int(raw.get("amount", 0), f"{where}.amount")
+    if name == "registrations" and amount < 1:
+        raise FieldError(f"{where}.amount", f"a player gains 1 or more registrations, got "
+                                            f"{amount}")
     if name in COUNT_LIMIT_OPS and amount < 0:
         raise FieldError(f"{where}.amount", f"must be 0 or more, got {amount}")
     instead: tuple[Op, ...] = ()
@@ -714,7 +744,8 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
                                                   "multiply")
     return Op(
         name=name,
-        who=_choice(raw.get("who", "self"), WHO, f"{where}.who"),
+        who=_choice(raw.get("who", "opponent" if name in WHO_OPPONENT else "self"), WHO,
+                    f"{where}.who"),
         count=count,
         amount=amount,
         target=target,
@@ -1155,6 +1186,15 @@ def _check_own_moves(card: CardDef, where: str) -> None:
             problem = op_problem(op, {}, source=card)
             if problem:
                 raise FieldError(f"{where}.{path}[{i}]", problem)
+    allowed = OP_CARD_TYPES
+    for path, ops in effects:
+        for i, op in enumerate(ops):
+            for inner in (op, *op.ops):
+                types = allowed.get(inner.name)
+                if types is not None and card.type not in types:
+                    raise FieldError(f"{where}.{path}[{i}].op", f"only the effects of a "
+                                     f"{' or '.join(types)} have {inner.name}, not a "
+                                     f"{card.type}'s", types)
 
 
 def _cross(raw: Mapping[str, Any], ctype: str, where: str) -> tuple[str, str] | None:

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Final
 from judge.engine.classes import parse_class
 from judge.engine.costs import ENER_COLOURS
 from judge.engine.state import SIGNI_ZONES, UNDER_ZONES, other
+from judge.engine.tallies import TALLIES, measure
 from judge.errors import FieldError, unknown_field
 from judge.ids import quote
 from judge.limits import MAX_COUNT, MAX_NUMBER
@@ -50,6 +51,8 @@ if TYPE_CHECKING:
 
 #: The colours a card can have; ``colourless`` is not a colour (it never counts as one).
 COLOURS: Final = tuple(c for c in ENER_COLOURS if c != "colourless")
+#: The kinds of marker a filter may ask for (``on_marker``; judge/engine/mechanics/markers.py).
+MARKER_KINDS: Final = ("virus", "gate")
 #: Whose cards a condition counts: relative to the player the condition belongs to.
 COND_WHO: Final = ("self", "opponent", "both")
 #: The zones a condition may count cards in (``signi``: the three SIGNI zones).
@@ -58,7 +61,7 @@ COND_ZONES: Final = ("deck", "hand", "ener", "trash", "life", "lrig_trash", "lri
 #: targets, counting conditions, ``this_is`` and ``for_each``.
 STATE_KEYS: Final = ("power_at_least", "power_at_most", "level_at_least", "level_at_most",
                      "down", "frozen", "with_charm", "with_accessory", "has_abilities", "name",
-                     "lrig_colour")
+                     "lrig_colour", "on_marker", "heaven")
 #: Every key of a filter: the card's printed kind, and its state.
 FILTER_KEYS: Final = ("type", "class", "colour", "crossed", *STATE_KEYS)
 #: What a bound on power or level may name instead of a number: the card the ability or
@@ -73,7 +76,7 @@ THIS_ZONES: Final = (*SIGNI_ZONES, "signi", "lrig", "ener", "trash", "hand")
 TURNS: Final = ("own", "opponent")
 COND_KEYS: Final = ("this_in", "who", "zone", "type", "class", "colour", "crossed", "at_least",
                     "at_most", "colours", "turn", "cross", "charm", *STATE_KEYS, "same_class",
-                    "this_is")
+                    "this_is", "tally")
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +110,11 @@ class StateFilter:
     abilities: bool | None = None
     name: str = ""
     lrig_colour: bool | None = None
+    #: it is in a SIGNI zone that holds a marker of this kind (``virus``, ``gate``:
+    #: judge/engine/mechanics/markers.py)
+    on_marker: str = ""
+    #: it is in the heaven state (judge/engine/mechanics/heaven.py)
+    heaven: bool | None = None
 
     @property
     def derived(self) -> bool:
@@ -139,6 +147,10 @@ class StateFilter:
         if self.accessory is not None and has_accessory(game, inst) != self.accessory:
             return False
         if self.name and not named(inst.card, self.name):
+            return False
+        if self.on_marker and not on_marker(game, inst, self.on_marker):
+            return False
+        if self.heaven is not None and in_heaven(game, inst) != self.heaven:
             return False
         if self.lrig_colour is not None and \
                 shares_lrig_colour(game, inst, controller) != self.lrig_colour:
@@ -191,6 +203,20 @@ class Filter:
             if self.colour != "colourless" and self.colour not in printed:
                 return False
         return self.crossed is None or (inst.label in crossed) == self.crossed
+
+
+def on_marker(game: Game, inst: CardInstance, kind: str) -> bool:
+    """Whether ``inst`` is in a SIGNI zone that holds a marker of ``kind``
+    (judge/engine/mechanics/markers.py; the state is read here, where filters are)."""
+    where = inst.zone
+    return where.zone in SIGNI_ZONES and \
+        where.zone in game.state.players[where.player].markers.get(kind, ())
+
+
+def in_heaven(game: Game, inst: CardInstance) -> bool:
+    """Whether ``inst``, as the object it is now, is in the heaven state
+    (judge/engine/mechanics/heaven.py)."""
+    return (inst.label, inst.epoch) in game.state.heaven
 
 
 def has_charm(game: Game, signi: CardInstance) -> bool:
@@ -314,6 +340,9 @@ class Condition:
     charm: bool = False
     same_class: bool = False
     this_is: Filter | None = None
+    #: a number of the game that is not a count of cards (:mod:`judge.engine.tallies`),
+    #: compared (or multiplied by) instead of ``zone``'s cards
+    tally: str = ""
 
     def filters(self) -> tuple[Filter, ...]:
         """The filters it reads cards with (of the counted cards, of its own card)."""
@@ -321,7 +350,10 @@ class Condition:
 
     @property
     def derived(self) -> bool:
-        """Whether it reads power, level or abilities (:attr:`StateFilter.derived`)."""
+        """Whether it reads power, level or abilities (:attr:`StateFilter.derived`), or a
+        derived tally."""
+        if self.tally and TALLIES[self.tally].derived:
+            return True
         return any(f.state is not None and f.state.derived for f in self.filters())
 
     def holds(self, game: Game, controller: str, source: CardInstance | None,
@@ -362,8 +394,7 @@ class Condition:
     def counted(self, game: Game, controller: str, crossed: frozenset[str],
                 source: CardInstance | None = None) -> list[CardInstance]:
         """The cards in the condition's zone of ``who`` that its filter matches."""
-        players = (controller,) if self.who == "self" else (other(controller),) \
-            if self.who == "opponent" else (controller, other(controller))
+        players = self.players(controller)
         state = game.state
         zones = SIGNI_ZONES if self.zone == "signi" else (self.zone,)
         cards = [c for p in players for z in zones for c in state.zone(p, z)]
@@ -372,9 +403,16 @@ class Condition:
                                                             source)]
         return cards
 
+    def players(self, controller: str) -> tuple[str, ...]:
+        """The players ``who`` names, seen from ``controller``."""
+        return (controller,) if self.who == "self" else (other(controller),) \
+            if self.who == "opponent" else (controller, other(controller))
+
     def measure(self, game: Game, controller: str, crossed: frozenset[str],
                 source: CardInstance | None = None) -> int:
-        """The number the condition compares: cards, or their different colours."""
+        """The number the condition compares: cards, their different colours, or a tally."""
+        if self.tally:
+            return measure(game, self.tally, self.players(controller))
         cards = self.counted(game, controller, crossed, source)
         if self.colours:
             return len({colour for c in cards for colour in printed_colours(c)})
@@ -431,7 +469,9 @@ def parse_state(raw: Mapping[str, Any], where: str) -> StateFilter | None:
         charm=_flag(raw, "with_charm", where), accessory=_flag(raw, "with_accessory", where),
         abilities=_flag(raw, "has_abilities", where),
         name=_text(raw["name"], f"{where}.name") if "name" in raw else "",
-        lrig_colour=_flag(raw, "lrig_colour", where))
+        lrig_colour=_flag(raw, "lrig_colour", where),
+        on_marker=_choice(raw["on_marker"], MARKER_KINDS, f"{where}.on_marker")
+        if "on_marker" in raw else "", heaven=_flag(raw, "heaven", where))
 
 
 def parse_filter(raw: Mapping[str, Any], where: str, card_types: tuple[str, ...]) -> Filter:
@@ -487,9 +527,14 @@ def parse_condition(raw: Any, where: str, card_types: tuple[str, ...]) -> Condit
     if not isinstance(same_class, bool):
         raise FieldError(f"{where}.same_class", f"expected true or false, got "
                                                 f"{quote(same_class)}")
+    tally = _choice(raw["tally"], tuple(TALLIES), f"{where}.tally") if "tally" in raw else ""
+    if tally:
+        _tally_alone(raw, where)
+        if "at_least" not in raw and "at_most" not in raw:
+            raise FieldError(f"{where}.at_least", "missing (a tally needs at_least or at_most)")
     counting = ("who", "type", "class", "colour", "crossed", "at_least", "at_most", "colours",
                 *STATE_KEYS, "same_class")
-    if not zone:
+    if not zone and not tally:
         for key in counting:
             if key in raw:
                 raise FieldError(f"{where}.{key}", "counts cards: give the zone they are in too",
@@ -507,22 +552,35 @@ def parse_condition(raw: Any, where: str, card_types: tuple[str, ...]) -> Condit
         turn=_choice(raw["turn"], TURNS, f"{where}.turn") if "turn" in raw else "",
         cross=cross, charm=charm, same_class=same_class,
         this_is=parse_this_is(raw["this_is"], f"{where}.this_is", card_types)
-        if "this_is" in raw else None)
+        if "this_is" in raw else None, tally=tally)
+
+
+def _tally_alone(raw: Mapping[str, Any], where: str) -> None:
+    """A tally counts no cards: not with a zone, a filter or a colour count."""
+    for key in ("zone", *FILTER_KEYS, "colours", "same_class"):
+        if key in raw:
+            raise FieldError(f"{where}.{key}", "a tally is a number of the game, not a count "
+                                               "of cards: give zone or tally, not both",
+                             tuple(TALLIES))
 
 
 def parse_count(raw: Any, where: str, card_types: tuple[str, ...]) -> Condition:
     """A count table (``for_each``): the counting part of a condition, ``zone`` with ``who``,
     the filter keys and ``colours``, without bounds: ``{ zone = "ener", colours = true }``."""
-    keys = ("who", "zone", *FILTER_KEYS, "colours")
+    keys = ("who", "zone", *FILTER_KEYS, "colours", "tally")
     if not isinstance(raw, dict):
         raise FieldError(where, "expected a count table such as { zone = \"hand\" }, or "
                                 f"\"done\" or \"paid\", got {quote(raw)}")
     for key in raw:
         if key not in keys:
             raise unknown_field(where, key, keys)
+    if "tally" in raw:
+        _tally_alone(raw, where)
+        return Condition(who=_choice(raw.get("who", "self"), COND_WHO, f"{where}.who"),
+                         tally=_choice(raw["tally"], tuple(TALLIES), f"{where}.tally"))
     if "zone" not in raw:
-        raise FieldError(f"{where}.zone", "missing (the zone whose cards are counted)",
-                         COND_ZONES)
+        raise FieldError(f"{where}.zone", "missing (the zone whose cards are counted, or a "
+                                          "tally)", COND_ZONES)
     colours = raw.get("colours", False)
     if not isinstance(colours, bool):
         raise FieldError(f"{where}.colours", f"expected true or false, got {quote(colours)}")

@@ -20,6 +20,8 @@ Sources: WIXOSS TCG Wiki "間違えやすいルール" (コスト; コストを�
   ``at_most`` its count varies (issue 30): the player discards from ``count`` to ``at_most``
   cards, as many as they choose, and the effect may count them (``for_each = "paid"``,
   :mod:`judge.engine.amounts`).
+- A ``remove_virus`` part removes that many viruses from the opponent's SIGNI zones, which its
+  player chooses (:mod:`judge.engine.mechanics.virus`): payable only while there are as many.
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ ENER_COLOURS: Final = ("white", "red", "blue", "green", "black", "colourless")  
 MAX_PAYMENTS: Final = 512
 _COLOURED: Final = ENER_COLOURS[:-1]
 _OR: Final = "_or_"
-COST_PARTS: Final = (*ENER_COLOURS, "COLOUR_or_COLOUR", "down", "exceed", "discard")
+COST_PARTS: Final = (*ENER_COLOURS, "COLOUR_or_COLOUR", "down", "exceed", "discard",
+                     "remove_virus")
 
 
 def alternatives(requirement: str) -> tuple[str, ...]:
@@ -76,6 +79,8 @@ class Cost:
     discard_class: str = ""
     #: a discard whose count varies: at most this many (0: exactly ``discard``)
     discard_max: int = 0
+    #: viruses removed from the opponent's SIGNI zones (judge/engine/mechanics/virus.py)
+    remove_virus: int = 0
 
     @property
     def ener_total(self) -> int:
@@ -84,7 +89,7 @@ class Cost:
     @property
     def free(self) -> bool:
         return not self.ener and not self.down and not self.exceed and not self.discard \
-            and not self.discard_max
+            and not self.discard_max and not self.remove_virus
 
     def __str__(self) -> str:
         parts = [f"{c}:{n}" for c, n in self.ener]
@@ -96,6 +101,8 @@ class Cost:
             most = f"-{self.discard_max}" if self.discard_max else ""
             parts.append(f"discard:{self.discard}{most}" +
                          (f":{self.discard_class}" if self.discard_class else ""))
+        if self.remove_virus:
+            parts.append(f"remove_virus:{self.remove_virus}")
         return ",".join(parts) or "free"
 
     @classmethod
@@ -104,6 +111,7 @@ class Cost:
             return cls()
         ener: dict[str, int] = {}
         down, exceed, discard, discard_class, discard_max = False, 0, 0, "", 0
+        viruses = 0
         for part in text.split(","):
             name, _, count = part.strip().partition(":")
             if name == "down" and not count:
@@ -120,11 +128,13 @@ class Cost:
                 exceed = int(count)
             elif name == "discard":
                 discard = int(count)
+            elif name == "remove_virus":
+                viruses = int(count)
             elif colour is not None:
                 ener[colour] = ener.get(colour, 0) + int(count)
             else:
                 raise FieldError("", f"unknown cost part {quote(name)}", COST_PARTS)
-        return cls(normalise(ener), down, exceed, discard, discard_class, discard_max)
+        return cls(normalise(ener), down, exceed, discard, discard_class, discard_max, viruses)
 
 
 def parse_cost(raw: Any, where: str) -> Cost:
@@ -135,6 +145,7 @@ def parse_cost(raw: Any, where: str) -> Cost:
         raise FieldError(where, f"expected a table such as {{ white = 1 }}, got {quote(raw)}")
     ener: dict[str, int] = {}
     down, exceed, discard, discard_class, discard_max = False, 0, 0, "", 0
+    viruses = 0
     for key, value in raw.items():
         if key == "down":
             if not isinstance(value, bool):
@@ -154,7 +165,7 @@ def parse_cost(raw: Any, where: str) -> Cost:
         else:
             key_where = f"{where}.{key}"
         colour = requirement(key)
-        if key not in ("exceed", "discard") and colour is None:
+        if key not in ("exceed", "discard", "remove_virus") and colour is None:
             raise FieldError(f"{where}.{key}", "unknown cost part", COST_PARTS)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise FieldError(key_where, f"expected a count of 0 or more, got {quote(value)}")
@@ -165,11 +176,13 @@ def parse_cost(raw: Any, where: str) -> Cost:
             exceed = value
         elif key == "discard":
             discard = value
+        elif key == "remove_virus":
+            viruses = value
         else:
             assert colour is not None
             ener[colour] = ener.get(colour, 0) + value
     return Cost(normalise(ener), down, exceed, discard,
-                discard_class if discard or discard_max else "", discard_max)
+                discard_class if discard or discard_max else "", discard_max, viruses)
 
 
 #: The keys of a discard part written as a table.
@@ -215,7 +228,7 @@ def change_cost(cost: Cost, changes: Sequence[Mapping[str, int]],
         for colour, amount in mod.items():
             ener[colour] = max(0, ener.get(colour, 0) + amount)
     return Cost(normalise(ener), cost.down, cost.exceed, cost.discard, cost.discard_class,
-                cost.discard_max)
+                cost.discard_max, cost.remove_virus)
 
 
 def can_pay_as(card: CardInstance) -> tuple[str, ...]:

@@ -446,6 +446,60 @@ def _others_vocabulary() -> list[CardDef]:
     ]
 
 
+def _marker_vocabulary() -> list[CardDef]:
+    """Cards of the later formats' markers and counts (issue 30, round three): a virus set
+    (on a zone chosen) and removed as the price of a boost, a SIGNI on a zone with a virus
+    chosen, a count of viruses and of gates, a registration count read by a constant ability."""
+    virus = Filter(state=StateFilter(on_marker="virus"))
+    return [
+        _signi("s2vs", 2, 5000, colour="black", life_burst=(Op("set_virus"),), abilities=(
+            Ability("on_play", (Op("set_virus"),), trigger="on_play",
+                    zone="field"),
+            Ability("action", (Op("remove_virus", who="opponent"),
+                               Op("power", target=THIS, amount=3000, if_done=True)),
+                    once_per_turn=True))),
+        _signi("s3vb", 3, 7000, colour="black", abilities=(
+            Ability("on_play", (Op("banish", target=replace(OPPONENT_SIGNI, filter=virus)),),
+                    trigger="on_play", zone="field"),
+            _const(Op("power", target=THIS, amount=1000, for_each=ForEach(count=Condition(
+                who="opponent", tally="virus")))),
+            Ability("action", (Op("draw", count=1),), cost=Cost(remove_virus=1)))),
+        _signi("s2rg", 2, 5000, colour="white", life_burst=(Op("draw", count=1),), abilities=(
+            _const(Op("power", target=THIS, amount=2000),
+                   cond=Condition(tally="registrations", at_least=2)),)),
+        # wisdom: a wisdom SIGNI whose entering draws while the wisdom is 4 or more
+        _signi("s2ws", 2, 5000, colour="blue", keywords=("wisdom",), abilities=(
+            Ability("on_play", (Op("draw", count=1, only_if=Condition(tally="wisdom",
+                                                                       at_least=4)),),
+                    trigger="on_play", zone="field"),)),
+        _signi("s3ws", 3, 7000, colour="blue", keywords=("wisdom",),
+               life_burst=(Op("draw", count=1, for_each=ForEach(count=Condition(
+                   tally="wisdom"))),)),
+        # heaven: a cross pair (the right one downs itself as it enters); the left one's
+        # attack boosts it while it is in heaven
+        _signi("s2ha", 2, 5000, colour="red", cross=("s2hb", "right"),
+               life_burst=(Op("draw", count=1),), abilities=(
+                   Ability("auto", (Op("power", target=THIS, amount=3000, only_if=Condition(
+                       this_is=Filter(state=StateFilter(heaven=True)))),),
+                           trigger="attacks"),)),
+        _signi("s2hb", 2, 5000, colour="red", cross=("s2ha", "left"),
+               life_burst=(Op("draw", count=1),), abilities=(
+                   Ability("on_play", (Op("down", target=THIS),), trigger="on_play",
+                           zone="field"),)),
+    ]
+
+
+def _marker_arts() -> list[CardDef]:
+    """ARTS that set gates and gain registrations, with a count of gates."""
+    return [
+        CardDef(id="a-gate", name="a-gate", type="arts", colour=("white",),
+                effect=(Op("set_gate", count=2), Op("registrations", amount=1),
+                        Op("draw", count=1, for_each=ForEach(count=Condition(
+                            who="opponent", tally="gate")))),
+                timing=("main",), cost=Cost((("colourless", 1),))),
+    ]
+
+
 def _state_arts() -> list[CardDef]:
     """ARTS of issue 30's vocabulary: abilities, level bounds and "as many as were
     banished"; "discard until you have N"."""
@@ -623,6 +677,7 @@ def _make_pool() -> dict[str, CardDef]:
         *_look_vocabulary(),
         *_others_vocabulary(),
         *_later_vocabulary(),
+        *_marker_vocabulary(),
     ]
     lrigs = [CardDef(id=f"l{n}", name=f"l{n}", type="lrig", colour=("white",), level=n,
                      limit=(0, 2, 5, 7, 11)[n], lrig_type="Tama",
@@ -650,6 +705,7 @@ def _make_pool() -> dict[str, CardDef]:
                 timing=("main",), cost=Cost()),
         *_vocabulary_arts(),
         *_state_arts(),
+        *_marker_arts(),
     ]
     _POOL.update({c.id: c for c in [*pool, *lrigs, *arts]})
     return dict(_POOL)

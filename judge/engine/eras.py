@@ -7,7 +7,10 @@ format does the same (:mod:`judge.engine.formats`). A rule set has a mechanic wh
 start date (``from`` in ``data/rulesets.toml``) is not earlier. What counts as using a
 mechanic: a card listing its keyword, a card of one of its ``card_types``, a card whose
 definition fills one of its ``card_fields``, an operation among its ``ops`` (in a card's
-effects, a step or an effect in force) and a card laid out in one of its ``zones``.
+effects, a step or an effect in force), a card laid out in one of its ``zones``, and what a
+condition, count or target reads of it (a ``tally`` names its mechanic, ``on_marker`` the
+marker's, ``heaven`` the heaven state's) or a set-up lays out of it (``setup.markers``,
+``setup.registrations``).
 
 The sources date few mechanics. The engine's choice (**interpretation**, docs/rules-model.md,
 "Mechanics by date"): what the 2014 page (WIXOSS TCG Wiki "間違えやすいルール") shows exists
@@ -28,11 +31,12 @@ wikiwiki.jp, 2020-11-30); Chinese wiki "WIXOSS/游戏规则" (undated).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
 from judge.engine import mechanics
 from judge.engine.cards import CardDef, Op
+from judge.engine.conditions import Condition, Filter
 from judge.engine.formats import FORMATS
 from judge.engine.rulesets import RuleSet, date_key
 
@@ -81,11 +85,54 @@ def _use(m: mechanics.Mechanic, where: str) -> Use:
 
 
 def op_uses(ops: Iterable[Op], where: str) -> Iterator[Use]:
-    """The dated operations among ``ops`` (``where[i]`` names each)."""
+    """The dated operations among ``ops`` (``where[i]`` names each), and the dated mechanics
+    their conditions, counts and targets read (:func:`reads`)."""
     by_op = _lookup().by_op
     for i, op in enumerate(ops):
         for m in by_op.get(op.name, ()):
             yield _use(m, f"{where}[{i}].op")
+        conds = (op.only_if, op.cond, op.for_each.count if op.for_each else None)
+        filters = (op.target.filter,) if op.target is not None else ()
+        for name in reads(conds, filters):
+            yield from _named(name, f"{where}[{i}]")
+        yield from op_uses(op.ops, f"{where}[{i}].ops")
+
+
+def reads(conds: Iterable[Condition | None], filters: Iterable[Filter] = ()) -> Iterator[str]:
+    """The mechanics that conditions and filters read: a tally names its mechanic
+    (``virus``, ``gate``, ``registrations``, ``wisdom``), ``on_marker`` the marker's,
+    ``heaven`` the heaven state's."""
+    every = [*filters]
+    for cond in conds:
+        if cond is not None:
+            if cond.tally:
+                yield cond.tally
+            every.extend(cond.filters())
+    for f in every:
+        state = f.state
+        if state is not None:
+            if state.on_marker:
+                yield state.on_marker
+            if state.heaven is not None:
+                yield "heaven"
+
+
+def _named(name: str, where: str) -> Iterator[Use]:
+    m = mechanics.get(name)
+    if m is not None and m.since:
+        yield _use(m, where)
+
+
+def setup_uses(markers: Mapping[str, Mapping[str, tuple[str, ...]]],
+               registrations: Mapping[str, int]) -> Iterator[Use]:
+    """The markers (``setup.markers``) and registration counts a set-up lays out."""
+    for player, kinds in markers.items():
+        for kind, zones in kinds.items():
+            if zones:
+                yield from _named(kind, f"setup.markers.{player}.{kind}")
+    for player, count in registrations.items():
+        if count:
+            yield from _named("registrations", f"setup.registrations.{player}")
 
 
 def card_uses(card: CardDef, where: str) -> Iterator[Use]:
@@ -100,8 +147,14 @@ def card_uses(card: CardDef, where: str) -> Iterator[Use]:
                 yield _use(m, f"{where}.{name}")
     yield from op_uses(card.effect, f"{where}.effect")
     yield from op_uses(card.life_burst, f"{where}.life_burst")
+    if card.cost.remove_virus:
+        yield from _named("virus", f"{where}.cost.remove_virus")
     for ability in card.abilities:
         yield from op_uses(ability.effect, f"{where}.abilities[{ability.index}].effect")
+        for name in reads((ability.cond,)):
+            yield from _named(name, f"{where}.abilities[{ability.index}].while")
+        if ability.cost.remove_virus:
+            yield from _named("virus", f"{where}.abilities[{ability.index}].cost.remove_virus")
     for name, ops in card.more_effects():
         yield from op_uses(ops, f"{where}.{name}")
 

@@ -1254,4 +1254,6 @@ REASONS: dict[str, str] = {
     "signi-in-zone": "a SIGNI is in that SIGNI zone",
     "no-rise-material": "the SIGNI it rises on is not on the field",
     "token-label-taken": "a craft ARTS with that label has been made already",
+    "marker-present": "that SIGNI zone already holds a marker of that kind",
+    "no-marker": "that SIGNI zone holds no marker of that kind",
 }

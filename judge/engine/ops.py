@@ -37,9 +37,12 @@ from judge.engine.mechanics import rise, seed
 from judge.engine.mechanics.accessory import attach
 from judge.engine.mechanics.bet import gain as coins
 from judge.engine.mechanics.charm import charm
-from judge.engine.mechanics.seed import set_seed
+from judge.engine.mechanics.gate import set_gate
+from judge.engine.mechanics.registrations import gain as registrations
+from judge.engine.mechanics.seed import bloom, set_seed
 from judge.engine.mechanics.token_arts import make as make_token
 from judge.engine.mechanics.trap import set_trap
+from judge.engine.mechanics.virus import remove_virus, set_virus
 from judge.engine.state import CHEER, SIGNI_ZONES, CardInstance, Lasting, other
 from judge.engine.targets import feasible, op_targets, players_for, zone_names
 
@@ -676,6 +679,8 @@ OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, AbilityRef],
     "set_seed": set_seed, "bloom": bloom, "set_trap": set_trap, "make_token": make_token,
     "coins": coins, "look": looking.look, "reveal_until": looking.reveal_until,
     "search": looking.search, "negate_attack": negate_attack,
+    "set_virus": set_virus, "remove_virus": remove_virus, "set_gate": set_gate,
+    "registrations": registrations,
 }
 
 

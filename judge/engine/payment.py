@@ -11,7 +11,8 @@ While an effect in force says a player cannot pay with colourless ener (``cannot
 cards of their ener zone with no printed colour pay nothing; a colourless card with multi ener
 has no colour either (**interpretation**: the effect names cards without colour, and multi
 ener gives a card no colour: Chinese wiki, 无色, 万花色). A discard part puts cards from the
-hand into the trash (the player chooses which, choice ``discard``).
+hand into the trash (the player chooses which, choice ``discard``); a ``remove_virus`` part
+removes viruses from the opponent's SIGNI zones (:mod:`judge.engine.mechanics.virus`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 from judge.engine import events as ev
 from judge.engine.costs import Cost, assign, change_cost, payable, payments
 from judge.engine.events import AbilityRef, CardSet, Paid
-from judge.engine.mechanics import exceed
+from judge.engine.mechanics import exceed, virus
 from judge.engine.state import CardInstance
 from judge.errors import IllegalAction
 
@@ -72,6 +73,8 @@ def problem(game: Game, player: str, cost: Cost, source: CardInstance | None) ->
         return "the card to down is already down"
     if cost.discard and len(discardable(game, player, cost)) < cost.discard:
         return f"the hand has fewer than {cost.discard} cards to discard"
+    if cost.remove_virus and len(virus.removable(game, player)) < cost.remove_virus:
+        return f"the opponent's SIGNI zones hold fewer than {cost.remove_virus} viruses"
     if cost.exceed:
         return exceed.problem(game, player, cost.exceed)
     return None
@@ -109,6 +112,8 @@ def pay(game: Game, player: str, cost: Cost, source: CardInstance | None,
                              (f" to {most}" if most > cost.discard else "") + f" for {name}")
         for label in picked:
             game.move(game.card(label), "trash", "cost", "pay", source=name)
+    if cost.remove_virus:
+        virus.pay(game, player, cost.remove_virus, name)
     exceeded = exceed.pay(game, player, cost.exceed, name) if cost.exceed else []
     game.emit(ev.Pay, cause="cost", player=player, source=name, cost=cost,
               paid=tuple(map(Paid, paid, paid.values())),

@@ -206,6 +206,10 @@ class PlayerState:
     #: label -> the attacks its SIGNI declared in the current turn (attack limits count them)
     attacks: dict[str, int] = field(default_factory=dict)
     coins: int = 0  # BET coins (mechanics/bet.py)
+    #: markers set on this player's SIGNI zones (mechanics/markers.py): kind (``virus``,
+    #: ``gate``) -> the SIGNI zones that hold one
+    markers: dict[str, set[str]] = field(default_factory=dict)
+    registrations: int = 0  # the registration count (mechanics/registrations.py)
 
 
 @dataclass
@@ -223,6 +227,9 @@ class GameState:
     removed_turn: int = 0  # the turn in which the turn player last removed SIGNI
     format: str = "all-star"  # judge.engine.formats
     redrawn: set[str] = field(default_factory=set)  # players who redrew their opening hand
+    #: the SIGNI in the heaven state, as the objects they were (label, epoch): a card that
+    #: moves leaves it (mechanics/heaven.py)
+    heaven: set[tuple[str, int]] = field(default_factory=set)
     winner: str | None = None
     win_reason: str | None = None
     cards: dict[str, CardInstance] = field(default_factory=dict)

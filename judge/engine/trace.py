@@ -24,12 +24,14 @@ from operator import add, attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 from judge.engine import events as ev
+from judge.engine.conditions import MARKER_KINDS
 from judge.engine.events import Event
 from judge.engine.game import Game
 from judge.engine.state import (
     FIELD_ZONES,
     ON_FIELD,
     PLAYERS,
+    SIGNI_ZONES,
     ZONES,
     CardInstance,
     ZoneRef,
@@ -126,8 +128,9 @@ class CardState(NamedTuple):
 class PlayerPosition(NamedTuple):
     """One player's side: every zone's cards in order (top first for the main deck and the
     life cloth, oldest first elsewhere; aligned with :data:`~judge.engine.state.ZONES`), the
-    centre LRIG's level, the player's limit, the refreshes made this turn and the player's BET
-    coins."""
+    centre LRIG's level, the player's limit, the refreshes made this turn, the player's BET
+    coins, the markers on the player's SIGNI zones (``signi1:virus``, in zone then kind order:
+    judge/engine/mechanics/markers.py) and the registration count."""
 
     player: str
     zones: tuple[tuple[CardState, ...], ...]
@@ -135,6 +138,8 @@ class PlayerPosition(NamedTuple):
     limit: int = 0
     refreshes: int = 0
     coins: int = 0
+    markers: tuple[str, ...] = ()
+    registrations: int = 0
 
     def zone(self, zone: str) -> tuple[CardState, ...]:
         return self.zones[ZONE_INDEX[zone]]
@@ -202,6 +207,8 @@ class Position(NamedTuple):
                 "lrig_level": side.lrig_level, "limit": side.limit,
                 "refreshes": side.refreshes,
                 **({"coins": side.coins} if side.coins else {}),
+                **({"markers": list(side.markers)} if side.markers else {}),
+                **({"registrations": side.registrations} if side.registrations else {}),
                 "zones": {zone: [c.to_dict() for c in cards]
                           for zone, cards in zip(ZONES, side.zones, strict=True) if cards}}
                 for side in self.players},
@@ -217,7 +224,8 @@ class Position(NamedTuple):
                 player, tuple(tuple(CardState.from_dict(c) for c in zones.get(zone, ()))
                               for zone in ZONES),
                 int(side["lrig_level"]), int(side["limit"]), int(side["refreshes"]),
-                int(side.get("coins", 0))))
+                int(side.get("coins", 0)), tuple(str(m) for m in side.get("markers", ())),
+                int(side.get("registrations", 0))))
         winner, reason = data.get("winner"), data.get("win_reason")
         return cls(int(data["turn"]), str(data["turn_player"]), str(data["phase"]),
                    str(data["attack_step"]), tuple(players),
@@ -243,6 +251,10 @@ class Position(NamedTuple):
         lines = [head]
         for side in self.players:
             coins = f", coins {side.coins}" if side.coins else ""
+            if side.registrations:
+                coins += f", registrations {side.registrations}"
+            if side.markers:
+                coins += f", markers {'+'.join(side.markers)}"
             lines.append(f"{side.player}: lrig level {side.lrig_level}, limit {side.limit}, "
                          f"refreshes {side.refreshes}{coins}")
             for zone, cards in zip(ZONES, side.zones, strict=True):
@@ -260,21 +272,25 @@ class Position(NamedTuple):
         head = _HEAD.fullmatch(lines[0])
         if head is None:
             raise ValueError(f"not a position's first line: {lines[0]!r}")
-        sides: dict[str, tuple[int, int, int, int, dict[str, tuple[CardState, ...]]]] = {}
+        sides: dict[str, tuple[int, int, int, int, tuple[str, ...], int,
+                               dict[str, tuple[CardState, ...]]]] = {}
         zones: dict[str, tuple[CardState, ...]] = {}
         for line in lines[1:]:
             side = _SIDE.fullmatch(line)
             if side is not None:
                 zones = {}
                 sides[side["player"]] = (int(side["level"]), int(side["limit"]),
-                                         int(side["refreshes"]), int(side["coins"] or 0), zones)
+                                         int(side["refreshes"]), int(side["coins"] or 0),
+                                         tuple(side["markers"].split("+"))
+                                         if side["markers"] else (),
+                                         int(side["registrations"] or 0), zones)
                 continue
             row = _ZONE.fullmatch(line)
             if row is None or not sides:
                 raise ValueError(f"not a line of a position: {line!r}")
             zones[row["zone"]] = tuple(_card(m) for m in _CARD.finditer(row["cards"]))
-        players = tuple(PlayerPosition(p, tuple(sides[p][4].get(z, ()) for z in ZONES),
-                                       *sides[p][:4]) for p in PLAYERS)
+        players = tuple(PlayerPosition(p, tuple(sides[p][6].get(z, ()) for z in ZONES),
+                                       *sides[p][:6]) for p in PLAYERS)
         shuffled = () if head["shuffled"] == "-" else \
             tuple(_untoken(t) for t in head["shuffled"].split(" "))
         return cls(int(head["turn"]), _untoken(head["player"]), _untoken(head["phase"]),
@@ -289,7 +305,9 @@ _HEAD = re.compile(
     rf"attack step (?P<step>{_TOKEN}), winner (?P<winner>{_TOKEN}), "
     rf"win reason (?P<reason>{_TOKEN}), shuffled (?P<shuffled>-|{_TOKEN}(?: {_TOKEN})*)")
 _SIDE = re.compile(r"(?P<player>p[12]): lrig level (?P<level>-?\d+), limit (?P<limit>-?\d+), "
-                   r"refreshes (?P<refreshes>-?\d+)(?:, coins (?P<coins>-?\d+))?")
+                   r"refreshes (?P<refreshes>-?\d+)(?:, coins (?P<coins>-?\d+))?"
+                   r"(?:, registrations (?P<registrations>-?\d+))?"
+                   r"(?:, markers (?P<markers>[a-z0-9_:]+(?:\+[a-z0-9_:]+)*))?")
 _ZONE = re.compile(r"  (?P<zone>[a-z0-9_]+): (?P<cards>.+)")
 _CARD = re.compile(
     rf"(?P<label>{_TOKEN}) \((?P<card>{_TOKEN}), level (?P<level>-?\d+)"
@@ -398,6 +416,8 @@ class _Side(NamedTuple):
     limit: int
     refreshes: int
     coins: int
+    markers: tuple[str, ...]
+    registrations: int
     field: tuple[list[CardInstance], ...]
     field_marks: list[tuple[bool, bool, bool]]
     stats: tuple[tuple[int, ...], tuple[int, ...], tuple[_Effects, ...]] | None
@@ -541,7 +561,8 @@ def _capture(game: Game, memo: _Memo, every: bool = False) -> _Raw:
                     extra = ()
                 out[i] = _read(cards, extra, before[i])
         sides.append(_Side(tuple(out), game.lrig_level(player), game.limit(player),
-                           ps.refreshes, ps.coins, copies, field_marks, stats, held))
+                           ps.refreshes, ps.coins, _markers(ps.markers) if ps.markers else (),
+                           ps.registrations, copies, field_marks, stats, held))
     shuffled = game.shuffled
     raw = _Raw(state.turn, state.turn_player, state.phase, state.attack_step, tuple(sides),
                state.winner, state.win_reason,
@@ -551,6 +572,13 @@ def _capture(game: Game, memo: _Memo, every: bool = False) -> _Raw:
         return last  # nothing changed: the same snapshot again
     memo.last = raw
     return raw
+
+
+def _markers(markers: dict[str, set[str]]) -> tuple[str, ...]:
+    """One player's markers as a position lists them: ``zone:kind``, in zone then kind
+    order (judge/engine/mechanics/markers.py)."""
+    return tuple(f"{z}:{k}" for z in SIGNI_ZONES for k in MARKER_KINDS
+                 if z in markers.get(k, ()))
 
 
 def _read(cards: list[CardInstance], extra: tuple[Any, ...],
@@ -596,7 +624,8 @@ def _build(raw: _Raw, memo: _Memo) -> Position:
     sides = tuple(
         PlayerPosition(player, tuple(() if z is None else _states(z, i, memo)
                                      for i, z in enumerate(side.zones)),
-                       side.lrig_level, side.limit, side.refreshes, side.coins)
+                       side.lrig_level, side.limit, side.refreshes, side.coins, side.markers,
+                       side.registrations)
         for player, side in zip(PLAYERS, raw.sides, strict=True))
     return Position(raw.turn, raw.turn_player, raw.phase, raw.attack_step, sides,
                     raw.winner, raw.win_reason, raw.shuffled)

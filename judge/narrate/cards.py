@@ -75,6 +75,10 @@ OP_NAMES: dict[str, str] = {
     "reveal_until": N_("reveal until a card is found"),
     "search": N_("search the main deck"),
     "negate_attack": N_("negate the attack"),
+    "set_virus": N_("set a virus"),
+    "remove_virus": N_("remove a virus"),
+    "set_gate": N_("set a gate"),
+    "registrations": N_("gain registrations"),
 }
 
 #: The forms of a short name, by the feature that sets the card apart.

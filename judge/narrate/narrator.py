@@ -173,6 +173,8 @@ class Narrator:
             parts.append(self._(OTHER_MESSAGES["cost:down"]))
         if cost.exceed:
             parts.append(self._cost_part("exceed", cost.exceed))
+        if cost.remove_virus:
+            parts.append(self._cost_part("remove_virus", cost.remove_virus))
         if cost.discard:
             named = {"class": self._(CLASSES[cost.discard_class])} if cost.discard_class else {}
             parts.append(self._(OTHER_MESSAGES["cost:discard:class"], count=cost.discard, **named)

@@ -49,6 +49,8 @@ REASON_NAMES: dict[str, str] = {
     "signi-in-zone": N_("a SIGNI is in that SIGNI zone"),
     "no-rise-material": N_("the SIGNI it rises on is not on the field"),
     "token-label-taken": N_("a craft ARTS with that label has been made already"),
+    "marker-present": N_("that SIGNI zone already holds one"),
+    "no-marker": N_("that SIGNI zone holds none"),
 }
 
 OTHER_MESSAGES: dict[str, str] = {

@@ -126,10 +126,18 @@ def state_diff(pos: Position | PositionView, pattern: StatePattern, seed_fixed: 
         got_count = pos.player(player).refreshes
         if got_count != want:
             out.append(f"refreshes of {player} this turn: expected {want}, got {got_count}")
-    for player, want in pattern.coins.items():
-        got_coins = pos.player(player).coins
-        if got_coins != want:
-            out.append(f"coins of {player}: expected {want}, got {got_coins}")
+    for name, wanted in (("coins", pattern.coins), ("registrations", pattern.registrations)):
+        for player, want in wanted.items():
+            got_number = getattr(pos.player(player), name)
+            if got_number != want:
+                out.append(f"{name} of {player}: expected {want}, got {got_number}")
+    for player, kinds in pattern.markers.items():
+        held = pos.player(player).markers
+        for kind, zones in kinds.items():
+            got_zones = tuple(m.partition(":")[0] for m in held if m.endswith(f":{kind}"))
+            if got_zones != zones:
+                out.append(f"{kind} markers of {player}: expected {list(zones)}, got "
+                           f"{list(got_zones)}")
     for label, words in pattern.keywords.items():
         where, card = pos.find(label)
         if where.zone not in ON_FIELD:

@@ -18,6 +18,7 @@ from judge.engine import eras, mechanics
 from judge.engine.actions import ACTIONS, ILLEGAL_REASONS
 from judge.engine.cards import LASTING_OPS, CardDef, Op, parse_card, parse_effect, parse_op
 from judge.engine.choices import CHOICE_KINDS, Scripted
+from judge.engine.conditions import MARKER_KINDS
 from judge.engine.events import CAUSES, EVENT_TYPES
 from judge.engine.formats import DEFAULT as DEFAULT_FORMAT
 from judge.engine.formats import FORMATS
@@ -94,7 +95,7 @@ TOP_FIELDS = (FORMAT_KEY, "id", "rulesets", "tags", "terms", "related", *TEXT_FI
               "sources", "cards", "setup", "steps", "choices", "expect", "explore_limit")
 SETUP_FIELDS = ("turn", "turn_player", "first_player", "phase", "attack_step",
                 "arts_priority", "ener_done", "grown", "removed", "redrawn", "seed", "refreshes",
-                "in_force", "format", "coins", *PLAYERS)
+                "in_force", "format", "coins", "markers", "registrations", *PLAYERS)
 WIN_REASONS = ("damage",)
 #: The set-up's flags of what the turn player has done this turn, and the phases in which
 #: each still changes something (the turn's ener phase, grow phase or main phase is ahead).
@@ -129,10 +130,12 @@ STEP_FIELDS: dict[str, tuple[str, ...]] = {
 }
 EXPECT_FIELDS = ("rules", "zones", "phase", "attack_step", "turn", "turn_player", "winner",
                  "win_reason", "power", "level", "limit", "down", "frozen", "refreshes",
-                 "coins", "visible", "keywords", "lost", "crossed", "events", "outcomes")
+                 "coins", "visible", "keywords", "lost", "crossed", "markers", "registrations",
+                 "events", "outcomes")
 STATE_FIELDS = ("zones", "phase", "attack_step", "turn", "turn_player", "winner", "win_reason",
                 "power", "level", "limit", "down", "frozen",
-                "refreshes", "coins", "visible", "keywords", "lost", "crossed")
+                "refreshes", "coins", "visible", "keywords", "lost", "crossed", "markers",
+                "registrations")
 #: What ``expect.visible.PLAYER`` may say: the cards that player may look at, and may not.
 VISIBLE_KEYS = ("sees", "cannot_see")
 #: Where a step's ``zone`` may point: a SIGNI zone (``play``, ``summon``, the SIGNI a cheer
@@ -327,6 +330,28 @@ def _str_list(value: Any, where: str) -> tuple[str, ...]:
         return (value,)
     _expect_type(value, list, where, "a list of text")
     return tuple(_str(v, f"{where}[{i}]") for i, v in enumerate(value))
+
+
+def _markers(raw: dict[str, Any], where: str) -> dict[str, dict[str, tuple[str, ...]]]:
+    """``markers = { p2 = { virus = ["signi1"] } }``: the SIGNI zones of each player holding
+    a marker of each kind (judge/engine/mechanics/markers.py), a zone listed once."""
+    table = _table(raw, "markers", f"{where}.markers")
+    _keys(table, PLAYERS, f"{where}.markers")
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for player in table:
+        kinds = _table(table, player, f"{where}.markers.{player}")
+        _keys(kinds, MARKER_KINDS, f"{where}.markers.{player}")
+        out[player] = {}
+        for kind, value in kinds.items():
+            at = f"{where}.markers.{player}.{kind}"
+            zones = _str_list(value, at)
+            for i, zone in enumerate(zones):
+                _one_of(zone, SIGNI_ZONES, f"{at}[{i}]")
+                if zone in zones[:i]:
+                    raise FieldError(f"{at}[{i}]", f"{zone} is listed twice: a SIGNI zone holds "
+                                                   f"at most one {kind}")
+            out[player][kind] = tuple(z for z in SIGNI_ZONES if z in zones)
+    return out
 
 
 def _table(raw: dict[str, Any], key: str, where: str) -> dict[str, Any]:
@@ -537,6 +562,11 @@ class _Loader:
         coins_raw = _table(raw, "coins", "setup.coins")
         _keys(coins_raw, PLAYERS, "setup.coins")
         coins = {p: _int(v, f"setup.coins.{p}", 0, MAX_COUNT) for p, v in coins_raw.items()}
+        markers = _markers(raw, "setup")
+        registrations_raw = _table(raw, "registrations", "setup.registrations")
+        _keys(registrations_raw, PLAYERS, "setup.registrations")
+        registrations = {p: _int(v, f"setup.registrations.{p}", 0, MAX_COUNT)
+                         for p, v in registrations_raw.items()}
         placements: list[Placement] = []
         for player in PLAYERS:
             zones = _table(raw, player, f"setup.{player}")
@@ -562,7 +592,8 @@ class _Loader:
                       in_force=tuple(in_force), attack_step=attack_step,
                       arts_priority=arts_priority, ener_done=flags["ener_done"],
                       grown=flags["grown"], removed=flags["removed"], redrawn=redrawn,
-                      format=fmt, coins=coins)
+                      format=fmt, coins=coins, markers=markers,
+                      registrations=registrations)
         self._check_setup(setup)
         return setup
 
@@ -827,7 +858,8 @@ class _Loader:
         """Refuse what a rule set of the ruling does not have yet (judge.engine.eras): the
         format, the cards, the zones of the set-up, the operations of steps and effects in
         force."""
-        uses = [*eras.format_use(setup.format, "setup.format")]
+        uses = [*eras.format_use(setup.format, "setup.format"),
+                *eras.setup_uses(setup.markers, setup.registrations)]
         seen: set[str] = set()
         for place in setup.placements:
             where = f"setup.{place.player}.{place.zone}"
@@ -957,7 +989,8 @@ class _Loader:
             limit=numbers("limit", PLAYERS), refreshes=numbers("refreshes", PLAYERS),
             down=flags("down"), frozen=flags("frozen"), coins=numbers("coins", PLAYERS),
             visible=self._visible(raw, where), keywords=self._keywords(raw, where),
-            lost=flags("lost"), crossed=flags("crossed"))
+            lost=flags("lost"), crossed=flags("crossed"), markers=_markers(raw, where),
+            registrations=numbers("registrations", PLAYERS))
 
     def _keywords(self, raw: dict[str, Any], where: str) -> dict[str, frozenset[str]]:
         """``keywords = { S1 = ["lancer"] }``: the keywords a SIGNI on the field has, all of

@@ -75,6 +75,10 @@ class Setup:
     format: str = "all-star"
     #: BET coins each player has
     coins: dict[str, int] = field(default_factory=dict)
+    #: player -> marker kind -> the SIGNI zones holding one (judge/engine/mechanics/markers.py)
+    markers: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    #: each player's registration count (judge/engine/mechanics/registrations.py)
+    registrations: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -140,6 +144,9 @@ class StatePattern:
     keywords: dict[str, frozenset[str]] = field(default_factory=dict)
     lost: dict[str, bool] = field(default_factory=dict)  # label -> lost its abilities
     crossed: dict[str, bool] = field(default_factory=dict)  # label -> in a cross state
+    #: player -> marker kind -> the SIGNI zones that hold one, exactly
+    markers: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    registrations: dict[str, int] = field(default_factory=dict)  # player -> count
 
 
 @dataclass(frozen=True)

@@ -152,6 +152,10 @@ def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
     state.format = setup.format
     for player, coins in setup.coins.items():
         state.players[player].coins = coins
+    for player, kinds in setup.markers.items():
+        state.players[player].markers = {k: set(z) for k, z in kinds.items() if z}
+    for player, count in setup.registrations.items():
+        state.players[player].registrations = count
     state.redrawn = set(setup.redrawn)
     for player, count in setup.refreshes.items():
         state.players[player].refreshes = count

@@ -116,12 +116,14 @@ def fields() -> tuple[Field, ...]:
         COND_WHO,
         COND_ZONES,
         FILTER_KEYS,
+        MARKER_KINDS,
         THIS_ZONES,
         TURNS,
     )
     from judge.engine.costs import COST_PARTS, DISCARD_KEYS
     from judge.engine.formats import FORMATS
     from judge.engine.state import ATTACK_STEPS, GAME_PHASES, PHASES, PLAYERS, ZONES
+    from judge.engine.tallies import TALLIES
     from judge.scenario import load
     from judge.scenario.versions import FORMAT_KEY
 
@@ -175,22 +177,24 @@ def fields() -> tuple[Field, ...]:
             out.append(Field("op", name, op, tuple(values)))
     target_values = {"who": TARGET_WHO, "zone": ZONE_WORDS, "type": CARD_TYPES,
                      "chooser": ("self", "opponent"), "class": tuple(CLASSES),
-                     "colour": (*COLOURS, "colourless")}
+                     "colour": (*COLOURS, "colourless"), "on_marker": MARKER_KINDS}
     out += [Field("target", name, values=tuple(target_values.get(name, ())))
             for name in TARGET_KEYS]
     condition_values = {"this_in": THIS_ZONES, "who": COND_WHO, "zone": COND_ZONES,
                         "type": CARD_TYPES, "class": tuple(CLASSES),
-                        "colour": (*COLOURS, "colourless"), "turn": TURNS}
+                        "colour": (*COLOURS, "colourless"), "turn": TURNS,
+                        "on_marker": MARKER_KINDS, "tally": tuple(TALLIES)}
     out += [Field("condition", name, values=tuple(condition_values.get(name, ())))
             for name in COND_KEYS]
     out += [Field("cost", name) for name in COST_PARTS]
     filter_values = {"type": CARD_TYPES, "class": tuple(CLASSES),
-                     "colour": (*COLOURS, "colourless")}
+                     "colour": (*COLOURS, "colourless"), "on_marker": MARKER_KINDS}
     out += [Field("this-is", name, values=tuple(filter_values.get(name, ())))
             for name in FILTER_KEYS]
     out += [Field("for-each", name, values=tuple({**filter_values, "who": COND_WHO,
-                                                  "zone": COND_ZONES}.get(name, ())))
-            for name in ("who", "zone", *FILTER_KEYS, "colours")]
+                                                  "zone": COND_ZONES,
+                                                  "tally": tuple(TALLIES)}.get(name, ())))
+            for name in ("who", "zone", *FILTER_KEYS, "colours", "tally")]
     out += [Field("discard-cost", name, values=tuple(CLASSES) if name == "class" else ())
             for name in DISCARD_KEYS]
     out += [Field("bet", "coins"), Field("bet", "effect"), Field("summon", "signi"),

@@ -49,7 +49,7 @@ class Added:
     """What a version (9 or later) added to the format, so that a file declaring an earlier
     version that uses it is refused (:func:`too_new`): ``keys`` maps a kind of table of
     :func:`judge.scenario.walk.walk` (``op``, ``target``, ``condition``, ``ability``,
-    ``card``, ``setup``, ``zone-item``, ``step``, ``expect``, ``event``) to the keys the
+    ``card``, ``cost``, ``setup``, ``zone-item``, ``step``, ``expect``, ``event``) to the keys the
     version added to it; ``values`` maps (kind, key) to the values it added to a key that was
     there before (a new operation is ``("op", "op")``, a new trigger ``("ability",
     "trigger")``). Format 8 added fields to files that already declared format 7 (the
@@ -61,15 +61,25 @@ class Added:
 
 #: What each version from 9 on added (docs/scenario-format.md#changelog lists the same).
 ADDED: Final[dict[int, Added]] = {
-    9: Added(keys={"op": ("by_kind", "from")}, values={
-        # issue 30 helper A: attacks per turn, a cap on the SIGNI on the field
-        ("op", "op"): ("attack_limit", "signi_cap", "must_attack"),
+    9: Added(keys={
+        # issue 30 helper A: resistance limited to a kind of source, looking at a hand
+        "op": ("by_kind", "from"),
+        # issue 30, helper B: markers on SIGNI zones (virus, gate), the registration count
+        "setup": ("markers", "registrations"), "expect": ("markers", "registrations"),
+        "condition": ("tally", "on_marker", "heaven"), "target": ("on_marker", "heaven"),
+        "cost": ("remove_virus",),
+    }, values={
+        # issue 30 helper A: attacks per turn, a cap on the SIGNI on the field, forced attacks
+        ("op", "op"): ("attack_limit", "signi_cap", "must_attack",
+                       # helper B
+                       "set_virus", "remove_virus", "set_gate", "registrations"),
         ("op", "zone"): ("deck_top",),
         ("ability", "trigger"): ("up_phase_start", "draw_phase_start", "ener_phase_start",
                                  "grow_phase_start", "arts_step_start", "seed_blooms",
                                  "trap_revealed", "coins_paid", "life_cloth_moved",
                                  "targeted", "signi_attack_step_start",
                                  "lrig_attack_step_start"),
+        ("op", "keyword"): ("wisdom",),
     }),
 }
 

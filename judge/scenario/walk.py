@@ -36,9 +36,9 @@ def shown(path: Path) -> str:
 
 @dataclass(frozen=True)
 class Node:
-    """One table of the file: ``kind`` says which (``card``, ``ability``, ``op``, ``target``,
-    ``condition``, ``setup``, ``zone-item``, ``step``, ``choice``, ``expect``, ``event``),
-    ``table`` is the table itself (a zone item written as a string is a one-key table
+    """One table of the file: ``kind`` says which (``card``, ``ability``, ``cost``, ``op``,
+    ``target``, ``condition``, ``setup``, ``zone-item``, ``step``, ``choice``, ``expect``,
+    ``event``), ``table`` is the table itself (a zone item written as a string is a one-key table
     ``{"card": ...}`` made here), ``path`` where it is; ``context`` what the rules need to
     know of where it is (a zone item's ``zone``, a card's ``id``, an ability's ``kind``)."""
 
@@ -67,7 +67,7 @@ def ops_of(value: Any, path: Path, context: Mapping[str, Any]) -> Iterator[Node]
         yield Node("op", here, op, context)
         if isinstance(op.get("target"), dict):
             yield Node("target", (*here, "target"), op["target"], {"op": op.get("op")})
-        for key in ("if", "while"):
+        for key in ("if", "while", "for_each"):
             if isinstance(op.get(key), dict):
                 yield Node("condition", (*here, key), op[key], {"op": op.get("op")})
         if "ops" in op:
@@ -78,6 +78,8 @@ def card_nodes(card_id: str, card: Mapping[str, Any], path: Path) -> Iterator[No
     """A card table and everything in it."""
     context = {"card": card_id, "type": card.get("type")}
     yield Node("card", path, card, context)
+    if isinstance(card.get("cost"), dict):
+        yield Node("cost", (*path, "cost"), card["cost"], context)
     for key in ("effect", "life_burst", "trap"):
         yield from ops_of(card.get(key), (*path, key), context)
     modes = card.get("modes")
@@ -90,6 +92,8 @@ def card_nodes(card_id: str, card: Mapping[str, Any], path: Path) -> Iterator[No
     for a, ability in _dicts(card.get("abilities")):
         here = (*path, "abilities", a)
         yield Node("ability", here, ability, {**context, "kind": ability.get("kind")})
+        if isinstance(ability.get("cost"), dict):
+            yield Node("cost", (*here, "cost"), ability["cost"], context)
         yield from ops_of(ability.get("effect"), (*here, "effect"), context)
         modes = ability.get("modes")
         if isinstance(modes, list):

@@ -111,6 +111,9 @@ class Board:
     #: on the board of a rule-processing check: (player, zone, kind) of a zone that meets a
     #: kind's condition as a whole (an empty main deck: the refresh)
     conditions: tuple[tuple[str, str, str], ...] = ()
+    #: (player, SIGNI zone, kind) of each marker on a zone: a virus, a gate
+    #: (judge/engine/mechanics/markers.py), drawn as its mark (:data:`MARKER_MARKS`)
+    markers: tuple[tuple[str, str, str], ...] = ()
 
     def cards(self, player: str, zone: str) -> tuple[CardView, ...]:
         for p, z, cards in self.zones:
@@ -143,8 +146,11 @@ def board_of(position: Position, printed: Mapping[str, Iterable[str]] | None = N
             if zone in LRIG_STACK_ZONES:
                 cards = cards[::-1]
             zones.append((player, zone, cards))
+    markers = tuple((player, zone, kind) for player in PLAYERS
+                    for zone, _, kind in (m.partition(":")
+                                          for m in position.player(player).markers))
     return Board(position.turn, position.turn_player, position.phase, position.attack_step,
-                 tuple(zones), position.winner)
+                 tuple(zones), position.winner, markers=markers)
 
 
 def at_check(board: Board, acts: Iterable[tuple[str, str]]) -> Board:
@@ -222,7 +228,9 @@ def unmarked(board: Board) -> Board:
 def zones_used(boards: Iterable[Board]) -> tuple[str, ...]:
     """The zones to draw for a series of boards: those holding a card in any of them (for
     either player), in a fixed order; both players get the same layout."""
+    boards = list(boards)
     used = {z for b in boards for p, z, cards in b.zones if cards}
+    used |= {z for b in boards for _, z, _ in b.markers}
     used |= {z for z, u in UNDER.items() if u in used}
     return tuple(z for z in ORDER if z in used) or ("lrig",)
 
@@ -237,6 +245,8 @@ NOBODY_MARK = "\u25a0"  # ■
 GIVEN_MARK = "\u2605"  # ★ has a keyword from an effect
 LOST_MARK = "\u2298"  # ⊘ has lost its abilities
 CROSS_MARK = "\u21c4"  # ⇄ in a cross state
+#: a marker on a SIGNI zone, at the box's top right: a virus ☣, a gate ⛩
+MARKER_MARKS = {"virus": "\u2623", "gate": "\u26e9"}
 #: on the board of a rule-processing check: meets a kind's condition (after a card's label; an
 #: empty main deck that refreshes shows ``0!`` where a pile shows its count)
 RULE_MARK = "!"
@@ -495,6 +505,9 @@ def _box_svg(board: Board, player: str, zone: str, x: int, y: int) -> str:
                      f"{count}{RULE_MARK}</text>")
     elif count > 1 and zone in COUNTED:
         parts.append(f'<text class="zc" x="{x + BOX_W - 3}" y="{y + NAME}">{count}</text>')
+    marks = "".join(MARKER_MARKS[k] for p, z, k in board.markers if p == player and z == zone)
+    if marks:  # a SIGNI zone: never counted, so the top right is free
+        parts.append(f'<text class="zc mk" x="{x + BOX_W - 3}" y="{y + NAME}">{marks}</text>')
     lines = _lines(cards, _text_width(zone))
     shown = lines[:MAX_LINES]
     more = sum(len(line) for line in lines[MAX_LINES:])
@@ -561,7 +574,7 @@ def marks_used(boards: Iterable[Board]) -> frozenset[str]:
     """Which of the marks the page's legend explains only when a board shows them appear on
     ``boards``: :data:`OWNER`, :data:`NOBODY` (face-down cards), ``given`` (a keyword from an
     effect), ``lost`` (lost abilities), ``crossed`` (a cross state), ``rule`` (a condition of
-    rule processing, on the board of a check)."""
+    rule processing, on the board of a check), ``virus`` and ``gate`` (a marker on a zone)."""
     out: set[str] = set()
     for b in boards:
         for _, _, cards in b.zones:
@@ -578,6 +591,7 @@ def marks_used(boards: Iterable[Board]) -> frozenset[str]:
                     out.add("rule")
         if b.conditions:
             out.add("rule")
+        out.update(kind for _, _, kind in b.markers)
     return frozenset(out)
 
 

@@ -301,11 +301,13 @@
         }
         var zone = zones[side].find(function (z) { return z.box === box; });
         if (!zone) {
-          zone = { box: box, cards: [], under: [], power: "", empty: false };
+          zone = { box: box, cards: [], under: [], power: "", empty: false, markers: "" };
           zones[side].push(zone);
         }
         var kind = item.node.getAttribute("class") || "";
-        if (/(^|\s)zc(\s|$)/.test(kind)) {
+        if (/(^|\s)mk(\s|$)/.test(kind)) { // the markers on a SIGNI zone (a virus, a gate)
+          zone.markers = item.node.textContent;
+        } else if (/(^|\s)zc(\s|$)/.test(kind)) {
           zone.empty = item.node.textContent.slice(-1) === words.rule_mark;
         } else if (/(^|\s)pw(\s|$)/.test(kind)) {
           zone.power = item.node.textContent.split("\u2192").pop();
@@ -323,7 +325,8 @@
         var said = [];
         boxes.forEach(function (box) {
           var zone = list.find(function (z) { return z.box === box; });
-          if (!zone || (!zone.cards.length && !zone.under.length && !zone.empty)) {
+          if (!zone || (!zone.cards.length && !zone.under.length && !zone.empty &&
+                        !zone.markers)) {
             return;
           }
           var cards = runs(zone.cards.map(function (t, j) {
@@ -337,6 +340,11 @@
           if (zone.empty) {
             cards.push(fill(words.card, { card: words.empty, states: words.rule }));
           }
+          Array.from(zone.markers).forEach(function (mark) {
+            if (mark in marks) {
+              cards.push(marks[mark]);
+            }
+          });
           var text = fill(words.zone, { zone: box.name || "", cards: cards.join(words.sep) });
           said.push(text.charAt(0).toUpperCase() + text.slice(1) + words.stop);
         });
