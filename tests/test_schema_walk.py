@@ -1003,6 +1003,8 @@ PROBES.update({
     "ability.while": lambda: _ability({"kind": "const", "effect": [
         {"op": "power", "target": "this", "amount": 5000}]}, "while",
         {"zone": "ener", "at_least": 9}, setup=ATTACK_SETUP, steps=step("attack", card="X")),
+    # issue 30: an action ability with the attack timing is refused in the main phase
+    "ability.timing": lambda: _ability(ACTION, "timing", "attack", steps=ACTIVATE),
     "ability.once_per_turn": lambda: _ability(ACTION, "once_per_turn", True,
                                               steps=ACTIVATE + ACTIVATE),
     "ability.by": lambda: _ability({**AUTO, "trigger": "banished_by_effect"}, "by",

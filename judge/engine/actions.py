@@ -135,6 +135,10 @@ ILLEGAL_REASONS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
     "once-per-turn": ("the action ability is limited to once per turn and this card has used "
                       "it this turn", ("activate",)),
     "cannot-attack": ("an effect in force says this SIGNI cannot attack", ("attack",)),
+    "ability-timing": ("the action ability's own use timing does not allow it now: attack "
+                       "only in the ARTS step of either player's attack phase, by the player "
+                       "who may use ARTS now; main only in its player's own main phase",
+                       ("activate",)),
 }
 
 
@@ -252,8 +256,11 @@ def activate(game: Game, label: str, index: int) -> None:
     if inst.zone.zone not in SIGNI_ZONES and game.state.centre(inst.owner) is not inst:
         raise IllegalAction("not-on-field", f"{label} is neither a SIGNI on the field nor "
                             "the centre LRIG")
-    _own_main_phase(game, inst.owner, "an action ability is used")
     ability = abilities[index]
+    if ability.timing == ("main",):
+        _own_main_phase(game, inst.owner, "an action ability is used")
+    else:
+        _ability_timing(game, inst, ability.timing)
     if not game.abilities(inst):
         raise IllegalAction("no-such-ability", f"{label} has lost its abilities")
     once = (label, inst.epoch, ability.index)
@@ -271,6 +278,21 @@ def activate(game: Game, label: str, index: int) -> None:
     preset = using.choose_targets(game, ops, inst.owner, inst)
     game.resolve_effect(ops, inst.owner, inst, name, preset=preset, paid=paid)
     game.settle()
+
+
+def _ability_timing(game: Game, inst: CardInstance, timing: tuple[str, ...]) -> None:
+    """An action ability with a use timing of its own (Chinese wiki, 效果文的格式: 起（攻击阶段）
+    is used only in the ARTS step of either player's attack phase): ``main``, its player's own
+    main phase; ``attack``, the ARTS step, by the player who may use ARTS now."""
+    state, player = game.state, inst.owner
+    if "main" in timing and state.phase == "main" and state.turn_player == player:
+        return
+    if "attack" in timing and state.phase == "attack" and state.attack_step == "arts" \
+            and state.arts_priority == player:
+        return
+    where = state.phase + (f" ({state.attack_step} step)" if state.attack_step else "")
+    raise IllegalAction("ability-timing", f"{inst.label}'s action ability (timing "
+                        f"{', '.join(timing)}) cannot be used now: {where}")
 
 
 # ------------------------------------------------------------------ the field

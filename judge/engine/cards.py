@@ -36,6 +36,11 @@ from judge.limits import MAX_COUNT, MAX_NUMBER
 CARD_TYPES: Final = ("lrig", "signi", "arts", "spell", "key", "resona", "piece")
 COLOURS: Final = ENER_COLOURS
 TIMINGS: Final = ("main", "attack", "spell_cut_in")
+#: When an action ability may be used (its ``timing``; issue 30): ``main`` (its player's own
+#: main phase, the default) and ``attack`` (the ARTS step of either player's attack phase, by
+#: the player who may use ARTS then), as the Chinese rules page's effect-text example reads
+#: 起（攻击阶段）. Spell Cut-In is offered to ARTS only (:mod:`judge.engine.using`).
+ABILITY_TIMINGS: Final = ("main", "attack")
 ABILITY_KINDS: Final = ("auto", "on_play", "action", "const")
 # The keywords a card may list are the registered mechanics' (judge.engine.mechanics).
 
@@ -354,6 +359,8 @@ class Ability:
     choose: int = 1
     #: a trigger on another card's event (:data:`OTHERS_TRIGGERS`): whose SIGNI it watches
     whose: str = "any"
+    #: an action ability: when it may be used (:data:`ABILITY_TIMINGS`)
+    timing: tuple[str, ...] = ("main",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -828,7 +835,22 @@ def _const_effect(raw: Mapping[str, Any], where: str) -> tuple[Op, ...]:
 
 ABILITY_KEYS: Final = ("kind", "effect", "trigger", "zone", "optional", "stat", "amount",
                        "applies_to", "cost", "while", "once_per_turn", "by", "modes", "choose",
-                       "whose")
+                       "whose", "timing")
+
+
+def _ability_timing(raw: Mapping[str, Any], kind: str, where: str) -> tuple[str, ...]:
+    """An action ability's use timing (``timing``: ``"attack"`` or a list of
+    :data:`ABILITY_TIMINGS`); without one, its player's own main phase."""
+    if "timing" not in raw:
+        return ("main",)
+    if kind != "action":
+        raise FieldError(f"{where}.timing", f"only an action ability has a use timing, not an "
+                                            f"{kind} ability")
+    value = raw["timing"]
+    items = value if isinstance(value, list) else [value]
+    if not items:
+        raise FieldError(f"{where}.timing", "names no timing", ABILITY_TIMINGS)
+    return tuple(dict.fromkeys(_choice(t, ABILITY_TIMINGS, f"{where}.timing") for t in items))
 
 
 def parse_ability(raw: Any, where: str, index: int) -> Ability:
@@ -890,7 +912,8 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
                    index=index, cost=cost, cond=cond,
                    once_per_turn=_bool(raw.get("once_per_turn", False),
                                        f"{where}.once_per_turn"),
-                   by=by, modes=modes, choose=choose, whose=whose)
+                   by=by, modes=modes, choose=choose, whose=whose,
+                   timing=_ability_timing(raw, kind, where))
 
 
 #: The card fields of the later mechanics and the card types that may have each.

@@ -137,6 +137,11 @@ def candidates(game: Game) -> list[Action]:
         if state.attack_step == "arts":
             out += [_new(Action, ("use", p, c.label, None, 0, ())) for c in zones["lrig_deck"]
                     if c.card.type == "arts"]
+            # action abilities with the attack timing (issue 30): used in the ARTS step too
+            out += [_new(Action, ("activate", p, c.label, None, i, ()))
+                    for c in (*signi, *zones["lrig"][-1:])
+                    for i, a in enumerate(x for x in c.card.abilities if x.kind == "action")
+                    if "attack" in a.timing]
             out.append(_new(Action, ("pass", p, None, None, 0, ())))
             return out
         if state.attack_step == "signi":
@@ -398,6 +403,13 @@ def _others_vocabulary() -> list[CardDef]:
             Ability("auto", (Op("negate_attack"), Op("freeze", target=Target(trigger=True))),
                     trigger="signi_attacks", zone="field", whose="opponent",
                     once_per_turn=True, cost=Cost((("colourless", 1),))),)),
+        # an action ability with a use timing of its own (the ARTS step of either player's
+        # attack phase), once per turn, paid with ener and a discard
+        _signi("s2at", 2, 5000, colour="blue", abilities=(
+            Ability("action", (Op("freeze", target=OPPONENT_SIGNI),
+                               Op("down", target=OPPONENT_SIGNI), Op("draw", count=1)),
+                    cost=Cost((("colourless", 1),), discard=1), once_per_turn=True,
+                    timing=("attack",)),)),
         _signi("s2lc", 2, 5000, colour="red", abilities=(
             Ability("auto", (Op("power", target=THIS, amount=1000),), trigger="life_crushed",
                     zone="field", whose="opponent"),)),
