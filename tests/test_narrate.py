@@ -21,6 +21,7 @@ from judge.engine.costs import Cost
 from judge.engine.events import EVENT_KINDS, AbilityRef, CardSet, Event, LastingKind, Paid
 from judge.engine.mechanics.bet import Coins
 from judge.engine.mechanics.guard import Guard
+from judge.engine.mechanics.ride import GetOff, Ride
 from judge.engine.mechanics.token_arts import TokenGone, TokenMade
 from judge.engine.mechanics.trap import Reveal
 from judge.engine.rule_processing import KINDS
@@ -106,6 +107,9 @@ SAMPLES: dict[str, Event] = {e.type: e for e in (
     TokenGone(seq=1, step=1, cause="game", player="p1", card="X1", from_zone=Z("p1.check")),
     Reveal(seq=1, step=1, cause="game", player="p2", card="X2", from_zone=Z("p2.trap1"),
            source=AbilityRef.of_card("X1")),
+    Ride(seq=1, step=1, cause="effect", player="p1", card="X1", signi="X2",
+         source=AbilityRef("X2", 0)),
+    GetOff(seq=1, step=1, cause="game", player="p1", card="X1", signi="X2"),
     ev.Pay(seq=1, step=1, cause="cost", player="p1", source=AbilityRef.of_card("X1"),
            cost=Cost.parse("white:1,colourless:1"),
            paid=(Paid("X2", "white"), Paid("X3", "colourless")), exceed=()),

@@ -193,6 +193,8 @@ OP_BASE: dict[str, tuple[dict[str, Any], str]] = {
     "make_token": ({"op": "make_token", "card": "T1:token-draw"}, ""),
     "coins": ({"op": "coins", "amount": 1}, ""),
     "negate_attack": ({"op": "negate_attack"}, ""),
+    # issue 30, round three: p1's LRIG rides S1 (S2 with the target changed)
+    "ride": ({"op": "ride", "target": "S1"}, ""),
     # issue 30, family 2: p1's deck is d1 ... d8 (fillers: SIGNI of level 1)
     "look": ({"op": "look", "count": 3, "target": {"count": 1}}, ""),
     "reveal_until": ({"op": "reveal_until", "target": {"level_at_least": 2}}, ""),
@@ -249,7 +251,7 @@ OP_REQUIRED: dict[tuple[str, str], Any] = {
     ("look", "count"): 2, ("look", "target"): {"count": 2}, ("look", "zone"): "trash",
     ("reveal_until", "target"): {"level_at_least": 3}, ("reveal_until", "zone"): "ener",
     ("reveal_until", "rest"): "bottom", ("search", "target"): {"count": 2},
-    ("search", "zone"): "ener",
+    ("search", "zone"): "ener", ("ride", "target"): "S2",
 }
 
 

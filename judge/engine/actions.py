@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Final
 from judge.engine import battle, bursts, modes, setup, turn, using
 from judge.engine.cards import Op
 from judge.engine.events import REASONS, AbilityRef
-from judge.engine.mechanics import cheer, resona, rise
+from judge.engine.mechanics import cheer, resona, ride, rise
 from judge.engine.ops import deal_damage, field_problem
 from judge.engine.payment import pay, problem
 from judge.engine.state import CHEER, SEED_ZONES, SIGNI_ZONES, CardInstance
@@ -135,6 +135,8 @@ ILLEGAL_REASONS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
     "once-per-turn": ("the action ability is limited to once per turn and this card has used "
                       "it this turn", ("activate",)),
     "cannot-attack": ("an effect in force says this SIGNI cannot attack", ("attack",)),
+    "riding": ("the centre LRIG rides a SIGNI (Ride): it cannot attack until that SIGNI "
+               "leaves the field", ("attack",)),
     "ability-timing": ("the action ability's own use timing does not allow it now: attack "
                        "only in the ARTS step of either player's attack phase, by the player "
                        "who may use ARTS now; main only in its player's own main phase",
@@ -412,6 +414,10 @@ def attack(game: Game, label: str, zone: str | None = None) -> None:
                                 f"step (now: {state.attack_step} step)")
         if inst.down:
             raise IllegalAction("already-down", f"{label} is down")
+        ridden = ride.riding(game, inst.owner)
+        if ridden:
+            raise IllegalAction("riding", f"{label} rides {ridden}: a riding LRIG cannot "
+                                "attack")
         battle.lrig_attack(game, inst)
         return
     raise IllegalAction("not-on-field", f"{label} is neither a SIGNI on the field nor the "

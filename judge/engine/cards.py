@@ -74,6 +74,9 @@ TRIGGERS: Final[dict[str, str]] = {
     "life_crushed": "a life cloth is crushed (the ability works from the field)",
     "guard_used": "a player guards: a Guard card is put from the hand into the trash against a "
                   "LRIG attack (the ability works from the field)",
+    # the later mechanics (issue 30, round three; judge/engine/mechanics/ride.py)
+    "drive": "Drive: its player's centre LRIG rides this SIGNI (the ride operation; the "
+             "ability works from the field)",
 }
 
 #: Triggers whose ability may say whose effect (or use) it watches: ``by`` = ``own`` (its
@@ -111,6 +114,7 @@ TRIGGER_ZONES: Final[dict[str, str]] = {
     "signi_attacks": "field",
     "life_crushed": "field",
     "guard_used": "field",
+    "drive": "field",
 }
 
 #: The operation vocabulary: name -> (fields it accepts, what it does).
@@ -186,6 +190,9 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "set_trap": (("target", "zone"), "set a card face down on a SIGNI zone as its Trap"),
     "make_token": (("card",), "make a token ARTS (card = \"LABEL:card-id\") in the LRIG deck"),
     "coins": (("who", "amount", "for_each"), "a player gains (or, negative, loses) coins"),
+    "ride": (("target",), "its player's centre LRIG rides the target, one of their SIGNI on "
+                          "the field: the SIGNI's Drive abilities trigger, and the LRIG cannot "
+                          "attack until the SIGNI leaves the field"),
     "negate_attack": ((), "the attack being declared is negated: no battle and no damage (in "
                           "an ability that triggers on the attack)"),
     # looking at, revealing and searching the main deck (judge/engine/looking.py)

@@ -410,6 +410,12 @@ def _others_vocabulary() -> list[CardDef]:
                                Op("down", target=OPPONENT_SIGNI), Op("draw", count=1)),
                     cost=Cost((("colourless", 1),), discard=1), once_per_turn=True,
                     timing=("attack",)),)),
+        # Ride and Drive: the centre LRIG rides this SIGNI as it enters (and cannot attack
+        # until it leaves); its Drive gives it power
+        _signi("s2rd", 2, 5000, colour="white", abilities=(
+            Ability("on_play", (Op("ride", target=THIS),), trigger="on_play", zone="field"),
+            Ability("auto", (Op("power", target=THIS, amount=3000),), trigger="drive",
+                    zone="field"))),
         _signi("s2lc", 2, 5000, colour="red", abilities=(
             Ability("auto", (Op("power", target=THIS, amount=1000),), trigger="life_crushed",
                     zone="field", whose="opponent"),)),

@@ -1249,4 +1249,5 @@ REASONS: dict[str, str] = {
     "signi-in-zone": "a SIGNI is in that SIGNI zone",
     "no-rise-material": "the SIGNI it rises on is not on the field",
     "token-label-taken": "a craft ARTS with that label has been made already",
+    "already-riding": "the centre LRIG already rides a SIGNI",
 }

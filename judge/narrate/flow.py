@@ -110,6 +110,7 @@ ILLEGAL_NAMES: dict[str, str] = {
     "cannot-use": N_("an effect in force says the player cannot use it"),
     "once-per-turn": N_("the ability can be used only once per turn"),
     "cannot-attack": N_("an effect in force says this SIGNI cannot attack"),
+    "riding": N_("a LRIG riding a SIGNI cannot attack"),
     "ability-timing": N_("the ability cannot be used at this timing"),
     "cannot-remove": N_("that card cannot be removed"),
     "remove-done": N_("SIGNI have already been removed this turn (once a turn under these rules)"),

@@ -45,6 +45,7 @@ REASON_NAMES: dict[str, str] = {
     "not-accessory": N_("it has no Accessory keyword"),
     "not-a-seed": N_("it is not a Seed"),
     "signi-in-zone": N_("a SIGNI is in that SIGNI zone"),
+    "already-riding": N_("the centre LRIG already rides a SIGNI"),
     "no-rise-material": N_("the SIGNI it rises on is not on the field"),
     "token-label-taken": N_("a craft ARTS with that label has been made already"),
 }

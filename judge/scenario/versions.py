@@ -61,7 +61,8 @@ class Added:
 
 #: What each version from 9 on added (docs/scenario-format.md#changelog lists the same).
 ADDED: Final[dict[int, Added]] = {
-    9: Added(keys={"ability": ("timing",)}, values={}),
+    9: Added(keys={"ability": ("timing",)},
+             values={("op", "op"): ("ride",), ("ability", "trigger"): ("drive",)}),
 }
 
 
