@@ -84,6 +84,7 @@ REASON_CASES: dict[str, tuple[tuple[str, ...], str]] = {
     "not-a-seed": (("fizzle",), "bloom of a card that is not a Seed"),
     "signi-in-zone": (("fizzle",), "bloom of a Seed whose SIGNI zone holds a SIGNI"),
     "already-riding": (("fizzle",), "ride while the centre LRIG already rides a SIGNI"),
+    "no-same-name": (("fizzle",), "crystal_arm with no card of the SIGNI's name in the zone"),
     "no-rise-material": (("fizzle",), "put_onto_field of a Rise SIGNI whose material is not "
                                       "on the field"),
     "token-label-taken": (("fizzle",), "make_token with a label already made"),

@@ -56,7 +56,7 @@ REASON_KINDS: dict[str, tuple[str, ...]] = {
                "not-in-hand", "not-accessory", "not-a-seed", "signi-in-zone",
                "no-rise-material", "token-label-taken", "resisted", "cannot-be-chosen",
                "cannot-be-banished", "cannot-be-trashed", "cannot-pay", "cannot-use",
-               "not-usable", "already-riding"),
+               "not-usable", "already-riding", "no-same-name"),
     "op_skipped": ("not-done", "condition"),
     "trigger_lost": ("left-trash", "left-hand", "left-ener", "left-field"),
     "trigger_dropped": ("second_refresh", "end_phase", "game_over"),

@@ -33,6 +33,7 @@ from judge.engine.cards import (
     CARD_CANNOT,
     CARD_EVENTS,
     CARD_TYPES,
+    CRYSTAL_ZONES,
     FILLER,
     INSTEAD_ZONES,
     LIMITED_ZONES,
@@ -299,6 +300,8 @@ def ops(draw: st.DrawFn, labels: list[str], on_field: list[str], depth: int = 0)
                 raw["reveal"] = draw(st.booleans())
         elif key == "zone" and name == "upper_limit":
             raw["zone"] = draw(st.sampled_from(LIMITED_ZONES))
+        elif key == "zone" and name == "crystal_arm":
+            raw["zone"] = draw(st.sampled_from(CRYSTAL_ZONES))
         elif key == "amount" and name in ("upper_limit", "draw_limit"):
             raw["amount"] = draw(st.integers(0, 4))
         elif key == "amount" and name == "set_power":

@@ -191,8 +191,10 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
 def test_games_use_the_later_mechanics_of_round_three() -> None:
     """Issue 30, round three (helper C): the centre LRIG rides a SIGNI, whose Drive triggers,
     and gets off when it leaves the field, never attacking while it rides; an action ability
-    with the attack timing is used in the ARTS step, by either player."""
-    wanted = {"ride", "trigger:drive", "get_off", "attack-timed:turn", "attack-timed:other"}
+    with the attack timing is used in the ARTS step, by either player; a card of a SIGNI's
+    name is stacked on it by crystal armament, and the SIGNI is crystal-armed."""
+    wanted = {"ride", "trigger:drive", "get_off", "attack-timed:turn", "attack-timed:other",
+              "crystal_armament"}
     seen: set[str] = set()
     for seed in range(200):
         if wanted <= seen:
@@ -214,6 +216,9 @@ def test_games_use_the_later_mechanics_of_round_three() -> None:
             elif isinstance(e, ev.Attack) and e.from_zone is not None and \
                     e.from_zone.zone == "lrig":
                 assert e.player not in riding, "a riding LRIG attacked"
+            elif isinstance(e, ev.Move) and e.verb == "crystal_armament":
+                assert game.card(e.card or "").card.id == "s3cr"  # only it names itself
+                seen.add("crystal_armament")
             elif isinstance(e, ev.Trigger) and e.trigger == "drive":
                 seen.add("trigger:drive")
             elif isinstance(e, ev.EffectBegin) and e.card and \

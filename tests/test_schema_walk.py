@@ -195,6 +195,9 @@ OP_BASE: dict[str, tuple[dict[str, Any], str]] = {
     "negate_attack": ({"op": "negate_attack"}, ""),
     # issue 30, round three: p1's LRIG rides S1 (S2 with the target changed)
     "ride": ({"op": "ride", "target": "S1"}, ""),
+    # S1 (a signi-2) has no card of its name in p1's trash (fizzle); the probes of its fields
+    # change the SIGNI, or look in a zone that has one (_crystal)
+    "crystal_arm": ({"op": "crystal_arm", "target": "S1", "zone": "trash"}, ""),
     # issue 30, family 2: p1's deck is d1 ... d8 (fillers: SIGNI of level 1)
     "look": ({"op": "look", "count": 3, "target": {"count": 1}}, ""),
     "reveal_until": ({"op": "reveal_until", "target": {"level_at_least": 2}}, ""),
@@ -251,7 +254,8 @@ OP_REQUIRED: dict[tuple[str, str], Any] = {
     ("look", "count"): 2, ("look", "target"): {"count": 2}, ("look", "zone"): "trash",
     ("reveal_until", "target"): {"level_at_least": 3}, ("reveal_until", "zone"): "ener",
     ("reveal_until", "rest"): "bottom", ("search", "target"): {"count": 2},
-    ("search", "zone"): "ener", ("ride", "target"): "S2",
+    ("search", "zone"): "ener", ("ride", "target"): "S2", ("crystal_arm", "target"): "S2",
+    ("crystal_arm", "zone"): "hand",
 }
 
 
@@ -371,6 +375,18 @@ for _name in ("who", "target", "zone", "rest"):
 OP_SPECIAL[("negate_attack", "if")] = lambda v: _negate("if", {"turn": "own"})
 
 
+def _crystal(field_: str, value: Any) -> Pair:
+    """Crystal armament of S1 (a signi-2) from p1's trash, and from the zone ``value``, where
+    a signi-2 (X) waits."""
+    base = {"op": "crystal_arm", "target": "S1", "zone": "trash"}
+    p1 = {**OP_P1, "hand": ["h1", "X:signi-2", "acc:acc-card"]}
+    return (ruling(steps=effect(base), cards=OP_CARDS, p1=p1),
+            ruling(steps=effect({**base, field_: value}), cards=OP_CARDS, p1=p1))
+
+
+OP_SPECIAL[("crystal_arm", "zone")] = functools.partial(_crystal, "zone")
+
+
 # ---------------------------------------------------------------------- the other tables
 
 
@@ -410,13 +426,13 @@ VALUES: dict[str, Any] = {
     "target.power_at_most": 1000, "target.power_at_least": 9000, "target.level_at_least": 3,
     "target.level_at_most": 1, "target.down": True, "target.frozen": True,
     "target.with_charm": True, "target.with_accessory": True, "target.has_abilities": True,
-    "target.name": "signi-1", "target.lrig_colour": False,
+    "target.name": "signi-1", "target.lrig_colour": False, "target.crystal_armed": True,
     "condition.power_at_most": 0, "condition.power_at_least": 2000,
     "condition.level_at_least": 2, "condition.level_at_most": 0, "condition.down": True,
     "condition.frozen": True, "condition.with_charm": True, "condition.with_accessory": True,
     "condition.has_abilities": True, "condition.name": "signi-1",
     "condition.lrig_colour": False, "condition.same_class": True,
-    "condition.this_is": {"down": True},
+    "condition.this_is": {"down": True}, "condition.crystal_armed": True,
 }
 #: A value of each filter key that the source S1 (signi-2), and the four fillers of p1's
 #: ener, do not match (this_is, for_each).
@@ -424,7 +440,7 @@ FILTER_FALSE: dict[str, Any] = {
     "type": "lrig", "class": "Weapon", "colour": "blue", "crossed": True,
     "power_at_most": 0, "power_at_least": 9000, "level_at_least": 3, "level_at_most": 0,
     "down": True, "frozen": True, "with_charm": True, "with_accessory": True,
-    "has_abilities": True, "name": "signi-4", "lrig_colour": False,
+    "has_abilities": True, "name": "signi-4", "lrig_colour": False, "crystal_armed": True,
 }
 
 

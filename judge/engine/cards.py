@@ -190,6 +190,9 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "set_trap": (("target", "zone"), "set a card face down on a SIGNI zone as its Trap"),
     "make_token": (("card",), "make a token ARTS (card = \"LABEL:card-id\") in the LRIG deck"),
     "coins": (("who", "amount", "for_each"), "a player gains (or, negative, loses) coins"),
+    "crystal_arm": (("target", "zone"), "stack a card with the target SIGNI's name from the "
+                                        "controller's zone (hand, trash, ener or deck) on it: "
+                                        "the SIGNI is crystal-armed"),
     "ride": (("target",), "its player's centre LRIG rides the target, one of their SIGNI on "
                           "the field: the SIGNI's Drive abilities trigger, and the LRIG cannot "
                           "attack until the SIGNI leaves the field"),
@@ -250,6 +253,9 @@ POSITIONS: Final = ("top", "bottom")
 #: of the deck in an order the player chooses, the trash, or the deck shuffled).
 LOOK_OPS: Final = ("look", "reveal_until", "search")
 LOOK_ZONES: Final = ("hand", "ener", "trash")
+#: Where crystal armament takes the card it stacks from (``zone`` of ``crystal_arm``, required):
+#: a zone of the effect's controller (judge/engine/mechanics/crystal.py).
+CRYSTAL_ZONES: Final = ("hand", "trash", "ener", "deck")
 RESTS: Final = ("bottom", "top", "trash", "shuffle")
 #: The keys of a target table that a looking operation fixes: its cards are those looked at.
 LOOK_FIXED: Final = ("who", "zone", "all", "chooser", "other")
@@ -620,8 +626,12 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
     zone = ""
     if "zone" in raw:
         zones = LIMITED_ZONES if name == "upper_limit" else INSTEAD_ZONES \
-            if name == "replace" else LOOK_ZONES if name in LOOK_OPS else ZONE_WORDS
+            if name == "replace" else LOOK_ZONES if name in LOOK_OPS else CRYSTAL_ZONES \
+            if name == "crystal_arm" else ZONE_WORDS
         zone = _choice(raw["zone"], zones, f"{where}.zone")
+    if name == "crystal_arm" and not zone:
+        raise FieldError(f"{where}.zone", "missing (the zone the card of the SIGNI's name is "
+                                          "taken from)", CRYSTAL_ZONES)
     if name == "upper_limit" and not zone:
         raise FieldError(f"{where}.zone", "missing (the zone whose upper limit is set)",
                          LIMITED_ZONES)

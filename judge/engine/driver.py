@@ -416,6 +416,13 @@ def _others_vocabulary() -> list[CardDef]:
             Ability("on_play", (Op("ride", target=THIS),), trigger="on_play", zone="field"),
             Ability("auto", (Op("power", target=THIS, amount=3000),), trigger="drive",
                     zone="field"))),
+        # crystal armament: once a turn, a card of its name from the trash is stacked on it;
+        # crystal-armed, it has +4000 power
+        _signi("s3cr", 3, 7000, colour="red", abilities=(
+            Ability("action", (Op("crystal_arm", target=THIS, zone="trash"),),
+                    once_per_turn=True),
+            _const(Op("power", target=THIS, amount=4000),
+                   cond=Condition(this_is=Filter(state=StateFilter(crystal=True)))))),
         _signi("s2lc", 2, 5000, colour="red", abilities=(
             Ability("auto", (Op("power", target=THIS, amount=1000),), trigger="life_crushed",
                     zone="field", whose="opponent"),)),

@@ -1250,4 +1250,5 @@ REASONS: dict[str, str] = {
     "no-rise-material": "the SIGNI it rises on is not on the field",
     "token-label-taken": "a craft ARTS with that label has been made already",
     "already-riding": "the centre LRIG already rides a SIGNI",
+    "no-same-name": "no card of the SIGNI's name is in the zone the card is taken from",
 }

@@ -33,7 +33,7 @@ from judge.engine import bursts, continuous, looking, using
 from judge.engine import events as ev
 from judge.engine.cards import Op
 from judge.engine.events import AbilityRef, LastingKind
-from judge.engine.mechanics import ride, rise
+from judge.engine.mechanics import crystal, ride, rise
 from judge.engine.mechanics.accessory import attach
 from judge.engine.mechanics.bet import gain as coins
 from judge.engine.mechanics.charm import charm
@@ -631,7 +631,7 @@ OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, AbilityRef],
     "set_power": set_power, "set_level": set_level, "cannot": cannot,
     "lose_abilities": lose_abilities, "replace": replace, "upper_limit": upper_limit,
     "draw_limit": draw_limit, "use": use,
-    "ride": ride.ride,
+    "ride": ride.ride, "crystal_arm": crystal.crystal_arm,
     "set_seed": set_seed, "bloom": bloom, "set_trap": set_trap, "make_token": make_token,
     "coins": coins, "look": looking.look, "reveal_until": looking.reveal_until,
     "search": looking.search, "negate_attack": negate_attack,

@@ -61,8 +61,9 @@ class Added:
 
 #: What each version from 9 on added (docs/scenario-format.md#changelog lists the same).
 ADDED: Final[dict[int, Added]] = {
-    9: Added(keys={"ability": ("timing",)},
-             values={("op", "op"): ("ride",), ("ability", "trigger"): ("drive",)}),
+    9: Added(keys={"ability": ("timing",), "target": ("crystal_armed",),
+                   "condition": ("crystal_armed",)},
+             values={("op", "op"): ("ride", "crystal_arm"), ("ability", "trigger"): ("drive",)}),
 }
 
 
