@@ -161,7 +161,7 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
               "main_phase_start", "end_phase_start", "life_crushed:opponent",
               "guard_used:own", "signi_attacks:opponent", "attack_negated", "freeze:trigger"}
     seen: set[str] = set()
-    for seed in range(120):
+    for seed in range(200):  # until every one has been seen (the pool grows)
         if wanted <= seen:
             break
         game = play_random_game(RULES[-1], seed, turns=20).game
@@ -192,9 +192,10 @@ def test_games_use_the_later_mechanics_of_round_three() -> None:
     """Issue 30, round three (helper C): the centre LRIG rides a SIGNI, whose Drive triggers,
     and gets off when it leaves the field, never attacking while it rides; an action ability
     with the attack timing is used in the ARTS step, by either player; a card of a SIGNI's
-    name is stacked on it by crystal armament, and the SIGNI is crystal-armed."""
+    name is stacked on it by crystal armament, and the SIGNI is crystal-armed; Keys are
+    summoned (one with a coin) and their abilities used from the Key zone."""
     wanted = {"ride", "trigger:drive", "get_off", "attack-timed:turn", "attack-timed:other",
-              "crystal_armament"}
+              "crystal_armament", "key_summon", "key_summon:coins", "key-ability"}
     seen: set[str] = set()
     for seed in range(200):
         if wanted <= seen:
@@ -219,6 +220,16 @@ def test_games_use_the_later_mechanics_of_round_three() -> None:
             elif isinstance(e, ev.Move) and e.verb == "crystal_armament":
                 assert game.card(e.card or "").card.id == "s3cr"  # only it names itself
                 seen.add("crystal_armament")
+            elif isinstance(e, ev.Move) and e.verb == "key_summon":
+                assert game.card(e.card or "").card.type == "key"
+                assert step == "" and e.to_zone is not None and e.to_zone.zone == "key"
+                seen.add("key_summon")
+            elif e.type == "coins" and e.cause == "cost" and e.card and \
+                    game.card(e.card).card.type == "key":
+                seen.add("key_summon:coins")
+            elif isinstance(e, ev.EffectBegin) and e.card and \
+                    game.card(e.card).card.type == "key":
+                seen.add("key-ability")
             elif isinstance(e, ev.Trigger) and e.trigger == "drive":
                 seen.add("trigger:drive")
             elif isinstance(e, ev.EffectBegin) and e.card and \

@@ -976,6 +976,9 @@ PROBES.update({
                                   "summon": {"signi": 1}}, "summon", {"signi": 2},
                                  p1={"lrig_deck": ["X:cx"]},
                                  steps=step("summon", card="X", cards=["S1"])),
+    # issue 30, round three: a Key summoned with 1 coin (p1 has none: refused)
+    "card.coins": lambda: _card({"type": "key"}, "coins", 1, p1={"lrig_deck": ["X:cx"]},
+                                steps=USE_X),
     "card.grants": lambda: _card({**SIGNI, "keywords": ["accessory"]}, "grants", ["lancer"],
                                  setup=ATTACK_SETUP, p1={"signi1": {"card": "S1:signi-3",
                                                                     "accessory": ["X:cx"]}},

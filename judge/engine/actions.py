@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Final
 from judge.engine import battle, bursts, modes, setup, turn, using
 from judge.engine.cards import Op
 from judge.engine.events import REASONS, AbilityRef
-from judge.engine.mechanics import cheer, resona, ride, rise
+from judge.engine.mechanics import cheer, keys, resona, ride, rise
 from judge.engine.ops import deal_damage, field_problem
 from judge.engine.payment import pay, problem
 from judge.engine.state import CHEER, SEED_ZONES, SIGNI_ZONES, CardInstance
@@ -65,7 +65,7 @@ ACTIONS: Final[dict[str, str]] = {
 ILLEGAL_REASONS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
     "game-over": ("the game already has a winner", ("every action",)),
     "not-main-phase": ("it is not the acting player's own main phase",
-                       ("use (Spell)", "activate", "play", "remove", "summon")),
+                       ("use (Spell, Key)", "activate", "play", "remove", "summon")),
     "not-in-hand": ("the card is not in its owner's hand (for ener: neither in the hand nor "
                     "one of the owner's SIGNI on the field; for redraw: not in that player's "
                     "hand)", ("use (Spell)", "play", "ener", "redraw")),
@@ -77,17 +77,19 @@ ILLEGAL_REASONS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
                     "phase; attack only in the ARTS step by the player who may use ARTS now; "
                     "spell_cut_in only when offered after an opponent's Spell (never as a "
                     "step)", ("use",)),
-    "not-usable": ("the card is neither an ARTS nor a Spell (use); the Resona has no "
+    "not-usable": ("the card is neither an ARTS, a Spell nor a Key (use); the Resona has no "
                    "summoning condition (summon)", ("use", "summon")),
     "limiting": ("the card's limiting condition names another LRIG type than the centre "
                  "LRIG's (a Life Burst ignores this)", ("use",)),
-    "cannot-pay": ("the cost cannot be paid exactly now; nothing is paid",
+    "cannot-pay": ("the cost cannot be paid exactly now (a Key: or its player has fewer coins "
+                   "than it takes); nothing is paid",
                    ("use", "activate", "grow")),
     "no-such-ability": ("the card has no action ability with that number, or has lost its "
                         "abilities", ("activate",)),
     "not-on-field": ("the card is not where the action needs it: not one of the player's "
                      "SIGNI on the field (remove), neither a SIGNI on the field nor the centre "
-                     "LRIG (activate, attack)", ("activate", "remove", "attack")),
+                     "LRIG (attack), nor a Key in the Key zone (activate)",
+                     ("activate", "remove", "attack")),
     "cannot-play": ("the card is not a SIGNI, its level is above the LRIG's, the total level "
                     "would pass the limit, or its limiting condition does not match (play); "
                     "the Resona's level or the total level would (summon)",
@@ -241,6 +243,9 @@ def use(game: Game, label: str) -> None:
     """Use an ARTS or a Spell (:func:`judge.engine.using.use`)."""
     _playing(game)
     inst = game.card(label)
+    if inst.card.type == "key":  # a Key is summoned (judge.engine.mechanics.keys)
+        keys.summon(game, inst)
+        return
     using.use_problem(game, inst)
     using.use(game, inst)
 
@@ -255,9 +260,10 @@ def activate(game: Game, label: str, index: int) -> None:
     abilities = [a for a in inst.card.abilities if a.kind == "action"]
     if index >= len(abilities):
         raise IllegalAction("no-such-ability", f"{label} has no action ability {index}")
-    if inst.zone.zone not in SIGNI_ZONES and game.state.centre(inst.owner) is not inst:
-        raise IllegalAction("not-on-field", f"{label} is neither a SIGNI on the field nor "
-                            "the centre LRIG")
+    if inst.zone.zone not in SIGNI_ZONES and inst.zone.zone != "key" and \
+            game.state.centre(inst.owner) is not inst:
+        raise IllegalAction("not-on-field", f"{label} is neither a SIGNI on the field, the "
+                            "centre LRIG nor a Key on the field")
     ability = abilities[index]
     if ability.timing == ("main",):
         _own_main_phase(game, inst.owner, "an action ability is used")

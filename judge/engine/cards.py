@@ -418,6 +418,7 @@ class CardDef:
     rise: tuple[str, ...] = ()  # SIGNI: the names of the SIGNI it must be put onto
     summon: Summon | None = None  # Resona: its summoning condition
     grants: tuple[str, ...] = ()  # Accessory: the keywords the SIGNI it is attached to has
+    coins: int = 0  # Key: the BET coins its summoning takes besides its cost (mechanics/keys.py)
     #: an ARTS's or Spell's modes ("choose one"): ``choose`` of them, picked when it is used
     modes: tuple[tuple[Op, ...], ...] = ()
     choose: int = 1
@@ -936,7 +937,7 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
 #: The card fields of the later mechanics and the card types that may have each.
 LATER_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "recollect": ("arts",), "bet": ("arts",), "token": ("arts",), "trap": ("signi", "spell"),
-    "rise": ("signi",), "summon": ("resona",), "grants": ("signi",),
+    "rise": ("signi",), "summon": ("resona",), "grants": ("signi",), "coins": ("key",),
 }
 
 
@@ -955,7 +956,8 @@ TYPE_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "class": ("signi", "resona"),
     "life_burst": ("signi", "spell"),  # only main-deck cards are crushed from the life cloth
     "effect": ("arts", "spell"),  # what an ARTS or a Spell does when used
-    "cost": ("lrig", "arts", "spell"),  # to grow into a LRIG, to use an ARTS or a Spell
+    # to grow into a LRIG, to use an ARTS or a Spell, to summon a Key
+    "cost": ("lrig", "arts", "spell", "key"),
     "abilities": ("lrig", "signi", "resona", "spell", "key"),
     "keywords": ("lrig", "signi", "resona", "spell", "key"),
 }
@@ -1060,6 +1062,8 @@ def _later_fields(raw: Mapping[str, Any], ctype: str, where: str) -> dict[str, A
                                          f"{where}.bet.effect")
     if "token" in raw:
         out["token"] = _bool(raw["token"], f"{where}.token")
+    if "coins" in raw:
+        out["coins"] = _count(raw["coins"], f"{where}.coins", 1)
     if "trap" in raw:
         out["trap"] = parse_effect(raw["trap"], f"{where}.trap")
     if "rise" in raw:

@@ -119,10 +119,10 @@ def candidates(game: Game) -> list[Action]:
             if c.card.type == "spell":
                 append(_new(Action, ("use", p, c.label, None, 0, ())))
         for c in zones["lrig_deck"]:
-            if c.card.type == "arts":
+            if c.card.type in ("arts", "key"):  # a Key is summoned with the use action
                 append(_new(Action, ("use", p, c.label, None, 0, ())))
         lrig = zones["lrig"]
-        for c in (*signi, lrig[-1]) if lrig else signi:
+        for c in (*signi, *zones["key"], lrig[-1]) if lrig else (*signi, *zones["key"]):
             abilities = c.card.abilities
             if abilities:
                 i = 0
@@ -475,6 +475,21 @@ def _vocabulary_arts() -> list[CardDef]:
     ]
 
 
+def _keys() -> list[CardDef]:
+    """Keys (issue 30, round three), drawn into LRIG decks as ARTS are: one paid with ener,
+    whose constant ability works from the Key zone and which puts itself into the LRIG trash
+    for a card and a coin; one summoned with that coin."""
+    return [
+        CardDef(id="k-power", name="k-power", type="key", colour=("white",),
+                cost=Cost((("colourless", 1),)), abilities=(
+                    _const(Op("power", target=OWN_SIGNI, amount=1000)),
+                    Ability("action", (Op("trash", target=THIS), Op("draw", count=1),
+                                       Op("coins", amount=1))))),
+        CardDef(id="k-coin", name="k-coin", type="key", colour=("white",), coins=1,
+                abilities=(Ability("action", (Op("draw", count=1),), once_per_turn=True),)),
+    ]
+
+
 def card_pool() -> dict[str, CardDef]:
     """A fixed pool of generated cards exercising most of the vocabulary (made once: the
     cards are frozen values, and no game changes the table)."""
@@ -553,6 +568,7 @@ def _make_pool() -> dict[str, CardDef]:
                 timing=("main",), cost=Cost()),
         *_vocabulary_arts(),
         *_state_arts(),
+        *_keys(),
     ]
     _POOL.update({c.id: c for c in [*pool, *lrigs, *arts]})
     return dict(_POOL)
@@ -568,7 +584,7 @@ def random_decks(rng: random.Random, pool: dict[str, CardDef], player: str) -> \
     shuffle(rng, cards)
     main = [CardInstance(f"{player}-{i + 1}", c, player, ZoneRef(player, "deck"))
             for i, c in enumerate(cards)]
-    arts = [c for c in pool.values() if c.type == "arts"]
+    arts = [c for c in pool.values() if c.type in ("arts", "key")]
     lrig_defs = [pool[f"l{n}"] for n in range(5)] + rng.sample(arts, ARTS_PER_DECK)
     lrig = [CardInstance(f"{player}-{c.id}", c, player, ZoneRef(player, "lrig_deck"))
             for c in lrig_defs]

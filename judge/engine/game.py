@@ -110,7 +110,7 @@ WATCHED_ZONES: Final = frozenset({"signi1", "signi2", "signi3", "under1", "under
 
 
 #: Where a card's constant abilities may work: the SIGNI zones and the LRIG zone.
-_CONST_ZONES: Final = frozenset({*ON_FIELD, "lrig"})
+_CONST_ZONES: Final = frozenset({*ON_FIELD, "lrig", "key"})
 #: Game.move's tests of the zone a card goes to: on the field (a card leaving it is upped,
 #: unfrozen and detached), face down always (the main deck, the life cloth), face down if it
 #: was (the zones under a SIGNI).

@@ -61,7 +61,7 @@ class Added:
 
 #: What each version from 9 on added (docs/scenario-format.md#changelog lists the same).
 ADDED: Final[dict[int, Added]] = {
-    9: Added(keys={"ability": ("timing",), "target": ("crystal_armed",),
+    9: Added(keys={"ability": ("timing",), "target": ("crystal_armed",), "card": ("coins",),
                    "condition": ("crystal_armed",)},
              values={("op", "op"): ("ride", "crystal_arm"), ("ability", "trigger"): ("drive",)}),
 }
