@@ -88,7 +88,7 @@ ILLEGAL_REASONS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
                         "abilities", ("activate",)),
     "not-on-field": ("the card is not where the action needs it: not one of the player's "
                      "SIGNI on the field (remove), neither a SIGNI on the field nor the centre "
-                     "LRIG (attack), nor a Key in the Key zone (activate)",
+                     "LRIG (attack), nor an assist LRIG or a Key on the field (activate)",
                      ("activate", "remove", "attack")),
     "cannot-play": ("the card is not a SIGNI, its level is above the LRIG's, the total level "
                     "would pass the limit, or its limiting condition does not match (play); "
@@ -261,9 +261,9 @@ def activate(game: Game, label: str, index: int) -> None:
     if index >= len(abilities):
         raise IllegalAction("no-such-ability", f"{label} has no action ability {index}")
     if inst.zone.zone not in SIGNI_ZONES and inst.zone.zone != "key" and \
-            game.state.centre(inst.owner) is not inst:
+            game.state.centre(inst.owner) is not inst and not _assist(game, inst):
         raise IllegalAction("not-on-field", f"{label} is neither a SIGNI on the field, the "
-                            "centre LRIG nor a Key on the field")
+                            "centre LRIG, an assist LRIG nor a Key on the field")
     ability = abilities[index]
     if ability.timing == ("main",):
         _own_main_phase(game, inst.owner, "an action ability is used")
@@ -286,6 +286,15 @@ def activate(game: Game, label: str, index: int) -> None:
     preset = using.choose_targets(game, ops, inst.owner, inst)
     game.resolve_effect(ops, inst.owner, inst, name, preset=preset, paid=paid)
     game.settle()
+
+
+def _assist(game: Game, inst: CardInstance) -> bool:
+    """Whether ``inst`` is an assist LRIG (the top card of an assist LRIG zone, Diva
+    Selection), whose action abilities its player uses as the centre LRIG's (Chinese wiki,
+    分身: an assist LRIG works much like an ARTS that stays on the field; **interpretation**:
+    its action abilities are used from there)."""
+    zone = inst.zone.zone
+    return zone in ("assist1", "assist2") and game.state.zone(inst.owner, zone)[-1] is inst
 
 
 def _ability_timing(game: Game, inst: CardInstance, timing: tuple[str, ...]) -> None:
