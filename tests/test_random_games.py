@@ -193,9 +193,11 @@ def test_games_use_the_later_mechanics_of_round_three() -> None:
     and gets off when it leaves the field, never attacking while it rides; an action ability
     with the attack timing is used in the ARTS step, by either player; a card of a SIGNI's
     name is stacked on it by crystal armament, and the SIGNI is crystal-armed; Keys are
-    summoned (one with a coin) and their abilities used from the Key zone."""
+    summoned (one with a coin) and their abilities used from the Key zone; in the games in
+    Diva Selection an assist LRIG's action ability is used from its zone."""
     wanted = {"ride", "trigger:drive", "get_off", "attack-timed:turn", "attack-timed:other",
-              "crystal_armament", "key_summon", "key_summon:coins", "key-ability"}
+              "crystal_armament", "key_summon", "key_summon:coins", "key-ability",
+              "assist-ability"}
     seen: set[str] = set()
     for seed in range(200):
         if wanted <= seen:
@@ -230,6 +232,10 @@ def test_games_use_the_later_mechanics_of_round_three() -> None:
             elif isinstance(e, ev.EffectBegin) and e.card and \
                     game.card(e.card).card.type == "key":
                 seen.add("key-ability")
+            elif isinstance(e, ev.EffectBegin) and e.card and \
+                    game.card(e.card).card.id == "l-assist":
+                assert game.state.format == "diva-selection"
+                seen.add("assist-ability")
             elif isinstance(e, ev.Trigger) and e.trigger == "drive":
                 seen.add("trigger:drive")
             elif isinstance(e, ev.EffectBegin) and e.card and \

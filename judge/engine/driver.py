@@ -122,7 +122,9 @@ def candidates(game: Game) -> list[Action]:
             if c.card.type in ("arts", "key"):  # a Key is summoned with the use action
                 append(_new(Action, ("use", p, c.label, None, 0, ())))
         lrig = zones["lrig"]
-        for c in (*signi, *zones["key"], lrig[-1]) if lrig else (*signi, *zones["key"]):
+        # the Key and the assist LRIGs use their action abilities from their zones too
+        others = (*zones["key"], *zones["assist1"][-1:], *zones["assist2"][-1:])
+        for c in (*signi, *others, lrig[-1]) if lrig else (*signi, *others):
             abilities = c.card.abilities
             if abilities:
                 i = 0
@@ -208,6 +210,8 @@ def play_random_game(rules: RuleSet, seed: int, turns: int = 10,
             state.add(inst)
         for inst in lrig:
             state.add(inst)
+    if rules.id == DIVA_RULES and seed % DIVA_EVERY == 0:
+        _diva_selection(state, pool)
     if on_game is not None:
         on_game(game)
     rg = RandomGame(game)
@@ -219,6 +223,21 @@ def play_random_game(rules: RuleSet, seed: int, turns: int = 10,
         acted = acted + 1 if state.turn == turn else 0
         turn = state.turn
     return rg
+
+
+#: One game in this many (by seed) under the current rules is played in Diva Selection, each
+#: player with an assist LRIG (issue 30, round three); the others are All Star.
+DIVA_EVERY: Final = 3
+DIVA_RULES: Final = "current"
+
+
+def _diva_selection(state: GameState, pool: dict[str, CardDef]) -> None:
+    """Diva Selection: each player has the assist LRIG ``l-assist`` (another LRIG type than
+    the centre LRIGs', so rule processing kind 10 keeps it) in their first assist LRIG zone."""
+    state.format = "diva-selection"
+    for player in PLAYERS:
+        state.add(CardInstance(f"{player}-assist", pool["l-assist"], player,
+                               ZoneRef(player, "assist1")))
 
 
 # ------------------------------------------------------------------ decks
@@ -570,7 +589,12 @@ def _make_pool() -> dict[str, CardDef]:
         *_state_arts(),
         *_keys(),
     ]
-    _POOL.update({c.id: c for c in [*pool, *lrigs, *arts]})
+    # the assist LRIG of the games in Diva Selection (_diva_selection): never in a deck
+    assist = CardDef(id="l-assist", name="l-assist", type="lrig", colour=("blue",), level=1,
+                     limit=2, lrig_type="Piruluk", abilities=(Ability(
+                         "action", (_op("draw", count=1),), cost=Cost((("colourless", 1),)),
+                         once_per_turn=True),))
+    _POOL.update({c.id: c for c in [*pool, *lrigs, *arts, assist]})
     return dict(_POOL)
 
 
