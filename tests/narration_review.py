@@ -82,6 +82,7 @@ VERB_ZONES: dict[str, tuple[str, str]] = {
     "limiting": ("signi1", "trash"), "lrig_type": ("assist1", "lrig_trash"),
     "trash": ("signi3", "trash"), "to_ener": ("signi1", "ener"), "to_hand": ("trash", "hand"),
     "to_deck": ("hand", "deck"), "place": ("lrig_deck", "key"), "banish": ("signi1", "ener"),
+    "crystal_armament": ("trash", "under1"), "key_summon": ("lrig_deck", "key"),
 }
 
 
