@@ -34,7 +34,7 @@ REASON_CASES: dict[str, tuple[tuple[str, ...], str]] = {
     "target-gone": (("fizzle",), "a target chosen when the card was used has moved since"),
     "not-on-field": (("fizzle",), "an operation that acts on cards on the field (banish, "
                                   "power, level, keyword, cannot, lose_abilities, freeze, "
-                                  "down, up, attach) names one that is not there"),
+                                  "down, up, attach, ride) names one that is not there"),
     "no-empty-zone": (("fizzle",), "put_onto_field, or a place into the SIGNI zones, with "
                                    "every SIGNI zone taken"),
     "not-signi": (("fizzle",), "put_onto_field of a card that is not a SIGNI"),
@@ -85,6 +85,8 @@ REASON_CASES: dict[str, tuple[tuple[str, ...], str]] = {
     "not-accessory": (("fizzle",), "attach of a card without the Accessory keyword"),
     "not-a-seed": (("fizzle",), "bloom of a card that is not a Seed"),
     "signi-in-zone": (("fizzle",), "bloom of a Seed whose SIGNI zone holds a SIGNI"),
+    "already-riding": (("fizzle",), "ride while the centre LRIG already rides a SIGNI"),
+    "no-same-name": (("fizzle",), "crystal_arm with no card of the SIGNI's name in the zone"),
     "no-rise-material": (("fizzle",), "put_onto_field of a Rise SIGNI whose material is not "
                                       "on the field"),
     "token-label-taken": (("fizzle",), "make_token with a label already made"),

@@ -57,7 +57,7 @@ REASON_KINDS: dict[str, tuple[str, ...]] = {
                "not-in-hand", "not-accessory", "not-a-seed", "signi-in-zone",
                "no-rise-material", "token-label-taken", "resisted", "cannot-be-chosen",
                "cannot-be-banished", "cannot-be-trashed", "cannot-pay", "cannot-use",
-               "not-usable", "marker-present", "no-marker"),
+               "not-usable", "marker-present", "no-marker", "already-riding", "no-same-name"),
     "op_skipped": ("not-done", "condition"),
     "trigger_lost": ("left-trash", "left-hand", "left-ener", "left-field"),
     "trigger_dropped": ("second_refresh", "end_phase", "game_over"),
@@ -83,6 +83,7 @@ VERB_ZONES: dict[str, tuple[str, str]] = {
     "limiting": ("signi1", "trash"), "lrig_type": ("assist1", "lrig_trash"),
     "trash": ("signi3", "trash"), "to_ener": ("signi1", "ener"), "to_hand": ("trash", "hand"),
     "to_deck": ("hand", "deck"), "place": ("lrig_deck", "key"), "banish": ("signi1", "ener"),
+    "crystal_armament": ("trash", "under1"), "key_summon": ("lrig_deck", "key"),
 }
 
 

@@ -155,6 +155,39 @@ CASES = [
     ("summon-step-unknown-field",
      ruling(steps='[[steps]]\naction = "summon"\ncard = "L3"\ncount = 2\n'), "count = 2",
      "steps[0].count: unknown field (valid: action, expect_illegal, card, cards, zone)", ()),
+    # issue 30, round three: a use timing of an action ability, Ride, crystal armament, Keys
+    ("timing-before-its-date",
+     ruling(rulesets='["2014-09"]', cards=CARD_SIGNI + '[[cards.s.abilities]]\nkind = "action"\n'
+                                                     'timing = "attack"\n'
+                                                     'effect = [{ op = "draw" }]\n'),
+     'timing = "attack"', "cards.s.abilities[0].timing: action-timing is not part of rule set "
+     "2014-09", ("the engine has it from 2020",)),
+    ("timing-on-an-auto-ability",
+     ruling(cards=CARD_SIGNI + '[[cards.s.abilities]]\nkind = "auto"\ntrigger = "banished"\n'
+                               'timing = "attack"\neffect = [{ op = "draw" }]\n'),
+     'timing = "attack"', "cards.s.abilities[0].timing: only an action ability has a use "
+     "timing", ()),
+    ("timing-spell-cut-in",
+     ruling(cards=CARD_SIGNI + '[[cards.s.abilities]]\nkind = "action"\n'
+                               'timing = "spell_cut_in"\neffect = [{ op = "draw" }]\n'),
+     'timing = "spell_cut_in"', "cards.s.abilities[0].timing: unknown value 'spell_cut_in' "
+     "(valid: main, attack)", ()),
+    ("ride-before-its-date",
+     ruling(rulesets='["2014-04"]', steps='[[steps]]\naction = "effect"\n'
+                                          'ops = [{ op = "ride", target = "L3" }]\n'),
+     '{ op = "ride"', "steps[0].ops[0].op: ride is not part of rule set 2014-04", ()),
+    ("crystal-arm-without-zone",
+     ruling(steps='[[steps]]\naction = "effect"\nops = [{ op = "crystal_arm", target = "L3" }]\n'),
+     "crystal_arm", "steps[0].ops[0].zone: missing", ("trash",)),
+    ("crystal-arm-bad-zone",
+     ruling(steps='[[steps]]\naction = "effect"\n'
+                  'ops = [{ op = "crystal_arm", target = "L3", zone = "life" }]\n'),
+     "crystal_arm", "steps[0].ops[0].zone: unknown value 'life' (valid: hand, trash, ener, "
+     "deck)", ()),
+    ("coins-on-an-arts", ruling(cards=CARD_ARTS + "coins = 1\n"), "coins = 1",
+     "cards.a.coins: only for key cards, not a arts", ()),
+    ("key-zero-coins", ruling(cards='[cards.k]\ntype = "key"\ncoins = 0\n'), "coins = 0",
+     "cards.k.coins: must be at least 1, got 0", ()),
 ]
 
 

@@ -24,6 +24,7 @@ from judge.engine.mechanics.gate import GateSet
 from judge.engine.mechanics.guard import Guard
 from judge.engine.mechanics.heaven import Heaven
 from judge.engine.mechanics.registrations import Registrations
+from judge.engine.mechanics.ride import GetOff, Ride
 from judge.engine.mechanics.token_arts import TokenGone, TokenMade
 from judge.engine.mechanics.trap import Reveal
 from judge.engine.mechanics.virus import VirusRemoved, VirusSet
@@ -119,6 +120,9 @@ SAMPLES: dict[str, Event] = {e.type: e for e in (
     Registrations(seq=1, step=1, cause="effect", player="p1", source=AbilityRef.of_card("X1"),
                   amount=2, registrations=5),
     Heaven(seq=1, step=1, cause="game", player="p1", card="X2"),
+    Ride(seq=1, step=1, cause="effect", player="p1", card="X1", signi="X2",
+         source=AbilityRef("X2", 0)),
+    GetOff(seq=1, step=1, cause="game", player="p1", card="X1", signi="X2"),
     ev.Pay(seq=1, step=1, cause="cost", player="p1", source=AbilityRef.of_card("X1"),
            cost=Cost.parse("white:1,colourless:1"),
            paid=(Paid("X2", "white"), Paid("X3", "colourless")), exceed=()),

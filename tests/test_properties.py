@@ -35,6 +35,7 @@ from judge.engine.cards import (
     CARD_EVENTS,
     CARD_TYPES,
     COUNT_LIMIT_OPS,
+    CRYSTAL_ZONES,
     FILLER,
     INSTEAD_ZONES,
     KIND_RESISTANCES,
@@ -320,6 +321,8 @@ def ops(draw: st.DrawFn, labels: list[str], on_field: list[str], depth: int = 0)
                 raw["count"] = draw(st.integers(0, 3))
         elif key == "amount" and name == "registrations":
             raw["amount"] = draw(st.integers(1, 3))
+        elif key == "zone" and name == "crystal_arm":
+            raw["zone"] = draw(st.sampled_from(CRYSTAL_ZONES))
         elif key == "amount" and name in COUNT_LIMIT_OPS:  # the loader refuses a negative
             raw["amount"] = draw(st.integers(0, 4))
         elif key == "amount" and name == "set_power":

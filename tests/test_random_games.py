@@ -230,3 +230,63 @@ def test_games_trigger_on_other_cards_and_phases() -> None:
                 whose = "own" if game.card(before.card or "").owner == e.player else "opponent"
                 seen.add(f"{e.trigger}:{whose}")
     assert wanted <= seen, sorted(wanted - seen)
+
+
+def test_games_use_the_later_mechanics_of_round_three() -> None:
+    """Issue 30, round three (helper C): the centre LRIG rides a SIGNI, whose Drive triggers,
+    and gets off when it leaves the field, never attacking while it rides; an action ability
+    with the attack timing is used in the ARTS step, by either player; a card of a SIGNI's
+    name is stacked on it by crystal armament, and the SIGNI is crystal-armed; Keys are
+    summoned (one with a coin) and their abilities used from the Key zone; in the games in
+    Diva Selection an assist LRIG's action ability is used from its zone."""
+    wanted = {"ride", "trigger:drive", "get_off", "attack-timed:turn", "attack-timed:other",
+              "crystal_armament", "key_summon", "key_summon:coins", "key-ability",
+              "assist-ability"}
+    seen: set[str] = set()
+    for seed in range(200):
+        if wanted <= seen:
+            break
+        game = play_random_game(RULES[-1], seed, turns=20).game
+        riding: set[str] = set()
+        step = ""
+        for e in game.log:
+            if isinstance(e, ev.AttackStep):
+                step = e.attack_step
+            elif isinstance(e, ev.Phase):
+                step = ""
+            if e.type == "ride":
+                riding.add(e.player or "")
+                seen.add("ride")
+            elif e.type == "get_off":
+                riding.discard(e.player or "")
+                seen.add("get_off")
+            elif isinstance(e, ev.Attack) and e.from_zone is not None and \
+                    e.from_zone.zone == "lrig":
+                assert e.player not in riding, "a riding LRIG attacked"
+            elif isinstance(e, ev.Move) and e.verb == "crystal_armament":
+                assert game.card(e.card or "").card.id == "s3cr"  # only it names itself
+                seen.add("crystal_armament")
+            elif isinstance(e, ev.Move) and e.verb == "key_summon":
+                assert game.card(e.card or "").card.type == "key"
+                assert step == "" and e.to_zone is not None and e.to_zone.zone == "key"
+                seen.add("key_summon")
+            elif e.type == "coins" and e.cause == "cost" and e.card and \
+                    game.card(e.card).card.type == "key":
+                seen.add("key_summon:coins")
+            elif isinstance(e, ev.EffectBegin) and e.card and \
+                    game.card(e.card).card.type == "key":
+                seen.add("key-ability")
+            elif isinstance(e, ev.EffectBegin) and e.card and \
+                    game.card(e.card).card.id == "l-assist":
+                assert game.state.format == "diva-selection"
+                seen.add("assist-ability")
+            elif isinstance(e, ev.Trigger) and e.trigger == "drive":
+                seen.add("trigger:drive")
+            elif isinstance(e, ev.EffectBegin) and e.card and \
+                    game.card(e.card).card.id == "s2at":
+                assert step == "arts", "an attack-timed ability outside the ARTS step"
+                turn_player = next(t.player for t in reversed(game.log[:e.seq])
+                                   if isinstance(t, ev.TurnBegin))
+                seen.add("attack-timed:turn" if e.player == turn_player
+                         else "attack-timed:other")
+    assert wanted <= seen, sorted(wanted - seen)

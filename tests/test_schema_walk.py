@@ -208,6 +208,11 @@ OP_BASE: dict[str, tuple[dict[str, Any], str]] = {
     "remove_virus": ({"op": "remove_virus"}, ""),
     "set_gate": ({"op": "set_gate"}, ""),
     "registrations": ({"op": "registrations", "amount": 1}, ""),
+    # issue 30, round three: p1's LRIG rides S1 (S2 with the target changed)
+    "ride": ({"op": "ride", "target": "S1"}, ""),
+    # S1 (a signi-2) has no card of its name in p1's trash (fizzle); the probes of its fields
+    # change the SIGNI, or look in a zone that has one (_crystal)
+    "crystal_arm": ({"op": "crystal_arm", "target": "S1", "zone": "trash"}, ""),
     # issue 30, family 2: p1's deck is d1 ... d8 (fillers: SIGNI of level 1)
     "look": ({"op": "look", "count": 3, "target": {"count": 1}}, ""),
     "reveal_until": ({"op": "reveal_until", "target": {"level_at_least": 2}}, ""),
@@ -267,7 +272,8 @@ OP_REQUIRED: dict[tuple[str, str], Any] = {
     ("look", "count"): 2, ("look", "target"): {"count": 2}, ("look", "zone"): "trash",
     ("reveal_until", "target"): {"level_at_least": 3}, ("reveal_until", "zone"): "ener",
     ("reveal_until", "rest"): "bottom", ("search", "target"): {"count": 2},
-    ("search", "zone"): "ener",
+    ("search", "zone"): "ener", ("ride", "target"): "S2", ("crystal_arm", "target"): "S2",
+    ("crystal_arm", "zone"): "hand",
     ("set_virus", "zone"): "signi3", ("set_gate", "zone"): "signi3",
     ("remove_virus", "zone"): "signi3", ("remove_virus", "who"): "self",
     ("registrations", "amount"): 3,
@@ -419,6 +425,16 @@ def _remove_virus(field_: str, value: Any) -> Pair:
 
 for _name in ("who", "zone", "count"):
     OP_SPECIAL[("remove_virus", _name)] = functools.partial(_remove_virus, _name)
+def _crystal(field_: str, value: Any) -> Pair:
+    """Crystal armament of S1 (a signi-2) from p1's trash, and from the zone ``value``, where
+    a signi-2 (X) waits."""
+    base = {"op": "crystal_arm", "target": "S1", "zone": "trash"}
+    p1 = {**OP_P1, "hand": ["h1", "X:signi-2", "acc:acc-card"]}
+    return (ruling(steps=effect(base), cards=OP_CARDS, p1=p1),
+            ruling(steps=effect({**base, field_: value}), cards=OP_CARDS, p1=p1))
+
+
+OP_SPECIAL[("crystal_arm", "zone")] = functools.partial(_crystal, "zone")
 
 
 # ---------------------------------------------------------------------- the other tables
@@ -460,13 +476,13 @@ VALUES: dict[str, Any] = {
     "target.power_at_most": 1000, "target.power_at_least": 9000, "target.level_at_least": 3,
     "target.level_at_most": 1, "target.down": True, "target.frozen": True,
     "target.with_charm": True, "target.with_accessory": True, "target.has_abilities": True,
-    "target.name": "signi-1", "target.lrig_colour": False,
+    "target.name": "signi-1", "target.lrig_colour": False, "target.crystal_armed": True,
     "condition.power_at_most": 0, "condition.power_at_least": 2000,
     "condition.level_at_least": 2, "condition.level_at_most": 0, "condition.down": True,
     "condition.frozen": True, "condition.with_charm": True, "condition.with_accessory": True,
     "condition.has_abilities": True, "condition.name": "signi-1",
     "condition.lrig_colour": False, "condition.same_class": True,
-    "condition.this_is": {"down": True},
+    "condition.this_is": {"down": True}, "condition.crystal_armed": True,
     # round three: no marker is on the board
     "target.on_marker": "virus", "condition.on_marker": "virus",
     "target.heaven": True, "condition.heaven": True,
@@ -478,7 +494,7 @@ FILTER_FALSE: dict[str, Any] = {
     "power_at_most": 0, "power_at_least": 9000, "level_at_least": 3, "level_at_most": 0,
     "down": True, "frozen": True, "with_charm": True, "with_accessory": True,
     "has_abilities": True, "name": "signi-4", "lrig_colour": False, "on_marker": "virus",
-    "heaven": True,
+    "heaven": True, "crystal_armed": True,
 }
 
 
@@ -1025,6 +1041,9 @@ PROBES.update({
                                   "summon": {"signi": 1}}, "summon", {"signi": 2},
                                  p1={"lrig_deck": ["X:cx"]},
                                  steps=step("summon", card="X", cards=["S1"])),
+    # issue 30, round three: a Key summoned with 1 coin (p1 has none: refused)
+    "card.coins": lambda: _card({"type": "key"}, "coins", 1, p1={"lrig_deck": ["X:cx"]},
+                                steps=USE_X),
     "card.grants": lambda: _card({**SIGNI, "keywords": ["accessory"]}, "grants", ["lancer"],
                                  setup=ATTACK_SETUP, p1={"signi1": {"card": "S1:signi-3",
                                                                     "accessory": ["X:cx"]}},
@@ -1070,6 +1089,8 @@ PROBES.update({
     "ability.while": lambda: _ability({"kind": "const", "effect": [
         {"op": "power", "target": "this", "amount": 5000}]}, "while",
         {"zone": "ener", "at_least": 9}, setup=ATTACK_SETUP, steps=step("attack", card="X")),
+    # issue 30: an action ability with the attack timing is refused in the main phase
+    "ability.timing": lambda: _ability(ACTION, "timing", "attack", steps=ACTIVATE),
     "ability.once_per_turn": lambda: _ability(ACTION, "once_per_turn", True,
                                               steps=ACTIVATE + ACTIVATE),
     "ability.by": lambda: _ability({**AUTO, "trigger": "banished_by_effect"}, "by",

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Final
 from judge.engine import battle, bursts, forced_attacks, modes, setup, turn, using
 from judge.engine.cards import Op
 from judge.engine.events import REASONS, AbilityRef
-from judge.engine.mechanics import cheer, resona, rise
+from judge.engine.mechanics import cheer, keys, resona, ride, rise
 from judge.engine.ops import deal_damage, field_problem
 from judge.engine.payment import pay, problem
 from judge.engine.state import CHEER, SEED_ZONES, SIGNI_ZONES, CardInstance
@@ -65,7 +65,7 @@ ACTIONS: Final[dict[str, str]] = {
 ILLEGAL_REASONS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
     "game-over": ("the game already has a winner", ("every action",)),
     "not-main-phase": ("it is not the acting player's own main phase",
-                       ("use (Spell)", "activate", "play", "remove", "summon")),
+                       ("use (Spell, Key)", "activate", "play", "remove", "summon")),
     "not-in-hand": ("the card is not in its owner's hand (for ener: neither in the hand nor "
                     "one of the owner's SIGNI on the field; for redraw: not in that player's "
                     "hand)", ("use (Spell)", "play", "ener", "redraw")),
@@ -77,17 +77,19 @@ ILLEGAL_REASONS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
                     "phase; attack only in the ARTS step by the player who may use ARTS now; "
                     "spell_cut_in only when offered after an opponent's Spell (never as a "
                     "step)", ("use",)),
-    "not-usable": ("the card is neither an ARTS nor a Spell (use); the Resona has no "
+    "not-usable": ("the card is neither an ARTS, a Spell nor a Key (use); the Resona has no "
                    "summoning condition (summon)", ("use", "summon")),
     "limiting": ("the card's limiting condition names another LRIG type than the centre "
                  "LRIG's (a Life Burst ignores this)", ("use",)),
-    "cannot-pay": ("the cost cannot be paid exactly now; nothing is paid",
+    "cannot-pay": ("the cost cannot be paid exactly now (a Key: or its player has fewer coins "
+                   "than it takes); nothing is paid",
                    ("use", "activate", "grow")),
     "no-such-ability": ("the card has no action ability with that number, or has lost its "
                         "abilities", ("activate",)),
     "not-on-field": ("the card is not where the action needs it: not one of the player's "
                      "SIGNI on the field (remove), neither a SIGNI on the field nor the centre "
-                     "LRIG (activate, attack)", ("activate", "remove", "attack")),
+                     "LRIG (attack), nor an assist LRIG or a Key on the field (activate)",
+                     ("activate", "remove", "attack")),
     "cannot-play": ("the card is not a SIGNI, its level is above the LRIG's, the total level "
                     "would pass the limit, or its limiting condition does not match (play); "
                     "the Resona's level or the total level would (summon)",
@@ -139,6 +141,12 @@ ILLEGAL_REASONS: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
                      ("attack",)),
     "must-attack": ("an effect in force says a SIGNI of the turn player must attack, and it "
                     "still can: the SIGNI attack step cannot end yet", ("advance",)),
+    "riding": ("the centre LRIG rides a SIGNI (Ride): it cannot attack until that SIGNI "
+               "leaves the field", ("attack",)),
+    "ability-timing": ("the action ability's own use timing does not allow it now: attack "
+                       "only in the ARTS step of either player's attack phase, by the player "
+                       "who may use ARTS now; main only in its player's own main phase",
+                       ("activate",)),
 }
 
 
@@ -244,6 +252,9 @@ def use(game: Game, label: str) -> None:
     """Use an ARTS or a Spell (:func:`judge.engine.using.use`)."""
     _playing(game)
     inst = game.card(label)
+    if inst.card.type == "key":  # a Key is summoned (judge.engine.mechanics.keys)
+        keys.summon(game, inst)
+        return
     using.use_problem(game, inst)
     using.use(game, inst)
 
@@ -258,11 +269,15 @@ def activate(game: Game, label: str, index: int) -> None:
     abilities = [a for a in inst.card.abilities if a.kind == "action"]
     if index >= len(abilities):
         raise IllegalAction("no-such-ability", f"{label} has no action ability {index}")
-    if inst.zone.zone not in SIGNI_ZONES and game.state.centre(inst.owner) is not inst:
-        raise IllegalAction("not-on-field", f"{label} is neither a SIGNI on the field nor "
-                            "the centre LRIG")
-    _own_main_phase(game, inst.owner, "an action ability is used")
+    if inst.zone.zone not in SIGNI_ZONES and inst.zone.zone != "key" and \
+            game.state.centre(inst.owner) is not inst and not _assist(game, inst):
+        raise IllegalAction("not-on-field", f"{label} is neither a SIGNI on the field, the "
+                            "centre LRIG, an assist LRIG nor a Key on the field")
     ability = abilities[index]
+    if ability.timing == ("main",):
+        _own_main_phase(game, inst.owner, "an action ability is used")
+    else:
+        _ability_timing(game, inst, ability.timing)
     if not game.abilities(inst):
         raise IllegalAction("no-such-ability", f"{label} has lost its abilities")
     once = (label, inst.epoch, ability.index)
@@ -280,6 +295,30 @@ def activate(game: Game, label: str, index: int) -> None:
     preset = using.choose_targets(game, ops, inst.owner, inst)
     game.resolve_effect(ops, inst.owner, inst, name, preset=preset, paid=paid)
     game.settle()
+
+
+def _assist(game: Game, inst: CardInstance) -> bool:
+    """Whether ``inst`` is an assist LRIG (the top card of an assist LRIG zone, Diva
+    Selection), whose action abilities its player uses as the centre LRIG's (Chinese wiki,
+    分身: an assist LRIG works much like an ARTS that stays on the field; **interpretation**:
+    its action abilities are used from there)."""
+    zone = inst.zone.zone
+    return zone in ("assist1", "assist2") and game.state.zone(inst.owner, zone)[-1] is inst
+
+
+def _ability_timing(game: Game, inst: CardInstance, timing: tuple[str, ...]) -> None:
+    """An action ability with a use timing of its own (Chinese wiki, 效果文的格式: 起（攻击阶段）
+    is used only in the ARTS step of either player's attack phase): ``main``, its player's own
+    main phase; ``attack``, the ARTS step, by the player who may use ARTS now."""
+    state, player = game.state, inst.owner
+    if "main" in timing and state.phase == "main" and state.turn_player == player:
+        return
+    if "attack" in timing and state.phase == "attack" and state.attack_step == "arts" \
+            and state.arts_priority == player:
+        return
+    where = state.phase + (f" ({state.attack_step} step)" if state.attack_step else "")
+    raise IllegalAction("ability-timing", f"{inst.label}'s action ability (timing "
+                        f"{', '.join(timing)}) cannot be used now: {where}")
 
 
 # ------------------------------------------------------------------ the field
@@ -403,6 +442,10 @@ def attack(game: Game, label: str, zone: str | None = None) -> None:
                                 f"step (now: {state.attack_step} step)")
         if inst.down:
             raise IllegalAction("already-down", f"{label} is down")
+        ridden = ride.riding(game, inst.owner)
+        if ridden:
+            raise IllegalAction("riding", f"{label} rides {ridden}: a riding LRIG cannot "
+                                "attack")
         battle.lrig_attack(game, inst)
         return
     raise IllegalAction("not-on-field", f"{label} is neither a SIGNI on the field nor the "

@@ -36,6 +36,11 @@ from judge.limits import MAX_COUNT, MAX_NUMBER
 CARD_TYPES: Final = ("lrig", "signi", "arts", "spell", "key", "resona", "piece")
 COLOURS: Final = ENER_COLOURS
 TIMINGS: Final = ("main", "attack", "spell_cut_in")
+#: When an action ability may be used (its ``timing``; issue 30): ``main`` (its player's own
+#: main phase, the default) and ``attack`` (the ARTS step of either player's attack phase, by
+#: the player who may use ARTS then), as the Chinese rules page's effect-text example reads
+#: 起（攻击阶段）. Spell Cut-In is offered to ARTS only (:mod:`judge.engine.using`).
+ABILITY_TIMINGS: Final = ("main", "attack")
 ABILITY_KINDS: Final = ("auto", "on_play", "action", "const")
 # The keywords a card may list are the registered mechanics' (judge.engine.mechanics).
 
@@ -95,6 +100,9 @@ TRIGGERS: Final[dict[str, str]] = {
                                "before any SIGNI attacks (the ability works from the field)",
     "lrig_attack_step_start": "the LRIG attack step of its player's attack phase begins, "
                               "before the LRIG attacks (the ability works from the field)",
+    # the later mechanics (issue 30, round three; judge/engine/mechanics/ride.py)
+    "drive": "Drive: its player's centre LRIG rides this SIGNI (the ride operation; the "
+             "ability works from the field)",
 }
 
 #: Triggers whose ability may say whose effect (or use) it watches: ``by`` = ``own`` (its
@@ -146,6 +154,7 @@ TRIGGER_ZONES: Final[dict[str, str]] = {
     "arts_step_start": "field",
     "signi_attack_step_start": "field",
     "lrig_attack_step_start": "field",
+    "drive": "field",
 }
 
 #: The operation vocabulary: name -> (fields it accepts, what it does).
@@ -230,6 +239,12 @@ OPS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "set_trap": (("target", "zone"), "set a card face down on a SIGNI zone as its Trap"),
     "make_token": (("card",), "make a token ARTS (card = \"LABEL:card-id\") in the LRIG deck"),
     "coins": (("who", "amount", "for_each"), "a player gains (or, negative, loses) coins"),
+    "crystal_arm": (("target", "zone"), "stack a card with the target SIGNI's name from the "
+                                        "controller's zone (hand, trash, ener or deck) on it: "
+                                        "the SIGNI is crystal-armed"),
+    "ride": (("target",), "its player's centre LRIG rides the target, one of their SIGNI on "
+                          "the field: the SIGNI's Drive abilities trigger, and the LRIG cannot "
+                          "attack until the SIGNI leaves the field"),
     "negate_attack": ((), "the attack being declared is negated: no battle and no damage (in "
                           "an ability that triggers on the attack)"),
     # markers on SIGNI zones (judge/engine/mechanics/: markers.py, virus.py, gate.py): on the
@@ -320,6 +335,9 @@ POSITIONS: Final = ("top", "bottom")
 #: of the deck in an order the player chooses, the trash, or the deck shuffled).
 LOOK_OPS: Final = ("look", "reveal_until", "search")
 LOOK_ZONES: Final = ("hand", "ener", "trash", "deck_top")
+#: Where crystal armament takes the card it stacks from (``zone`` of ``crystal_arm``, required):
+#: a zone of the effect's controller (judge/engine/mechanics/crystal.py).
+CRYSTAL_ZONES: Final = ("hand", "trash", "ener", "deck")
 RESTS: Final = ("bottom", "top", "trash", "shuffle")
 #: Where ``look`` looks (``from``): the top of the main deck, or the whole hand (format 9).
 LOOK_FROM: Final = ("deck", "hand")
@@ -443,6 +461,8 @@ class Ability:
     choose: int = 1
     #: a trigger on another card's event (:data:`OTHERS_TRIGGERS`): whose SIGNI it watches
     whose: str = "any"
+    #: an action ability: when it may be used (:data:`ABILITY_TIMINGS`)
+    timing: tuple[str, ...] = ("main",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -487,6 +507,7 @@ class CardDef:
     rise: tuple[str, ...] = ()  # SIGNI: the names of the SIGNI it must be put onto
     summon: Summon | None = None  # Resona: its summoning condition
     grants: tuple[str, ...] = ()  # Accessory: the keywords the SIGNI it is attached to has
+    coins: int = 0  # Key: the BET coins its summoning takes besides its cost (mechanics/keys.py)
     #: an ARTS's or Spell's modes ("choose one"): ``choose`` of them, picked when it is used
     modes: tuple[tuple[Op, ...], ...] = ()
     choose: int = 1
@@ -696,11 +717,14 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
     if "zone" in raw:
         zones = LIMITED_ZONES if name == "upper_limit" else INSTEAD_ZONES \
             if name == "replace" else LOOK_ZONES if name in LOOK_OPS else MARKER_ZONES \
-            if name in MARKER_OPS else ZONE_WORDS
+            if name in MARKER_OPS else CRYSTAL_ZONES if name == "crystal_arm" else ZONE_WORDS
         zone = _choice(raw["zone"], zones, f"{where}.zone")
     if name in MARKER_OPS and zone not in ("", "signi") and "count" in raw:
         raise FieldError(f"{where}.count", f"{name} on the zone {zone} acts on that one zone: "
                                            "give count only with zone = \"signi\" (chosen)")
+    if name == "crystal_arm" and not zone:
+        raise FieldError(f"{where}.zone", "missing (the zone the card of the SIGNI's name is "
+                                          "taken from)", CRYSTAL_ZONES)
     if name == "upper_limit" and not zone:
         raise FieldError(f"{where}.zone", "missing (the zone whose upper limit is set)",
                          LIMITED_ZONES)
@@ -955,7 +979,22 @@ def _const_effect(raw: Mapping[str, Any], where: str) -> tuple[Op, ...]:
 
 ABILITY_KEYS: Final = ("kind", "effect", "trigger", "zone", "optional", "stat", "amount",
                        "applies_to", "cost", "while", "once_per_turn", "by", "modes", "choose",
-                       "whose")
+                       "whose", "timing")
+
+
+def _ability_timing(raw: Mapping[str, Any], kind: str, where: str) -> tuple[str, ...]:
+    """An action ability's use timing (``timing``: ``"attack"`` or a list of
+    :data:`ABILITY_TIMINGS`); without one, its player's own main phase."""
+    if "timing" not in raw:
+        return ("main",)
+    if kind != "action":
+        raise FieldError(f"{where}.timing", f"only an action ability has a use timing, not an "
+                                            f"{kind} ability")
+    value = raw["timing"]
+    items = value if isinstance(value, list) else [value]
+    if not items:
+        raise FieldError(f"{where}.timing", "names no timing", ABILITY_TIMINGS)
+    return tuple(dict.fromkeys(_choice(t, ABILITY_TIMINGS, f"{where}.timing") for t in items))
 
 
 def parse_ability(raw: Any, where: str, index: int) -> Ability:
@@ -1017,13 +1056,14 @@ def parse_ability(raw: Any, where: str, index: int) -> Ability:
                    index=index, cost=cost, cond=cond,
                    once_per_turn=_bool(raw.get("once_per_turn", False),
                                        f"{where}.once_per_turn"),
-                   by=by, modes=modes, choose=choose, whose=whose)
+                   by=by, modes=modes, choose=choose, whose=whose,
+                   timing=_ability_timing(raw, kind, where))
 
 
 #: The card fields of the later mechanics and the card types that may have each.
 LATER_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "recollect": ("arts",), "bet": ("arts",), "token": ("arts",), "trap": ("signi", "spell"),
-    "rise": ("signi",), "summon": ("resona",), "grants": ("signi",),
+    "rise": ("signi",), "summon": ("resona",), "grants": ("signi",), "coins": ("key",),
 }
 
 
@@ -1042,7 +1082,8 @@ TYPE_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "class": ("signi", "resona"),
     "life_burst": ("signi", "spell"),  # only main-deck cards are crushed from the life cloth
     "effect": ("arts", "spell"),  # what an ARTS or a Spell does when used
-    "cost": ("lrig", "arts", "spell"),  # to grow into a LRIG, to use an ARTS or a Spell
+    # to grow into a LRIG, to use an ARTS or a Spell, to summon a Key
+    "cost": ("lrig", "arts", "spell", "key"),
     "abilities": ("lrig", "signi", "resona", "spell", "key"),
     "keywords": ("lrig", "signi", "resona", "spell", "key"),
 }
@@ -1147,6 +1188,8 @@ def _later_fields(raw: Mapping[str, Any], ctype: str, where: str) -> dict[str, A
                                          f"{where}.bet.effect")
     if "token" in raw:
         out["token"] = _bool(raw["token"], f"{where}.token")
+    if "coins" in raw:
+        out["coins"] = _count(raw["coins"], f"{where}.coins", 1)
     if "trap" in raw:
         out["trap"] = parse_effect(raw["trap"], f"{where}.trap")
     if "rise" in raw:

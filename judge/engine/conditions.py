@@ -61,7 +61,7 @@ COND_ZONES: Final = ("deck", "hand", "ener", "trash", "life", "lrig_trash", "lri
 #: targets, counting conditions, ``this_is`` and ``for_each``.
 STATE_KEYS: Final = ("power_at_least", "power_at_most", "level_at_least", "level_at_most",
                      "down", "frozen", "with_charm", "with_accessory", "has_abilities", "name",
-                     "lrig_colour", "on_marker", "heaven")
+                     "lrig_colour", "on_marker", "heaven", "crystal_armed")
 #: Every key of a filter: the card's printed kind, and its state.
 FILTER_KEYS: Final = ("type", "class", "colour", "crossed", *STATE_KEYS)
 #: What a bound on power or level may name instead of a number: the card the ability or
@@ -115,6 +115,8 @@ class StateFilter:
     on_marker: str = ""
     #: it is in the heaven state (judge/engine/mechanics/heaven.py)
     heaven: bool | None = None
+    #: it is crystal-armed (judge/engine/mechanics/crystal.py)
+    crystal: bool | None = None
 
     @property
     def derived(self) -> bool:
@@ -132,7 +134,7 @@ class StateFilter:
     @property
     def attached(self) -> bool:
         """Whether it reads what is attached under a SIGNI."""
-        return self.charm is not None or self.accessory is not None
+        return self.charm is not None or self.accessory is not None or self.crystal is not None
 
     def admits(self, game: Game, inst: CardInstance, controller: str,
                source: CardInstance | None) -> bool:
@@ -145,6 +147,8 @@ class StateFilter:
         if self.charm is not None and has_charm(game, inst) != self.charm:
             return False
         if self.accessory is not None and has_accessory(game, inst) != self.accessory:
+            return False
+        if self.crystal is not None and crystal_armed(game, inst) != self.crystal:
             return False
         if self.name and not named(inst.card, self.name):
             return False
@@ -226,11 +230,18 @@ def has_charm(game: Game, signi: CardInstance) -> bool:
 
     A Charm is the card the ``charm`` operation (or a set-up's ``charm =``) put there; what is
     under a SIGNI face up is not one."""
+    return holds(game, signi, "charm")
+
+
+def holds(game: Game, signi: CardInstance, how: str) -> bool:
+    """Whether a card put under the SIGNI ``signi`` as ``how`` (``charm``, ``accessory``,
+    ``crystal_armament``: :meth:`judge.engine.game.Game.attach`) belongs to it as the object
+    it is now."""
     under = UNDER_ZONES.get(signi.zone.zone)
     if under is None:
         return False
     held = (signi.label, signi.epoch)
-    return any(c.attach == "charm" and game.attached_to.get(c.label) == held
+    return any(c.attach == how and game.attached_to.get(c.label) == held
                for c in game.state.zone(signi.zone.player, under))
 
 
@@ -238,12 +249,13 @@ def has_accessory(game: Game, signi: CardInstance) -> bool:
     """Whether the SIGNI ``signi`` has an Accessory that belongs to it as the object it is
     now (Chinese wiki, 附属: a card with Accessory attached to a SIGNI by an effect; the
     ``attach`` operation)."""
-    under = UNDER_ZONES.get(signi.zone.zone)
-    if under is None:
-        return False
-    held = (signi.label, signi.epoch)
-    return any(c.attach == "accessory" and game.attached_to.get(c.label) == held
-               for c in game.state.zone(signi.zone.player, under))
+    return holds(game, signi, "accessory")
+
+
+def crystal_armed(game: Game, signi: CardInstance) -> bool:
+    """Whether the SIGNI ``signi`` is crystal-armed: a card stacked on it by crystal
+    armament (judge/engine/mechanics/crystal.py) belongs to it as the object it is now."""
+    return holds(game, signi, "crystal_armament")
 
 
 def named(card: CardDef, name: str) -> bool:
@@ -471,7 +483,8 @@ def parse_state(raw: Mapping[str, Any], where: str) -> StateFilter | None:
         name=_text(raw["name"], f"{where}.name") if "name" in raw else "",
         lrig_colour=_flag(raw, "lrig_colour", where),
         on_marker=_choice(raw["on_marker"], MARKER_KINDS, f"{where}.on_marker")
-        if "on_marker" in raw else "", heaven=_flag(raw, "heaven", where))
+        if "on_marker" in raw else "", heaven=_flag(raw, "heaven", where),
+        crystal=_flag(raw, "crystal_armed", where))
 
 
 def parse_filter(raw: Mapping[str, Any], where: str, card_types: tuple[str, ...]) -> Filter:

@@ -173,8 +173,8 @@ class Layer:
 
 
 def holders(game: Game) -> list[CardInstance]:
-    """The cards whose constant abilities may work: each player's centre LRIG and SIGNI on
-    the field, p1's first."""
+    """The cards whose constant abilities may work: each player's centre LRIG, SIGNI on the
+    field and Key (judge/engine/mechanics/keys.py), p1's first."""
     state = game.state
     out: list[CardInstance] = []
     for p in PLAYERS:
@@ -182,6 +182,7 @@ def holders(game: Game) -> list[CardInstance]:
         if centre is not None:
             out.append(centre)
         out += state.signi(p)
+        out += state.zone(p, "key")
     return out
 
 

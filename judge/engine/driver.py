@@ -119,10 +119,12 @@ def candidates(game: Game) -> list[Action]:
             if c.card.type == "spell":
                 append(_new(Action, ("use", p, c.label, None, 0, ())))
         for c in zones["lrig_deck"]:
-            if c.card.type == "arts":
+            if c.card.type in ("arts", "key"):  # a Key is summoned with the use action
                 append(_new(Action, ("use", p, c.label, None, 0, ())))
         lrig = zones["lrig"]
-        for c in (*signi, lrig[-1]) if lrig else signi:
+        # the Key and the assist LRIGs use their action abilities from their zones too
+        others = (*zones["key"], *zones["assist1"][-1:], *zones["assist2"][-1:])
+        for c in (*signi, *others, lrig[-1]) if lrig else (*signi, *others):
             abilities = c.card.abilities
             if abilities:
                 i = 0
@@ -137,6 +139,11 @@ def candidates(game: Game) -> list[Action]:
         if state.attack_step == "arts":
             out += [_new(Action, ("use", p, c.label, None, 0, ())) for c in zones["lrig_deck"]
                     if c.card.type == "arts"]
+            # action abilities with the attack timing (issue 30): used in the ARTS step too
+            out += [_new(Action, ("activate", p, c.label, None, i, ()))
+                    for c in (*signi, *zones["lrig"][-1:])
+                    for i, a in enumerate(x for x in c.card.abilities if x.kind == "action")
+                    if "attack" in a.timing]
             out.append(_new(Action, ("pass", p, None, None, 0, ())))
             return out
         if state.attack_step == "signi":
@@ -209,6 +216,8 @@ def play_random_game(rules: RuleSet, seed: int, turns: int = 10,
             state.add(inst)
         for inst in lrig:
             state.add(inst)
+    if rules.id == DIVA_RULES and seed % DIVA_EVERY == 0:
+        _diva_selection(state, pool)
     if on_game is not None:
         on_game(game)
     rg = RandomGame(game)
@@ -220,6 +229,21 @@ def play_random_game(rules: RuleSet, seed: int, turns: int = 10,
         acted = acted + 1 if state.turn == turn else 0
         turn = state.turn
     return rg
+
+
+#: One game in this many (by seed) under the current rules is played in Diva Selection, each
+#: player with an assist LRIG (issue 30, round three); the others are All Star.
+DIVA_EVERY: Final = 3
+DIVA_RULES: Final = "current"
+
+
+def _diva_selection(state: GameState, pool: dict[str, CardDef]) -> None:
+    """Diva Selection: each player has the assist LRIG ``l-assist`` (another LRIG type than
+    the centre LRIGs', so rule processing kind 10 keeps it) in their first assist LRIG zone."""
+    state.format = "diva-selection"
+    for player in PLAYERS:
+        state.add(CardInstance(f"{player}-assist", pool["l-assist"], player,
+                               ZoneRef(player, "assist1")))
 
 
 # ------------------------------------------------------------------ decks
@@ -437,6 +461,26 @@ def _others_vocabulary() -> list[CardDef]:
             Ability("auto", (Op("negate_attack"), Op("freeze", target=Target(trigger=True))),
                     trigger="signi_attacks", zone="field", whose="opponent",
                     once_per_turn=True, cost=Cost((("colourless", 1),))),)),
+        # an action ability with a use timing of its own (the ARTS step of either player's
+        # attack phase), once per turn, paid with ener and a discard
+        _signi("s2at", 2, 5000, colour="blue", abilities=(
+            Ability("action", (Op("freeze", target=OPPONENT_SIGNI),
+                               Op("down", target=OPPONENT_SIGNI), Op("draw", count=1)),
+                    cost=Cost((("colourless", 1),), discard=1), once_per_turn=True,
+                    timing=("attack",)),)),
+        # Ride and Drive: the centre LRIG rides this SIGNI as it enters (and cannot attack
+        # until it leaves); its Drive gives it power
+        _signi("s2rd", 2, 5000, colour="white", abilities=(
+            Ability("on_play", (Op("ride", target=THIS),), trigger="on_play", zone="field"),
+            Ability("auto", (Op("power", target=THIS, amount=3000),), trigger="drive",
+                    zone="field"))),
+        # crystal armament: once a turn, a card of its name from the trash is stacked on it;
+        # crystal-armed, it has +4000 power
+        _signi("s3cr", 3, 7000, colour="red", abilities=(
+            Ability("action", (Op("crystal_arm", target=THIS, zone="trash"),),
+                    once_per_turn=True),
+            _const(Op("power", target=THIS, amount=4000),
+                   cond=Condition(this_is=Filter(state=StateFilter(crystal=True)))))),
         _signi("s2lc", 2, 5000, colour="red", abilities=(
             Ability("auto", (Op("power", target=THIS, amount=1000),), trigger="life_crushed",
                     zone="field", whose="opponent"),)),
@@ -625,6 +669,21 @@ def _vocabulary_arts() -> list[CardDef]:
     ]
 
 
+def _keys() -> list[CardDef]:
+    """Keys (issue 30, round three), drawn into LRIG decks as ARTS are: one paid with ener,
+    whose constant ability works from the Key zone and which puts itself into the LRIG trash
+    for a card and a coin; one summoned with that coin."""
+    return [
+        CardDef(id="k-power", name="k-power", type="key", colour=("white",),
+                cost=Cost((("colourless", 1),)), abilities=(
+                    _const(Op("power", target=OWN_SIGNI, amount=1000)),
+                    Ability("action", (Op("trash", target=THIS), Op("draw", count=1),
+                                       Op("coins", amount=1))))),
+        CardDef(id="k-coin", name="k-coin", type="key", colour=("white",), coins=1,
+                abilities=(Ability("action", (Op("draw", count=1),), once_per_turn=True),)),
+    ]
+
+
 def card_pool() -> dict[str, CardDef]:
     """A fixed pool of generated cards exercising most of the vocabulary (made once: the
     cards are frozen values, and no game changes the table)."""
@@ -706,8 +765,14 @@ def _make_pool() -> dict[str, CardDef]:
         *_vocabulary_arts(),
         *_state_arts(),
         *_marker_arts(),
+        *_keys(),
     ]
-    _POOL.update({c.id: c for c in [*pool, *lrigs, *arts]})
+    # the assist LRIG of the games in Diva Selection (_diva_selection): never in a deck
+    assist = CardDef(id="l-assist", name="l-assist", type="lrig", colour=("blue",), level=1,
+                     limit=2, lrig_type="Piruluk", abilities=(Ability(
+                         "action", (_op("draw", count=1),), cost=Cost((("colourless", 1),)),
+                         once_per_turn=True),))
+    _POOL.update({c.id: c for c in [*pool, *lrigs, *arts, assist]})
     return dict(_POOL)
 
 
@@ -721,7 +786,7 @@ def random_decks(rng: random.Random, pool: dict[str, CardDef], player: str) -> \
     shuffle(rng, cards)
     main = [CardInstance(f"{player}-{i + 1}", c, player, ZoneRef(player, "deck"))
             for i, c in enumerate(cards)]
-    arts = [c for c in pool.values() if c.type == "arts"]
+    arts = [c for c in pool.values() if c.type in ("arts", "key")]
     lrig_defs = [pool[f"l{n}"] for n in range(5)] + rng.sample(arts, ARTS_PER_DECK)
     lrig = [CardInstance(f"{player}-{c.id}", c, player, ZoneRef(player, "lrig_deck"))
             for c in lrig_defs]

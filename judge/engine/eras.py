@@ -6,11 +6,12 @@ from which the game has it, and ``since_note``, which source dates it or that no
 format does the same (:mod:`judge.engine.formats`). A rule set has a mechanic when its own
 start date (``from`` in ``data/rulesets.toml``) is not earlier. What counts as using a
 mechanic: a card listing its keyword, a card of one of its ``card_types``, a card whose
-definition fills one of its ``card_fields``, an operation among its ``ops`` (in a card's
-effects, a step or an effect in force), a card laid out in one of its ``zones``, and what a
-condition, count or target reads of it (a ``tally`` names its mechanic, ``on_marker`` the
-marker's, ``heaven`` the heaven state's) or a set-up lays out of it (``setup.markers``,
-``setup.registrations``).
+definition fills one of its ``card_fields``, an ability whose field among its
+``ability_fields`` is not the default (an action ability's ``timing``), an operation among
+its ``ops`` (in a card's effects, a step or an effect in force), a card laid out in one of
+its ``zones``, and what a condition, count or target reads of it (a ``tally`` names its
+mechanic, ``on_marker`` the marker's, ``heaven`` the heaven state's) or a set-up lays out
+of it (``setup.markers``, ``setup.registrations``).
 
 The sources date few mechanics. The engine's choice (**interpretation**, docs/rules-model.md,
 "Mechanics by date"): what the 2014 page (WIXOSS TCG Wiki "間違えやすいルール") shows exists
@@ -32,13 +33,17 @@ wikiwiki.jp, 2020-11-30); Chinese wiki "WIXOSS/游戏规则" (undated).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import fields
 from typing import NamedTuple
 
 from judge.engine import mechanics
-from judge.engine.cards import CardDef, Op
+from judge.engine.cards import Ability, CardDef, Op
 from judge.engine.conditions import Condition, Filter
 from judge.engine.formats import FORMATS
 from judge.engine.rulesets import RuleSet, date_key
+
+#: The default of each field of an ability (what a mechanic's ``ability_fields`` compare with).
+ABILITY_DEFAULTS: dict[str, object] = {f.name: f.default for f in fields(Ability)}
 
 
 class Use(NamedTuple):
@@ -145,6 +150,11 @@ def card_uses(card: CardDef, where: str) -> Iterator[Use]:
         for name in m.card_fields:
             if getattr(card, name, None):
                 yield _use(m, f"{where}.{name}")
+        for name in m.ability_fields:
+            default = ABILITY_DEFAULTS[name]
+            for ability in card.abilities:
+                if getattr(ability, name) != default:
+                    yield _use(m, f"{where}.abilities[{ability.index}].{name}")
     yield from op_uses(card.effect, f"{where}.effect")
     yield from op_uses(card.life_burst, f"{where}.life_burst")
     if card.cost.remove_virus:

@@ -1256,4 +1256,6 @@ REASONS: dict[str, str] = {
     "token-label-taken": "a craft ARTS with that label has been made already",
     "marker-present": "that SIGNI zone already holds a marker of that kind",
     "no-marker": "that SIGNI zone holds no marker of that kind",
+    "already-riding": "the centre LRIG already rides a SIGNI",
+    "no-same-name": "no card of the SIGNI's name is in the zone the card is taken from",
 }

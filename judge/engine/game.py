@@ -39,7 +39,7 @@ from judge.engine import events as ev
 from judge.engine.cards import Ability, CardDef, Op
 from judge.engine.choices import Choice, ChoiceSource
 from judge.engine.events import EVENT_KINDS, LAYOUTS, OWN_FIELDS, AbilityRef, Event, Option
-from judge.engine.mechanics import accessory
+from judge.engine.mechanics import accessory, ride
 from judge.engine.ops import apply_op
 from judge.engine.placement import MOVABLE, allowed
 from judge.engine.placement import home_trash as _home_trash
@@ -110,7 +110,7 @@ WATCHED_ZONES: Final = frozenset({"signi1", "signi2", "signi3", "under1", "under
 
 
 #: Where a card's constant abilities may work: the SIGNI zones and the LRIG zone.
-_CONST_ZONES: Final = frozenset({*ON_FIELD, "lrig"})
+_CONST_ZONES: Final = frozenset({*ON_FIELD, "lrig", "key"})
 #: Game.move's tests of the zone a card goes to: on the field (a card leaving it is upped,
 #: unfrozen and detached), face down always (the main deck, the life cloth), face down if it
 #: was (the zones under a SIGNI).
@@ -564,6 +564,8 @@ class Game:
             triggers.observe_others(self, inst, fired)
         if self._refresh_interrupts:  # 2014-04: the refresh happens the moment it can
             refresh.after_move(self, old, new, verb)
+        if was_on_field and state.riding and zone not in ON_FIELD:
+            ride.left_field(self, inst)  # a LRIG riding it gets off
 
     def _ener_replaced(self, inst: CardInstance, cause: str,
                        source: AbilityRef | None) -> str:

@@ -33,13 +33,13 @@ from judge.engine import bursts, continuous, looking, triggers, using
 from judge.engine import events as ev
 from judge.engine.cards import Op
 from judge.engine.events import AbilityRef, LastingKind
-from judge.engine.mechanics import rise, seed
+from judge.engine.mechanics import crystal, ride, rise, seed
 from judge.engine.mechanics.accessory import attach
 from judge.engine.mechanics.bet import gain as coins
 from judge.engine.mechanics.charm import charm
 from judge.engine.mechanics.gate import set_gate
 from judge.engine.mechanics.registrations import gain as registrations
-from judge.engine.mechanics.seed import bloom, set_seed
+from judge.engine.mechanics.seed import set_seed
 from judge.engine.mechanics.token_arts import make as make_token
 from judge.engine.mechanics.trap import set_trap
 from judge.engine.mechanics.virus import remove_virus, set_virus
@@ -676,6 +676,7 @@ OPERATIONS: dict[str, Callable[[Game, Op, str, CardInstance | None, AbilityRef],
     "draw_limit": player_count_limit, "attack_limit": attack_limit,
     "must_attack": must_attack,
     "signi_cap": player_count_limit, "use": use,
+    "ride": ride.ride, "crystal_arm": crystal.crystal_arm,
     "set_seed": set_seed, "bloom": bloom, "set_trap": set_trap, "make_token": make_token,
     "coins": coins, "look": looking.look, "reveal_until": looking.reveal_until,
     "search": looking.search, "negate_attack": negate_attack,

@@ -247,6 +247,8 @@ class GameState:
     #: abilities used (or triggered) this turn that are limited to once per turn:
     #: (label, epoch, ability index)
     used_once: set[tuple[str, int, int]] = field(default_factory=set, repr=False)
+    #: player -> the label of the SIGNI their centre LRIG rides (mechanics/ride.py)
+    riding: dict[str, str] = field(default_factory=dict)
     #: counts every change that continuous effects may read (a move, an effect beginning or
     #: ending, a turn beginning): the game computes its layer again when it has changed
     changes: int = 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from judge.engine import events as ev
+from judge.engine.mechanics.ride import GetOff, Ride
 from judge.langs import N_
 from judge.narrate.base import tells
 
@@ -67,7 +68,14 @@ TRIGGER_NAMES: dict[str, str] = {
     "arts_step_start": N_("at the start of its player's ARTS step"),
     "signi_attack_step_start": N_("at the start of its player's SIGNI attack step"),
     "lrig_attack_step_start": N_("at the start of its player's LRIG attack step"),
+    "drive": N_("when its player's LRIG rides it (Drive)"),
 }
+
+
+@tells(Ride, GetOff)
+def _ride(n: Narrator, e: Ride | GetOff, v: dict[str, Any], msg: str | None) -> str:
+    v["signi"] = n.card(e.signi)
+    return n.say(msg, v, e)
 
 
 @tells(ev.EffectBegin, ev.EffectEnd, ev.TriggerDeclined)

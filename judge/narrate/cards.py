@@ -37,7 +37,8 @@ TYPE_TERMS: dict[str, str] = {t: t for t in ("lrig", "signi", "arts", "spell", "
 OP_TERMS: dict[str, str] = {
     "draw": "draw", "mill": "mill", "ener_charge": "ener-charge", "banish": "banish",
     "discard": "discard", "crush": "crush", "damage": "damage", "shuffle": "shuffle",
-    "charm": "charm", "attach": "accessory", "down": "down", "up": "up",
+    "charm": "charm", "attach": "accessory", "down": "down", "up": "up", "ride": "ride",
+    "crystal_arm": "crystal-armament",
 }
 #: The other operations' names.
 OP_NAMES: dict[str, str] = {

@@ -112,6 +112,8 @@ ILLEGAL_NAMES: dict[str, str] = {
     "cannot-attack": N_("an effect in force says this SIGNI cannot attack"),
     "attack-limit": N_("an effect in force says this SIGNI cannot attack more times this turn"),
     "must-attack": N_("an effect in force says a SIGNI must attack, and it still can"),
+    "riding": N_("a LRIG riding a SIGNI cannot attack"),
+    "ability-timing": N_("the ability cannot be used at this timing"),
     "cannot-remove": N_("that card cannot be removed"),
     "remove-done": N_("SIGNI have already been removed this turn (once a turn under these rules)"),
     "summon-condition": N_("the Resona's summoning condition is not met"),

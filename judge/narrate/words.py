@@ -47,6 +47,8 @@ REASON_NAMES: dict[str, str] = {
     "not-accessory": N_("it has no Accessory keyword"),
     "not-a-seed": N_("it is not a Seed"),
     "signi-in-zone": N_("a SIGNI is in that SIGNI zone"),
+    "already-riding": N_("the centre LRIG already rides a SIGNI"),
+    "no-same-name": N_("no card of that SIGNI's name is there"),
     "no-rise-material": N_("the SIGNI it rises on is not on the field"),
     "token-label-taken": N_("a craft ARTS with that label has been made already"),
     "marker-present": N_("that SIGNI zone already holds one"),

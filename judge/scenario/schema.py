@@ -90,6 +90,7 @@ def fields() -> tuple[Field, ...]:
         COLOURS,
         COMMON_OP_FIELDS,
         CROSS_SIDES,
+        CRYSTAL_ZONES,
         DISCARD_WHO,
         INSTEAD_ZONES,
         LIMITED_ZONES,
@@ -171,7 +172,8 @@ def fields() -> tuple[Field, ...]:
             values = op_values.get(name, ())
             if name == "zone":
                 values = LIMITED_ZONES if op == "upper_limit" else INSTEAD_ZONES \
-                    if op == "replace" else LOOK_ZONES if op in LOOK_OPS else ZONE_WORDS
+                    if op == "replace" else LOOK_ZONES if op in LOOK_OPS else CRYSTAL_ZONES \
+                    if op == "crystal_arm" else ZONE_WORDS
             if name == "who" and op == "discard":
                 values = DISCARD_WHO
             out.append(Field("op", name, op, tuple(values)))

@@ -64,21 +64,27 @@ ADDED: Final[dict[int, Added]] = {
     9: Added(keys={
         # issue 30 helper A: resistance limited to a kind of source, looking at a hand
         "op": ("by_kind", "from"),
-        # issue 30, helper B: markers on SIGNI zones (virus, gate), the registration count
+        # issue 30, helper B: markers on SIGNI zones (virus, gate), the registration count;
+        # helper C: crystal armament
         "setup": ("markers", "registrations"), "expect": ("markers", "registrations"),
-        "condition": ("tally", "on_marker", "heaven"), "target": ("on_marker", "heaven"),
+        "condition": ("tally", "on_marker", "heaven", "crystal_armed"),
+        "target": ("on_marker", "heaven", "crystal_armed"),
         "cost": ("remove_virus",),
+        # helper C: an action ability's own use timing, a Key's BET coins
+        "ability": ("timing",), "card": ("coins",),
     }, values={
         # issue 30 helper A: attacks per turn, a cap on the SIGNI on the field, forced attacks
         ("op", "op"): ("attack_limit", "signi_cap", "must_attack",
                        # helper B
-                       "set_virus", "remove_virus", "set_gate", "registrations"),
+                       "set_virus", "remove_virus", "set_gate", "registrations",
+                       # helper C: Ride, crystal armament
+                       "ride", "crystal_arm"),
         ("op", "zone"): ("deck_top",),
         ("ability", "trigger"): ("up_phase_start", "draw_phase_start", "ener_phase_start",
                                  "grow_phase_start", "arts_step_start", "seed_blooms",
                                  "trap_revealed", "coins_paid", "life_cloth_moved",
                                  "targeted", "signi_attack_step_start",
-                                 "lrig_attack_step_start"),
+                                 "lrig_attack_step_start", "drive"),
         ("op", "keyword"): ("wisdom",),
     }),
 }

@@ -41,7 +41,8 @@ What a declaration says, and who reads it:
   operations, :mod:`judge.engine.ops`).
 - When it appears (:mod:`judge.engine.eras`): ``since``, the date from which rule sets have it
   (empty: every rule set), with ``since_note`` saying which source dates it or that none does;
-  and what in a ruling uses it: ``card_types`` (a card of that type), ``card_fields`` (a card
+  and what in a ruling uses it: ``card_types`` (a card of that type), ``ability_fields`` (an
+  ability whose field is not its default: an action ability's ``timing``), ``card_fields`` (a card
   whose definition fills that field), ``ops`` (an operation of that name), ``zones`` (a card
   laid out in that zone). A printed keyword of the mechanic's id is a use too. The loader
   refuses a ruling that uses it under an earlier rule set.
@@ -92,6 +93,8 @@ class Mechanic:
     since_note: str = ""
     card_types: tuple[str, ...] = ()
     card_fields: tuple[str, ...] = ()
+    #: fields of a card's abilities: an ability whose field is not its default uses it
+    ability_fields: tuple[str, ...] = ()
     ops: tuple[str, ...] = ()
     zones: tuple[str, ...] = ()
 
