@@ -463,6 +463,32 @@ def test_typos_are_corrected_and_said(index: SearchIndex) -> None:
     assert index.search("empteis").corrections == (("empteis", "empties"),)
 
 
+def test_a_wrong_but_similar_han_character_is_corrected_within_a_known_word(
+        tmp_path: Path) -> None:
+    """A pair of Han characters that no result holds is replaced by a pair of a glossary
+    name or alias one character away that results hold (the one in most results); a pair
+    that results hold, or that no known word is near, is left alone."""
+    docs = [SearchDoc("frozen", "a.toml", {"zh-Hans": "被冻结的精灵仍然可以攻击"}),
+            SearchDoc("cloth", "b.toml", {"zh-Hans": "击溃1张生命护甲"}),
+            SearchDoc("lid", "c.toml", {"zh-Hans": "冻住了"}),
+            SearchDoc("other", "d.toml", {"zh-Hans": "抽1张牌"})]
+    terms = [GlossaryTerm("frozen", {"ja": "凍結", "en": "frozen", "zh-Hans": "冻结"}),
+             GlossaryTerm("life-cloth", {"ja": "ライフクロス", "en": "life cloth",
+                                         "zh-Hans": "生命护甲"}),
+             GlossaryTerm("lid", {"ja": "蓋", "en": "lid", "zh-Hans": "冻住"})]
+    with small_index(tmp_path / "ix", docs, terms) as ix:
+        result = ix.search("冻洁的精灵能攻击吗", lang="zh-Hans")
+        # 冻结 (one result) and 冻住 (one result) are both one character away: the first
+        # in code-point order among equals
+        assert "冻住" < "冻结"
+        assert result.corrections == (("冻洁", "冻住"),)
+        result = ix.search("生命户甲", lang="zh-Hans")
+        assert result.corrections == (("户甲", "护甲"),)
+        assert result.hits[0].id == "cloth"
+        assert ix.search("冻结", lang="zh-Hans").corrections == ()  # a known pair
+        assert ix.search("抽牌", lang="zh-Hans").corrections == ()  # no known word near
+
+
 def test_spelling_variants_find_each_other(tmp_path: Path) -> None:
     docs = [SearchDoc("colourless", "a.toml", {"en": "Colourless ener in the centre LRIG"}),
             SearchDoc("other", "b.toml", {"en": "A coloured cost"})]

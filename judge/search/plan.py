@@ -36,6 +36,7 @@ from judge.search.query import (
     Text,
     correct,
     expand,
+    han_pair,
     parse,
     quote,
     refine,
@@ -193,11 +194,25 @@ class Planner:
     ``suggest(word)``: the index word closest to a misspelt one, or None)."""
 
     def __init__(self, glossary: Glossary, rulesets: Sequence[str],
-                 known: Callable[[str], bool], suggest: Callable[[str], str | None]) -> None:
+                 known: Callable[[str], bool], suggest: Callable[[str], str | None],
+                 known_han: Callable[[str], bool] | None = None,
+                 suggest_han: Callable[[str], str | None] | None = None) -> None:
         self.glossary = glossary
         self.rulesets = tuple(rulesets)
         self.known = known
         self.suggest = suggest
+        self.known_han = known_han
+        self.suggest_han = suggest_han
+
+    def fix_han(self, word: str) -> str | None:
+        """The correction of a piece of a refined query that is two Han characters no result
+        holds (``[typos] han`` of the definition): a pair of a glossary name or alias one
+        character away, or None."""
+        folded = fold(word)
+        if self.known_han is None or self.suggest_han is None or not han_pair(folded) \
+                or not definition()["typos"].get("han", False) or self.known_han(folded):
+            return None
+        return self.suggest_han(folded)
 
     def fix(self, word: str) -> str | None:
         """The correction of a word: an English word of five letters or more (the
@@ -223,6 +238,9 @@ class Planner:
         if node is not None:
             node, fixes = correct(node, self.fix)
             node = refine(expand(node, self.glossary), han)
+            if node is not None:
+                node, more = correct(node, self.fix_han)
+                fixes += more
             if node is None and not (tags or rules or term or kind or official):
                 raise QueryError(f"nothing to search for in {quote(text)} (only common words?)")
         extra: list[Node] = [Field("tag", t) for t in tags]

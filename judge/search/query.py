@@ -39,6 +39,7 @@ from judge.search.analysis import (
     is_cjk,
     latin_token,
     normalize,
+    script,
     script_runs,
 )
 from judge.search.definition import definition
@@ -554,6 +555,32 @@ def correct(node: Node, fix: Callable[[str], str | None]) -> tuple[Node, list[tu
         return n
 
     return walk(node), fixes
+
+
+def han_pair(text: str) -> bool:
+    """Whether ``text`` (folded) is two Han characters: a piece that a slip of one character
+    may have made unknown (``[typos] han`` of the definition)."""
+    return len(text) == 2 and script(text[0]) == "han" and script(text[1]) == "han"
+
+
+def glossary_han_pairs(glossary: Glossary) -> list[str]:
+    """Every pair of neighbouring Han characters written inside a glossary name or alias of
+    any language (folded), in code-point order: the known words a misspelt pair is compared
+    with."""
+    return sorted({key[i:i + 2] for key in glossary.cjk for i in range(len(key) - 1)
+                   if han_pair(key[i:i + 2])})
+
+
+def suggest_han(pair: str, pairs: Iterable[tuple[str, int]]) -> str | None:
+    """The pair of ``pairs`` ((pair, results holding it) in code-point order) that differs
+    from ``pair`` in exactly one character: the one in most results, then the first; None
+    when there is none."""
+    best: tuple[str, int] | None = None
+    for candidate, docs in pairs:
+        if (candidate[0] == pair[0]) != (candidate[1] == pair[1]) and (
+                best is None or docs > best[1]):
+            best = (candidate, docs)
+    return best[0] if best else None
 
 
 # ---------------------------------------------------------------------- common words

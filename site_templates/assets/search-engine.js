@@ -927,6 +927,44 @@
     return [walk(node), fixes];
   }
 
+  /** Whether `text` (folded) is two Han characters (query.han_pair). */
+  function hanPair(text) {
+    var c = chars(text);
+    return c.length === 2 && script(c[0]) === "han" && script(c[1]) === "han";
+  }
+
+  /**
+   * The pair of `pairs` ([pair, results holding it] in code-point order) that differs from
+   * `pair` in exactly one character: the one in most results, then the first; null when there
+   * is none (query.suggest_han).
+   */
+  function suggestHan(pair, pairs) {
+    var p = chars(pair);
+    var best = null;
+    for (var i = 0; i < pairs.length; i++) {
+      var c = chars(pairs[i][0]);
+      if ((c[0] === p[0]) !== (c[1] === p[1]) && (best === null || pairs[i][1] > best[1])) {
+        best = pairs[i];
+      }
+    }
+    return best ? best[0] : null;
+  }
+
+  /** The plain words of a refined query that are pairs of Han characters (folded). */
+  function hanPieces(node, fold, out) {
+    if (node.t === "text" && !node.phrase) {
+      var folded = fold(node.text);
+      if (hanPair(folded)) {
+        out.push(folded);
+      }
+    } else if (node.t === "not") {
+      hanPieces(node.node, fold, out);
+    } else if (node.t === "and" || node.t === "or") {
+      node.nodes.forEach(function (n) { hanPieces(n, fold, out); });
+    }
+    return out;
+  }
+
   /** The words a query's typo correction may look at: the plain words of the parsed query. */
   function plainWords(node, out) {
     if (node.t === "text" && !node.phrase) {
@@ -1235,6 +1273,15 @@
     }
     return x.suggest(folded);
   };
+  /** The correction of a refined piece of two Han characters no result holds (fix_han). */
+  Planner.prototype.fixHan = function (word) {
+    var x = this.x;
+    var folded = x.a.fold(word);
+    if (!x.def.typos.han || !hanPair(folded) || x.known(folded)) {
+      return null;
+    }
+    return suggestHan(folded, x.hanPairs);
+  };
   Planner.prototype.plan = function (text, han, filters) {
     var self = this;
     var x = this.x;
@@ -1245,6 +1292,11 @@
       var corrected = correct(node, function (w) { return self.fix(w); });
       node = x.words.refine(expand(corrected[0], x.glossary), han);
       fixes = corrected[1];
+      if (node !== null) {
+        var more = correct(node, function (w) { return self.fixHan(w); });
+        node = more[0];
+        fixes = fixes.concat(more[1]);
+      }
       if (node === null && !filters.length) {
         throw new QueryError("nothing to search for in " + quote(text) +
           " (only common words?)");
@@ -1514,6 +1566,7 @@
     this.lengths = new Map(); // row -> the result's length in tokens (of those loaded)
     this.vocab = null;
     this.ids = null;
+    this.hanPairs = meta.han_pairs || [];
     var ranking = this.def.ranking;
     this.weights = ranking.weights;
     this.metaColumn = ranking.columns.indexOf("meta");
@@ -1670,7 +1723,15 @@
         }
       });
     }
-    return this.fetchTokens(doubtful).then(function () {
+    // ... and the pieces of two Han characters a slip may have made unknown (fix_han)
+    var pairs = [];
+    if (node !== null && this.def.typos.han) {
+      var refined = this.words.refine(expand(node, this.glossary), han);
+      if (refined !== null) {
+        hanPieces(refined, function (t) { return self.a.fold(t); }, pairs);
+      }
+    }
+    return this.fetchTokens(doubtful.concat(pairs)).then(function () {
       var unknown = doubtful.some(function (t) { return !self.known(t); });
       return unknown && self.vocab === null ? self.load("vocab.json").then(function (v) {
         self.vocab = v;
