@@ -489,6 +489,43 @@ def test_a_wrong_but_similar_han_character_is_corrected_within_a_known_word(
         assert ix.search("抽牌", lang="zh-Hans").corrections == ()  # no known word near
 
 
+def test_a_katakana_slip_is_corrected_to_the_glossary_form(tmp_path: Path) -> None:
+    """A katakana run that no result holds is replaced, before glossary names are looked
+    for, by the closest glossary form in kana (one edit under eight characters); a run that
+    results hold, or that is too short, is left alone."""
+    docs = [SearchDoc("banish", "a.toml", {"ja": "バニッシュされたシグニ"}),
+            SearchDoc("refresh", "b.toml", {"ja": "2回目のリフレッシュでターンが終わる"}),
+            SearchDoc("other", "c.toml", {"ja": "カードを引く"})]
+    terms = [GlossaryTerm("banish", {"ja": "バニッシュ", "en": "banish", "zh-Hans": "破坏"}),
+             GlossaryTerm("second-refresh", {"ja": "2回目のリフレッシュ", "en": "second refresh",
+                                             "zh-Hans": "第二次重构"}, main="refresh")]
+    with small_index(tmp_path / "ix", docs, terms) as ix:
+        result = ix.search("バニシュされた", lang="ja")
+        assert result.corrections == (("バニシュされた", "バニッシュされた"),)
+        assert result.query == "バニッシュ→banish"
+        assert [h.id for h in result.hits] == ["banish"]
+        assert ix.search("ばにっしゅ", lang="ja").corrections == ()  # a glossary form
+        assert ix.search("カード", lang="ja").corrections == ()  # results hold it
+        assert ix.search("バニ", lang="ja").corrections == ()  # under four characters
+
+
+def test_a_glossary_name_typed_as_separate_words_is_found(tmp_path: Path) -> None:
+    """Japanese or Chinese words typed apart that together spell a glossary name are that
+    term (2回目の リフレッシュ is 2回目のリフレッシュ)."""
+    docs = [SearchDoc("second", "a.toml", {"ja": "2回目のリフレッシュでターンが終わる"}),
+            SearchDoc("first", "b.toml", {"ja": "1回目のリフレッシュ"})]
+    terms = [GlossaryTerm("second-refresh", {"ja": "2回目のリフレッシュ", "en": "second refresh",
+                                             "zh-Hans": "第二次重构"}, main="second")]
+    glossary = Glossary(terms)
+    assert show(expand(parse("2回目の リフレッシュ"), glossary)) == \
+        "2回目の リフレッシュ→second-refresh"
+    assert show(expand(parse("2回目の リフレッシュ 終わる"), glossary)) == \
+        "(2回目の リフレッシュ→second-refresh 終わる)"
+    assert show(expand(parse("リフレッシュ 終わる"), glossary)) == "(リフレッシュ 終わる)"
+    with small_index(tmp_path / "ix", docs, terms) as ix:
+        assert ix.search("2回目の リフレッシュ", lang="ja").hits[0].id == "second"
+
+
 def test_spelling_variants_find_each_other(tmp_path: Path) -> None:
     docs = [SearchDoc("colourless", "a.toml", {"en": "Colourless ener in the centre LRIG"}),
             SearchDoc("other", "b.toml", {"en": "A coloured cost"})]

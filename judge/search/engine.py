@@ -37,7 +37,7 @@ from judge.search.analysis import (
 )
 from judge.search.definition import definition
 from judge.search.index import COLUMNS, DB
-from judge.search.plan import Plan, Planner, fts, top_fts
+from judge.search.plan import Plan, Planner, fts, phrase_of, top_fts
 from judge.search.query import Glossary, Node, QueryError, quote, show, suggest_han
 
 _RANKING = definition()["ranking"]
@@ -201,7 +201,7 @@ class SearchIndex:
         self._docs = self.doc_count
         self._weights = ", ".join(str(COLUMN_WEIGHTS[c]) for c in COLUMNS)
         self.planner = Planner(self.glossary, self.rulesets, self._known, self.suggest,
-                               self._known_han, self.suggest_han)
+                               self._known_han, self.suggest_han, self._holds)
         self._kinds: dict[int, str] = dict(
             self.db.execute("SELECT rowid, kind FROM docs WHERE kind != 'ruling'").fetchall())
         self._kind_weights = {rowid: KIND_WEIGHTS.get(kind, 1.0)
@@ -238,6 +238,11 @@ class SearchIndex:
     def _known_han(self, pair: str) -> bool:
         """Whether any result holds the pair of Han characters ``pair`` (one token)."""
         return self._count(f'"{pair}"') > 0
+
+    def _holds(self, text: str) -> bool:
+        """Whether any result holds the query text ``text`` (as the phrase of its tokens)."""
+        phrase = phrase_of(text)
+        return bool(phrase.tokens) and self._count(fts(phrase)) > 0
 
     def suggest_han(self, pair: str) -> str | None:
         """The glossary's pair of Han characters that a misspelt ``pair`` stands for

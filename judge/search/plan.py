@@ -37,10 +37,14 @@ from judge.search.query import (
     correct,
     expand,
     han_pair,
+    kana_piece,
+    katakana,
+    katakana_runs,
     parse,
     quote,
     refine,
     show,
+    suggest_kana,
 )
 
 #: Two neighbouring words of a query also count as a phrase within this many tokens.
@@ -196,13 +200,35 @@ class Planner:
     def __init__(self, glossary: Glossary, rulesets: Sequence[str],
                  known: Callable[[str], bool], suggest: Callable[[str], str | None],
                  known_han: Callable[[str], bool] | None = None,
-                 suggest_han: Callable[[str], str | None] | None = None) -> None:
+                 suggest_han: Callable[[str], str | None] | None = None,
+                 holds: Callable[[str], bool] | None = None) -> None:
         self.glossary = glossary
         self.rulesets = tuple(rulesets)
         self.known = known
         self.suggest = suggest
         self.known_han = known_han
         self.suggest_han = suggest_han
+        self.holds = holds
+        #: the glossary's names and aliases (folded), in code-point order
+        self.kana_keys = sorted(k for k in glossary.cjk if kana_piece(k))
+
+    def fix_kana(self, word: str) -> str | None:
+        """The word with each of its katakana runs of ``[typos] kana_min_length`` characters
+        or more that is no glossary form and that no result holds (as the phrase of its
+        tokens) replaced by the closest glossary form written in kana
+        (:func:`judge.search.query.suggest_kana`), in katakana; None when nothing changes."""
+        least = int(definition()["typos"].get("kana_min_length", 0))
+        if self.holds is None or not least:
+            return None
+        out, changed = [], False
+        for kind, run in katakana_runs(word):
+            if kind and len(run) >= least and fold(run) not in self.glossary.cjk \
+                    and not self.holds(run):
+                better = suggest_kana(fold(run), self.kana_keys)
+                if better is not None:
+                    run, changed = katakana(better), True
+            out.append(run)
+        return "".join(out) if changed else None
 
     def fix_han(self, word: str) -> str | None:
         """The correction of a piece of a refined query that is two Han characters no result
@@ -237,6 +263,8 @@ class Planner:
         fixes: list[tuple[str, str]] = []
         if node is not None:
             node, fixes = correct(node, self.fix)
+            node, more = correct(node, self.fix_kana)
+            fixes += more
             node = refine(expand(node, self.glossary), han)
             if node is not None:
                 node, more = correct(node, self.fix_han)
