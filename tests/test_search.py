@@ -471,8 +471,10 @@ def test_a_wrong_but_similar_han_character_is_corrected_within_a_known_word(
     docs = [SearchDoc("frozen", "a.toml", {"zh-Hans": "被冻结的精灵仍然可以攻击"}),
             SearchDoc("cloth", "b.toml", {"zh-Hans": "击溃1张生命护甲"}),
             SearchDoc("lid", "c.toml", {"zh-Hans": "冻住了"}),
-            SearchDoc("other", "d.toml", {"zh-Hans": "抽1张牌"})]
+            SearchDoc("other", "d.toml", {"zh-Hans": "抽1张牌"}),
+            SearchDoc("banish", "e.toml", {"zh-Hans": "被破坏时抽1张牌"})]
     terms = [GlossaryTerm("frozen", {"ja": "凍結", "en": "frozen", "zh-Hans": "冻结"}),
+             GlossaryTerm("banish", {"ja": "バニッシュ", "en": "banish", "zh-Hans": "破坏"}),
              GlossaryTerm("life-cloth", {"ja": "ライフクロス", "en": "life cloth",
                                          "zh-Hans": "生命护甲"}),
              GlossaryTerm("lid", {"ja": "蓋", "en": "lid", "zh-Hans": "冻住"})]
@@ -485,6 +487,10 @@ def test_a_wrong_but_similar_han_character_is_corrected_within_a_known_word(
         result = ix.search("生命户甲", lang="zh-Hans")
         assert result.corrections == (("户甲", "护甲"),)
         assert result.hits[0].id == "cloth"
+        # one slip in the two pairs of a run of three is corrected alike in both
+        result = ix.search("破怀时", lang="zh-Hans")
+        assert result.corrections == (("破怀", "破坏"), ("怀时", "坏时"))
+        assert result.hits[0].id == "banish"
         assert ix.search("冻结", lang="zh-Hans").corrections == ()  # a known pair
         assert ix.search("抽牌", lang="zh-Hans").corrections == ()  # no known word near
 

@@ -230,15 +230,25 @@ class Planner:
             out.append(run)
         return "".join(out) if changed else None
 
-    def fix_han(self, word: str) -> str | None:
+    def fix_han(self, word: str, swaps: dict[str, str]) -> str | None:
         """The correction of a piece of a refined query that is two Han characters no result
         holds (``[typos] han`` of the definition): a pair of a glossary name or alias one
-        character away, or None."""
+        character away, or None. ``swaps``: the characters replaced in the query's pieces
+        before this one, each by its replacement: a piece holding one of them is corrected
+        the same way (破怀时 is 破怀 and 怀时: 破坏, then 坏时), and a new replacement is added."""
         folded = fold(word)
         if self.known_han is None or self.suggest_han is None or not han_pair(folded) \
                 or not definition()["typos"].get("han", False) or self.known_han(folded):
             return None
-        return self.suggest_han(folded)
+        swapped = "".join(swaps.get(c, c) for c in folded)
+        if swapped != folded:
+            return swapped
+        better = self.suggest_han(folded)
+        if better is not None:
+            for typed, meant in zip(folded, better, strict=True):
+                if typed != meant:
+                    swaps[typed] = meant
+        return better
 
     def fix(self, word: str) -> str | None:
         """The correction of a word: an English word of five letters or more (the
@@ -267,7 +277,8 @@ class Planner:
             fixes += more
             node = refine(expand(node, self.glossary), han)
             if node is not None:
-                node, more = correct(node, self.fix_han)
+                swaps: dict[str, str] = {}
+                node, more = correct(node, lambda w: self.fix_han(w, swaps))
                 fixes += more
             if node is None and not (tags or rules or term or kind or official):
                 raise QueryError(f"nothing to search for in {quote(text)} (only common words?)")

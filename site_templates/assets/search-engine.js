@@ -1391,14 +1391,30 @@
     }
     return { node: node, fixes: fixes, parsed: parsed };
   };
-  /** The correction of a refined piece of two Han characters no result holds (fix_han). */
-  Planner.prototype.fixHan = function (word) {
+  /**
+   * The correction of a refined piece of two Han characters no result holds (fix_han);
+   * `swaps`: the characters replaced in the pieces before it (a Map), corrected alike.
+   */
+  Planner.prototype.fixHan = function (word, swaps) {
     var x = this.x;
     var folded = x.a.fold(word);
     if (!x.def.typos.han || !hanPair(folded) || x.known(folded)) {
       return null;
     }
-    return suggestHan(folded, x.hanPairs);
+    var typed = chars(folded);
+    var swapped = typed.map(function (c) { return swaps.has(c) ? swaps.get(c) : c; }).join("");
+    if (swapped !== folded) {
+      return swapped;
+    }
+    var better = suggestHan(folded, x.hanPairs);
+    if (better !== null) {
+      chars(better).forEach(function (c, i) {
+        if (c !== typed[i]) {
+          swaps.set(typed[i], c);
+        }
+      });
+    }
+    return better;
   };
   Planner.prototype.plan = function (text, han, filters) {
     var self = this;
@@ -1409,7 +1425,8 @@
     var fixes = read.fixes;
     if (read.parsed) {
       if (node !== null) {
-        var more = correct(node, function (w) { return self.fixHan(w); });
+        var swaps = new Map();
+        var more = correct(node, function (w) { return self.fixHan(w, swaps); });
         node = more[0];
         fixes = fixes.concat(more[1]);
       }
