@@ -466,8 +466,9 @@ def test_typos_are_corrected_and_said(index: SearchIndex) -> None:
 def test_a_wrong_but_similar_han_character_is_corrected_within_a_known_word(
         tmp_path: Path) -> None:
     """A pair of Han characters that no result holds is replaced by a pair of a glossary
-    name or alias one character away that results hold (the one in most results); a pair
-    that results hold, or that no known word is near, is left alone."""
+    name or alias one character away that results hold (the one in most results), the
+    character replaced being one that no result holds; a pair that results hold, that no
+    known word is near, or whose other characters results hold, is left alone."""
     docs = [SearchDoc("frozen", "a.toml", {"zh-Hans": "被冻结的精灵仍然可以攻击"}),
             SearchDoc("cloth", "b.toml", {"zh-Hans": "击溃1张生命护甲"}),
             SearchDoc("lid", "c.toml", {"zh-Hans": "冻住了"}),
@@ -493,6 +494,8 @@ def test_a_wrong_but_similar_han_character_is_corrected_within_a_known_word(
         assert result.hits[0].id == "banish"
         assert ix.search("冻结", lang="zh-Hans").corrections == ()  # a known pair
         assert ix.search("抽牌", lang="zh-Hans").corrections == ()  # no known word near
+        # 冻牌 is one character from 冻结, but results hold 牌: a word, not a slip
+        assert ix.search("冻牌", lang="zh-Hans").corrections == ()
 
 
 def test_a_katakana_slip_is_corrected_to_the_glossary_form(tmp_path: Path) -> None:

@@ -247,7 +247,7 @@ class SearchIndex:
     def suggest_han(self, pair: str) -> str | None:
         """The glossary's pair of Han characters that a misspelt ``pair`` stands for
         (:func:`judge.search.query.suggest_han`), or None."""
-        return suggest_han(pair, self.han_pairs)
+        return suggest_han(pair, self.han_pairs, lambda char: self._count(f'"{char}" *') == 0)
 
     def suggest(self, word: str) -> str | None:
         """The word of the index closest to ``word`` within its typo limit (the one in the

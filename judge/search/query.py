@@ -591,13 +591,19 @@ def glossary_han_pairs(glossary: Glossary) -> list[str]:
                    if han_pair(key[i:i + 2])})
 
 
-def suggest_han(pair: str, pairs: Iterable[tuple[str, int]]) -> str | None:
+def suggest_han(pair: str, pairs: Iterable[tuple[str, int]],
+                unknown: Callable[[str], bool]) -> str | None:
     """The pair of ``pairs`` ((pair, results holding it) in code-point order) that differs
-    from ``pair`` in exactly one character: the one in most results, then the first; None
-    when there is none."""
+    from ``pair`` in exactly one character, a character that no result holds
+    (``unknown(char)``: a slip, not a word the corpus does not write): the one in most
+    results, then the first; None when there is none."""
+    slips = [unknown(pair[0]), unknown(pair[1])]
+    if not any(slips):
+        return None
     best: tuple[str, int] | None = None
     for candidate, docs in pairs:
-        if (candidate[0] == pair[0]) != (candidate[1] == pair[1]) and (
+        same = [candidate[0] == pair[0], candidate[1] == pair[1]]
+        if same[0] != same[1] and slips[same.index(False)] and (
                 best is None or docs > best[1]):
             best = (candidate, docs)
     return best[0] if best else None

@@ -954,12 +954,18 @@
    * `pair` in exactly one character: the one in most results, then the first; null when there
    * is none (query.suggest_han).
    */
-  function suggestHan(pair, pairs) {
+  function suggestHan(pair, pairs, unknown) {
     var p = chars(pair);
+    var slips = [unknown(p[0]), unknown(p[1])];
+    if (!slips[0] && !slips[1]) {
+      return null;
+    }
     var best = null;
     for (var i = 0; i < pairs.length; i++) {
       var c = chars(pairs[i][0]);
-      if ((c[0] === p[0]) !== (c[1] === p[1]) && (best === null || pairs[i][1] > best[1])) {
+      var same = [c[0] === p[0], c[1] === p[1]];
+      if (same[0] !== same[1] && slips[same[0] ? 1 : 0] &&
+          (best === null || pairs[i][1] > best[1])) {
         best = pairs[i];
       }
     }
@@ -1406,7 +1412,7 @@
     if (swapped !== folded) {
       return swapped;
     }
-    var better = suggestHan(folded, x.hanPairs);
+    var better = suggestHan(folded, x.hanPairs, function (c) { return !x.known(c + PREFIX); });
     if (better !== null) {
       chars(better).forEach(function (c, i) {
         if (c !== typed[i]) {
@@ -1881,7 +1887,12 @@
           hanPieces(refined, function (t) { return self.a.fold(t); }, pairs);
         }
       }
-      return self.fetchTokens(pairs);
+      // ... with the start of a token of each of their characters (is it a slip?)
+      var starts = [];
+      pairs.forEach(function (pair) {
+        chars(pair).forEach(function (c) { starts.push(c + PREFIX); });
+      });
+      return self.fetchTokens(pairs.concat(starts));
     }).then(function () {
       var read = self.planner.plan(text, han, filters);
       var top = read.plan.query();
