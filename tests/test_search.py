@@ -463,6 +463,78 @@ def test_typos_are_corrected_and_said(index: SearchIndex) -> None:
     assert index.search("empteis").corrections == (("empteis", "empties"),)
 
 
+def test_a_wrong_but_similar_han_character_is_corrected_within_a_known_word(
+        tmp_path: Path) -> None:
+    """A pair of Han characters that no result holds is replaced by a pair of a glossary
+    name or alias one character away that results hold (the one in most results), the
+    character replaced being one that no result holds; a pair that results hold, that no
+    known word is near, or whose other characters results hold, is left alone."""
+    docs = [SearchDoc("frozen", "a.toml", {"zh-Hans": "被冻结的精灵仍然可以攻击"}),
+            SearchDoc("cloth", "b.toml", {"zh-Hans": "击溃1张生命护甲"}),
+            SearchDoc("lid", "c.toml", {"zh-Hans": "冻住了"}),
+            SearchDoc("other", "d.toml", {"zh-Hans": "抽1张牌"}),
+            SearchDoc("banish", "e.toml", {"zh-Hans": "被破坏时抽1张牌"})]
+    terms = [GlossaryTerm("frozen", {"ja": "凍結", "en": "frozen", "zh-Hans": "冻结"}),
+             GlossaryTerm("banish", {"ja": "バニッシュ", "en": "banish", "zh-Hans": "破坏"}),
+             GlossaryTerm("life-cloth", {"ja": "ライフクロス", "en": "life cloth",
+                                         "zh-Hans": "生命护甲"}),
+             GlossaryTerm("lid", {"ja": "蓋", "en": "lid", "zh-Hans": "冻住"})]
+    with small_index(tmp_path / "ix", docs, terms) as ix:
+        result = ix.search("冻洁的精灵能攻击吗", lang="zh-Hans")
+        # 冻结 (one result) and 冻住 (one result) are both one character away: the first
+        # in code-point order among equals
+        assert "冻住" < "冻结"
+        assert result.corrections == (("冻洁", "冻住"),)
+        result = ix.search("生命户甲", lang="zh-Hans")
+        assert result.corrections == (("户甲", "护甲"),)
+        assert result.hits[0].id == "cloth"
+        # one slip in the two pairs of a run of three is corrected alike in both
+        result = ix.search("破怀时", lang="zh-Hans")
+        assert result.corrections == (("破怀", "破坏"), ("怀时", "坏时"))
+        assert result.hits[0].id == "banish"
+        assert ix.search("冻结", lang="zh-Hans").corrections == ()  # a known pair
+        assert ix.search("抽牌", lang="zh-Hans").corrections == ()  # no known word near
+        # 冻牌 is one character from 冻结, but results hold 牌: a word, not a slip
+        assert ix.search("冻牌", lang="zh-Hans").corrections == ()
+
+
+def test_a_katakana_slip_is_corrected_to_the_glossary_form(tmp_path: Path) -> None:
+    """A katakana run that no result holds is replaced, before glossary names are looked
+    for, by the closest glossary form in kana (one edit under eight characters); a run that
+    results hold, or that is too short, is left alone."""
+    docs = [SearchDoc("banish", "a.toml", {"ja": "バニッシュされたシグニ"}),
+            SearchDoc("refresh", "b.toml", {"ja": "2回目のリフレッシュでターンが終わる"}),
+            SearchDoc("other", "c.toml", {"ja": "カードを引く"})]
+    terms = [GlossaryTerm("banish", {"ja": "バニッシュ", "en": "banish", "zh-Hans": "破坏"}),
+             GlossaryTerm("second-refresh", {"ja": "2回目のリフレッシュ", "en": "second refresh",
+                                             "zh-Hans": "第二次重构"}, main="refresh")]
+    with small_index(tmp_path / "ix", docs, terms) as ix:
+        result = ix.search("バニシュされた", lang="ja")
+        assert result.corrections == (("バニシュされた", "バニッシュされた"),)
+        assert result.query == "バニッシュ→banish"
+        assert [h.id for h in result.hits] == ["banish"]
+        assert ix.search("ばにっしゅ", lang="ja").corrections == ()  # a glossary form
+        assert ix.search("カード", lang="ja").corrections == ()  # results hold it
+        assert ix.search("バニ", lang="ja").corrections == ()  # under four characters
+
+
+def test_a_glossary_name_typed_as_separate_words_is_found(tmp_path: Path) -> None:
+    """Japanese or Chinese words typed apart that together spell a glossary name are that
+    term (2回目の リフレッシュ is 2回目のリフレッシュ)."""
+    docs = [SearchDoc("second", "a.toml", {"ja": "2回目のリフレッシュでターンが終わる"}),
+            SearchDoc("first", "b.toml", {"ja": "1回目のリフレッシュ"})]
+    terms = [GlossaryTerm("second-refresh", {"ja": "2回目のリフレッシュ", "en": "second refresh",
+                                             "zh-Hans": "第二次重构"}, main="second")]
+    glossary = Glossary(terms)
+    assert show(expand(parse("2回目の リフレッシュ"), glossary)) == \
+        "2回目の リフレッシュ→second-refresh"
+    assert show(expand(parse("2回目の リフレッシュ 終わる"), glossary)) == \
+        "(2回目の リフレッシュ→second-refresh 終わる)"
+    assert show(expand(parse("リフレッシュ 終わる"), glossary)) == "(リフレッシュ 終わる)"
+    with small_index(tmp_path / "ix", docs, terms) as ix:
+        assert ix.search("2回目の リフレッシュ", lang="ja").hits[0].id == "second"
+
+
 def test_spelling_variants_find_each_other(tmp_path: Path) -> None:
     docs = [SearchDoc("colourless", "a.toml", {"en": "Colourless ener in the centre LRIG"}),
             SearchDoc("other", "b.toml", {"en": "A coloured cost"})]

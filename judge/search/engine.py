@@ -37,8 +37,8 @@ from judge.search.analysis import (
 )
 from judge.search.definition import definition
 from judge.search.index import COLUMNS, DB
-from judge.search.plan import Plan, Planner, fts, top_fts
-from judge.search.query import Glossary, Node, QueryError, quote, show
+from judge.search.plan import Plan, Planner, fts, phrase_of, top_fts
+from judge.search.query import Glossary, Node, QueryError, quote, show, suggest_han
 
 _RANKING = definition()["ranking"]
 #: BM25 weight of each FTS5 column (index.COLUMNS order): titles, questions and answers
@@ -187,6 +187,9 @@ class SearchIndex:
             stored_glossary = meta["glossary"]
             self.charsets: dict[str, str] = json.loads(meta.get("charsets", "{}"))
             stored_rulesets = json.loads(meta["rulesets"])
+            #: (pair, results holding it) of the glossary's Han pairs (index.han_pairs)
+            self.han_pairs: list[tuple[str, int]] = [
+                (pair, docs) for pair, docs in json.loads(meta.get("han_pairs", "[]"))]
         except (sqlite3.Error, KeyError, ValueError) as exc:
             raise SearchError(f"cannot open the search index in {folder}: {exc}") from exc
         self._error = sqlite3.Error
@@ -197,7 +200,8 @@ class SearchIndex:
         self.rulesets = tuple(rulesets if rulesets is not None else stored_rulesets)
         self._docs = self.doc_count
         self._weights = ", ".join(str(COLUMN_WEIGHTS[c]) for c in COLUMNS)
-        self.planner = Planner(self.glossary, self.rulesets, self._known, self.suggest)
+        self.planner = Planner(self.glossary, self.rulesets, self._known, self.suggest,
+                               self._known_han, self.suggest_han, self._holds)
         self._kinds: dict[int, str] = dict(
             self.db.execute("SELECT rowid, kind FROM docs WHERE kind != 'ruling'").fetchall())
         self._kind_weights = {rowid: KIND_WEIGHTS.get(kind, 1.0)
@@ -230,6 +234,20 @@ class SearchIndex:
     def _known(self, token: str) -> bool:
         row = self.db.execute("SELECT 1 FROM vocab WHERE token = ? LIMIT 1", (token,))
         return row.fetchone() is not None
+
+    def _known_han(self, pair: str) -> bool:
+        """Whether any result holds the pair of Han characters ``pair`` (one token)."""
+        return self._count(f'"{pair}"') > 0
+
+    def _holds(self, text: str) -> bool:
+        """Whether any result holds the query text ``text`` (as the phrase of its tokens)."""
+        phrase = phrase_of(text)
+        return bool(phrase.tokens) and self._count(fts(phrase)) > 0
+
+    def suggest_han(self, pair: str) -> str | None:
+        """The glossary's pair of Han characters that a misspelt ``pair`` stands for
+        (:func:`judge.search.query.suggest_han`), or None."""
+        return suggest_han(pair, self.han_pairs, lambda char: self._count(f'"{char}" *') == 0)
 
     def suggest(self, word: str) -> str | None:
         """The word of the index closest to ``word`` within its typo limit (the one in the

@@ -38,7 +38,7 @@ import sqlite3
 import time
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,11 +59,11 @@ from judge.search.analysis import deletions, fold, index_tokens, latin_token, la
 from judge.search.definition import definition
 from judge.search.documents import SearchDoc
 from judge.search.plan import meta_token
-from judge.search.query import Glossary
+from judge.search.query import Glossary, glossary_han_pairs
 
 #: Bump when the schema, the analysis or the documents change: the stamp then no longer
 #: matches and the index is rebuilt.
-INDEX_VERSION = "7"
+INDEX_VERSION = "8"
 DB = "index.sqlite"
 STAMP = "stamp.json"
 #: The stamp being rewritten (see :func:`_remember`).
@@ -240,6 +240,15 @@ def doc_columns(doc: SearchDoc) -> list[list[str]]:
             _tokens([doc.keywords]), meta]
 
 
+def han_pairs(glossary: Glossary, held: Mapping[str, int]) -> list[list[Any]]:
+    """The pairs of Han characters written inside the glossary's names and aliases
+    (:func:`judge.search.query.glossary_han_pairs`) that results hold, each with the number
+    of results holding it (``held``: a token's count), in code-point order: what a misspelt
+    pair of a query may be corrected to (``[typos] han`` of the definition). Both indexes
+    keep the same list."""
+    return [[pair, held[pair]] for pair in glossary_han_pairs(glossary) if held.get(pair)]
+
+
 def doc_words(doc: SearchDoc) -> set[str]:
     """The English words of a document (British spelling, not stemmed): the vocabulary of
     typo correction."""
@@ -330,14 +339,17 @@ def _write(path: Path, docs: list[SearchDoc], glossary: Glossary, rulesets: list
         con.execute("CREATE TABLE vocab (word TEXT PRIMARY KEY, token TEXT NOT NULL, "
                     "docs INTEGER NOT NULL) WITHOUT ROWID")
         df: Counter[str] = Counter()
+        held: Counter[str] = Counter()
         rows, fts = [], []
         for rowid, doc in enumerate(docs, 1):
             df.update(doc_words(doc))
+            columns = doc_columns(doc)
+            held.update({token for tokens in columns for token in tokens})
             rows.append((rowid, doc.id, doc.kind, doc.path, ",".join(doc.rules),
                          ",".join(doc.tags), ",".join(doc.terms), doc.label,
                          json.dumps(dict(doc.titles), ensure_ascii=False),
                          json.dumps(dict(doc.bodies), ensure_ascii=False)))
-            fts.append((rowid, *(" ".join(tokens) for tokens in doc_columns(doc))))
+            fts.append((rowid, *(" ".join(tokens) for tokens in columns)))
         con.executemany("INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         con.executemany(f"INSERT INTO fts (rowid, {', '.join(COLUMNS)}) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?)", fts)
@@ -358,7 +370,8 @@ def _write(path: Path, docs: list[SearchDoc], glossary: Glossary, rulesets: list
         meta_rows = {"version": INDEX_VERSION, "corpus": corpus,
                      "glossary": json.dumps(glossary.data(), ensure_ascii=False),
                      "rulesets": json.dumps(rulesets),
-                     "charsets": json.dumps(charsets(docs), ensure_ascii=False)}
+                     "charsets": json.dumps(charsets(docs), ensure_ascii=False),
+                     "han_pairs": json.dumps(han_pairs(glossary, held), ensure_ascii=False)}
         con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta_rows.items()))
         con.commit()
     finally:

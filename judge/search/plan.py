@@ -36,10 +36,15 @@ from judge.search.query import (
     Text,
     correct,
     expand,
+    han_pair,
+    kana_piece,
+    katakana,
+    katakana_runs,
     parse,
     quote,
     refine,
     show,
+    suggest_kana,
 )
 
 #: Two neighbouring words of a query also count as a phrase within this many tokens.
@@ -193,11 +198,57 @@ class Planner:
     ``suggest(word)``: the index word closest to a misspelt one, or None)."""
 
     def __init__(self, glossary: Glossary, rulesets: Sequence[str],
-                 known: Callable[[str], bool], suggest: Callable[[str], str | None]) -> None:
+                 known: Callable[[str], bool], suggest: Callable[[str], str | None],
+                 known_han: Callable[[str], bool] | None = None,
+                 suggest_han: Callable[[str], str | None] | None = None,
+                 holds: Callable[[str], bool] | None = None) -> None:
         self.glossary = glossary
         self.rulesets = tuple(rulesets)
         self.known = known
         self.suggest = suggest
+        self.known_han = known_han
+        self.suggest_han = suggest_han
+        self.holds = holds
+        #: the glossary's names and aliases (folded), in code-point order
+        self.kana_keys = sorted(k for k in glossary.cjk if kana_piece(k))
+
+    def fix_kana(self, word: str) -> str | None:
+        """The word with each of its katakana runs of ``[typos] kana_min_length`` characters
+        or more that is no glossary form and that no result holds (as the phrase of its
+        tokens) replaced by the closest glossary form written in kana
+        (:func:`judge.search.query.suggest_kana`), in katakana; None when nothing changes."""
+        least = int(definition()["typos"].get("kana_min_length", 0))
+        if self.holds is None or not least:
+            return None
+        out, changed = [], False
+        for kind, run in katakana_runs(word):
+            if kind and len(run) >= least and fold(run) not in self.glossary.cjk \
+                    and not self.holds(run):
+                better = suggest_kana(fold(run), self.kana_keys)
+                if better is not None:
+                    run, changed = katakana(better), True
+            out.append(run)
+        return "".join(out) if changed else None
+
+    def fix_han(self, word: str, swaps: dict[str, str]) -> str | None:
+        """The correction of a piece of a refined query that is two Han characters no result
+        holds (``[typos] han`` of the definition): a pair of a glossary name or alias one
+        character away, or None. ``swaps``: the characters replaced in the query's pieces
+        before this one, each by its replacement: a piece holding one of them is corrected
+        the same way (破怀时 is 破怀 and 怀时: 破坏, then 坏时), and a new replacement is added."""
+        folded = fold(word)
+        if self.known_han is None or self.suggest_han is None or not han_pair(folded) \
+                or not definition()["typos"].get("han", False) or self.known_han(folded):
+            return None
+        swapped = "".join(swaps.get(c, c) for c in folded)
+        if swapped != folded:
+            return swapped
+        better = self.suggest_han(folded)
+        if better is not None:
+            for typed, meant in zip(folded, better, strict=True):
+                if typed != meant:
+                    swaps[typed] = meant
+        return better
 
     def fix(self, word: str) -> str | None:
         """The correction of a word: an English word of five letters or more (the
@@ -222,7 +273,13 @@ class Planner:
         fixes: list[tuple[str, str]] = []
         if node is not None:
             node, fixes = correct(node, self.fix)
+            node, more = correct(node, self.fix_kana)
+            fixes += more
             node = refine(expand(node, self.glossary), han)
+            if node is not None:
+                swaps: dict[str, str] = {}
+                node, more = correct(node, lambda w: self.fix_han(w, swaps))
+                fixes += more
             if node is None and not (tags or rules or term or kind or official):
                 raise QueryError(f"nothing to search for in {quote(text)} (only common words?)")
         extra: list[Node] = [Field("tag", t) for t in tags]

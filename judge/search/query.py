@@ -35,10 +35,12 @@ from judge.errors import JudgeError
 from judge.langs import LANGS
 from judge.search.analysis import (
     TOKEN_PATTERN,
+    edit_distance,
     fold,
     is_cjk,
     latin_token,
     normalize,
+    script,
     script_runs,
 )
 from judge.search.definition import definition
@@ -409,6 +411,11 @@ def _one(langs: set[str]) -> str:
 # ---------------------------------------------------------------------- glossary expansion
 
 
+#: The most words written apart that are looked for together as a Japanese or Chinese
+#: glossary name.
+JOINED_WORDS = 4
+
+
 def expand(node: Node, glossary: Glossary) -> Node:
     """Replace glossary terms among the words of ``node`` by :class:`Expand` nodes."""
     if isinstance(node, And):
@@ -440,25 +447,39 @@ def _expand_sequence(nodes: list[Node], glossary: Glossary) -> list[Node]:
             out.append(Expand(node.text, term.id) if term else node)
             i += 1
             continue
-        # the longest run of plain Latin words that spells a glossary name
-        match = 0
-        term_id = ""
-        run: list[str] = []
-        for j in range(i, min(len(nodes), i + max(glossary.longest_latin, 1))):
-            nxt = nodes[j]
-            if not isinstance(nxt, Text) or nxt.phrase or is_cjk(nxt.text):
-                break
-            run.append(nxt.text)
-            found = glossary.latin.get(glossary.key(" ".join(run)))
-            if found:
-                match, term_id = j + 1 - i, found
+        match, term_id = _named_run(nodes, i, glossary)
         if match:
-            out.append(Expand(" ".join(run[:match]), term_id))
+            out.append(Expand(" ".join(n.text for n in nodes[i:i + match]
+                                       if isinstance(n, Text)), term_id))
             i += match
             continue
         out.extend(_expand_word(node.text, glossary))
         i += 1
     return out
+
+
+def _named_run(nodes: list[Node], i: int, glossary: Glossary) -> tuple[int, str]:
+    """The longest run of plain words from ``nodes[i]`` that spells a glossary name, as
+    (how many words, term id), (0, "") for none: Latin words as written, with spaces; two or
+    more words the first of which is Japanese or Chinese, written together
+    (リフレッシュ 2回目: リフレッシュ2回目, at most :data:`JOINED_WORDS`)."""
+    first = nodes[i]
+    cjk = isinstance(first, Text) and is_cjk(first.text)
+    most = JOINED_WORDS if cjk else max(glossary.longest_latin, 1)
+    match, term_id = 0, ""
+    run: list[str] = []
+    for j in range(i, min(len(nodes), i + most)):
+        nxt = nodes[j]
+        if not isinstance(nxt, Text) or nxt.phrase or (not cjk and is_cjk(nxt.text)):
+            break
+        run.append(nxt.text)
+        if cjk:
+            found = glossary.cjk.get(cjk_key("".join(run))) if j > i else None
+        else:
+            found = glossary.latin.get(glossary.key(" ".join(run)))
+        if found:
+            match, term_id = j + 1 - i, found
+    return match, term_id
 
 
 def _expand_word(word: str, glossary: Glossary) -> list[Node]:
@@ -554,6 +575,81 @@ def correct(node: Node, fix: Callable[[str], str | None]) -> tuple[Node, list[tu
         return n
 
     return walk(node), fixes
+
+
+def han_pair(text: str) -> bool:
+    """Whether ``text`` (folded) is two Han characters: a piece that a slip of one character
+    may have made unknown (``[typos] han`` of the definition)."""
+    return len(text) == 2 and script(text[0]) == "han" and script(text[1]) == "han"
+
+
+def glossary_han_pairs(glossary: Glossary) -> list[str]:
+    """Every pair of neighbouring Han characters written inside a glossary name or alias of
+    any language (folded), in code-point order: the known words a misspelt pair is compared
+    with."""
+    return sorted({key[i:i + 2] for key in glossary.cjk for i in range(len(key) - 1)
+                   if han_pair(key[i:i + 2])})
+
+
+def suggest_han(pair: str, pairs: Iterable[tuple[str, int]],
+                unknown: Callable[[str], bool]) -> str | None:
+    """The pair of ``pairs`` ((pair, results holding it) in code-point order) that differs
+    from ``pair`` in exactly one character, a character that no result holds
+    (``unknown(char)``: a slip, not a word the corpus does not write): the one in most
+    results, then the first; None when there is none."""
+    slips = [unknown(pair[0]), unknown(pair[1])]
+    if not any(slips):
+        return None
+    best: tuple[str, int] | None = None
+    for candidate, docs in pairs:
+        same = [candidate[0] == pair[0], candidate[1] == pair[1]]
+        if same[0] != same[1] and slips[same.index(False)] and (
+                best is None or docs > best[1]):
+            best = (candidate, docs)
+    return best[0] if best else None
+
+
+def kana_piece(text: str) -> bool:
+    """Whether ``text`` (folded) is kana only: a piece whose slip may be looked for among the
+    glossary's kana names (``[typos] kana_min_length`` of the definition)."""
+    return bool(text) and all(script(c) in ("hira", "kata") for c in text)
+
+
+def suggest_kana(piece: str, keys: Iterable[str]) -> str | None:
+    """The glossary form of ``keys`` (folded names and aliases) written in kana only that is
+    closest to the folded kana ``piece`` within its limit (``[typos]``: ``edits[0]`` below
+    ``long`` characters, ``edits[1]`` from it; among equals the first in code-point order),
+    or None."""
+    typos = definition()["typos"]
+    limit = int(typos["edits"][0] if len(piece) < typos["long"] else typos["edits"][1])
+    best: tuple[int, str] | None = None
+    for key in keys:
+        if key == piece or not kana_piece(key):
+            continue
+        distance = edit_distance(piece, key, limit)
+        if distance <= limit and (best is None or (distance, key) < best):
+            best = (distance, key)
+    return best[1] if best else None
+
+
+def katakana_runs(word: str) -> list[tuple[bool, str]]:
+    """``word`` (NFKC) cut into its runs of katakana (``True``; the prolonged sound mark
+    belongs to them) and the rest (``False``), in order: the pieces whose slips
+    ``[typos] kana_min_length`` looks for."""
+    out: list[tuple[bool, str]] = []
+    for char in word:
+        kata = script(char) == "kata"
+        if out and out[-1][0] == kata:
+            out[-1] = (kata, out[-1][1] + char)
+        else:
+            out.append((kata, char))
+    return out
+
+
+def katakana(text: str) -> str:
+    """``text`` with its hiragana written in katakana (how a correction of a word typed in
+    katakana is shown)."""
+    return "".join(chr(ord(c) + 0x60) if 0x3041 <= ord(c) <= 0x3096 else c for c in text)
 
 
 # ---------------------------------------------------------------------- common words

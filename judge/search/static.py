@@ -50,14 +50,14 @@ from judge.langs import LANGS
 from judge.search.analysis import PREFIX, RUN_END, is_cjk
 from judge.search.definition import definition
 from judge.search.documents import SearchDoc
-from judge.search.index import COLUMNS, charsets, doc_columns, doc_words
+from judge.search.index import COLUMNS, charsets, doc_columns, doc_words, han_pairs
 from judge.search.plan import META, meta_token
 from judge.search.query import Glossary
 
 #: The folder of the index in a built site.
 FOLDER = "search-index"
 #: Bumped when the files' format changes (the page checks it).
-FORMAT = 1
+FORMAT = 2
 #: Numbers in a shard, about (the shard count is the power of two nearest the total / this):
 #: a shard of the corpus is then about 3.5 KB compressed, and a first search fetches one per
 #: token of its query.
@@ -107,11 +107,14 @@ def _gz(data: Any) -> bytes:
     return gzip.compress(raw, compresslevel=9 if len(raw) < LARGE else 6, mtime=0)
 
 
-def _postings(docs: Sequence[SearchDoc]) -> tuple[dict[str, list[int]], int, list[str]]:
+def _postings(docs: Sequence[SearchDoc]
+              ) -> tuple[dict[str, list[int]], int, list[str], dict[str, int]]:
     """Every token's posting list (see the module), the number of tokens of every result,
-    and the ``meta`` id token of each row. One pass: the rows come in order, so each
-    result's entry is appended to the lists of the tokens it holds."""
+    the ``meta`` id token of each row, and the number of results holding each token. One
+    pass: the rows come in order, so each result's entry is appended to the lists of the
+    tokens it holds."""
     out: dict[str, list[int]] = {}
+    held: dict[str, int] = {}
     last: dict[str, int] = {}
     ids: list[str] = []
     total = 0
@@ -142,6 +145,7 @@ def _postings(docs: Sequence[SearchDoc]) -> tuple[dict[str, list[int]], int, lis
                     else:
                         found[col] = [pos]
         for token, cols in here.items():
+            held[token] = held.get(token, 0) + 1
             flat = out.get(token)
             if flat is None:
                 flat = out[token] = []
@@ -153,7 +157,7 @@ def _postings(docs: Sequence[SearchDoc]) -> tuple[dict[str, list[int]], int, lis
                 for pos in positions:
                     flat.append(pos - previous)
                     previous = pos
-    return out, total, ids
+    return out, total, ids, held
 
 
 def _shard_count(numbers: int) -> int:
@@ -214,7 +218,7 @@ def write_index(docs: Iterable[SearchDoc], folder: Path, *, glossary: Iterable[A
     docs = list(docs)
     glossary = glossary if isinstance(glossary, Glossary) else Glossary(glossary)
     report = IndexReport(docs=len(docs))
-    postings, total, ids = _postings(docs)
+    postings, total, ids, held = _postings(docs)
     numbers = sum(len(p) for p in postings.values())
     shards = _shard_count(numbers)
     report.tokens, report.shards = total, shards
@@ -223,6 +227,7 @@ def write_index(docs: Iterable[SearchDoc], folder: Path, *, glossary: Iterable[A
             "block": BLOCK,
             "kinds": _kinds(docs), "definition": definition(), "glossary": glossary.data(),
             "rulesets": list(rulesets), "charsets": charsets(docs),
+            "han_pairs": han_pairs(glossary, held),
             "terms": {t.id: [rows.get(t.main, 0) if t.main else 0, rows.get(f"term:{t.id}", 0)]
                       for t in glossary.terms.values()}}
     by_shard: dict[int, dict[str, Any]] = defaultdict(dict)

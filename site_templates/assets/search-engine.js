@@ -761,6 +761,34 @@
     return node;
   }
 
+  /** The most words written apart that are looked for together as a Japanese or Chinese
+   * glossary name (query.JOINED_WORDS). */
+  var JOINED_WORDS = 4;
+
+  /** The longest run of plain words from nodes[i] that spells a glossary name:
+   * [how many words, term id] (query._named_run). */
+  function namedRun(nodes, i, glossary) {
+    var cjk = nodes[i].t === "text" && isCjk(nodes[i].text);
+    var most = cjk ? JOINED_WORDS : Math.max(glossary.longestLatin, 1);
+    var match = 0;
+    var termId = "";
+    var run = [];
+    for (var j = i; j < Math.min(nodes.length, i + most); j++) {
+      var nxt = nodes[j];
+      if (nxt.t !== "text" || nxt.phrase || (!cjk && isCjk(nxt.text))) {
+        break;
+      }
+      run.push(nxt.text);
+      var found = cjk ? (j > i ? glossary.cjk.get(glossary.cjkKey(run.join(""))) : undefined) :
+        glossary.latin.get(glossary.key(run.join(" ")));
+      if (found) {
+        match = j + 1 - i;
+        termId = found;
+      }
+    }
+    return [match, termId];
+  }
+
   function expandSequence(nodes, glossary) {
     var out = [];
     var i = 0;
@@ -777,24 +805,12 @@
         i += 1;
         continue;
       }
-      var match = 0;
-      var termId = "";
-      var run = [];
-      for (var j = i; j < Math.min(nodes.length, i + Math.max(glossary.longestLatin, 1)); j++) {
-        var nxt = nodes[j];
-        if (nxt.t !== "text" || nxt.phrase || isCjk(nxt.text)) {
-          break;
-        }
-        run.push(nxt.text);
-        var found = glossary.latin.get(glossary.key(run.join(" ")));
-        if (found) {
-          match = j + 1 - i;
-          termId = found;
-        }
-      }
-      if (match) {
-        out.push({ t: "expand", text: run.slice(0, match).join(" "), term: termId });
-        i += match;
+      var named = namedRun(nodes, i, glossary);
+      if (named[0]) {
+        out.push({ t: "expand", text: nodes.slice(i, i + named[0]).map(function (n) {
+          return n.text;
+        }).join(" "), term: named[1] });
+        i += named[0];
         continue;
       }
       Array.prototype.push.apply(out, expandWord(node.text, glossary));
@@ -925,6 +941,98 @@
       return n;
     }
     return [walk(node), fixes];
+  }
+
+  /** Whether `text` (folded) is two Han characters (query.han_pair). */
+  function hanPair(text) {
+    var c = chars(text);
+    return c.length === 2 && script(c[0]) === "han" && script(c[1]) === "han";
+  }
+
+  /**
+   * The pair of `pairs` ([pair, results holding it] in code-point order) that differs from
+   * `pair` in exactly one character: the one in most results, then the first; null when there
+   * is none (query.suggest_han).
+   */
+  function suggestHan(pair, pairs, unknown) {
+    var p = chars(pair);
+    var slips = [unknown(p[0]), unknown(p[1])];
+    if (!slips[0] && !slips[1]) {
+      return null;
+    }
+    var best = null;
+    for (var i = 0; i < pairs.length; i++) {
+      var c = chars(pairs[i][0]);
+      var same = [c[0] === p[0], c[1] === p[1]];
+      if (same[0] !== same[1] && slips[same[0] ? 1 : 0] &&
+          (best === null || pairs[i][1] > best[1])) {
+        best = pairs[i];
+      }
+    }
+    return best ? best[0] : null;
+  }
+
+  /** Whether `text` (folded) is kana only (query.kana_piece). */
+  function kanaPiece(text) {
+    var c = chars(text);
+    return c.length > 0 && c.every(function (ch) {
+      var k = script(ch);
+      return k === "hira" || k === "kata";
+    });
+  }
+
+  /** The closest glossary form in kana within the typo limit (query.suggest_kana). */
+  function suggestKana(piece, keys, typos) {
+    var limit = chars(piece).length < typos.long ? typos.edits[0] : typos.edits[1];
+    var best = null;
+    keys.forEach(function (key) {
+      if (key === piece) {
+        return;
+      }
+      var d = editDistance(piece, key, limit);
+      if (d <= limit && (best === null || d < best[0] ||
+          (d === best[0] && compareStrings(key, best[1]) < 0))) {
+        best = [d, key];
+      }
+    });
+    return best ? best[1] : null;
+  }
+
+  /** `word` cut into [is katakana, run] pieces (query.katakana_runs). */
+  function katakanaRuns(word) {
+    var out = [];
+    chars(word).forEach(function (c) {
+      var kata = script(c) === "kata";
+      if (out.length && out[out.length - 1][0] === kata) {
+        out[out.length - 1][1] += c;
+      } else {
+        out.push([kata, c]);
+      }
+    });
+    return out;
+  }
+
+  /** Hiragana written in katakana (query.katakana). */
+  function katakana(text) {
+    return chars(text).map(function (c) {
+      var code = c.codePointAt(0);
+      return code >= 0x3041 && code <= 0x3096 ? String.fromCodePoint(code + 0x60) : c;
+    }).join("");
+  }
+
+  /** The plain words of a refined query that are pairs of Han characters (folded). */
+  function hanPieces(node, fold, out) {
+    if (node.t === "text" && !node.phrase) {
+      var folded = fold(node.text);
+      if (hanPair(folded)) {
+        out.push(folded);
+      }
+    } else if (node.t === "not") {
+      hanPieces(node.node, fold, out);
+    } else if (node.t === "and" || node.t === "or") {
+      node.nodes.forEach(function (n) { hanPieces(n, fold, out); });
+    }
+    return out;
   }
 
   /** The words a query's typo correction may look at: the plain words of the parsed query. */
@@ -1235,16 +1343,99 @@
     }
     return x.suggest(folded);
   };
+  /** Whether any result holds the query text `text` (as the phrase of its tokens). */
+  Planner.prototype.holds = function (text) {
+    var phrase = this.phraseOf(text);
+    return phrase.tokens.length > 0 && this.x.phraseHits(phrase).rows.length > 0;
+  };
+  /** The katakana runs of a word that a typo correction may look at (fix_kana). */
+  Planner.prototype.kanaRuns = function (word) {
+    var x = this.x;
+    var least = x.def.typos.kana_min_length || 0;
+    if (!least) {
+      return [];
+    }
+    return katakanaRuns(word).filter(function (r) {
+      return r[0] && chars(r[1]).length >= least && !x.glossary.cjk.has(x.a.fold(r[1]));
+    }).map(function (r) { return r[1]; });
+  };
+  /** The word with its unknown katakana runs corrected to glossary forms (fix_kana). */
+  Planner.prototype.fixKana = function (word) {
+    var self = this;
+    var x = this.x;
+    var doubtful = new Set(this.kanaRuns(word));
+    if (!doubtful.size) {
+      return null;
+    }
+    var changed = false;
+    var out = katakanaRuns(word).map(function (r) {
+      var run = r[1];
+      if (r[0] && doubtful.has(run) && !self.holds(run)) {
+        var better = suggestKana(x.a.fold(run), x.kanaKeys, x.def.typos);
+        if (better !== null) {
+          changed = true;
+          return katakana(better);
+        }
+      }
+      return run;
+    }).join("");
+    return changed ? out : null;
+  };
+  /** Parse, correct and expand a query, and leave out its common words (the han pieces are
+   * corrected by plan). */
+  Planner.prototype.read = function (text, han) {
+    var self = this;
+    var x = this.x;
+    var node = strip(text) ? parse(text) : null;
+    var parsed = node !== null;
+    var fixes = [];
+    if (parsed) {
+      var corrected = correct(node, function (w) { return self.fix(w); });
+      var kana = correct(corrected[0], function (w) { return self.fixKana(w); });
+      node = x.words.refine(expand(kana[0], x.glossary), han);
+      fixes = corrected[1].concat(kana[1]);
+    }
+    return { node: node, fixes: fixes, parsed: parsed };
+  };
+  /**
+   * The correction of a refined piece of two Han characters no result holds (fix_han);
+   * `swaps`: the characters replaced in the pieces before it (a Map), corrected alike.
+   */
+  Planner.prototype.fixHan = function (word, swaps) {
+    var x = this.x;
+    var folded = x.a.fold(word);
+    if (!x.def.typos.han || !hanPair(folded) || x.known(folded)) {
+      return null;
+    }
+    var typed = chars(folded);
+    var swapped = typed.map(function (c) { return swaps.has(c) ? swaps.get(c) : c; }).join("");
+    if (swapped !== folded) {
+      return swapped;
+    }
+    var better = suggestHan(folded, x.hanPairs, function (c) { return !x.known(c + PREFIX); });
+    if (better !== null) {
+      chars(better).forEach(function (c, i) {
+        if (c !== typed[i]) {
+          swaps.set(typed[i], c);
+        }
+      });
+    }
+    return better;
+  };
   Planner.prototype.plan = function (text, han, filters) {
     var self = this;
     var x = this.x;
     filters = filters || [];
-    var node = strip(text) ? parse(text) : null;
-    var fixes = [];
-    if (node !== null) {
-      var corrected = correct(node, function (w) { return self.fix(w); });
-      node = x.words.refine(expand(corrected[0], x.glossary), han);
-      fixes = corrected[1];
+    var read = this.read(text, han);
+    var node = read.node;
+    var fixes = read.fixes;
+    if (read.parsed) {
+      if (node !== null) {
+        var swaps = new Map();
+        var more = correct(node, function (w) { return self.fixHan(w, swaps); });
+        node = more[0];
+        fixes = fixes.concat(more[1]);
+      }
       if (node === null && !filters.length) {
         throw new QueryError("nothing to search for in " + quote(text) +
           " (only common words?)");
@@ -1514,6 +1705,9 @@
     this.lengths = new Map(); // row -> the result's length in tokens (of those loaded)
     this.vocab = null;
     this.ids = null;
+    this.hanPairs = meta.han_pairs || [];
+    // the glossary's forms written in kana, in code-point order (Planner.kana_keys)
+    this.kanaKeys = Array.from(this.glossary.cjk.keys()).filter(kanaPiece).sort(compareStrings);
     var ranking = this.def.ranking;
     this.weights = ranking.weights;
     this.metaColumn = ranking.columns.indexOf("meta");
@@ -1670,11 +1864,35 @@
         }
       });
     }
-    return this.fetchTokens(doubtful).then(function () {
+    // ... the katakana runs a slip may have made unknown (fix_kana)
+    var kana = [];
+    if (node !== null) {
+      plainWords(node, []).forEach(function (w) {
+        self.planner.kanaRuns(w).forEach(function (run) {
+          Array.prototype.push.apply(kana, self.a.queryTokens(run));
+        });
+      });
+    }
+    return this.fetchTokens(doubtful.concat(kana)).then(function () {
       var unknown = doubtful.some(function (t) { return !self.known(t); });
       return unknown && self.vocab === null ? self.load("vocab.json").then(function (v) {
         self.vocab = v;
       }) : null;
+    }).then(function () {
+      // ... and the pieces of two Han characters a slip may have made unknown (fix_han)
+      var pairs = [];
+      if (node !== null && self.def.typos.han) {
+        var refined = self.planner.read(text, han).node;
+        if (refined !== null) {
+          hanPieces(refined, function (t) { return self.a.fold(t); }, pairs);
+        }
+      }
+      // ... with the start of a token of each of their characters (is it a slip?)
+      var starts = [];
+      pairs.forEach(function (pair) {
+        chars(pair).forEach(function (c) { starts.push(c + PREFIX); });
+      });
+      return self.fetchTokens(pairs.concat(starts));
     }).then(function () {
       var read = self.planner.plan(text, han, filters);
       var top = read.plan.query();
