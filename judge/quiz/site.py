@@ -79,10 +79,11 @@ def make_quiz(site: SiteInput, model: SiteModel, root: Path,
 
 
 def quiz_bank(site: SiteInput) -> Bank:
-    """The bank of the corpus the build loaded (its replays reused)."""
+    """The bank of the corpus the build loaded (its replays reused, or made again one ruling
+    at a time for a site loaded as a stream)."""
     corpus = site.corpus
-    return build_bank(((d.id, d.scenario, d.ruling.replays) for d in site.rulings),
-                      corpus.rulesets)
+    return build_bank(((r.id, r.scenario, r.replays) for r in site.replayed()),
+                      corpus.rulesets, slim=True)
 
 
 def bank_document(model: SiteModel, lang: str) -> dict[str, Any]:
