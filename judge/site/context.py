@@ -62,6 +62,9 @@ from judge.site.topics import TOPIC_NAMES
 from judge.sources import Citation, has_interpretation, rests_on_official
 
 NEWEST = 10
+#: The rendered texts a build that streams its rulings keeps (RenderedTexts): a ruling's
+#: texts in its three pages' languages, with room to spare.
+STREAMED_TEXTS = 64
 
 #: Tags that are not glossary terms (those take the glossary's names).
 TAG_NAMES: dict[str, str] = {
@@ -342,7 +345,10 @@ class SiteModel:
                 model.main_terms.setdefault(glossary_term.main, []).append(glossary_term)
         # counted while the rulings were replayed, or from the replays loaded: no second replay
         model.coverage = site.coverage or compute_coverage(corpus)
-        model.render_texts()
+        if site.streamed:  # each text rendered when a page shows it, the latest kept
+            model.rendered = RenderedTexts(keep=STREAMED_TEXTS)
+        else:
+            model.render_texts()
         return model
 
     def render_texts(self) -> None:

@@ -154,6 +154,11 @@ class SiteInput:
     trace_count: int | None = None
 
     @property
+    def streamed(self) -> bool:
+        """Loaded as a stream (:func:`load_streamed`): the boards are made page by page."""
+        return self.trace_count is not None
+
+    @property
     def traces(self) -> int:
         """How many (ruling, rule set, branch) traces the corpus's replays make."""
         return self.corpus.trace_count if self.trace_count is None else self.trace_count
