@@ -240,6 +240,10 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
     try:
         if quiz:  # a phase of its own, beside the pages: the bank, its pages and its JSON
             job = QuizJob.start(site, model, tmp, lock)
+        if search:  # early, while this process holds least (its postings are the largest
+            # thing a build holds; the quiz's process is forked before them)
+            report.search = write_search(site, tmp)
+            report.seconds["search"] = report.search.seconds
         start = time.perf_counter()
         total = len(specs) * len(LANGS) + 1
         done = 0
@@ -286,9 +290,6 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         start = time.perf_counter()
         report.api = write_api(site, tmp, made, written=True)
         report.seconds["api"] = time.perf_counter() - start
-        if search:
-            report.search = write_search(site, tmp)
-            report.seconds["search"] = report.search.seconds
         if job is not None:
             start = time.perf_counter()
             report.quiz = job.finish()
