@@ -455,17 +455,21 @@ def _site_report(make: Callable[[], _Summarised]) -> None:
 def _build_site(out: Path, corpus_dir: Path | None, allow_failing: bool,
                 search: bool = True, jobs: int = 0, verbose: bool = False,
                 force: bool = False) -> None:
-    from judge.corpus import traces_loaded
     from judge.scenario.run import engine_runs
-    from judge.site.build import build_site
+    from judge.site.build import BuildReport, build_site
 
-    runs, traces = engine_runs(), traces_loaded()
+    runs = engine_runs()
+    built: list[BuildReport] = []
 
-    _site_report(lambda: build_site(
-        out, root=_corpus_root(corpus_dir), allow_failing=allow_failing,
-        progress=_site_progress(), search=search, jobs=jobs, force=force))
-    if verbose:
-        click.echo(f"{engine_runs() - runs} engine runs for {traces_loaded() - traces} "
+    def build() -> BuildReport:
+        built.append(build_site(
+            out, root=_corpus_root(corpus_dir), allow_failing=allow_failing,
+            progress=_site_progress(), search=search, jobs=jobs, force=force))
+        return built[0]
+
+    _site_report(build)
+    if verbose:  # the runs of this process (the workers' are their own)
+        click.echo(f"{engine_runs() - runs} engine runs for {built[0].traces} "
                    "(ruling, rule set, branch) traces")
 
 

@@ -21,12 +21,13 @@ replays (the search index needs only the texts).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import overload
+from typing import Generic, TypeVar, overload
 
 from judge.data import (
     Term,
@@ -54,6 +55,8 @@ from judge.scenario.model import LANGS, Scenario
 from judge.scenario.run import replay as replay_scenario
 from judge.sources import Document, registry_for
 from judge.workers import Head
+
+_Item = TypeVar("_Item")
 
 #: Changes whenever the meaning of the corpus fingerprint changes.
 FINGERPRINT_VERSION = "3"
@@ -207,41 +210,17 @@ def _relative(path: Path, base: Path) -> str:
 
 def replay_all(scenario: Scenario) -> dict[str, Replay]:
     """Replay a ruling under each rule set it names, exploring every branch."""
-    out = {rules: replay_scenario(scenario, rules) for rules in scenario.rulesets}
-    _LOADED.traces += sum(len(rep.traces) for rep in out.values())
-    return out
+    return {rules: replay_scenario(scenario, rules) for rules in scenario.rulesets}
 
 
-@dataclass
-class _Loaded:
-    """What :func:`load_corpus` has made in this process."""
+class _Remade(Sequence[Ruling], Generic[_Item]):
+    """Rulings made anew from held items (:meth:`_make`) each time one is read, and let go."""
 
-    traces: int = 0
-
-
-_LOADED = _Loaded()
-
-
-def traces_loaded() -> int:
-    """How many (ruling, rule set, branch) traces :func:`load_corpus` has made in this process
-    (``judge build -v`` sets it beside :func:`judge.scenario.run.engine_runs`)."""
-    return _LOADED.traces
-
-
-class Streamed(Sequence[Ruling]):
-    """The rulings of a corpus loaded with ``stream=True``, sorted by id, none of them held:
-    iterating loads each ruling again from its file (and replays it, for a corpus loaded with
-    its replays), hands it out and lets it go, so that what is held is one ruling and its
-    traces at a time. Each iteration loads them all again: a reader that goes through the
-    rulings once (``judge db``) pays one more loading of each file for a peak memory that does
-    not grow with the corpus."""
-
-    def __init__(self, heads: Sequence[Head], replay: bool) -> None:
-        self._heads = tuple(heads)
-        self._replay = replay
+    def __init__(self, items: Sequence[_Item]) -> None:
+        self._items = tuple(items)
 
     def __len__(self) -> int:
-        return len(self._heads)
+        return len(self._items)
 
     @overload
     def __getitem__(self, index: int) -> Ruling: ...
@@ -251,19 +230,35 @@ class Streamed(Sequence[Ruling]):
 
     def __getitem__(self, index: int | slice) -> Ruling | Sequence[Ruling]:
         if isinstance(index, slice):
-            return tuple(self._load(head) for head in self._heads[index])
-        return self._load(self._heads[index])
+            return tuple(self._make(item) for item in self._items[index])
+        return self._make(self._items[index])
 
     def __iter__(self) -> Iterator[Ruling]:
-        for head in self._heads:
-            yield self._load(head)
+        for item in self._items:
+            yield self._make(item)
+
+    def _make(self, item: _Item) -> Ruling:
+        raise NotImplementedError
+
+
+class Streamed(_Remade[Head]):
+    """The rulings of a corpus loaded with ``stream=True``, sorted by id, none of them held:
+    iterating loads each ruling again from its file (and replays it, for a corpus loaded with
+    its replays), hands it out and lets it go, so that what is held is one ruling and its
+    traces at a time. Each iteration loads them all again: a reader that goes through the
+    rulings once (``judge db``) pays one more loading of each file for a peak memory that does
+    not grow with the corpus."""
+
+    def __init__(self, heads: Sequence[Head], replay: bool) -> None:
+        super().__init__(heads)
+        self._replay = replay
 
     @property
     def paths(self) -> dict[str, str]:
         """Each ruling's path (relative to the corpus root) by id, without loading any."""
-        return {head.id: head.path for head in self._heads}
+        return {head.id: head.path for head in self._items}
 
-    def _load(self, head: Head) -> Ruling:
+    def _make(self, head: Head) -> Ruling:
         scenario = load_one(Path(head.file), head.path)
         if scenario.id != head.id:
             raise CorpusError(f"{head.path} changed while the corpus was being read (its id "
@@ -271,6 +266,32 @@ class Streamed(Sequence[Ruling]):
         replays = MappingProxyType(replay_all(scenario)) if self._replay else \
             MappingProxyType({})
         return Ruling(scenario=scenario, path=head.path, replays=replays)
+
+
+class Replayed(_Remade[Ruling]):
+    """Held rulings (loaded without their replays) replayed anew each time they are read:
+    iterating replays each ruling under its rule sets, hands it out with its replays and lets
+    the replays go. What is held is the rulings' scenarios, never more than one ruling's
+    traces (``judge build`` reads its corpus so, :func:`replayed`)."""
+
+    def _make(self, ruling: Ruling) -> Ruling:
+        return with_replays(ruling)
+
+
+def with_replays(ruling: Ruling) -> Ruling:
+    """``ruling`` with its replays under each of its rule sets (made now unless it has them)."""
+    if ruling.replays:
+        return ruling
+    return Ruling(scenario=ruling.scenario, path=ruling.path,
+                  replays=MappingProxyType(replay_all(ruling.scenario)))
+
+
+def replayed(corpus: Corpus) -> Corpus:
+    """A corpus loaded with ``replay=False`` as one loaded with its replays, made as its
+    rulings are read (:class:`Replayed`); a corpus that has its replays, as it is."""
+    if corpus.replayed:
+        return corpus
+    return dataclasses.replace(corpus, rulings=Replayed(corpus.rulings), replayed=True)
 
 
 def load_corpus(root: Path | None = None, *, replay: bool = True,

@@ -100,7 +100,7 @@ def test_index_lists_every_ruling(site: Path, corpus: Corpus) -> None:
 def test_each_ruling_reads_back_into_the_corpus_traces(site: Path, corpus: Corpus) -> None:
     files = sorted((site / "api" / "rulings").glob("*.json"))
     assert sorted(f.stem for f in files) == sorted(r.id for r in corpus.rulings)
-    branches = 0
+    branches = shared = 0
     for path in files:
         doc = read_json(path)
         ruling = corpus.ruling(path.stem)
@@ -132,16 +132,30 @@ def test_each_ruling_reads_back_into_the_corpus_traces(site: Path, corpus: Corpu
             shown = doc["replays"][rules]
             assert shown["branches"] == rep.branch_count and shown["cut"] == rep.cut
             branches += shown["branches"]
+            assert shown["passes"] == (not shown["failures"])
+            first = rep.first
+            if shown["trace"] is None:  # the same trace as a later rule set's, given there
+                holder = shown["same_trace"]
+                assert sc.rulesets.index(holder) > sc.rulesets.index(rules), (ruling.id, rules)
+                given = doc["replays"][holder]["trace"]
+                assert given["rules"] == holder
+                assert {**given, "rules": rules} == first.to_dict(), (ruling.id, rules)
+                shared += 1
+                continue
+            assert "same_trace" not in shown
             trace = Trace.from_dict(shown["trace"])
             assert trace.to_dict() == shown["trace"]  # the JSON form round-trips
-            first = rep.first
             assert trace.events == first.events, (ruling.id, rules)
             assert trace.positions == first.positions, (ruling.id, rules)
             assert trace.choices == first.choices and trace.problems == first.problems
             assert shown["trace"] == first.to_dict()
-            assert shown["passes"] == (not shown["failures"])
+            # a trace is given under the latest rule set that makes it: no later one's is the same
+            for later in sc.rulesets[sc.rulesets.index(rules) + 1:]:
+                other = doc["replays"][later]["trace"]
+                assert other is None or {**other, "rules": rules} != shown["trace"]
         assert doc["passes"] == all(r["passes"] for r in doc["replays"].values())
     assert branches >= len(files)
+    assert shared, "rulings whose rule sets replay alike give their trace once"
 
 
 def test_outcomes_name_the_branch_that_reaches_them(site: Path, corpus: Corpus) -> None:
@@ -202,6 +216,9 @@ def test_the_docs_travel_with_the_api_and_cover_its_fields(site: Path) -> None:
     index = read_json(site / "api" / "rulings.json")
     ruling = read_json(site / "api" / "rulings" / "refresh-steps.json")
     replay = ruling["replays"]["current"]
-    fields = {*index, *index["rulings"][0], *ruling, *replay, *replay["trace"]}
+    replays = [r for path in (site / "api" / "rulings").glob("*.json")
+               for r in read_json(path)["replays"].values()]
+    fields = {*index, *index["rulings"][0], *ruling, *replay, *replay["trace"],
+              *(key for r in replays for key in r)}
     undocumented = sorted(f for f in fields if not re.search(rf"`{re.escape(f)}`", doc))
     assert not undocumented, f"fields docs/api.md does not name: {undocumented}"

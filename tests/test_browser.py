@@ -632,13 +632,18 @@ def test_the_downloads_are_offered_and_read_back(wide: Page, base_url: str) -> N
         const readme = await (await get(hrefs.readme)).text();
         return {version: index.version, count: index.rulings.length, id: ruling.id,
                 entry: entry.id, sets: Object.keys(ruling.replays),
-                events: ruling.replays[entry.rulesets[0]].trace.events.length,
+                events: ruling.replays[entry.rulesets.at(-1)].trace.events.length,
+                // an earlier rule set that replays alike points to the later one's trace
+                shared: entry.rulesets.filter(rules => ruling.replays[rules].trace === null)
+                    .map(rules => ruling.replays[ruling.replays[rules].same_trace].trace
+                         .events.length),
                 db: String.fromCharCode(...db.slice(0, 15)), readme: readme.slice(0, 60)};
     }""", {"index": links["api/rulings.json"], "db": links["judge.db"],
            "readme": links["README.md"]})
     rulings = len(list((project_root() / "rulings").rglob("*.toml")))
-    assert read["version"] == 1 and read["count"] == rulings
+    assert read["version"] == 2 and read["count"] == rulings
     assert read["id"] == read["entry"] and read["sets"] and read["events"] > 0
+    assert all(n > 0 for n in read["shared"])
     assert read["db"] == "SQLite format 3"
     assert read["readme"].startswith("# Downloads for other tools")
     example = [href for text, href in links.items() if text.startswith("api/rulings/")]

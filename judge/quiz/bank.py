@@ -21,6 +21,7 @@ Language-free: :mod:`judge.quiz.export` tells them in each language.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Final
@@ -119,6 +120,17 @@ class Bank:
         for v in self.variants:
             out.setdefault(v.ruling, []).append(v)
         return out
+
+
+def slimmed(variant: Variant) -> Variant:
+    """The variant with its trace cut to what :func:`judge.quiz.export.variant_entry` reads
+    of it: the position after the set-up and the choices made (the events, positions and
+    checks of a whole replay, held for thousands of variants, were the site build's largest
+    memory at 10,000 rulings)."""
+    trace = variant.trace
+    cut = dataclasses.replace(trace, events=trace.choices, snapshots=trace.snapshots[:1],
+                              key_snapshots=(), checks=())
+    return dataclasses.replace(variant, trace=cut)
 
 
 def valid(rep: Replay) -> bool:
@@ -284,14 +296,15 @@ def questions_of(bank: Bank, ruling: str, scenario: Scenario, rulesets: Mapping[
 
 
 def build_bank(rulings: Iterable[tuple[str, Scenario, Mapping[str, Replay]]],
-               rulesets: Mapping[str, RuleSet]) -> Bank:
+               rulesets: Mapping[str, RuleSet], slim: bool = False) -> Bank:
     """The bank of the given rulings (id, scenario, the corpus's replays by rule set), in
-    their order."""
+    their order. ``slim``: each variant keeps of its trace only what the exported bank reads
+    (:func:`slimmed`), so that the bank of a large corpus fits in memory."""
     bank = Bank()
     for rid, scenario, given in rulings:
         found = questions_of(bank, rid, scenario, rulesets, given)
         if found:
-            bank.variants.extend(found)
+            bank.variants.extend([slimmed(v) for v in found] if slim else found)
         else:
             bank.skipped[rid] = "no variant with three different answers"
     return bank

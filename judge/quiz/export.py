@@ -13,7 +13,7 @@ runs the engine.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from judge.engine.rulesets import RuleSet
@@ -117,12 +117,20 @@ def bank_json(bank: Bank, lang: str, rulesets: Mapping[str, RuleSet],
               board: bool = True) -> dict[str, Any]:
     """The whole bank in ``lang``: ``topics`` maps a ruling to its topic, ``topic_names`` a
     topic to its name in ``lang``."""
-    questions = []
+    return {"version": BANK_VERSION, "lang": lang,
+            "questions": list(bank_entries(bank, lang, rulesets, topics, topic_names,
+                                           glossary, board)),
+            "labels": {"question": gettext_for(lang, QUESTION)}}
+
+
+def bank_entries(bank: Bank, lang: str, rulesets: Mapping[str, RuleSet],
+                 topics: Mapping[str, str], topic_names: Mapping[str, str],
+                 glossary: Mapping[str, Mapping[str, str]] | None = None,
+                 board: bool = True) -> Iterator[dict[str, Any]]:
+    """The questions of :func:`bank_json`, made one at a time (the site writes them so)."""
     for v in bank.variants:
         entry = variant_entry(v, lang, rulesets, glossary, board)
         topic = topics.get(v.ruling, "")
         entry["topic"] = topic
         entry["topic_label"] = topic_names.get(topic, topic)
-        questions.append(entry)
-    return {"version": BANK_VERSION, "lang": lang, "questions": questions,
-            "labels": {"question": gettext_for(lang, QUESTION)}}
+        yield entry

@@ -11,14 +11,14 @@ the service worker keeps it like a page, so the quiz works offline once visited;
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from judge.i18n import LANGS, N_
 from judge.quiz.bank import Bank, build_bank
-from judge.quiz.export import bank_json
+from judge.quiz.export import bank_entries, bank_json
 
 if TYPE_CHECKING:
     from judge.site.context import Lang, Links, SiteModel
@@ -79,39 +79,56 @@ def make_quiz(site: SiteInput, model: SiteModel, root: Path,
 
 
 def quiz_bank(site: SiteInput) -> Bank:
-    """The bank of the corpus the build loaded (its replays reused)."""
+    """The bank of the corpus the build loaded (its replays reused, or made again one ruling
+    at a time for a site loaded as a stream)."""
     corpus = site.corpus
-    return build_bank(((d.id, d.scenario, d.ruling.replays) for d in site.rulings),
-                      corpus.rulesets)
+    return build_bank(((r.id, r.scenario, r.replays) for r in site.replayed()),
+                      corpus.rulesets, slim=True)
 
 
-def bank_document(model: SiteModel, lang: str) -> dict[str, Any]:
-    """The JSON bank of one language, each question linking to its ruling's page."""
+def bank_questions(model: SiteModel, lang: str) -> Iterator[dict[str, Any]]:
+    """The questions of the JSON bank of one language, one at a time, each linking to its
+    ruling's page."""
     assert model.quiz is not None
     corpus = model.site.corpus
     L = model.lang(lang)
     topics = {d.id: d.ruling.topic for d in model.site.rulings}
     names = {t: L.topic(t) for t in model.topics}
-    doc = bank_json(model.quiz, lang, corpus.rulesets, topics, names,
-                    {t.id: t.names for t in corpus.glossary.values()})
-    for q in doc["questions"]:
+    for q in bank_entries(model.quiz, lang, corpus.rulesets, topics, names,
+                          {t.id: t.names for t in corpus.glossary.values()}):
         q["page"] = f"../../{lang}/rulings/{q['ruling']}/"
-    return doc
+        yield q
+
+
+def bank_bytes(model: SiteModel, lang: str) -> Iterator[bytes]:
+    """The JSON bank of one language (:func:`bank_json`'s document with
+    :func:`bank_questions`) as the API's JSON (:func:`judge.site.api.dumps`), in pieces made
+    one question at a time: the whole document of 10,000 questions, held at once, was the
+    quiz's process's largest memory."""
+    from judge.site.api import dumps
+
+    head, tail = dumps({**bank_json(Bank(), lang, {}, {}, {}), "questions": []}) \
+        .split(b'"questions":[]')
+    yield head + b'"questions":['
+    for i, q in enumerate(bank_questions(model, lang)):
+        yield (b"," if i else b"") + dumps(q)[:-1]  # without the final newline
+    yield b"]" + tail
 
 
 def write_quiz(model: SiteModel, root: Path) -> QuizReport:
     """Write ``api/quiz/<lang>.json`` into the site folder ``root``."""
-    from judge.site.api import dumps
-
     report = QuizReport()
     if model.quiz is None:
         return report
     folder = root / FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     for lang in LANGS:
-        data = dumps(bank_document(model, lang))
-        (folder / f"{lang}.json").write_bytes(data)
-        report.bytes[lang] = len(data)
+        size = 0
+        with (folder / f"{lang}.json").open("wb") as out:
+            for piece in bank_bytes(model, lang):
+                out.write(piece)
+                size += len(piece)
+        report.bytes[lang] = size
     report.questions = len(model.quiz.variants)
     report.rulings = len(model.quiz.by_ruling())
     report.dropped = model.quiz.dropped

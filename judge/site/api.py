@@ -34,11 +34,13 @@ from judge.db import build as build_database
 from judge.errors import JudgeError
 from judge.langs import LANGS, TEXT_FIELDS
 from judge.paths import project_root
-from judge.site.load import RulingData, SiteInput
+from judge.site.load import RulingData, RulingSummary, SiteInput
 from judge.sources import Document, rests_on_official
 
 #: The API's version: bumped when a field changes meaning or is removed (adding one does not).
-API_VERSION = 1
+#: 2: a rule set whose trace is another's of the same ruling has ``trace`` null and names that
+#: rule set in ``same_trace``.
+API_VERSION = 2
 #: The folder of the site that holds the downloads.
 FOLDER = "api"
 DATABASE = "judge.db"
@@ -63,27 +65,38 @@ def dumps(value: Any) -> bytes:
 
 
 def write_api(site: SiteInput, root: Path,
-              made: Mapping[str, Path] | None = None) -> ApiReport:
+              made: Mapping[str, Path] | None = None, written: bool = False) -> ApiReport:
     """Write ``api/`` into the site folder ``root``; returns what was written. ``made``:
     rulings whose file is copied from the folder of a part (``judge build --shard``) rather
-    than made again."""
+    than made again. ``written``: the rulings' own files are already there (the build writes
+    each beside its pages, :func:`judge.site.build.render_pages`), and are only counted."""
     folder = root / FOLDER
     (folder / "rulings").mkdir(parents=True, exist_ok=True)
     report = ApiReport()
 
     def write(name: str, data: bytes) -> None:
         (folder / name).write_bytes(data)
+        count(name, len(data))
+
+    def count(name: str, size: int) -> None:
         report.files += 1
-        report.json_bytes += len(data)
-        report.sizes[name] = len(data)
+        report.json_bytes += size
+        report.sizes[name] = size
 
     corpus = site.corpus
     entries = []
     for data in site.rulings:
         entries.append(summary(data, "rulings.json", corpus.sources))
         name = ruling_file(data.id)
-        body = (made[data.id] / FOLDER / name).read_bytes() if made and data.id in made \
-            else dumps(ruling_document(data, corpus.sources))
+        if made and data.id in made:
+            body = (made[data.id] / FOLDER / name).read_bytes()
+        elif written:
+            size = (folder / name).stat().st_size
+            count(name, size)
+            report.largest = max(report.largest, (size, data.id))
+            continue
+        else:
+            body = dumps(ruling_document(site.full(data.id), corpus.sources))
         write(name, body)
         report.largest = max(report.largest, (len(body), data.id))
     write("rulings.json", dumps({
@@ -95,7 +108,7 @@ def write_api(site: SiteInput, root: Path,
         "sources": {doc.id: _document(doc) for doc in corpus.sources.values()},
         "rulings": entries,
     }))
-    report.database_bytes = build_database(corpus, folder / DATABASE).size
+    report.database_bytes = build_database(site.replayed_corpus, folder / DATABASE).size
     (folder / DATABASE).chmod(0o644)  # written private, as a temporary file; a site is read
     report.sizes[DATABASE] = report.database_bytes
     for name, source in DOCS.items():
@@ -117,7 +130,7 @@ def _link(here: str, target: str) -> str:
     return "../" * depth + target
 
 
-def _pages(data: RulingData, here: str) -> dict[str, str]:
+def _pages(data: RulingSummary, here: str) -> dict[str, str]:
     return {lang: _link(here, f"{lang}/rulings/{data.id}/") for lang in LANGS}
 
 
@@ -135,7 +148,7 @@ def _document(doc: Document) -> dict[str, Any]:
             "sections": {sid: dict(sec.names) for sid, sec in doc.sections.items()}}
 
 
-def _citations(data: RulingData) -> list[dict[str, str]]:
+def _citations(data: RulingSummary) -> list[dict[str, str]]:
     """The ruling's citations, as ids of the registry (``rulings.json``)."""
     return [{"source": c.source, "section": c.section} for c in data.scenario.sources]
 
@@ -153,7 +166,7 @@ def _sources(data: RulingData, registry: Mapping[str, Document]) -> list[dict[st
     return out
 
 
-def summary(data: RulingData, here: str, registry: Mapping[str, Document]) -> dict[str, Any]:
+def summary(data: RulingSummary, here: str, registry: Mapping[str, Document]) -> dict[str, Any]:
     """A ruling's entry in ``rulings.json`` (``here``: that file, from the site root)."""
     sc = data.scenario
     return {
@@ -166,12 +179,35 @@ def summary(data: RulingData, here: str, registry: Mapping[str, Document]) -> di
     }
 
 
+def shared_traces(data: RulingData) -> dict[str, dict[str, Any] | str | None]:
+    """Each rule set's first-branch trace in its JSON form; or, when a later rule set of the
+    ruling logged the very same trace (all but its ``rules``), that rule set's id: the file
+    gives each trace once, under the latest rule set that makes it (as the page shows it),
+    and rule sets that change nothing for the ruling point to it (``same_trace``)."""
+    out: dict[str, dict[str, Any] | str | None] = {}
+    holder: dict[str, str] = {}  # the trace without its rule set -> the latest that made it
+    for rules in reversed(data.scenario.rulesets):
+        rep = data.ruling.replays.get(rules)
+        if rep is None or not rep.traces:
+            out[rules] = None
+            continue
+        trace = rep.first.to_dict()
+        key = json.dumps({k: v for k, v in trace.items() if k != "rules"}, sort_keys=True)
+        if key in holder:
+            out[rules] = holder[key]
+        else:
+            holder[key] = rules
+            out[rules] = trace
+    return out
+
+
 def ruling_document(data: RulingData, registry: Mapping[str, Document]) -> dict[str, Any]:
     """``api/rulings/<id>.json``: the ruling, and its trace under each of its rule sets."""
     sc = data.scenario
     here = f"{FOLDER}/rulings/{data.id}.json"
     results = {r.rules: r for r in data.results}
     replays: dict[str, Any] = {}
+    traces = shared_traces(data)
     for rules in sc.rulesets:
         rep = data.ruling.replays.get(rules)
         result = results.get(rules)
@@ -180,8 +216,10 @@ def ruling_document(data: RulingData, registry: Mapping[str, Document]) -> dict[
             "failures": list(result.failures) if result else [],
             "branches": rep.branch_count if rep else 0,
             "cut": rep.cut if rep else False, "stopped": rep.stopped if rep else False,
-            "trace": rep.first.to_dict() if rep and rep.traces else None,
+            "trace": traces[rules] if isinstance(traces[rules], dict) else None,
         }
+        if isinstance(traces[rules], str):
+            replays[rules]["same_trace"] = traces[rules]
     outcomes = []
     for view in data.outcomes:
         rep = data.ruling.replays.get(view.rules)

@@ -53,7 +53,7 @@ from judge.paths import project_root
 from judge.quiz.site import QuizReport, make_quiz
 from judge.site.api import ApiReport, write_api
 from judge.site.context import Links, PageInfo, PageSpec, SiteModel, page_file
-from judge.site.load import SiteInput, load
+from judge.site.load import SiteInput, load_streamed
 from judge.site.offline import OfflineReport, write_offline
 from judge.site.render import assets_dir, fresh_environments, render
 from judge.site.sandbox_build import SandboxReport, write_sandbox
@@ -80,6 +80,7 @@ class BuildReport:
     pages: int = 0
     bytes: int = 0
     rulings: int = 0
+    traces: int = 0  # the corpus's (ruling, rule set, branch) traces
     failing: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
     processes: int = 1  # that rendered the pages
@@ -193,8 +194,9 @@ def load_checked(root: Path | None, report: BuildReport, tick: Progress,
         counter["n"] += 1
         tick("load", counter["n"], 0)
 
-    site = load(root, loaded)
+    site = load_streamed(root, loaded)
     report.rulings = len(site.rulings)
+    report.traces = site.traces
     report.seconds["load"] = time.perf_counter() - start
     if site.failing and not allow_failing:
         lines = [r.report() for r in site.failing]
@@ -238,6 +240,10 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
     try:
         if quiz:  # a phase of its own, beside the pages: the bank, its pages and its JSON
             job = QuizJob.start(site, model, tmp, lock)
+        if search:  # early, while this process holds least (its postings are the largest
+            # thing a build holds; the quiz's process is forked before them)
+            report.search = write_search(site, tmp)
+            report.seconds["search"] = report.search.seconds
         start = time.perf_counter()
         total = len(specs) * len(LANGS) + 1
         done = 0
@@ -255,7 +261,16 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         report.sandbox = write_sandbox(site, tmp)
         report.seconds["sandbox"] = time.perf_counter() - sandbox_start
         model.sandbox_bytes = report.sandbox.bytes if not report.sandbox.missing else 0
-        pages, written, report.processes = render_pages(model, specs, tmp, tick, jobs, lock)
+        # each ruling's pages (and API file) first: they work out the anchors that the
+        # processing page and the glossary link to
+        rulings = [s for s in specs if s.template == RULING_TEMPLATE]
+        others = [s for s in specs if s.template != RULING_TEMPLATE]
+        pages, written, report.processes = render_pages(model, rulings, tmp, tick, jobs, lock,
+                                                        api=True, start=done, total=total)
+        done += pages
+        size += written
+        pages, written, _ = render_pages(model, others, tmp, tick, jobs, lock, start=done,
+                                         total=total)
         done += pages
         size += written
         for spec in copied:
@@ -273,11 +288,8 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         report.pages, report.bytes = done, size
         report.seconds["render+write"] = time.perf_counter() - start
         start = time.perf_counter()
-        report.api = write_api(site, tmp, made)
+        report.api = write_api(site, tmp, made, written=True)
         report.seconds["api"] = time.perf_counter() - start
-        if search:
-            report.search = write_search(site, tmp)
-            report.seconds["search"] = report.search.seconds
         if job is not None:
             start = time.perf_counter()
             report.quiz = job.finish()
@@ -398,58 +410,87 @@ def _quiz_child(send: Connection, lock: int | None) -> None:
 #: Below this many pages the pages are rendered in this process: starting workers and
 #: rendering their templates anew costs more than it saves.
 PARALLEL_MIN_PAGES = 1500
-#: Pages per task handed to a worker.
+#: Pages per task handed to a worker (a multiple of the languages: a ruling's pages are
+#: rendered by one worker, which replays it once).
 CHUNK = 48
 # What the workers render, set by the parent just before they are forked (and inherited).
-_WORK: tuple[SiteModel, list[PageSpec], Path] | None = None
+_WORK: tuple[SiteModel, list[PageSpec], Path, bool, set[str]] | None = None
 
 
 def render_pages(model: SiteModel, specs: list[PageSpec], tmp: Path, tick: Progress,
-                 jobs: int = 0, lock: int | None = None) -> tuple[int, int, int]:
+                 jobs: int = 0, lock: int | None = None, *, api: bool = False,
+                 start: int = 1, total: int = 0) -> tuple[int, int, int]:
     """Render and write every (page, language) into ``tmp``; return (pages, bytes, processes).
 
+    A ruling's page is rendered from the ruling replayed again with its boards
+    (:meth:`SiteModel.full`), made once for its languages and let go; with ``api`` its API
+    file (``api/rulings/<id>.json``) is written from the same. The anchors of the rulings the
+    processing page and the glossary link into (:meth:`SiteModel.anchored`) come back into
+    ``model.anchors``.
+
     A large site is rendered by ``jobs`` processes (0: one per core), forked from this one
-    so that they share the loaded corpus and its replays without copying them; each page
-    depends only on the model, so the bytes are the same whichever process writes them
-    (``tests/test_site.py`` compares the two ways). In a process that runs other threads
-    (``judge serve``) or where fork is not available, the pages are rendered here. ``lock``:
-    the descriptor holding the lock on ``tmp``, closed in the workers (only the building
-    process holds it, so a worker that outlives a killed build does not keep it)."""
+    so that they share the loaded corpus without copying it; each page depends only on the
+    model, so the bytes are the same whichever process writes them (``tests/test_site.py``
+    compares the two ways). In a process that runs other threads (``judge serve``) or where
+    fork is not available, the pages are rendered here. ``lock``: the descriptor holding the
+    lock on ``tmp``, closed in the workers (only the building process holds it, so a worker
+    that outlives a killed build does not keep it). ``start`` and ``total``: the pages written
+    before and in all, for the progress (default: these pages and the root page)."""
     global _WORK
     work = [(i, lang) for i in range(len(specs)) for lang in LANGS]
-    chunks = [work[start:start + CHUNK] for start in range(0, len(work), CHUNK)]
-    total = len(work) + 1  # and the root page, written first
+    chunk = CHUNK - CHUNK % len(LANGS)
+    chunks = [work[first:first + chunk] for first in range(0, len(work), chunk)]
+    total = total or len(work) + start
     processes = jobs or os.cpu_count() or 1
     if processes < 2 or len(work) < PARALLEL_MIN_PAGES or threading.active_count() > 1 \
             or "fork" not in multiprocessing.get_all_start_methods():
         processes = 1
     pages, size = 0, 0
-    _WORK = (model, specs, tmp)
+    wanted = model.anchored() if any(s.template == RULING_TEMPLATE for s in specs) else set()
+    _WORK = (model, specs, tmp, api, wanted)
     try:
         with contextlib.ExitStack() as stack:
-            results: Iterable[tuple[int, int]] = map(_render_chunk, chunks)
+            results: Iterable[tuple[int, int, dict[str, frozenset[str]]]] = \
+                map(_render_chunk, chunks)
             if processes > 1:
                 pool = stack.enter_context(multiprocessing.get_context("fork").Pool(
                     processes, initializer=_close_in_worker, initargs=(lock,)))
                 results = pool.imap_unordered(_render_chunk, chunks)
-            for n, written in results:
+            for n, written, anchors in results:
                 pages, size = pages + n, size + written
-                tick("render", pages + 1, total)
+                model.anchors.update(anchors)
+                tick("render", pages + start, total)
     finally:
         _WORK = None
     return pages, size, processes
 
 
-def _render_chunk(chunk: list[tuple[int, str]]) -> tuple[int, int]:
-    """Render and write some pages (in a worker, or in the building process)."""
+def _render_chunk(chunk: list[tuple[int, str]]) -> tuple[int, int, dict[str, frozenset[str]]]:
+    """Render and write some pages (in a worker, or in the building process); the anchors
+    worked out for the rulings among them that lists link into."""
+    from judge.site.api import FOLDER as API_FOLDER
+    from judge.site.api import dumps, ruling_document, ruling_file
+    from judge.site.sections import page_anchors
+
     assert _WORK is not None, "render_pages sets the work before rendering"
-    model, specs, tmp = _WORK
+    model, specs, tmp, api, wanted = _WORK
     size = 0
+    anchors: dict[str, frozenset[str]] = {}
     for index, lang in chunk:
         spec = specs[index]
         size += _write(tmp, page_file(lang, spec.key),
                        render(spec.template, lang, model.context(spec, lang)), spec.subject)
-    return len(chunk), size
+        if spec.template != RULING_TEMPLATE or lang != LANGS[-1]:
+            continue
+        data = model.full(spec.subject)  # the ruling's last page: what else it gives
+        if spec.subject in wanted and spec.subject not in model.anchors:
+            anchors[spec.subject] = model.anchors[spec.subject] = page_anchors(data)
+        if api:
+            body = dumps(ruling_document(data, model.site.corpus.sources))
+            path = tmp / API_FOLDER / ruling_file(data.id)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(body)
+    return len(chunk), size, anchors
 
 
 def _close_in_worker(lock: int | None) -> None:

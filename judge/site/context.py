@@ -21,7 +21,6 @@ from markupsafe import Markup
 from judge.corpus import Corpus, Term
 from judge.coverage import Coverage, Row
 from judge.coverage import compute as compute_coverage
-from judge.engine import events as ev
 from judge.engine import mechanics
 from judge.engine.rule_processing import BY_ID as RULE_KIND_BY_ID
 from judge.engine.rule_processing import KINDS as RULE_KINDS
@@ -45,7 +44,7 @@ from judge.scenario.model import Expectation
 from judge.site import citations, timeline
 from judge.site.api import API_VERSION, DATABASE
 from judge.site.api import FOLDER as API_FOLDER
-from judge.site.load import RulingData, SiteInput
+from judge.site.load import RulingData, RulingSummary, SiteInput
 from judge.site.markup import RenderedTexts, TermLinker
 from judge.site.sections import (  # noqa: F401 - board_caption, facts, moment_caption: re-exported
     FACT_SENTENCES,
@@ -63,6 +62,9 @@ from judge.site.topics import TOPIC_NAMES
 from judge.sources import Citation, has_interpretation, rests_on_official
 
 NEWEST = 10
+#: The rendered texts a build that streams its rulings keeps (RenderedTexts): a ruling's
+#: texts in its three pages' languages, with room to spare.
+STREAMED_TEXTS = 64
 
 #: Tags that are not glossary terms (those take the glossary's names).
 TAG_NAMES: dict[str, str] = {
@@ -271,7 +273,7 @@ def _text(texts: Mapping[str, str], lang: str) -> Text:
 @dataclass
 class SiteModel:
     site: SiteInput
-    by_id: dict[str, RulingData] = field(default_factory=dict)
+    by_id: dict[str, RulingSummary] = field(default_factory=dict)
     tags: dict[str, list[str]] = field(default_factory=dict)
     topics: dict[str, list[str]] = field(default_factory=dict)
     by_ruleset: dict[str, list[str]] = field(default_factory=dict)
@@ -302,6 +304,8 @@ class SiteModel:
     #: the repository's "new file" page the sandbox proposes rulings on (site.toml; empty:
     #: no such button)
     propose: str = ""
+    #: the ruling whose page is being rendered, with its boards (:meth:`full`)
+    _full: RulingData | None = field(default=None, repr=False)
 
     def sandbox_size(self, L: Lang) -> str:
         """What the sandbox's buttons add to their label: the megabytes a first use
@@ -327,12 +331,12 @@ class SiteModel:
                 model.by_ruleset.setdefault(rs, []).append(rid)
             for term in sc.terms:
                 model.term_use.setdefault(term, []).append(rid)
-            kinds, phases, together = _seen(data)
-            if together:
+            seen = data.seen
+            if seen.together:
                 model.together.append(rid)
-            for kind in kinds:
+            for kind in seen.kinds:
                 model.kinds.setdefault(kind, []).append(rid)
-            for phase in phases:
+            for phase in seen.phases:
                 model.phases.setdefault(phase, []).append(rid)
         model.changes = timeline.changes(corpus.rulesets, [d.scenario for d in site.rulings])
         model.tags = dict(sorted(model.tags.items()))
@@ -342,8 +346,12 @@ class SiteModel:
         for glossary_term in corpus.glossary.values():
             if glossary_term.main in model.by_id:
                 model.main_terms.setdefault(glossary_term.main, []).append(glossary_term)
-        model.coverage = compute_coverage(corpus)  # from the replays loaded: no second replay
-        model.render_texts()
+        # counted while the rulings were replayed, or from the replays loaded: no second replay
+        model.coverage = site.coverage or compute_coverage(corpus)
+        if site.streamed:  # each text rendered when a page shows it, the latest kept
+            model.rendered = RenderedTexts(keep=STREAMED_TEXTS)
+        else:
+            model.render_texts()
         return model
 
     def render_texts(self) -> None:
@@ -570,7 +578,7 @@ class SiteModel:
         its page has one (the rule may apply only in a branch the page does not tell)."""
         entry = self.entry(rid, L, links)
         if rid not in self.anchors:
-            self.anchors[rid] = page_anchors(self.by_id[rid])
+            self.anchors[rid] = page_anchors(self.full(rid))
         return {**entry, "href": f"{entry['href']}#{anchor}"} \
             if anchor in self.anchors[rid] else entry
 
@@ -674,8 +682,24 @@ class SiteModel:
 
     # ------------------------------------------------------------------ a ruling
 
+    def full(self, rid: str) -> RulingData:
+        """A ruling with its replays and boards (:meth:`SiteInput.full`); the last one made
+        is kept, as its page is rendered in each language in turn."""
+        if self._full is None or self._full.id != rid:
+            self._full = self.site.full(rid)
+        return self._full
+
+    def anchored(self) -> set[str]:
+        """The rulings that the processing page and the glossary link to a sentence of
+        (:meth:`_step_entry`): whose anchors the ruling pages' phase works out."""
+        mechanic_terms = {m.term for m in mechanics.all_mechanics()}
+        out = {rid for ids in self.kinds.values() for rid in ids} | set(self.together)
+        out.update(rid for term, ids in self.term_use.items() if term in mechanic_terms
+                   for rid in ids)
+        return out
+
     def _ruling(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
-        data = self.by_id[spec.subject]
+        data = self.full(spec.subject)
         sc = data.scenario
         corpus = self.site.corpus
         lang = L.lang
@@ -787,32 +811,8 @@ def aliases(term: Term, lang: str, others: bool = True) -> list[dict[str, str]]:
 _expectation_keys = timeline.expectation_keys
 
 
-def _newest_key(data: RulingData, registry: Mapping[str, Any]) -> tuple[str, str]:
+def _newest_key(data: RulingSummary, registry: Mapping[str, Any]) -> tuple[str, str]:
     dates = [registry[c.source].date for c in data.scenario.sources if c.source in registry]
     newest = max(dates) if dates else ""
     # newest first: invert the date's characters so that an ascending sort puts it first
     return ("".join(chr(0x10FFFF - ord(c)) for c in newest.ljust(10, "0")), data.id)
-
-
-def _seen(data: RulingData) -> tuple[list[str], list[str], bool]:
-    """Kinds of rule processing and phases (``attack:<step>`` for attack steps) that any
-    branch of any rule set of the ruling went through, and whether one of its checks acted
-    on several things at once or asked an owner's order of two kinds (property 3)."""
-    kinds: set[str] = set()
-    phases: set[str] = set()
-    together = False
-    for rr in data.ruling.replays.values():
-        for branch in rr.branches:
-            for e in branch:
-                if isinstance(e, ev.RuleCheck):
-                    kinds.update(e.kinds)
-                    together = together or len(e.acts) > 1
-                elif isinstance(e, ev.Choice) and e.kind == "rule_order":
-                    together = True
-                elif isinstance(e, ev.Phase):
-                    phases.add(e.phase)
-                elif isinstance(e, ev.AttackStep):
-                    phases.add(f"attack:{e.attack_step}")
-                elif isinstance(e, ev.GameStart):
-                    phases.add("setup")
-    return sorted(k for k in kinds if k in RULE_KINDS), sorted(phases), together

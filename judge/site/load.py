@@ -2,25 +2,34 @@
 
 The corpus (rulings, glossary, cards, rule sets and the traces of every replay) comes from
 :func:`judge.corpus.load_corpus`, the loader ``judge db`` and ``judge search`` share, through
-:func:`read_corpus` only; it is the one place the site runs the engine (once per ruling, rule
-set and branch). On top of it this phase works out, from those traces and without replaying
-anything, what the pages need: the ``judge check`` result of each (ruling, rule set), the
-boards of the position after each step and at the key moments inside it
+:func:`read_corpus` only. On top of it this phase works out, from the traces, what the pages
+need: the ``judge check`` result of each (ruling, rule set), what its replays go through
+(:class:`Seen`), the boards of the position after each step and at the key moments inside it
 (:mod:`judge.site.replay`) and, for rulings that list outcomes, a branch reaching each.
 Nothing here depends on the page language.
+
+Two ways: :func:`load` holds every ruling's traces and boards (tests, tools);
+:func:`load_streamed`, which ``judge build`` uses, holds the scenarios and a
+:class:`RulingSummary` of each ruling, replaying each once to check it and count it, and again
+(:meth:`SiteInput.full`) when its page and API file are made: a replay costs about a
+millisecond, far less than the pages, and the traces of 10,000 rulings do not fit in the
+build's memory budget.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from judge.check import Result, result_of
-from judge.corpus import Corpus, Ruling, load_corpus
+from judge.corpus import Corpus, Ruling, load_corpus, replayed, with_replays
+from judge.coverage import Coverage, Tally
+from judge.engine import events as ev
 from judge.engine.events import Event
+from judge.engine.rule_processing import KINDS as RULE_KINDS
 from judge.engine.trace import Replay, Trace
 from judge.scenario.expect import state_diff
 from judge.scenario.model import Outcome, Scenario
@@ -28,9 +37,10 @@ from judge.site.board import Board, Layout, Painter, board_of, layout_for
 from judge.site.replay import StepView, fold, step_views
 
 
-def read_corpus(root: Path | None) -> Corpus:
-    """The one place the site reads the corpus (rulings, glossary, cards, rule sets, traces)."""
-    return load_corpus(root)
+def read_corpus(root: Path | None, replay: bool = True) -> Corpus:
+    """The one place the site reads the corpus (rulings, glossary, cards, rule sets, traces;
+    without ``replay``, no traces)."""
+    return load_corpus(root, replay=replay)
 
 
 @dataclass(frozen=True)
@@ -61,17 +71,49 @@ class OutcomeView:
 
 
 @dataclass(frozen=True)
-class RulingData:
+class Seen:
+    """What a ruling's replays go through, for the site's lists: the kinds of rule processing
+    and the phases (``attack:<step>`` for attack steps) that any branch of any rule set
+    entered, and whether one of its checks acted on several things at once or asked an
+    owner's order of two kinds (property 3)."""
+
+    kinds: tuple[str, ...] = ()
+    phases: tuple[str, ...] = ()
+    together: bool = False
+
+
+@dataclass(frozen=True)
+class RulingSummary:
+    """What the site-wide pages need of a ruling: the ruling (its scenario; its replays only
+    in a site loaded whole), its ``judge check`` results and what its replays went through.
+    ``judge build`` holds these for every ruling and the boards (:class:`RulingData`) of one
+    ruling at a time."""
+
     ruling: Ruling
     results: tuple[Result, ...]  # one per rule set, in the ruling's order
-    replays: tuple[TraceGroup, ...]
-    outcomes: tuple[OutcomeView, ...]
-    layout: Layout  # where the boxes of all the page's boards are
-
+    seen: Seen
 
     @property
     def id(self) -> str:
         return self.ruling.id
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.ruling.scenario
+
+    @functools.cached_property
+    def failing(self) -> tuple[Result, ...]:
+        """The results that failed (asked of every ruling in every list of every page)."""
+        return tuple(r for r in self.results if not r.ok)
+
+
+@dataclass(frozen=True)
+class RulingData(RulingSummary):
+    """A ruling with its replays and what its page draws of them."""
+
+    replays: tuple[TraceGroup, ...]
+    outcomes: tuple[OutcomeView, ...]
+    layout: Layout  # where the boxes of all the page's boards are
 
     @functools.cached_property
     def boards(self) -> tuple[Board, ...]:
@@ -94,27 +136,61 @@ class RulingData:
         """Draws the page's boards, sharing the boxes several of them draw alike."""
         return Painter(self.layout, self.boards)
 
-    @property
-    def scenario(self) -> Scenario:
-        return self.ruling.scenario
-
-    @functools.cached_property
-    def failing(self) -> tuple[Result, ...]:
-        """The results that failed (asked of every ruling in every list of every page)."""
-        return tuple(r for r in self.results if not r.ok)
-
 
 @dataclass(frozen=True)
 class SiteInput:
+    """The corpus and a summary of each ruling, sorted by id: in a site loaded whole
+    (:func:`load`) each is the :class:`RulingData`; in one loaded as a stream
+    (:func:`load_streamed`, ``judge build``) the corpus holds no replays and
+    :meth:`full` replays a ruling again when its page is made."""
+
     corpus: Corpus
-    rulings: tuple[RulingData, ...]  # sorted by id
+    rulings: tuple[RulingSummary, ...]  # sorted by id
+    #: judge.coverage's table, counted while the rulings were replayed (None: count it from
+    #: the corpus's replays)
+    coverage: Coverage | None = None
+    #: the (ruling, rule set, branch) traces of the replays, counted as they went by (None:
+    #: the corpus holds them)
+    trace_count: int | None = None
+
+    @property
+    def streamed(self) -> bool:
+        """Loaded as a stream (:func:`load_streamed`): the boards are made page by page."""
+        return self.trace_count is not None
+
+    @property
+    def traces(self) -> int:
+        """How many (ruling, rule set, branch) traces the corpus's replays make."""
+        return self.corpus.trace_count if self.trace_count is None else self.trace_count
 
     @property
     def failing(self) -> tuple[Result, ...]:
         return tuple(r for d in self.rulings for r in d.failing)
 
+    @functools.cached_property
+    def index(self) -> Mapping[str, int]:
+        return {d.id: i for i, d in enumerate(self.rulings)}
+
+    def full(self, ruling_id: str) -> RulingData:
+        """The ruling with its replays and boards: held, or made again from its scenario."""
+        data = self.rulings[self.index[ruling_id]]
+        if isinstance(data, RulingData):
+            return data
+        return load_ruling(with_replays(data.ruling))
+
+    def replayed(self) -> Iterator[Ruling]:
+        """Every ruling with its replays, in order (made again, one at a time, for a site
+        loaded as a stream)."""
+        return iter(replayed(self.corpus).rulings)
+
+    @property
+    def replayed_corpus(self) -> Corpus:
+        """The corpus with its replays (made as its rulings are read, for a stream)."""
+        return replayed(self.corpus)
+
 
 def load(root: Path | None = None, progress: Callable[[str], None] | None = None) -> SiteInput:
+    """The whole site's input held at once: every ruling's replays and boards."""
     corpus = read_corpus(root)
     rulings = []
     for ruling in corpus.rulings:
@@ -124,14 +200,29 @@ def load(root: Path | None = None, progress: Callable[[str], None] | None = None
     return SiteInput(corpus, tuple(rulings))
 
 
+def load_streamed(root: Path | None = None,
+                  progress: Callable[[str], None] | None = None) -> SiteInput:
+    """The site's input as ``judge build`` reads it: the corpus without its replays, and for
+    each ruling, replayed once here and let go, its results and what its replays went through
+    (the coverage table counted on the way). The boards of a ruling's page are drawn when its
+    page is made (:meth:`SiteInput.full`), so what is held does not grow with the traces."""
+    corpus = read_corpus(root, replay=False)
+    tally = Tally(replayed(corpus))
+    rulings = []
+    traces = 0
+    for ruling in corpus.rulings:
+        full = with_replays(ruling)
+        traces += len(full.traces)
+        tally.add(full)
+        rulings.append(RulingSummary(ruling, results_of(full), seen_of(full)))
+        if progress is not None:
+            progress(ruling.id)
+    return SiteInput(corpus, tuple(rulings), tally.result(), traces)
+
+
 def load_ruling(ruling: Ruling) -> RulingData:
     """What the pages need of one ruling, from the traces the corpus holds."""
     scenario = ruling.scenario
-    results = []
-    for rules in scenario.rulesets:
-        rep = ruling.replays.get(rules)
-        results.append(result_of(scenario, rep, ruling.path) if rep is not None else
-                       Result(ruling.path, scenario.id, rules, [f"no replay under {rules}"]))
     groups = _groups(ruling)
     if groups:  # the last group (the latest rules) is the page's first, the others fold
         last = groups[-1]
@@ -141,7 +232,42 @@ def load_ruling(ruling: Ruling) -> RulingData:
     outcomes = tuple(_outcomes(scenario, ruling.replays))
     boards = [b for rv in replays for step in rv.steps for b in step.boards]
     boards += [ov.board for ov in outcomes if ov.board is not None]
-    return RulingData(ruling, tuple(results), replays, outcomes, layout_for(boards))
+    return RulingData(ruling, results_of(ruling), seen_of(ruling), replays, outcomes,
+                      layout_for(boards))
+
+
+def results_of(ruling: Ruling) -> tuple[Result, ...]:
+    """The ``judge check`` result of the ruling under each of its rule sets, in order."""
+    scenario = ruling.scenario
+    results = []
+    for rules in scenario.rulesets:
+        rep = ruling.replays.get(rules)
+        results.append(result_of(scenario, rep, ruling.path) if rep is not None else
+                       Result(ruling.path, scenario.id, rules, [f"no replay under {rules}"]))
+    return tuple(results)
+
+
+def seen_of(ruling: Ruling) -> Seen:
+    """What the ruling's replays went through (:class:`Seen`)."""
+    kinds: set[str] = set()
+    phases: set[str] = set()
+    together = False
+    for rr in ruling.replays.values():
+        for branch in rr.branches:
+            for e in branch:
+                if isinstance(e, ev.RuleCheck):
+                    kinds.update(e.kinds)
+                    together = together or len(e.acts) > 1
+                elif isinstance(e, ev.Choice) and e.kind == "rule_order":
+                    together = True
+                elif isinstance(e, ev.Phase):
+                    phases.add(e.phase)
+                elif isinstance(e, ev.AttackStep):
+                    phases.add(f"attack:{e.attack_step}")
+                elif isinstance(e, ev.GameStart):
+                    phases.add("setup")
+    return Seen(tuple(sorted(k for k in kinds if k in RULE_KINDS)), tuple(sorted(phases)),
+                together)
 
 
 def _groups(ruling: Ruling) -> list[TraceGroup]:

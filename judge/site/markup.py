@@ -296,16 +296,22 @@ class RenderedTexts:
     """Each ruling text's HTML, rendered once per build and shown by every page that holds
     it (a ruling's page and the list of all rulings, in its own language and as the fallback
     of the others). The label of a marked interpretation is in the page's language, so a text
-    with a mark is rendered once per label; any other, once."""
+    with a mark is rendered once per label; any other, once. A build that streams its rulings
+    keeps only the latest texts (the HTML of every text of 10,000 rulings in three languages
+    is a quarter of a gigabyte), so the list of all rulings renders its answers again."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: int = 0) -> None:
+        """``keep``: how many texts to keep (the latest rendered; 0: all of them)."""
         self._html: dict[tuple[str, str], str] = {}
+        self._keep = keep
 
     def html(self, text: str, interpretation: str = "") -> str:
         key = (text, interpretation if has_interpretation(text) else "")
         out = self._html.get(key)
         if out is None:
             out = self._html[key] = render_markdown(text, interpretation=key[1])
+            if self._keep and len(self._html) > self._keep:
+                del self._html[next(iter(self._html))]
         return out
 
     def __len__(self) -> int:

@@ -36,7 +36,7 @@ from judge.i18n import LANGS
 from judge.outputs import Kind, OutputError, claim, corpus_inputs, remove, temp_folder
 from judge.paths import project_root
 from judge.site.api import FOLDER as API_FOLDER
-from judge.site.api import dumps, ruling_document, ruling_file
+from judge.site.api import ruling_file
 from judge.site.build import (
     RULING_TEMPLATE,
     BuildError,
@@ -136,13 +136,9 @@ def build_part(out: Path, shard: Shard, *, root: Path | None = None,
         model.sandbox_bytes = sandbox.bytes if not sandbox.missing else 0
         for folder in (PYODIDE_FOLDER, SANDBOX_FOLDER):
             shutil.rmtree(tmp / folder, ignore_errors=True)
-        report.pages, report.bytes, _ = render_pages(model, specs, tmp, tick, jobs, lock)
-        (tmp / API_FOLDER / "rulings").mkdir(parents=True, exist_ok=True)
-        for data in site.rulings:
-            if data.id in chosen:
-                body = dumps(ruling_document(data, site.corpus.sources))
-                (tmp / API_FOLDER / ruling_file(data.id)).write_bytes(body)
-                report.bytes += len(body)
+        report.pages, report.bytes, _ = render_pages(model, specs, tmp, tick, jobs, lock,
+                                                     api=True)
+        report.bytes += sum((tmp / API_FOLDER / ruling_file(rid)).stat().st_size for rid in ids)
         report.rulings = len(ids)
         (tmp / PART_MARKER).write_text(json.dumps(
             {"part": shard.index, "of": shard.count, "corpus": site.corpus.fingerprint,
