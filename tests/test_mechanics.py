@@ -143,7 +143,8 @@ def test_the_readers_take_the_declarations() -> None:
     assert set(maps["move verb"]["exceed"]) == {"cost", "exceed"}
     assert maps["move verb"]["charm"] == ("charm",)
     assert messages().keyword_terms["double-crush"] == "double-crush"
-    assert messages().cost_parts == {"exceed": "Exceed %(count)s"}
+    assert messages().cost_parts == {"exceed": "Exceed %(count)s",
+                                     "remove_virus": "remove viruses (%(count)s)"}
     # the term maps of zones, phases and steps are the engine's, in narration and coverage
     assert PHASE_TERMS is state.PHASE_TERMS and ATTACK_STEP_TERMS is state.ATTACK_STEP_TERMS
     assert maps["zone"] == {z: (t,) for z, t in state.ZONE_TERMS.items()}
