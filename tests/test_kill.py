@@ -396,7 +396,7 @@ def test_a_build_killed_between_the_two_renames_is_recovered(tmp_path: Path,
         raise BuildError("stopped after the clean-up (simulated)")
 
     with monkeypatch.context() as patch:
-        patch.setattr(site_build, "load", fails)
+        patch.setattr(site_build, "load_streamed", fails)
         with pytest.raises(BuildError, match="simulated"):
             build_site(out, root=corpora[1])
     assert manifest(out) == before and beside(out) == []
