@@ -612,6 +612,12 @@ def _choice(value: Any, valid: tuple[str, ...], where: str) -> str:
 ZONE_WORDS: Final = ("deck", "hand", "ener", "trash", "life", "check", "lrig_deck", "lrig_trash",
                      "lrig", "key", "assist1", "assist2", "signi", "signi1", "signi2", "signi3",
                      "field", "cheer", "seed", "trap")
+#: The zones an operation's ``zone`` may name, for the operations that do not take any zone
+#: of :data:`ZONE_WORDS`: the one table the loader and the schema (judge/scenario/schema.py)
+#: read.
+OP_ZONES: Final[Mapping[str, tuple[str, ...]]] = {
+    "upper_limit": LIMITED_ZONES, "replace": INSTEAD_ZONES, "crystal_arm": CRYSTAL_ZONES,
+    **dict.fromkeys(LOOK_OPS, LOOK_ZONES), **dict.fromkeys(MARKER_OPS, MARKER_ZONES)}
 
 
 def parse_target(raw: Any, where: str) -> Target:
@@ -715,10 +721,7 @@ def parse_op(raw: Any, where: str, *, const: bool = False) -> Op:
         raise FieldError(f"{where}.zone", "missing (place needs the zone to put cards into)")
     zone = ""
     if "zone" in raw:
-        zones = LIMITED_ZONES if name == "upper_limit" else INSTEAD_ZONES \
-            if name == "replace" else LOOK_ZONES if name in LOOK_OPS else MARKER_ZONES \
-            if name in MARKER_OPS else CRYSTAL_ZONES if name == "crystal_arm" else ZONE_WORDS
-        zone = _choice(raw["zone"], zones, f"{where}.zone")
+        zone = _choice(raw["zone"], OP_ZONES.get(name, ZONE_WORDS), f"{where}.zone")
     if name in MARKER_OPS and zone not in ("", "signi") and "count" in raw:
         raise FieldError(f"{where}.count", f"{name} on the zone {zone} acts on that one zone: "
                                            "give count only with zone = \"signi\" (chosen)")

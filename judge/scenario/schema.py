@@ -90,13 +90,9 @@ def fields() -> tuple[Field, ...]:
         COLOURS,
         COMMON_OP_FIELDS,
         CROSS_SIDES,
-        CRYSTAL_ZONES,
         DISCARD_WHO,
-        INSTEAD_ZONES,
-        LIMITED_ZONES,
         LOOK_FROM,
-        LOOK_OPS,
-        LOOK_ZONES,
+        OP_ZONES,
         OPS,
         PLAYER_CANNOT,
         PLAYER_EVENTS,
@@ -171,9 +167,7 @@ def fields() -> tuple[Field, ...]:
         for name in (*names, *COMMON_OP_FIELDS):
             values = op_values.get(name, ())
             if name == "zone":
-                values = LIMITED_ZONES if op == "upper_limit" else INSTEAD_ZONES \
-                    if op == "replace" else LOOK_ZONES if op in LOOK_OPS else CRYSTAL_ZONES \
-                    if op == "crystal_arm" else ZONE_WORDS
+                values = OP_ZONES.get(op, ZONE_WORDS)
             if name == "who" and op == "discard":
                 values = DISCARD_WHO
             out.append(Field("op", name, op, tuple(values)))
