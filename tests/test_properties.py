@@ -35,15 +35,13 @@ from judge.engine.cards import (
     CARD_EVENTS,
     CARD_TYPES,
     COUNT_LIMIT_OPS,
-    CRYSTAL_ZONES,
     FILLER,
     INSTEAD_ZONES,
     KIND_RESISTANCES,
-    LIMITED_ZONES,
     LOOK_OPS,
     LOOK_ZONES,
     MARKER_OPS,
-    MARKER_ZONES,
+    OP_ZONES,
     OPS,
     PLAYER_CANNOT,
     PLAYER_EVENTS,
@@ -312,17 +310,13 @@ def ops(draw: st.DrawFn, labels: list[str], on_field: list[str], depth: int = 0)
                 raw.pop("rest", None)
                 if raw.get("zone") in (None, "hand"):
                     raw["zone"] = "trash"
-        elif key == "zone" and name == "upper_limit":
-            raw["zone"] = draw(st.sampled_from(LIMITED_ZONES))
-        elif key == "zone" and name in MARKER_OPS:  # markers: a SIGNI zone, or chosen
-            raw["zone"] = draw(st.sampled_from(MARKER_ZONES))
+        elif key == "zone":  # the zones the loader accepts for this operation
+            raw["zone"] = draw(st.sampled_from(OP_ZONES.get(name, ZONE_WORDS)))
         elif key == "count" and name in MARKER_OPS:  # a count only when the zone is chosen
             if raw.get("zone", "signi") == "signi":
                 raw["count"] = draw(st.integers(0, 3))
         elif key == "amount" and name == "registrations":
             raw["amount"] = draw(st.integers(1, 3))
-        elif key == "zone" and name == "crystal_arm":
-            raw["zone"] = draw(st.sampled_from(CRYSTAL_ZONES))
         elif key == "amount" and name in COUNT_LIMIT_OPS:  # the loader refuses a negative
             raw["amount"] = draw(st.integers(0, 4))
         elif key == "amount" and name == "set_power":
@@ -341,8 +335,6 @@ def ops(draw: st.DrawFn, labels: list[str], on_field: list[str], depth: int = 0)
         elif key == "position":
             if name != "place" or raw.get("zone") in ("deck", "life"):
                 raw["position"] = draw(st.sampled_from(POSITIONS))
-        elif key == "zone":
-            raw["zone"] = draw(st.sampled_from(ZONE_WORDS))
         elif key == "amount":
             raw["amount"] = draw(st.integers(-8, 8)) * 1000 if name == "power" else \
                 draw(st.integers(-3, 3))
