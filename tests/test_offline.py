@@ -228,6 +228,34 @@ BUILD = """(ms) => new Promise((resolve, reject) => {
 })"""
 
 
+@contextmanager
+def activation(context: Any) -> Iterator[Any]:
+    """Around the closing of the site's last page: a blank tab (no page of the site, so it
+    holds nothing back) that, on leaving, has seen the waiting worker become the active one,
+    through the browser's own record of its workers (the DevTools protocol). The browser
+    activates it a moment after the last page has gone; a page of the site opened before then
+    would still be the previous worker's, and hold the new one back."""
+    blank = context.new_page()
+    states: dict[str, str] = {}
+
+    def updated(event: dict[str, Any]) -> None:
+        for version in event["versions"]:
+            states[version["versionId"]] = version["status"]
+
+    session = context.new_cdp_session(blank)
+    session.on("ServiceWorker.workerVersionUpdated", updated)
+    session.send("ServiceWorker.enable")
+    blank.wait_for_timeout(0)
+    waiting = [v for v, status in states.items() if status == "installed"]
+    assert len(waiting) == 1, states
+    yield blank
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while states[waiting[0]] != "activated":
+        assert time.monotonic() < deadline, f"the new worker is still {states[waiting[0]]}"
+        blank.wait_for_timeout(20)  # lets the protocol's events in
+    session.detach()
+
+
 def search(tab: Any, base: str, query: str) -> list[str]:
     tab.goto(f"{base}en/search/?q={query}", timeout=WAIT_MS)
     tab.wait_for_function("() => document.getElementById('search')"
@@ -286,8 +314,10 @@ def test_a_returning_visitor_sees_the_rebuilt_page_and_search_on_the_first_load(
             # the new build's worker installs, waits for the site's pages to close, then
             # takes over: what it keeps is the new build, the previous cache is gone
             assert tab.evaluate(NEW_WORKER_WAITS, WAIT_MS)
-            tab.close()
-            tab = context.new_page()
+            with activation(context) as blank:
+                tab.close()
+            tab = blank
+            tab.on("pageerror", lambda exc: errors.append(str(exc)))
             tab.on("pageerror", lambda exc: errors.append(str(exc)))
             tab.goto(base + RULING_PAGE)
             assert tab.locator("h1").inner_text() == NEW_TITLE
