@@ -49,6 +49,7 @@ from judge.search.analysis import (
     latin_token,
     normalize,
     query_tokens,
+    script_runs,
 )
 from judge.search.query import (
     And,
@@ -108,6 +109,19 @@ def test_fold_width_case_kana_dots_and_counted_numerals() -> None:
     assert fold("第二次重构 两张 二回目 一つ") == " 2次重构 2张 2回目 1つ"
     assert fold("三重击溃") == "三重击溃"  # not a count
     assert fold("次第に") == "次第に"  # 第 before no digit stays
+
+
+def test_a_dash_after_kana_is_the_prolonged_sound_mark() -> None:
+    """A dash typed for ー (full-width, half-width or a long dash) reads as ー after kana, in
+    the fold and in the script runs a query is cut into; before a digit it stays a minus."""
+    assert fold("ライフバ－スト") == fold("ライフバ-スト") == fold("ﾗｲﾌﾊﾞ-ｽﾄ") \
+        == fold("ライフバ—スト") == fold("ライフバースト")
+    assert fold("パワー－3000") == "ぱわー-3000"
+    assert fold("refresh-steps") == "refresh-steps"
+    assert script_runs("シャド－") == [("kata", "シャドー")]
+    text = "ﾗｲﾌﾊﾞ-ｽﾄ!"
+    folded, starts, ends = normalize(text)
+    assert folded == fold(text) and len(starts) == len(ends) == len(folded)
 
 
 def test_an_ordinal_finds_the_japanese_count(tmp_path: Path) -> None:
@@ -352,6 +366,7 @@ def test_without_expansion_the_chinese_query_finds_nothing(index: SearchIndex) -
     ("ＰＩＣＫ ＵＰ", POWER),  # full-width; the text has 《PICK UP》
     ("pick up", POWER),
     ("ﾊﾟﾜｰ", POWER),  # half-width katakana
+    ("パワ－", POWER),  # a full-width dash for the prolonged sound mark
     ("ばにっしゅ", POWER),  # hiragana for バニッシュ
     ("みる", MILL),
 ])

@@ -5,7 +5,8 @@ queries, and the reference the site's search (``search-engine.js``) is held to.
 characters) followed by this module's filters and whoosh's :class:`~whoosh.analysis.StemFilter`:
 
 1. :class:`FoldFilter`: Unicode NFKC (full-width letters, digits and punctuation become their
-   ordinary forms, half-width katakana becomes full-width), lower case, katakana folded to
+   ordinary forms, half-width katakana becomes full-width), lower case, a dash typed after
+   kana for the prolonged sound mark made ``ー`` (:func:`long_marks`), katakana folded to
    hiragana, the katakana middle dot ``・`` dropped. So ``ＰＩＣＫ ＵＰ`` and ``pick up`` are
    one text, and so are ``リフレッシュ``, ``りふれっしゅ`` and ``ﾘﾌﾚｯｼｭ``.
 2. :class:`NumeralFilter`: a CJK numeral that counts something is written as a digit, as the
@@ -155,8 +156,29 @@ def _digits(text: str) -> str:
     return _ORDINAL.sub(" ", text) if _FOLD["ordinal"] in text else text
 
 
+#: The dashes that stand for the prolonged sound mark after kana (``[fold] long_marks``).
+_LONG_MARKS = frozenset(_FOLD["long_marks"])
+
+
+@lru_cache(maxsize=1)
+def _long_mark_pattern() -> re.Pattern[str]:
+    """A dash after kana (or after ``ー``) and before no digit; compiled when a text first
+    holds a dash."""
+    return re.compile(f"(?<=[\u3041-\u3096\u30a1-\u30fa\u30fc])"
+                      f"[{re.escape(_FOLD['long_marks'])}](?![0-9])")
+
+
+def long_marks(text: str) -> str:
+    """``text`` (NFKC) with each dash typed after kana for the prolonged sound mark written
+    ``ー`` (``ライフバ－スト`` ``ライフバースト``; ``パワー－3000`` keeps its minus): one character
+    for one."""
+    if _LONG_MARKS.isdisjoint(text):
+        return text
+    return _long_mark_pattern().sub("\u30fc", text)
+
+
 def _fold_width(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).lower().translate(_KANA_FOLD)
+    return long_marks(unicodedata.normalize("NFKC", text).lower()).translate(_KANA_FOLD)
 
 
 _fold_char = lru_cache(maxsize=65536)(_fold_width)
@@ -352,7 +374,7 @@ def normalize(text: str) -> tuple[str, list[int], list[int]]:
             out.append(c)
             starts.append(i)
             ends.append(i + 1)
-    return _digits("".join(out)), starts, ends
+    return _digits(long_marks("".join(out))), starts, ends
 
 
 # ---------------------------------------------------------------------- scripts
@@ -377,7 +399,7 @@ def script(char: str) -> str:
 def script_runs(text: str) -> list[tuple[str, str]]:
     """``text`` (NFKC, not folded, so that katakana and hiragana differ) cut where the script
     changes: (script, run) pairs, leaving out spaces and punctuation."""
-    text = unicodedata.normalize("NFKC", text)
+    text = long_marks(unicodedata.normalize("NFKC", text))
     out: list[tuple[str, str]] = []
     for char in text:
         kind = script(char)

@@ -130,8 +130,14 @@
         return fold.numerals[c];
       }).replace(ordinal, " ");
     };
+    // a dash typed after kana for the prolonged sound mark (analysis.long_marks)
+    var longMark = new RegExp("(?<=[\\u3041-\\u3096\\u30a1-\\u30fa\\u30fc])[" +
+      escapeRegExp(fold.long_marks) + "](?![0-9])", "g");
+    this.longMarks = function (text) {
+      return text.replace(longMark, "\u30fc");
+    };
     this.foldWidth = function (text) {
-      return kanaFold(nfkc(text).toLowerCase());
+      return kanaFold(self.longMarks(nfkc(text).toLowerCase()));
     };
     /** NFKC, lower case, katakana to hiragana, no middle dots, counted numerals as digits. */
     this.fold = function (text) {
@@ -256,7 +262,7 @@
           ends.push(i + 1);
         }
       }
-      return [self.digits(out.join("")), starts, ends];
+      return [self.digits(self.longMarks(out.join(""))), starts, ends];
     };
 
     this.editDistance = editDistance;
@@ -296,9 +302,9 @@
     return "other";
   }
 
-  function scriptRuns(text) {
+  function scriptRuns(text, longMarks) {
     var out = [];
-    chars(nfkc(text)).forEach(function (c) {
+    chars(longMarks(nfkc(text))).forEach(function (c) {
       var kind = script(c);
       if (kind === "other") {
         out.push(["other", ""]);
@@ -1118,7 +1124,7 @@
       var words = tokenRuns(this.a.fold(node.text));
       return words.some(function (w) { return !self.enStop.has(w); }) ? [node] : [];
     }
-    var runs = scriptRuns(node.text);
+    var runs = scriptRuns(node.text, this.a.longMarks);
     var kinds = new Set(runs.map(function (r) { return r[0]; }));
     var mixed = node.fragment || kinds.size > 1;
     var out = [];
