@@ -309,6 +309,14 @@ def test_every_main_ruling_exists_and_lists_its_term() -> None:
     # what a contraction leaves at its apostrophe is no word (nor a typo to correct)
     ("doesn't a frozen SIGNI attack", ["frozen", "SIGNI attack"]),
     ("I'll refresh", ["refresh"]),
+    # the passive stays with its verb (a phrase beside the word); negation asks for optional
+    ("アタックされない応援シグニ", ["アタック", '"アタックされ"', "応援", "シグニ"]),
+    ("攻撃されたシグニ", ["攻撃", '"攻撃され"', "シグニ"]),
+    ("ｱﾀｯｸされる", ["アタック", '"アタックされ"']),
+    ("アタックする", ["アタック"]),
+    ("誘発した能力を使わない", ["誘発", "能力", "使わない"]),
+    ("精灵会被驱逐吗", ["精灵", "被驱", "驱逐"]),  # 被 stays with its verb
+    ("应援区精灵会被攻击吗", ["应援区", "精灵", "攻击"]),  # ... and alone is left out
 ])
 def test_common_words_are_left_out(glossary: Glossary, query: str, words: list[str]) -> None:
     node = refine(expand(parse(query), glossary))
@@ -526,7 +534,8 @@ def test_a_katakana_slip_is_corrected_to_the_glossary_form(tmp_path: Path) -> No
     with small_index(tmp_path / "ix", docs, terms) as ix:
         result = ix.search("バニシュされた", lang="ja")
         assert result.corrections == (("バニシュされた", "バニッシュされた"),)
-        assert result.query == "バニッシュ→banish"
+        # the passive stays with the corrected word as a phrase beside it
+        assert result.query == '(バニッシュ→banish "バニッシュされ")'
         assert [h.id for h in result.hits] == ["banish"]
         assert ix.search("ばにっしゅ", lang="ja").corrections == ()  # a glossary form
         assert ix.search("カード", lang="ja").corrections == ()  # results hold it

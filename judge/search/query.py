@@ -663,6 +663,8 @@ EN_STOP = frozenset(_WORDS["english"]["stop"])
 #: Japanese function words and endings (hiragana), cut from the ends of a hiragana run that
 #: is part of a longer word, longest first.
 JA_STOP = tuple(sorted(set(_WORDS["japanese"]["stop"]), key=lambda w: (-len(w), w)))
+#: The Japanese passive (``[japanese] passive``): kept with the word before it.
+JA_PASSIVE: str = _WORDS["japanese"]["passive"]
 #: Japanese kanji words that only make a question (何, 誰, 場合, 時...), left out when they are
 #: a whole run of a Japanese query.
 JA_HAN_STOP = frozenset(_WORDS["japanese"]["han_stop"])
@@ -694,7 +696,12 @@ def refine(node: Node, han: str = "") -> Node | None:
         return pieces[0] if len(pieces) == 1 else And(tuple(pieces), soft=True)
     if isinstance(node, And):
         out: list[Node] = []
+        before: Node | None = None
         for child in node.nodes:
+            passive = _passive_after(before, child) if node.soft else None
+            before = child
+            if passive is not None:
+                out.append(passive)
             done = refine(child, han)
             if done is None:
                 continue
@@ -716,6 +723,26 @@ def refine(node: Node, han: str = "") -> Node | None:
     return node
 
 
+def _passive(kind: str, run: str, after: str, following: str) -> Text | None:
+    """The phrase of a verb (the katakana or kanji run ``run``) and the passive that the
+    hiragana run ``following`` starts with (``[japanese] passive``), or None."""
+    if kind in ("kata", "han") and after == "hira" and following.startswith(JA_PASSIVE):
+        return Text(run + JA_PASSIVE, phrase=True)
+    return None
+
+
+def _passive_after(before: Node | None, node: Node) -> Text | None:
+    """The passive phrase of a glossary name or word and the Japanese piece after it
+    (``アタック`` and ``されない``: ``"アタックされ"``), or None."""
+    if not isinstance(node, Text) or node.phrase or not node.fragment or not isinstance(
+            before, (Text, Expand)) or (isinstance(before, Text) and before.phrase):
+        return None
+    runs, following = script_runs(before.text), script_runs(node.text)
+    if not runs or not following:
+        return None
+    return _passive(runs[-1][0], runs[-1][1], following[0][0], following[0][1])
+
+
 def _pieces(node: Text, han: str = "") -> list[Node]:
     if node.phrase:
         return [node]
@@ -726,13 +753,19 @@ def _pieces(node: Text, han: str = "") -> list[Node]:
     mixed = node.fragment or len({kind for kind, _run in runs}) > 1
     out: list[Node] = []
     previous = ""
-    for kind, run in runs:
+    for i, (kind, run) in enumerate(runs):
         after, previous = previous, kind
+        if i + 1 < len(runs):
+            passive = _passive(kind, run, *runs[i + 1])
+        else:
+            passive = None
         if kind == "latin":
             if fold(run) not in EN_STOP:
                 out.append(Text(run))
         elif kind == "kata":
             out.append(Text(run))
+            if passive:
+                out.append(passive)
         elif kind == "hira":
             if after == "han":
                 continue  # okurigana: 使えますか is looked for as 使
@@ -744,6 +777,8 @@ def _pieces(node: Text, han: str = "") -> list[Node]:
                 continue
             for piece in ([run] if han == "ja" else _strip_zh(run, han)):
                 out.extend(Text(p) for p in _han_pieces(piece))
+            if passive:
+                out.append(passive)
     return out
 
 

@@ -1065,6 +1065,7 @@
     this.enStop = new Set(def.english.stop);
     this.jaStop = byLength(def.japanese.stop);
     this.jaStopSet = new Set(def.japanese.stop);
+    this.jaPassive = def.japanese.passive;
     this.jaHanStop = new Set(def.japanese.han_stop);
     this.zhStop = byLength(def.chinese.stop);
     this.zhLeading = new Set(chars(def.chinese.leading));
@@ -1084,7 +1085,13 @@
     }
     if (node.t === "and") {
       var out = [];
+      var before = null;
       node.nodes.forEach(function (child) {
+        var passive = node.soft ? self.passiveAfter(before, child) : null;
+        before = child;
+        if (passive) {
+          out.push(passive);
+        }
         var done = self.refine(child, han);
         if (done === null) {
           return;
@@ -1115,6 +1122,33 @@
     return node;
   };
 
+  /** The phrase of a verb (a katakana or kanji run) and the passive that the hiragana run
+   * after it starts with (query._passive), or null. */
+  Words.prototype.passive = function (kind, run, after, following) {
+    if ((kind === "kata" || kind === "han") && after === "hira" &&
+        following.indexOf(this.jaPassive) === 0) {
+      return Text(run + this.jaPassive, true);
+    }
+    return null;
+  };
+
+  /** The passive phrase of a glossary name or word and the Japanese piece after it
+   * (query._passive_after), or null. */
+  Words.prototype.passiveAfter = function (before, node) {
+    if (node.t !== "text" || node.phrase || !node.fragment || before === null ||
+        (before.t !== "text" && before.t !== "expand") ||
+        (before.t === "text" && before.phrase)) {
+      return null;
+    }
+    var runs = scriptRuns(before.text, this.a.longMarks);
+    var following = scriptRuns(node.text, this.a.longMarks);
+    if (!runs.length || !following.length) {
+      return null;
+    }
+    var last = runs[runs.length - 1];
+    return this.passive(last[0], last[1], following[0][0], following[0][1]);
+  };
+
   Words.prototype.pieces = function (node, han) {
     var self = this;
     if (node.phrase) {
@@ -1129,17 +1163,22 @@
     var mixed = node.fragment || kinds.size > 1;
     var out = [];
     var previous = "";
-    runs.forEach(function (r) {
+    runs.forEach(function (r, i) {
       var kind = r[0];
       var run = r[1];
       var after = previous;
       previous = kind;
+      var passive = i + 1 < runs.length ?
+        self.passive(kind, run, runs[i + 1][0], runs[i + 1][1]) : null;
       if (kind === "latin") {
         if (!self.enStop.has(self.a.fold(run))) {
           out.push(Text(run));
         }
       } else if (kind === "kata") {
         out.push(Text(run));
+        if (passive) {
+          out.push(passive);
+        }
       } else if (kind === "hira") {
         if (after === "han") {
           return;
@@ -1155,6 +1194,9 @@
         (han === "ja" ? [run] : self.stripZh(run, han)).forEach(function (piece) {
           self.hanPieces(piece).forEach(function (p) { out.push(Text(p)); });
         });
+        if (passive) {
+          out.push(passive);
+        }
       }
     });
     return out;
