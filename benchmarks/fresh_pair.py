@@ -26,7 +26,11 @@ from pathlib import Path
 from fresh import fresh_env
 from search import ROOT, _clean_copy, load, percentile
 
-_SEARCH = ("from judge.cli import main; import sys; sys.argv = ['judge', 'search', 'refresh']\n"
+#: What the ``judge`` console script runs: ``judge.entry:main``, or ``judge.cli:main`` in a
+#: revision from before judge/entry.py.
+_SEARCH = ("try:\n    from judge.entry import main\nexcept ImportError:\n"
+           "    from judge.cli import main\n"
+           "import sys; sys.argv = ['judge', 'search', 'refresh']\n"
            "try:\n    main()\nexcept SystemExit:\n    pass")
 
 

@@ -379,7 +379,8 @@ rows = con.execute("SELECT rowid, -bm25(fts, 4.0, 1.0, 2.0, 1.0, 0.5, 0.0) FROM 
                    "WHERE fts MATCH ? ORDER BY 2 DESC LIMIT 10", ('"refresh"',)).fetchall()
 print(len(rows))
 """
-_WHOLE = ("from judge.cli import main; import sys; sys.argv = ['judge', 'search', 'refresh']\n"
+#: What the ``judge`` console script runs (pyproject.toml: ``judge.entry:main``).
+_WHOLE = ("from judge.entry import main; import sys; sys.argv = ['judge', 'search', 'refresh']\n"
           "try:\n    main()\nexcept SystemExit:\n    pass")
 
 
