@@ -48,9 +48,9 @@ import stat
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import NamedTuple
 
 from judge.atomic import busy, lock_fd, lock_path
 from judge.errors import JudgeError, printable
@@ -65,8 +65,7 @@ WORKING_COPY = (".git", ".hg", ".svn")
 FORCE = "pass --force to replace it"
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(NamedTuple):
     """What a command writes. ``foreign(path)`` says why the existing regular file, or the
     existing non-empty folder, at ``path`` was not made by this tool ("" when it was)."""
 
@@ -75,8 +74,7 @@ class Kind:
     foreign: Callable[[Path], str]
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(NamedTuple):
     """A claimed output path: absolute, its last part not followed."""
 
     path: Path
