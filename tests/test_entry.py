@@ -99,7 +99,9 @@ def test_a_plain_search_imports_neither_click_nor_the_other_commands(
     plain, _ = corpora
     heavy = ("click", "judge.cli", "judge.check", "judge.scenario", "judge.engine",
              "judge.corpus", "judge.site", "judge.db", "judge.narrate", "judge.coverage",
-             "judge.skeleton", "jinja2", "babel", "markdown", "nh3", "tomllib", "tomli")
+             "judge.skeleton", "jinja2", "babel", "markdown", "nh3", "tomllib", "tomli",
+             # what whoosh imports for helpers the analysis never calls (judge.search.analysis)
+             "urllib.request", "pickle", "html", "queue", "random", "dataclasses", "inspect")
     report = ("import atexit\natexit.register(lambda: print(sorted(m for m in sys.modules "
               f"if m.split('.')[0] in {heavy!r} or m.startswith({heavy!r})), "
               "file=sys.stderr))\n")
@@ -107,3 +109,25 @@ def test_a_plain_search_imports_neither_click_nor_the_other_commands(
     assert done.returncode == 0, done.stderr
     assert "refresh" in done.stdout
     assert done.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_what_whoosh_is_spared_is_there_when_used(tmp_path: Path) -> None:
+    """The names whoosh bound to the stand-ins of judge.search.analysis import the real
+    modules when used, and a module imported afterwards is the real one."""
+    code = ("import sys\n"
+            "import judge.search.analysis\n"
+            "import whoosh.compat as compat, whoosh.util as util\n"
+            "assert 'pickle' not in sys.modules and 'random' not in sys.modules\n"
+            "assert compat.loads(compat.dumps([1, 'a'])) == [1, 'a']\n"
+            "assert compat.pickle.HIGHEST_PROTOCOL >= 5\n"
+            "assert compat.htmlescape('<a>') == '&lt;a&gt;'\n"
+            "assert compat.queue.Queue().empty()\n"
+            "assert 0 <= util.random.random() < 1\n"
+            "import pickle, html, urllib.request\n"
+            "assert type(pickle.dumps) is not type(compat.dumps)\n"
+            "assert urllib.request.urlretrieve.__module__ == 'urllib.request'\n"
+            "print(judge.search.analysis.query_tokens('refreshes'))\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "['refresh']\n"
