@@ -131,3 +131,22 @@ def test_what_whoosh_is_spared_is_there_when_used(tmp_path: Path) -> None:
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "['refresh']\n"
+
+
+def test_a_reader_gone_ends_a_plain_search_as_it_ends_the_click_command(
+        corpora: tuple[Path, Path]) -> None:
+    """The output's reader closed before the results come: no error, exit status 1, as click
+    has it."""
+    got = []
+    for module, root in zip(("judge.entry", "judge.cli"), corpora, strict=True):
+        code = ("import sys\nsys.argv = ['judge', 'search', 'refresh']\n"
+                f"from {module} import main\nmain()\n")
+        proc = subprocess.Popen([sys.executable, "-c", code], cwd=root, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.close()  # long before the search has anything to write
+        got.append((proc.wait(timeout=120), proc.stderr.read()))
+        proc.stderr.close()
+    assert got[0] == got[1]
+    status, messages = got[0]  # (the index's rebuild is reported on standard error first)
+    assert status == 1 and "Error" not in messages and "Traceback" not in messages
