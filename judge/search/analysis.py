@@ -44,12 +44,14 @@ from typing import Any
 
 from judge.search.definition import definition
 
-#: What whoosh's compatibility module and utilities import at once for helpers the analysis
-#: never calls (a download, pickling, HTML escaping, a queue, random names: a sixth of a fresh
-#: ``judge search``'s imports), with the names they take from each by ``from ... import``.
+#: What whoosh's compatibility module, utilities and stemming filters import at once for
+#: helpers the analysis never calls (a download, pickling, HTML escaping, a queue, random
+#: names, the Double Metaphone filter: a sixth of a fresh ``judge search``'s imports), with
+#: the names they take from each by ``from ... import``.
 _WHOOSH_SPARED: dict[str, tuple[str, ...]] = {
     "urllib.request": ("urlretrieve",), "pickle": ("dump", "dumps", "load", "loads"),
-    "html": ("escape",), "queue": (), "random": ()}
+    "html": ("escape",), "queue": (), "random": (),
+    "whoosh.lang.dmetaphone": ("double_metaphone",)}
 
 
 def _stand_in(name: str, names: tuple[str, ...]) -> Any:
