@@ -46,7 +46,6 @@ import re
 import signal
 import stat
 import sys
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import FrameType
@@ -434,10 +433,10 @@ class Terminated(BaseException):
 def stop_on_sigterm() -> Iterator[None]:
     """While the block runs, SIGTERM raises :class:`Terminated` in this process (in a child
     forked meanwhile it ends the child at once, as by default). Nothing changes outside the
-    main thread, or where the signal already has a handler of its own."""
-    if threading.current_thread() is not threading.main_thread() \
-            or not hasattr(signal, "SIGTERM") \
-            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+    main thread (where ``signal.signal`` refuses; told so rather than by importing
+    ``threading``, which every command would pay for), or where the signal already has a
+    handler of its own."""
+    if not hasattr(signal, "SIGTERM") or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
         yield
         return
     owner = os.getpid()
@@ -449,7 +448,11 @@ def stop_on_sigterm() -> Iterator[None]:
             return
         raise Terminated
 
-    signal.signal(signal.SIGTERM, terminated)
+    try:
+        signal.signal(signal.SIGTERM, terminated)
+    except ValueError:  # not the main thread
+        yield
+        return
     try:
         yield
     finally:

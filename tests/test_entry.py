@@ -102,7 +102,7 @@ def test_a_plain_search_imports_neither_click_nor_the_other_commands(
              "judge.skeleton", "jinja2", "babel", "markdown", "nh3", "tomllib", "tomli",
              # what whoosh imports for helpers the analysis never calls (judge.search.analysis)
              "urllib.request", "pickle", "html", "queue", "random", "whoosh.lang.dmetaphone",
-             "dataclasses", "inspect")
+             "dataclasses", "inspect", "threading")
     report = ("import atexit\natexit.register(lambda: print(sorted(m for m in sys.modules "
               f"if m.split('.')[0] in {heavy!r} or m.startswith({heavy!r})), "
               "file=sys.stderr))\n")
