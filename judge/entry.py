@@ -2,9 +2,10 @@
 
 ``judge search WORDS...`` with no option (no argument starting with ``-``) runs
 :func:`run_search` here, without importing click and the command line of every other command
-(:mod:`judge.cli`): click and its own imports are a fifth of the CPU time of a fresh search
-(docs/search.md, "Benchmark"). Everything else (any other command, a search with an option,
-``--help``, shell completion, a terminal whose encoding click would correct) goes to
+(:mod:`judge.cli`): click and its own imports are a quarter of the CPU time of a fresh search
+through click (docs/architecture.md, "What each speed mechanism buys"). Everything else (any
+other command, a search with an option, ``--help``, shell completion, a terminal whose
+encoding click would correct) goes to
 :func:`judge.cli.main`, whose ``search`` command runs the same :func:`run_search` with the
 options it parsed. The output, the messages and the exit status are the same both ways
 (tests/test_entry.py runs each query both ways and compares).
