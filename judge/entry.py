@@ -5,10 +5,10 @@
 (:mod:`judge.cli`): click and its own imports are a quarter of the CPU time of a fresh search
 through click (docs/architecture.md, "What each speed mechanism buys"). Everything else (any
 other command, a search with an option, ``--help``, shell completion, a terminal whose
-encoding click would correct) goes to
-:func:`judge.cli.main`, whose ``search`` command runs the same :func:`run_search` with the
-options it parsed. The output, the messages and the exit status are the same both ways
-(tests/test_entry.py runs each query both ways and compares).
+encoding click would correct) goes to :func:`judge.cli.main`, whose ``search`` command runs
+the same :func:`run_search` with the options it parsed. The output, the messages and the
+exit status are the same both ways (tests/test_entry.py runs each query both ways and
+compares).
 """
 
 from __future__ import annotations
