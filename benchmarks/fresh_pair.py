@@ -21,13 +21,23 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 from fresh import fresh_env
 from search import ROOT, _clean_copy, load, percentile
 
-_SEARCH = ("from judge.cli import main; import sys; sys.argv = ['judge', 'search', 'refresh']\n"
-           "try:\n    main()\nexcept SystemExit:\n    pass")
+
+def search_source(code: Path) -> str:
+    """``judge search refresh`` as the console script of the copy at ``code`` runs it (its
+    pyproject.toml names the entry: ``judge.entry:main``, ``judge.cli:main`` before it). Not
+    "try one, else the other": the editable install's finder would find a module missing
+    from an older copy in this working tree instead."""
+    scripts = tomllib.loads((code / "pyproject.toml").read_text(encoding="utf-8"))
+    module, function = scripts["project"]["scripts"]["judge"].split(":")
+    return (f"from {module} import {function} as main; import sys; "
+            "sys.argv = ['judge', 'search', 'refresh']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass")
 
 
 def cpu_of(code: Path, source: str, cache: Path, where: Path) -> float:
@@ -72,14 +82,14 @@ def main() -> int:
                 shutil.copytree(args.corpus / "rulings", where / "rulings")
             cache = home / "pycache"
             for _ in range(2):  # the index built, the bytecode cached
-                cpu_of(code, _SEARCH, cache, where)
+                cpu_of(code, search_source(code), cache, where)
             sides[name] = (code, cache, where)
         ours, base, floor = [], [], []
         for i in range(args.rounds):
             order = [("this tree", ours), (args.base, base)]
             for name, into in order if i % 2 == 0 else order[::-1]:
                 code, cache, where = sides[name]
-                into.append(cpu_of(code, _SEARCH, cache, where))
+                into.append(cpu_of(code, search_source(code), cache, where))
             code, cache, where = sides["this tree"]
             floor.append(cpu_of(code, "pass", cache, where))
     ratios = [a / b for a, b in zip(ours, base, strict=True)]

@@ -8,7 +8,9 @@ Run from the repository root (a script, not a test; it takes many minutes at ful
 
 The mechanisms, each switched off in a fresh process of the real command:
 
-- ``pool``: ``judge check``'s processes (judge/workers.py); off: ``--jobs 1``.
+- ``pool``: ``judge check``'s processes (judge/workers.py); off: ``--jobs 1``;
+- ``entry``: the console script's plain search without click (judge/entry.py); off: the
+  same command through ``judge.cli.main``, which parses it with click.
 
 Issue 29 measured five with this script (docs/architecture.md, "What each speed mechanism
 buys"): the mypyc build of the engine, the console script's launcher, the child that parsed
@@ -54,13 +56,14 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import paired  # noqa: E402
 
-#: Runs a ``judge`` command as the console script does.
-WRAPPER = "import sys; sys.argv[0] = 'judge'; from judge.cli import main; sys.exit(main())"
+#: Runs a ``judge`` command as the console script does (``judge.entry:main``), or through
+#: another module's ``main``.
+WRAPPER = "import sys; sys.argv[0] = 'judge'; from {module} import main; sys.exit(main())"
 
-MECHANISMS = ("pool",)
+MECHANISMS = ("pool", "entry")
 #: the mechanisms that act on each figure (the others do nothing there)
-ACTS_ON: dict[str, tuple[str, ...]] = {"check-corpus": MECHANISMS, "check-big": MECHANISMS,
-                                       "build": (), "search": ()}
+ACTS_ON: dict[str, tuple[str, ...]] = {"check-corpus": ("pool",), "check-big": ("pool",),
+                                       "build": (), "search": ("entry",)}
 KEEP_AT = 1.10
 
 
@@ -71,6 +74,7 @@ class Variant:
     name: str
     off: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
+    module: str = "judge.entry"  # whose main() runs the command
 
     def env(self) -> dict[str, str]:
         return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -78,7 +82,8 @@ class Variant:
 
 FULL = Variant("full")
 #: each mechanism off
-VARIANTS = {"pool": Variant("no pool", ("pool",), ("--jobs", "1"))}
+VARIANTS = {"pool": Variant("no pool", ("pool",), ("--jobs", "1")),
+            "entry": Variant("no plain entry", ("entry",), module="judge.cli")}
 #: a mechanism measured against another variant than the full run (none now)
 ANCHOR: dict[str, str] = {}
 
@@ -98,7 +103,8 @@ def run_variant(figure: Figure, variant: Variant) -> tuple[float, float]:
     """Wall seconds of one run, and the CPU seconds (user and system) of its processes."""
     if figure.out is not None:
         shutil.rmtree(figure.out, ignore_errors=True)
-    command = [sys.executable, "-c", WRAPPER, *figure.args, *variant.extra]
+    command = [sys.executable, "-c", WRAPPER.format(module=variant.module), *figure.args,
+               *variant.extra]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, cwd=figure.cwd, env=variant.env(), capture_output=True,
@@ -167,9 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         if "build" in wanted:
             figures.append(Figure("build", ["build", "--corpus", str(corpus), "--out",
                                             str(work / "site")], work, work / "site"))
-        if "search" in wanted:
-            figures.append(Figure("search", ["search", "--corpus", str(corpus), "--index",
-                                             str(work / "index"), "refresh"], work))
+        if "search" in wanted:  # as typed in the corpus's folder: no option (judge/entry.py)
+            figures.append(Figure("search", ["search", "refresh"], corpus))
         for figure in figures:
             measure(figure, args.pairs)
         print()
@@ -187,13 +192,17 @@ def main(argv: list[str] | None = None) -> int:
         if "check-corpus" in names and "build" in names:
             check, build = names["check-corpus"], names["build"]
             for mechanism in MECHANISMS:
+                if mechanism not in ACTS_ON["check-corpus"] + ACTS_ON["build"]:
+                    continue
                 pairs = paired.Pairs()
                 without = VARIANTS[mechanism].name
                 anchor = VARIANTS[ANCHOR[mechanism]].name if mechanism in ANCHOR else FULL.name
                 for rc, rb in zip(check.rounds, build.rounds, strict=True):
-                    # a mechanism that does not act on the build: its full run stands for both
-                    pairs.project.append(rc[without] + rb.get(without, rb[FULL.name]))
-                    pairs.anchor.append(rc[anchor] + rb.get(anchor, rb[FULL.name]))
+                    # a mechanism that does not act on a command: its full run stands for it
+                    pairs.project.append(rc.get(without, rc[FULL.name])
+                                         + rb.get(without, rb[FULL.name]))
+                    pairs.anchor.append(rc.get(anchor, rc[FULL.name])
+                                        + rb.get(anchor, rb[FULL.name]))
                     pairs.loads.append(max(rc["load"], rb["load"]))
                 print(paired.ratio_line(f"dev-main (check + build) without {mechanism} / with "
                                         f"it", pairs))

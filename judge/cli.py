@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Protocol
 
 import click
 
-from judge.errors import FormatWarning, JudgeError, ManyErrors, ScenarioError, printable
+from judge.entry import SEARCH_LIMIT, failure
+from judge.errors import FormatWarning, JudgeError, ScenarioError, printable
 from judge.outputs import Terminated, die_of_sigterm, stop_on_sigterm
-from judge.paths import default_rulings, project_root
+from judge.paths import default_rulings
 
 if TYPE_CHECKING:
     from judge.check import Result
@@ -302,7 +303,7 @@ def db_command(out: Path | None, force: bool, corpus_dir: Path | None) -> None:
 @click.option("--official", is_flag=True,
               help="Only rulings that rest on official text (at least one official or "
                    "officially quoted source).")
-@click.option("--limit", type=click.IntRange(1), default=10, show_default=True,
+@click.option("--limit", type=click.IntRange(1), default=SEARCH_LIMIT, show_default=True,
               help="Show at most N results.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--index", "index_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -324,22 +325,11 @@ def search_command(query: tuple[str, ...], lang: str | None, tags: tuple[str, ..
     terminal, **so** otherwise). The index (build/search) is rebuilt whenever the corpus
     changed. Syntax, ranking and examples: docs/search.md.
     """
-    from judge.search.engine import search
-    from judge.search.output import dumps, iter_lines, sanitize
+    from judge.entry import run_search
 
-    # the corpus root as _corpus_root finds it, without importing the corpus loader
-    here = Path.cwd()
-    root = (corpus_dir or (here if (here / "rulings").is_dir() else project_root())).resolve()
-    result = search(" ".join(query), root=root, folder=index_dir, lang=lang, tags=tags,
-                    rules=rules, term=term, kind=kind, limit=limit, rebuild=rebuild,
-                    official=official, force=force)
-    if result.rebuilt:
-        click.echo(f"search index rebuilt ({sanitize(result.rebuilt)})", err=True)
-    if as_json:
-        click.echo(dumps(result))
-        return
-    color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-    click.echo("\n".join(iter_lines(result, color=color)))
+    run_search(query, echo=click.echo, lang=lang, tags=tags, rules=rules, term=term, kind=kind,
+               official=official, limit=limit, as_json=as_json, index_dir=index_dir,
+               rebuild=rebuild, force=force, corpus_dir=corpus_dir)
 
 
 @cli.command("coverage")
@@ -654,17 +644,8 @@ def _main() -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    except ManyErrors as exc:
-        for error in exc.errors:
-            click.echo(f"Error: {error}", err=True)
-        sys.exit(2)
-    except JudgeError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(2)
-    except OSError as exc:  # what the system refused (a full disk, a path it cannot take)
-        where = f"{printable(os.fsdecode(exc.filename))}: " if exc.filename else ""
-        click.echo(f"Error: {where}{exc.strerror or exc}", err=True)
-        sys.exit(2)
+    except (JudgeError, OSError) as exc:  # OSError: what the system refused
+        sys.exit(failure(exc, click.echo))
 
 
 if __name__ == "__main__":  # pragma: no cover

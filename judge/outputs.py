@@ -46,11 +46,10 @@ import re
 import signal
 import stat
 import sys
-import threading
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import NamedTuple
 
 from judge.atomic import busy, lock_fd, lock_path
 from judge.errors import JudgeError, printable
@@ -65,8 +64,7 @@ WORKING_COPY = (".git", ".hg", ".svn")
 FORCE = "pass --force to replace it"
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(NamedTuple):
     """What a command writes. ``foreign(path)`` says why the existing regular file, or the
     existing non-empty folder, at ``path`` was not made by this tool ("" when it was)."""
 
@@ -75,8 +73,7 @@ class Kind:
     foreign: Callable[[Path], str]
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(NamedTuple):
     """A claimed output path: absolute, its last part not followed."""
 
     path: Path
@@ -436,10 +433,10 @@ class Terminated(BaseException):
 def stop_on_sigterm() -> Iterator[None]:
     """While the block runs, SIGTERM raises :class:`Terminated` in this process (in a child
     forked meanwhile it ends the child at once, as by default). Nothing changes outside the
-    main thread, or where the signal already has a handler of its own."""
-    if threading.current_thread() is not threading.main_thread() \
-            or not hasattr(signal, "SIGTERM") \
-            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+    main thread (where ``signal.signal`` refuses; told so rather than by importing
+    ``threading``, which every command would pay for), or where the signal already has a
+    handler of its own."""
+    if not hasattr(signal, "SIGTERM") or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
         yield
         return
     owner = os.getpid()
@@ -451,7 +448,11 @@ def stop_on_sigterm() -> Iterator[None]:
             return
         raise Terminated
 
-    signal.signal(signal.SIGTERM, terminated)
+    try:
+        signal.signal(signal.SIGTERM, terminated)
+    except ValueError:  # not the main thread
+        yield
+        return
     try:
         yield
     finally:

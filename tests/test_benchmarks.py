@@ -111,6 +111,9 @@ def test_mechanisms(tiny: Path) -> None:
         assert any(line.startswith(f"ratio {figure} without pool / with it")
                    for line in lines), (figure, out)
     assert re.search(r"^pool: best median \d+\.\d\d -> (keep|remove)$", out, re.MULTILINE)
+    # the plain search's entry, against the same search through click
+    assert any(line.startswith("ratio search without entry / with it") for line in lines), out
+    assert re.search(r"^entry: best median \d+\.\d\d -> (keep|remove)$", out, re.MULTILINE)
 
 
 def test_scale(tmp_path: Path) -> None:

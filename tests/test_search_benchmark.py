@@ -29,6 +29,8 @@ def test_the_search_benchmark_runs_on_a_tiny_corpus() -> None:
                    "the anchor left out", "one `judge search refresh` in a fresh process",
                    "compiled at every start: judge search median",
                    "with bytecode caches: judge search median", "target under 0.25 s",
+                   "CPU time (the machine's other work moves it less): judge search median",
+                   "issue #29's target under 0.15 s of CPU",
                    "== the search page of the corpus", "== the search page of 40 generated",
                    "target first search <= 200 KB", "target first search <= 300 KB",
                    "then kept for offline use", "target max <= 150 ms"):

@@ -45,35 +45,70 @@ from typing import Any
 
 from judge.search.definition import definition
 
+#: What whoosh's compatibility module, utilities and stemming filters import at once for
+#: helpers the analysis never calls (a download, pickling, HTML escaping, a queue, random
+#: names, the Double Metaphone filter: a sixth of a fresh ``judge search``'s imports), with
+#: the names they take from each by ``from ... import``.
+_WHOOSH_SPARED: dict[str, tuple[str, ...]] = {
+    "urllib.request": ("urlretrieve",), "pickle": ("dump", "dumps", "load", "loads"),
+    "html": ("escape",), "queue": (), "random": (),
+    "whoosh.lang.dmetaphone": ("double_metaphone",)}
 
-def _import_whoosh() -> Any:
-    """``whoosh.analysis``, imported without ``urllib.request``: whoosh's compatibility module
-    imports it at once (a third of a fresh ``judge search``'s imports) for a download function
-    the analysis never calls. That name is bound to a function that imports the real one when
-    called; the real module is left to whoever imports it."""
+
+def _stand_in(name: str, names: tuple[str, ...]) -> Any:
+    """A module that stands in for the module ``name`` while whoosh is imported: each of
+    ``names``, and any other name once the stand-in is gone, imports the real module when
+    used."""
     import importlib
-    import sys
     import types
 
-    if "whoosh.compat" in sys.modules or "urllib.request" in sys.modules:
+    def real() -> Any:
+        import sys
+
+        if sys.modules.get(name) is stand_in:  # used while whoosh is being imported
+            raise ImportError(f"{name} is needed while whoosh is imported")
+        return importlib.import_module(name)
+
+    def forward(attribute: str) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return getattr(real(), attribute)(*args, **kwargs)
+
+        return call
+
+    def other(attribute: str) -> Any:
+        if attribute.startswith("__"):  # what the import system looks for (__path__)
+            raise AttributeError(attribute)
+        return getattr(real(), attribute)
+
+    stand_in = types.ModuleType(name)
+    for attribute in names:
+        setattr(stand_in, attribute, forward(attribute))
+    stand_in.__dict__["__getattr__"] = other  # a module's own __getattr__ (PEP 562)
+    return stand_in
+
+
+def _import_whoosh() -> Any:
+    """``whoosh.analysis``, imported without the modules of :data:`_WHOOSH_SPARED` that are
+    not imported yet: each is a stand-in (:func:`_stand_in`) while whoosh is imported, and
+    the names whoosh bound to it import the real module when used. The real modules are left
+    to whoever imports them."""
+    import importlib
+    import sys
+
+    if "whoosh.compat" in sys.modules:
         return importlib.import_module("whoosh.analysis")
-
-    def urlretrieve(*args: Any, **kwargs: Any) -> Any:
-        from urllib.request import urlretrieve as real
-
-        return real(*args, **kwargs)
-
-    stand_in = types.ModuleType("urllib.request")
-    stand_in.urlretrieve = urlretrieve  # type: ignore[attr-defined]
-    sys.modules["urllib.request"] = stand_in
+    spared = {name: _stand_in(name, names) for name, names in _WHOOSH_SPARED.items()
+              if name not in sys.modules}
+    sys.modules.update(spared)
     try:
         return importlib.import_module("whoosh.analysis")
     finally:
-        if sys.modules.get("urllib.request") is stand_in:
-            del sys.modules["urllib.request"]
-        parent = sys.modules.get("urllib")
-        if parent is not None and getattr(parent, "request", None) is stand_in:
-            delattr(parent, "request")
+        for name, stand_in in spared.items():
+            if sys.modules.get(name) is stand_in:
+                del sys.modules[name]
+            parent, _, child = name.rpartition(".")
+            if parent and getattr(sys.modules.get(parent), child, None) is stand_in:
+                delattr(sys.modules[parent], child)
 
 
 _import_whoosh()
