@@ -21,12 +21,13 @@ docs/api.md describes every field.
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from judge import __version__
 from judge.corpus import Ruling
@@ -62,6 +63,13 @@ def dumps(value: Any) -> bytes:
     """The API's JSON: compact, keys sorted, UTF-8, one final newline."""
     return (json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
             + "\n").encode("utf-8")
+
+
+def gz_writer(out: IO[bytes]) -> gzip.GzipFile:
+    """A file of the API gzip-compressed as a stream written into ``out``, for a file made
+    in pieces (the quiz's banks): no file name or time in the header, so the same bytes give
+    the same file (``gunzip``, :func:`gzip.decompress` read it)."""
+    return gzip.GzipFile(filename="", mode="wb", fileobj=out, compresslevel=6, mtime=0)
 
 
 def write_api(site: SiteInput, root: Path,

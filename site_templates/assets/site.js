@@ -369,6 +369,23 @@
   describeBoards(document);
   window.judgeBoards = { describe: describeBoards };
 
+  /** The JSON of a fetched file the site keeps gzip-compressed (a name ending in .gz: the
+   * search index, the quiz's question bank), decompressed here (DecompressionStream); a host
+   * that already decompressed it in transit hands over the JSON itself, read as it is. */
+  window.judgeGzipJson = function (response) {
+    if (!response.ok) {
+      return Promise.reject(new Error(response.url + ": " + response.status));
+    }
+    return response.arrayBuffer().then(function (buffer) {
+      var bytes = new Uint8Array(buffer);
+      if (bytes.length > 1 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+        var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+        return new Response(stream).text();
+      }
+      return new TextDecoder().decode(bytes);
+    }).then(JSON.parse);
+  };
+
   // The sandbox ("Try it" on a ruling page, the blank sandbox page): a button with
   // data-sandbox (the ruling's file under sandbox/, empty for the blank ruling), hidden until
   // this script shows it. The first click loads sandbox/sandbox.js (and it Pyodide); nothing
