@@ -369,12 +369,13 @@
   describeBoards(document);
   window.judgeBoards = { describe: describeBoards };
 
-  /** The JSON of a fetched file the site keeps gzip-compressed (a name ending in .gz: the
-   * search index, the quiz's question bank), decompressed here (DecompressionStream); a host
-   * that already decompressed it in transit hands over the JSON itself, read as it is. */
-  window.judgeGzipJson = function (response) {
+  /** The text of a fetched file the site keeps gzip-compressed (a name ending in .gz: the
+   * search index, the quiz's question bank, the rulings' files of the sandbox), decompressed
+   * here (DecompressionStream); a host that already decompressed it in transit hands over
+   * the text itself, read as it is. */
+  window.judgeGzipText = function (response) {
     if (!response.ok) {
-      return Promise.reject(new Error(response.url + ": " + response.status));
+      return Promise.reject(new Error(response.url + ": HTTP " + response.status));
     }
     return response.arrayBuffer().then(function (buffer) {
       var bytes = new Uint8Array(buffer);
@@ -383,7 +384,11 @@
         return new Response(stream).text();
       }
       return new TextDecoder().decode(bytes);
-    }).then(JSON.parse);
+    });
+  };
+  /** The same, for a JSON file. */
+  window.judgeGzipJson = function (response) {
+    return window.judgeGzipText(response).then(JSON.parse);
   };
 
   // The sandbox ("Try it" on a ruling page, the blank sandbox page): a button with
