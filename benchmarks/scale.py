@@ -176,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
                     curves[name].peak_kib.setdefault(size, []).append(got[name][1])
             if args.build:
                 curves["build"].site_bytes[size] = folder_bytes(site)
+                gen.describe_kinds(site, size)
             for name in names:
                 print(paired.ratio_line(f"judge {name}, {size:,} rulings / floor (python + "
                                         f"tomli parsing the same files)", pairs[name]))

@@ -444,6 +444,41 @@ def folder_bytes(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
+def bytes_by_kind(site: Path) -> dict[str, int]:
+    """A built site's bytes by kind of file: the ruling pages (``pages/rulings/*``, every
+    language), each other page family of the languages (``pages/glossary`` ...), each entry of
+    ``api/`` and each other folder or file at the root (``search-index``, ``sandbox`` ...)."""
+    kinds: dict[str, int] = {}
+    for path in site.rglob("*"):
+        if not path.is_file():
+            continue
+        parts = path.relative_to(site).parts
+        if parts[0] in LANGS and len(parts) > 2:
+            kind = "pages/rulings/*" if parts[1] == "rulings" and len(parts) > 3 \
+                else f"pages/{parts[1]}"
+        elif parts[0] in LANGS:
+            kind = "pages/(home)"
+        elif parts[0] == "api":
+            kind = f"api/{parts[1]}"
+        else:
+            kind = parts[0]
+        kinds[kind] = kinds.get(kind, 0) + path.stat().st_size
+    return kinds
+
+
+def describe_kinds(site: Path, rulings: int) -> None:
+    """Print :func:`bytes_by_kind` per ruling, largest first (kinds under 0.05 KB a ruling
+    together as "the rest")."""
+    kinds = bytes_by_kind(site)
+    total = sum(kinds.values())
+    shown = sorted(((size, kind) for kind, size in kinds.items()
+                    if size / rulings >= 50), reverse=True)
+    rest = total - sum(size for size, _ in shown)
+    print(f"site by kind, KB per ruling ({rulings:,} rulings, {total / rulings / 1e3:.1f} KB "
+          "in all): " + ", ".join(f"{kind} {size / rulings / 1e3:.2f}" for size, kind in shown)
+          + f", the rest {rest / rulings / 1e3:.2f}")
+
+
 def ruling_page_sizes(site: Path) -> list[int]:
     css = sum(p.stat().st_size for p in (site / "assets").glob("*.css"))
     return sorted(p.stat().st_size + css for lang in LANGS
@@ -518,6 +553,7 @@ def main() -> int:
                 size = folder_bytes(out)
                 print(f"site {key}: {size / 1e6:.1f} MB, {size / args.rulings / 1e3:.1f} KB "
                       f"per ruling")
+        describe_kinds(site, args.rulings)
         describe_sizes("judge's ruling pages", ruling_page_sizes(site))
         css = sum(p.stat().st_size for p in assets_dir().glob("*.css"))
         print(f"(the stylesheet counted in each page is {css / 1024:.1f} KiB)")

@@ -20,6 +20,7 @@ pair per language. It prints the figures; it is not a test::
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 import tempfile
@@ -115,13 +116,17 @@ def measure(site: Path) -> None:
                             "bytes offline/<lang>.json lists, one pair per language", kept,
                             unit="B"))
     api = site / "api"
-    rulings = sorted((api / "rulings").glob("*.json"))
+    rulings = sorted((api / "rulings").glob("*.json.gz"))
     sizes = [p.stat().st_size for p in rulings]
+    plain = [len(gzip.decompress(p.read_bytes())) for p in rulings]
     index = (api / "rulings.json").stat().st_size
+    database = api / "judge.db.gz"
     print(f"api: rulings.json {index / 1e3:.0f} KB; {len(rulings)} ruling files "
-          f"{sum(sizes) / 1e6:.2f} MB ({min(sizes) / 1e3:.1f}-{max(sizes) / 1e3:.1f} KB each); "
-          f"JSON in all {(index + sum(sizes)) / 1e6:.2f} MB; "
-          f"judge.db {(api / 'judge.db').stat().st_size / 1e6:.2f} MB")
+          f"{sum(sizes) / 1e6:.2f} MB gzip-compressed "
+          f"({min(sizes) / 1e3:.1f}-{max(sizes) / 1e3:.1f} KB each; "
+          f"{sum(plain) / 1e6:.2f} MB of JSON decompressed); "
+          f"judge.db.gz {database.stat().st_size / 1e6:.2f} MB "
+          f"({len(gzip.decompress(database.read_bytes())) / 1e6:.2f} MB decompressed)")
 
 
 HEIGHT = "() => document.querySelector('header.top').getBoundingClientRect().height"

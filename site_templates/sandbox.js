@@ -317,13 +317,15 @@
 
   Sandbox.prototype.start = function () {
     var self = this;
-    // the ruling's file of this build, asked past the HTTP cache (docs/site.md, "Caching")
-    var text = this.path ? fetch(BASE + this.path, { cache: "no-cache" }).then(function (response) {
-      if (!response.ok) {
-        throw { message: self.path + ": HTTP " + response.status };
-      }
-      return response.text();
-    }) : Promise.resolve(null);
+    // the ruling's file of this build, gzip-compressed (read by site.js's judgeGzipText),
+    // asked past the HTTP cache (docs/site.md, "Caching")
+    var text = this.path ? fetch(BASE + this.path + ".gz", { cache: "no-cache" })
+      .then(function (response) {
+        if (!response.ok) {
+          throw { message: self.path + ": HTTP " + response.status };
+        }
+        return window.judgeGzipText(response);
+      }) : Promise.resolve(null);
     return Promise.all([text, ask({ type: "vocabulary", lang: LANG })]).then(function (got) {
       var vocabulary = got[1].value;
       self.words = vocabulary.words;
@@ -827,7 +829,7 @@
         return root + file;
       });
       if (path) {
-        urls.push(BASE + path);
+        urls.push(BASE + path + ".gz");
       }
       container.addEventListener("message", function (event) {
         if ((event.data || {}).type === "kept-sandbox") {

@@ -34,7 +34,7 @@ var CACHE = PREFIX + VERSION;
 // first rule that matches decides; a request no rule matches is left to the browser. To keep
 // more of the site offline, add a rule here (and a line in docs/site.md).
 var RULES = [
-  // the quiz's question bank (api/quiz/<lang>.json), which the quiz page reads: kept like a
+  // the quiz's question bank (api/quiz/<lang>.json.gz), which the quiz page reads: kept like a
   // page once the quiz has been opened, so that it works offline
   { name: "quiz", strategy: "network", match: function (path) {
     return path.indexOf("api/quiz/") === 0;

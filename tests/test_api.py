@@ -1,15 +1,17 @@
 """The site's downloads for other tools (judge/site/api.py, docs/api.md), read back.
 
-The real corpus's site is built once; its ``api/rulings.json`` and every ``api/rulings/<id>.json``
-are parsed and checked against the corpus loaded apart: every ruling with its texts, tags,
-terms, rule sets and sources, every address leading to a file of the site, each trace reading
-back (``Trace.from_dict``) into the corpus's own trace, the outcomes' branches the ones that
-reach them. ``api/judge.db`` is the file ``judge db`` writes for the same corpus, byte for
-byte, and writing the API runs the engine not once.
+The real corpus's site is built once; its ``api/rulings.json`` and every
+``api/rulings/<id>.json.gz`` are decompressed, parsed and checked against the corpus loaded
+apart: every ruling with its texts, tags, terms, rule sets and sources, every address
+leading to a file of the site, each trace reading back (``Trace.from_dict``) into the
+corpus's own trace, the outcomes' branches the ones that reach them. ``api/judge.db.gz``
+decompresses into the file ``judge db`` writes for the same corpus, byte for byte, and
+writing the API runs the engine not once.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import posixpath
 import re
@@ -48,7 +50,17 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def read_json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
+    data = path.read_bytes()
+    return json.loads(gzip.decompress(data) if path.name.endswith(".gz") else data)
+
+
+def ruling_files(site: Path) -> list[Path]:
+    """The rulings' own files (gzip-compressed JSON)."""
+    return sorted((site / "api" / "rulings").glob("*.json.gz"))
+
+
+def ruling_id(path: Path) -> str:
+    return path.name.removesuffix(".json.gz")
 
 
 def resolve(site: Path, here: str, href: str) -> Path:
@@ -94,16 +106,17 @@ def test_index_lists_every_ruling(site: Path, corpus: Corpus) -> None:
             page = resolve(site, "api/rulings.json", href)
             assert page == site / lang / "rulings" / ruling.id / "index.html" and page.is_file()
         assert resolve(site, "api/rulings.json", entry["json"]) == \
-            site / "api" / "rulings" / f"{ruling.id}.json"
+            site / "api" / "rulings" / f"{ruling.id}.json.gz"
 
 
 def test_each_ruling_reads_back_into_the_corpus_traces(site: Path, corpus: Corpus) -> None:
-    files = sorted((site / "api" / "rulings").glob("*.json"))
-    assert sorted(f.stem for f in files) == sorted(r.id for r in corpus.rulings)
+    files = ruling_files(site)
+    assert sorted(ruling_id(f) for f in files) == sorted(r.id for r in corpus.rulings)
+    assert not list((site / "api" / "rulings").glob("*.json"))  # only the compressed form
     branches = shared = 0
     for path in files:
         doc = read_json(path)
-        ruling = corpus.ruling(path.stem)
+        ruling = corpus.ruling(ruling_id(path))
         sc = ruling.scenario
         here = f"api/rulings/{path.name}"
         assert doc["version"] == API_VERSION and doc["id"] == ruling.id
@@ -163,7 +176,7 @@ def test_outcomes_name_the_branch_that_reaches_them(site: Path, corpus: Corpus) 
     for ruling in corpus.rulings:
         sc = ruling.scenario
         listed = [(i, o) for i, e in enumerate(sc.expectations) for o in e.outcomes]
-        doc = read_json(site / "api" / "rulings" / f"{ruling.id}.json")
+        doc = read_json(site / "api" / "rulings" / f"{ruling.id}.json.gz")
         assert len(doc["outcomes"]) == len(listed), ruling.id
         for (index, outcome), shown in zip(listed, doc["outcomes"], strict=True):
             assert shown["expectation"] == index and shown["name"] == outcome.name
@@ -183,10 +196,12 @@ def test_the_database_is_the_file_judge_db_writes(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["db", "--corpus", str(FIXTURE),
                                       "--out", str(tmp_path / "judge.db")])
     assert result.exit_code == 0, result.output
-    built = (out / "api" / "judge.db").read_bytes()
+    packed = out / "api" / "judge.db.gz"
+    built = gzip.decompress(packed.read_bytes())
     assert built[:16] == b"SQLite format 3\x00"
     assert built == (tmp_path / "judge.db").read_bytes()
-    assert (out / "api" / "judge.db").stat().st_mode & 0o444 == 0o444  # readable by a server
+    assert packed.stat().st_mode & 0o444 == 0o444  # readable by a server
+    assert sorted(p.name for p in (out / "api").glob("judge.db*")) == ["judge.db.gz"]
 
 
 def test_writing_the_api_replays_nothing(tmp_path: Path) -> None:
@@ -195,13 +210,18 @@ def test_writing_the_api_replays_nothing(tmp_path: Path) -> None:
     report = write_api(site, tmp_path)
     assert engine_runs() == runs, "the API is written from the loaded traces"
     assert report.files == len(site.rulings) + 1
-    assert report.json_bytes == sum(p.stat().st_size for p in
-                                    (tmp_path / "api").rglob("*.json"))
+    assert report.json_bytes == sum(p.stat().st_size for p in (tmp_path / "api").rglob("*")
+                                    if p.name.endswith((".json", ".json.gz")))
 
 
 def test_the_files_are_compact_sorted_json(site: Path) -> None:
-    for path in (site / "api").rglob("*.json"):
+    files = [p for p in (site / "api").rglob("*") if p.name.endswith((".json", ".json.gz"))]
+    assert len(files) > len(ruling_files(site))  # the index and the quiz's banks too
+    for path in files:
         data = path.read_bytes()
+        if path.name.endswith(".gz"):  # compressed without a name or a time: same bytes
+            assert data[3] & 0x08 == 0 and data[4:8] == b"\0\0\0\0", path
+            data = gzip.decompress(data)
         value = json.loads(data)
         again = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
         assert data == (again + "\n").encode("utf-8"), path  # one line, keys sorted
@@ -214,9 +234,9 @@ def test_the_docs_travel_with_the_api_and_cover_its_fields(site: Path) -> None:
         assert (site / "api" / name).read_bytes() == (project_root() / source).read_bytes()
     doc = (project_root() / "docs" / "api.md").read_text(encoding="utf-8")
     index = read_json(site / "api" / "rulings.json")
-    ruling = read_json(site / "api" / "rulings" / "refresh-steps.json")
+    ruling = read_json(site / "api" / "rulings" / "refresh-steps.json.gz")
     replay = ruling["replays"]["current"]
-    replays = [r for path in (site / "api" / "rulings").glob("*.json")
+    replays = [r for path in ruling_files(site)
                for r in read_json(path)["replays"].values()]
     fields = {*index, *index["rulings"][0], *ruling, *replay, *replay["trace"],
               *(key for r in replays for key in r)}

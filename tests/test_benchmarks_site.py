@@ -31,6 +31,12 @@ def test_site_against_its_build_without_search() -> None:
     out = run("site.py", "--rulings", "6", "--pairs", "1", "--no-mkdocs")
     assert any(line.startswith("ratio judge build --no-search / judge build")
                for line in ratios(out))
+    # where the site's bytes are, per ruling: the ruling pages, the API's files, the index
+    kinds = re.search(r"^site by kind, KB per ruling \(6 rulings, [\d.]+ KB in all\): (.+)$",
+                      out, re.MULTILINE)
+    assert kinds, out
+    for kind in ("pages/rulings/*", "api/rulings", "search-index"):
+        assert re.search(rf"(^|, ){re.escape(kind)} \d+\.\d\d(,|$)", kinds[1]), (kind, out)
 
 
 def need_chromium() -> None:

@@ -29,6 +29,7 @@ import pytest
 from conftest import watched_tab
 
 from judge.paths import project_root
+from judge.site.api import API_VERSION
 from judge.site.board import FRAME_ID, SIDE_ID, TOP_MARK
 from judge.site.build import build_site
 from judge.site.serve import start_server
@@ -624,11 +625,14 @@ def test_the_downloads_are_offered_and_read_back(wide: Page, base_url: str) -> N
              for a in wide.locator("#downloads a").element_handles()}
     read = wide.evaluate("""async hrefs => {
         const get = async href => fetch(new URL(href, location.href));
+        // the rulings' files and the database are gzip-compressed: what a tool reads back
+        const gunzip = async response => new Response(
+            response.body.pipeThrough(new DecompressionStream("gzip")));
         const index = await (await get(hrefs.index)).json();
         const entry = index.rulings[0];
-        const ruling = await (await get(new URL(entry.json,
-            new URL(hrefs.index, location.href)).href)).json();
-        const db = new Uint8Array(await (await get(hrefs.db)).arrayBuffer());
+        const ruling = await (await gunzip(await get(new URL(entry.json,
+            new URL(hrefs.index, location.href)).href))).json();
+        const db = new Uint8Array(await (await gunzip(await get(hrefs.db))).arrayBuffer());
         const readme = await (await get(hrefs.readme)).text();
         return {version: index.version, count: index.rulings.length, id: ruling.id,
                 entry: entry.id, sets: Object.keys(ruling.replays),
@@ -638,16 +642,16 @@ def test_the_downloads_are_offered_and_read_back(wide: Page, base_url: str) -> N
                     .map(rules => ruling.replays[ruling.replays[rules].same_trace].trace
                          .events.length),
                 db: String.fromCharCode(...db.slice(0, 15)), readme: readme.slice(0, 60)};
-    }""", {"index": links["api/rulings.json"], "db": links["judge.db"],
+    }""", {"index": links["api/rulings.json"], "db": links["judge.db.gz"],
            "readme": links["README.md"]})
     rulings = len(list((project_root() / "rulings").rglob("*.toml")))
-    assert read["version"] == 2 and read["count"] == rulings
+    assert read["version"] == API_VERSION and read["count"] == rulings
     assert read["id"] == read["entry"] and read["sets"] and read["events"] > 0
     assert all(n > 0 for n in read["shared"])
     assert read["db"] == "SQLite format 3"
     assert read["readme"].startswith("# Downloads for other tools")
     example = [href for text, href in links.items() if text.startswith("api/rulings/")]
-    assert example and example[0].endswith(f"/{read['id']}.json")
+    assert example and example[0].endswith(f"/{read['id']}.json.gz")
 
 
 # ---------------------------------------------------------------------------- offline

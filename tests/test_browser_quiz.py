@@ -10,6 +10,7 @@ progress kept across a reload. Skipped without Chromium, except with ``CI`` set.
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -61,7 +62,7 @@ def test_answer_right_and_wrong_at_390_px(phone: Page, base_url: str, quiz_site:
                                           lang: str) -> None:
     page = phone
     page.goto(f"{base_url}/{lang}/quiz/")
-    bank = json.loads((quiz_site / "api" / "quiz" / f"{lang}.json").read_text("utf-8"))
+    bank = json.loads(gzip.decompress((quiz_site / "api/quiz" / f"{lang}.json.gz").read_bytes()))
     by_id = {q["id"]: q for q in bank["questions"]}
     first = _question(page)
     assert first["id"] in by_id and sum(first["right"]) == 1
@@ -110,7 +111,7 @@ def test_answer_right_and_wrong_at_390_px(phone: Page, base_url: str, quiz_site:
 def test_filters_narrow_the_questions(phone: Page, base_url: str, quiz_site: Path) -> None:
     page = phone
     page.goto(f"{base_url}/en/quiz/")
-    bank = json.loads((quiz_site / "api" / "quiz" / "en.json").read_text("utf-8"))
+    bank = json.loads(gzip.decompress((quiz_site / "api/quiz/en.json.gz").read_bytes()))
     _question(page)
     hard = [q for q in bank["questions"] if q["difficulty"] == 3]
     select = page.locator("select[name=difficulty]")

@@ -49,6 +49,9 @@ ALLOWED_LATIN: dict[str, str] = {
     "SQLite": "the name of the database format offered for download",
     "JSON API": "the name of the static API offered for download",
     "JSON": "the name of a file format, written so in Japanese and Chinese too",
+    "gzip": "the name of the compression the downloads use (and of Python's module for it)",
+    "gunzip": "the name of the command that decompresses the downloads",
+    "Python": "the name of the language whose gzip module opens the downloads",
 }
 _ALLOWED_PHRASES = re.compile("|".join(
     rf"(?<![A-Za-z0-9_.#/\-]){re.escape(p)}(?![A-Za-z0-9_.#/\-])"

@@ -119,7 +119,7 @@ def test_judge_serve_serves_the_worker_as_javascript_at_the_root(site: Path) -> 
                              ("/assets/site.js", "text/javascript"),
                              ("/offline/en.json", "application/json"),
                              ("/api/rulings.json", "application/json"),
-                             ("/api/judge.db", "application/vnd.sqlite3"),
+                             ("/api/judge.db.gz", "application/gzip"),
                              ("/search-index/meta.json.gz", "application/gzip")):
             with urllib.request.urlopen(base + path, timeout=10) as response:
                 assert response.headers["Content-Type"].split(";")[0] == wanted, path

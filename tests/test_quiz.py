@@ -10,6 +10,7 @@ differently from every other.
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -246,7 +247,15 @@ def test_the_quiz_phase_gives_the_same_bytes_forked_or_not(tmp_path: Path,
 
     assert files(forked) == files(here)
     assert set(files(here)) == {f"{lang}/quiz/index.html" for lang in LANGS} | {
-        f"api/quiz/{lang}.json" for lang in LANGS}
+        f"api/quiz/{lang}.json.gz" for lang in LANGS}
+    # each bank is the JSON the quiz page reads, gzip-compressed without a name or a time
+    from judge.quiz.site import bank_bytes
+    for lang in LANGS:
+        packed = files(here)[f"api/quiz/{lang}.json.gz"]
+        assert packed[4:8] == b"\0\0\0\0" and not packed[3] & 0x08  # mtime 0, no name
+        bank = gzip.decompress(packed)
+        assert bank == b"".join(bank_bytes(model, lang))
+        assert len(json.loads(bank)["questions"]) == report.questions
 
     def broken(*args: object) -> None:
         raise ValueError("no bank today")

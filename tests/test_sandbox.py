@@ -287,7 +287,11 @@ def test_the_build_packs_this_package_and_only_the_pyodide_files_needed(
     assert ids == sorted(d.id for d in site.rulings)
     listed = json.loads((tmp_path / "a" / "sandbox" / "files.json").read_text())["files"]
     assert set(listed) == set(first.files)
-    assert (tmp_path / "a" / "sandbox" / RULING).read_bytes() == text_of(RULING).encode()
+    # each ruling's file, gzip-compressed without a name or a time (the same bytes each build)
+    packed = (tmp_path / "a" / "sandbox" / f"{RULING}.gz").read_bytes()
+    assert gzip.decompress(packed) == text_of(RULING).encode()
+    assert packed[3] & 0x08 == 0 and packed[4:8] == b"\0\0\0\0"
+    assert not (tmp_path / "a" / "sandbox" / RULING).exists()
 
 
 def test_without_node_modules_the_build_says_so_in_one_line(

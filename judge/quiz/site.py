@@ -3,9 +3,11 @@
 ``judge build`` makes the bank in a phase of its own (:func:`make_quiz`), from the replays the
 load already made (only the wrong answers' and the variants' replays are new), in a process
 forked from the build while the build renders the other pages. :func:`write_quiz` writes
-``api/quiz/<lang>.json`` (the question bank others can use, docs/api.md) and the page
-``/<lang>/quiz/`` reads the same file (:func:`quiz_context` gives its filters and strings);
-the service worker keeps it like a page, so the quiz works offline once visited; no Pyodide.
+``api/quiz/<lang>.json.gz`` (the question bank others can use, docs/api.md; gzip-compressed,
+about a hundredth of the JSON, whose questions repeat the same words and positions) and the
+page ``/<lang>/quiz/`` reads the same file, decompressed in the browser (:func:`quiz_context`
+gives its filters and strings); the service worker keeps it like a page, so the quiz works
+offline once visited; no Pyodide.
 """
 
 from __future__ import annotations
@@ -24,8 +26,10 @@ if TYPE_CHECKING:
     from judge.site.context import Lang, Links, SiteModel
     from judge.site.load import SiteInput
 
-#: Where the banks go in the site (under api/): ``quiz/<lang>.json``.
+#: Where the banks go in the site (under api/): ``quiz/<lang>.json.gz``.
 FOLDER: Final = "api/quiz"
+#: A bank's file name after its language.
+SUFFIX: Final = ".json.gz"
 
 #: What the quiz page's script says, by key (the page passes them as JSON).
 STRINGS: Final = {
@@ -52,7 +56,7 @@ class QuizReport:
     questions: int = 0
     rulings: int = 0
     dropped: int = 0
-    bytes: dict[str, int] = field(default_factory=dict)  # language -> bytes of its bank
+    bytes: dict[str, int] = field(default_factory=dict)  # language -> bytes of its bank file
     pages: int = 0  # the quiz pages written (one per language)
     seconds: float = 0.0  # to make the bank, render its pages and write its files
 
@@ -116,19 +120,21 @@ def bank_bytes(model: SiteModel, lang: str) -> Iterator[bytes]:
 
 
 def write_quiz(model: SiteModel, root: Path) -> QuizReport:
-    """Write ``api/quiz/<lang>.json`` into the site folder ``root``."""
+    """Write ``api/quiz/<lang>.json.gz`` into the site folder ``root``: the JSON compressed as
+    it is made (the API's :func:`judge.site.api.gz_writer`: the same bank, the same bytes)."""
+    from judge.site.api import gz_writer
+
     report = QuizReport()
     if model.quiz is None:
         return report
     folder = root / FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     for lang in LANGS:
-        size = 0
-        with (folder / f"{lang}.json").open("wb") as out:
+        path = folder / f"{lang}{SUFFIX}"
+        with path.open("wb") as out, gz_writer(out) as packed:
             for piece in bank_bytes(model, lang):
-                out.write(piece)
-                size += len(piece)
-        report.bytes[lang] = size
+                packed.write(piece)
+        report.bytes[lang] = path.stat().st_size
     report.questions = len(model.quiz.variants)
     report.rulings = len(model.quiz.by_ruling())
     report.dropped = model.quiz.dropped
@@ -166,6 +172,6 @@ def quiz_context(model: SiteModel, L: Lang, links: Links) -> dict[str, Any]:
                                 lambda d: L._(DIFFICULTIES[d]))},
         ],
         "count": len(variants),
-        "bank": links.to(f"{FOLDER}/{L.lang}.json"),
+        "bank": links.to(f"{FOLDER}/{L.lang}{SUFFIX}"),
         "strings": strings,
     }

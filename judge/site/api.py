@@ -5,28 +5,34 @@ traces of phase 1: nothing is replayed again), before the search index and the s
 
 - ``api/rulings.json``: every ruling in one list (id, titles, answers, tags, terms, rule sets,
   sources, whether it passes, the addresses of its pages and of its own file);
-- ``api/rulings/<id>.json``: one ruling (its texts in every language, sources, and under each
-  rule set the first branch's trace in the JSON form of :meth:`Trace.to_dict`, which
-  :meth:`Trace.from_dict` reads back, and the branch reaching each listed outcome);
-- ``api/judge.db``: the database ``judge db`` writes (:func:`judge.db.build` on the same
-  corpus, so the same bytes);
+- ``api/rulings/<id>.json.gz``: one ruling (its texts in every language, sources, and under
+  each rule set the first branch's trace in the JSON form of :meth:`Trace.to_dict`, which
+  :meth:`Trace.from_dict` reads back, and the branch reaching each listed outcome),
+  gzip-compressed (:func:`gz`);
+- ``api/judge.db.gz``: the database ``judge db`` writes (:func:`judge.db.build` on the same
+  corpus, so the same bytes once decompressed), gzip-compressed;
 - ``api/README.md``, ``api/database.md``, ``api/events.md``: the project's docs/api.md,
   docs/database.md and docs/events.md, which describe them.
 
 Every address in a file is relative to that file, as in HTML (``urljoin(file_url, href)``).
-The JSON is compact (no indentation), keys sorted, UTF-8: the same corpus gives the same
-bytes. ``version`` (:data:`API_VERSION`) changes whenever a field changes meaning or goes away.
+The JSON is compact (no indentation), keys sorted, UTF-8, and compressed without a name or a
+time in the gzip header: the same corpus gives the same bytes. The positions after every step
+are most of a ruling's file and repeat from step to step: compressed, the files and the
+database are a fifth to a tenth of their size, the largest part of the site's bytes saved.
+``version`` (:data:`API_VERSION`) changes whenever a field changes meaning or goes away.
 docs/api.md describes every field.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
+import posixpath
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from judge import __version__
 from judge.corpus import Ruling
@@ -39,11 +45,14 @@ from judge.sources import Document, rests_on_official
 
 #: The API's version: bumped when a field changes meaning or is removed (adding one does not).
 #: 2: a rule set whose trace is another's of the same ruling has ``trace`` null and names that
-#: rule set in ``same_trace``.
-API_VERSION = 2
+#: rule set in ``same_trace``. 3: the rulings' files and the database are gzip-compressed
+#: (``rulings/<id>.json.gz``, ``judge.db.gz``), and the addresses name them so.
+API_VERSION = 3
 #: The folder of the site that holds the downloads.
 FOLDER = "api"
-DATABASE = "judge.db"
+DATABASE = "judge.db.gz"
+#: The database as ``judge db`` writes it, before it is compressed into :data:`DATABASE`.
+_DATABASE_RAW = "judge.db"
 #: The project's documents copied beside the files they describe (name in the site: source).
 DOCS: dict[str, str] = {"README.md": "docs/api.md", "database.md": "docs/database.md",
                         "events.md": "docs/events.md"}
@@ -52,8 +61,8 @@ DOCS: dict[str, str] = {"README.md": "docs/api.md", "database.md": "docs/databas
 @dataclass
 class ApiReport:
     files: int = 0
-    json_bytes: int = 0  # rulings.json and every rulings/<id>.json
-    database_bytes: int = 0
+    json_bytes: int = 0  # rulings.json and every rulings/<id>.json.gz, as written
+    database_bytes: int = 0  # judge.db.gz
     largest: tuple[int, str] = (0, "")  # the largest ruling file: bytes, id
     sizes: dict[str, int] = field(default_factory=dict)  # file (under api/) -> bytes
 
@@ -62,6 +71,18 @@ def dumps(value: Any) -> bytes:
     """The API's JSON: compact, keys sorted, UTF-8, one final newline."""
     return (json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
             + "\n").encode("utf-8")
+
+
+def gz(data: bytes) -> bytes:
+    """A file of the API gzip-compressed: no file name or time in the header, so the same
+    bytes give the same file (``gunzip``, :func:`gzip.decompress` read it)."""
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
+def gz_writer(out: IO[bytes]) -> gzip.GzipFile:
+    """:func:`gz` as a stream written into ``out``, for a file made in pieces (the quiz's
+    banks) or too large to hold (the database)."""
+    return gzip.GzipFile(filename="", mode="wb", fileobj=out, compresslevel=6, mtime=0)
 
 
 def write_api(site: SiteInput, root: Path,
@@ -96,7 +117,7 @@ def write_api(site: SiteInput, root: Path,
             report.largest = max(report.largest, (size, data.id))
             continue
         else:
-            body = dumps(ruling_document(site.full(data.id), corpus.sources))
+            body = gz(dumps(ruling_document(site.full(data.id), corpus.sources)))
         write(name, body)
         report.largest = max(report.largest, (len(body), data.id))
     write("rulings.json", dumps({
@@ -108,9 +129,14 @@ def write_api(site: SiteInput, root: Path,
         "sources": {doc.id: _document(doc) for doc in corpus.sources.values()},
         "rulings": entries,
     }))
-    report.database_bytes = build_database(site.replayed_corpus, folder / DATABASE).size
-    (folder / DATABASE).chmod(0o644)  # written private, as a temporary file; a site is read
-    report.sizes[DATABASE] = report.database_bytes
+    raw = folder / _DATABASE_RAW
+    build_database(site.replayed_corpus, raw)
+    with raw.open("rb") as unpacked, (folder / DATABASE).open("wb") as out, \
+            gz_writer(out) as packed:
+        shutil.copyfileobj(unpacked, packed, 1 << 20)
+    raw.unlink()
+    (folder / DATABASE).chmod(0o644)  # a site is read by a server
+    report.database_bytes = report.sizes[DATABASE] = (folder / DATABASE).stat().st_size
     for name, source in DOCS.items():
         path = project_root() / source
         if not path.is_file():
@@ -120,8 +146,8 @@ def write_api(site: SiteInput, root: Path,
 
 
 def ruling_file(ruling_id: str) -> str:
-    """A ruling's file, under ``api/``."""
-    return f"rulings/{ruling_id}.json"
+    """A ruling's file, under ``api/`` (gzip-compressed JSON, :func:`gz`)."""
+    return f"rulings/{ruling_id}.json.gz"
 
 
 def _link(here: str, target: str) -> str:
@@ -154,7 +180,7 @@ def _citations(data: RulingSummary) -> list[dict[str, str]]:
 
 
 def _sources(data: RulingData, registry: Mapping[str, Document]) -> list[dict[str, Any]]:
-    """The ruling's citations resolved, each on its own (``rulings/<id>.json``): the
+    """The ruling's citations resolved, each on its own (``rulings/<id>.json.gz``): the
     document's titles, authority, date and address, and the names of the section cited."""
     out = []
     for c in data.scenario.sources:
@@ -175,7 +201,7 @@ def summary(data: RulingSummary, here: str, registry: Mapping[str, Document]) ->
         "tags": list(sc.tags), "terms": list(sc.terms), "rulesets": list(sc.rulesets),
         "sources": _citations(data), "official": rests_on_official(sc.sources, registry),
         "passes": not data.failing,
-        "pages": _pages(data, f"{FOLDER}/{here}"), "json": f"rulings/{data.id}.json",
+        "pages": _pages(data, f"{FOLDER}/{here}"), "json": ruling_file(data.id),
     }
 
 
@@ -202,9 +228,9 @@ def shared_traces(data: RulingData) -> dict[str, dict[str, Any] | str | None]:
 
 
 def ruling_document(data: RulingData, registry: Mapping[str, Document]) -> dict[str, Any]:
-    """``api/rulings/<id>.json``: the ruling, and its trace under each of its rule sets."""
+    """``api/rulings/<id>.json.gz``: the ruling, and its trace under each of its rule sets."""
     sc = data.scenario
-    here = f"{FOLDER}/rulings/{data.id}.json"
+    here = f"{FOLDER}/{ruling_file(data.id)}"
     results = {r.rules: r for r in data.results}
     replays: dict[str, Any] = {}
     traces = shared_traces(data)
@@ -241,7 +267,7 @@ def ruling_document(data: RulingData, registry: Mapping[str, Document]) -> dict[
         "tags": list(sc.tags), "terms": list(sc.terms), "related": list(sc.related),
         "rulesets": list(sc.rulesets), "sources": _sources(data, registry),
         "official": rests_on_official(sc.sources, registry), "passes": not data.failing,
-        "pages": _pages(data, here), "json": f"{data.id}.json",
+        "pages": _pages(data, here), "json": posixpath.basename(here),
         "index": "../rulings.json",
         "replays": replays, "outcomes": outcomes,
     }

@@ -424,7 +424,7 @@ def render_pages(model: SiteModel, specs: list[PageSpec], tmp: Path, tick: Progr
 
     A ruling's page is rendered from the ruling replayed again with its boards
     (:meth:`SiteModel.full`), made once for its languages and let go; with ``api`` its API
-    file (``api/rulings/<id>.json``) is written from the same. The anchors of the rulings the
+    file (``api/rulings/<id>.json.gz``) is written from the same. The anchors of the rulings the
     processing page and the glossary link into (:meth:`SiteModel.anchored`) come back into
     ``model.anchors``.
 
@@ -469,7 +469,7 @@ def _render_chunk(chunk: list[tuple[int, str]]) -> tuple[int, int, dict[str, fro
     """Render and write some pages (in a worker, or in the building process); the anchors
     worked out for the rulings among them that lists link into."""
     from judge.site.api import FOLDER as API_FOLDER
-    from judge.site.api import dumps, ruling_document, ruling_file
+    from judge.site.api import dumps, gz, ruling_document, ruling_file
     from judge.site.sections import page_anchors
 
     assert _WORK is not None, "render_pages sets the work before rendering"
@@ -486,7 +486,7 @@ def _render_chunk(chunk: list[tuple[int, str]]) -> tuple[int, int, dict[str, fro
         if spec.subject in wanted and spec.subject not in model.anchors:
             anchors[spec.subject] = model.anchors[spec.subject] = page_anchors(data)
         if api:
-            body = dumps(ruling_document(data, model.site.corpus.sources))
+            body = gz(dumps(ruling_document(data, model.site.corpus.sources)))
             path = tmp / API_FOLDER / ruling_file(data.id)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(body)

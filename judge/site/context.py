@@ -42,7 +42,7 @@ from judge.quiz.bank import Bank
 from judge.quiz.site import quiz_context
 from judge.scenario.model import Expectation
 from judge.site import citations, timeline
-from judge.site.api import API_VERSION, DATABASE
+from judge.site.api import API_VERSION, DATABASE, ruling_file
 from judge.site.api import FOLDER as API_FOLDER
 from judge.site.load import RulingData, RulingSummary, SiteInput
 from judge.site.markup import RenderedTexts, TermLinker
@@ -495,7 +495,7 @@ class SiteModel:
                 "example": example,
                 "files": {"database": links.to(f"{API_FOLDER}/{DATABASE}"),
                           "index": links.to(f"{API_FOLDER}/rulings.json"),
-                          "example": links.to(f"{API_FOLDER}/rulings/{example}.json"),
+                          "example": links.to(f"{API_FOLDER}/{ruling_file(example)}"),
                           "readme": links.to(f"{API_FOLDER}/README.md"),
                           "tables": links.to(f"{API_FOLDER}/database.md"),
                           "events": links.to(f"{API_FOLDER}/events.md")}}

@@ -23,8 +23,9 @@
   (from ``site_templates/``), loaded only when a reader clicks "Try it";
 - ``sandbox/files.json``: the list of those files, which the editor hands to the service
   worker to keep after its first replay;
-- ``sandbox/rulings/...``: each ruling's own file, at its path in the corpus, which the
-  editor opens.
+- ``sandbox/rulings/....toml.gz``: each ruling's own file, at its path in the corpus,
+  gzip-compressed (a third of the TOML; no name or time in the header), which the editor
+  opens and decompresses.
 
 When ``node_modules/pyodide`` is missing (``npm ci`` was not run), the build goes on without
 the sandbox and :attr:`SandboxReport.missing` says so in one line; ``judge build`` prints it.
@@ -48,6 +49,7 @@ from judge.data import data_files
 from judge.errors import JudgeError
 from judge.i18n import LANGS, mo_bytes, po_path
 from judge.paths import data_dir, project_root
+from judge.site.api import gz
 from judge.site.load import SiteInput
 from judge.site.render import templates_dir
 from judge.site.sandbox import IDS_FILE
@@ -70,6 +72,8 @@ ARCHIVE = "judge.zip"
 #: The list of the files above (from the site root), which the editor asks the service
 #: worker to keep after a first replay, so that the sandbox works offline.
 FILES = "files.json"
+#: What a ruling's file's copy adds to its path (gzip-compressed, :func:`judge.site.api.gz`).
+COMPRESSED = ".gz"
 #: Every zip entry's date: the earliest a zip can hold, so the archive does not depend on
 #: when or from what checkout it was built.
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -145,9 +149,9 @@ def write_sandbox(site: SiteInput, root: Path) -> SandboxReport:
         (json.dumps({"files": listed}, separators=(",", ":")) + "\n").encode("utf-8"))
     for data in site.rulings:
         source = site.corpus.root / data.ruling.path
-        copy = folder / data.ruling.path
+        copy = folder / (data.ruling.path + COMPRESSED)
         copy.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, copy)
+        copy.write_bytes(gz(source.read_bytes()))
     return report
 
 

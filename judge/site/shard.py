@@ -3,7 +3,7 @@
 The rulings, in the order of their ids, are dealt round-robin to N parts: the ruling at
 position ``i`` (from 0) goes to part ``i % N + 1``. Part K holds, for each of its rulings,
 the ruling's page in every language (``<lang>/rulings/<id>/index.html``) and its API file
-(``api/rulings/<id>.json``), rendered exactly as a whole build renders them, and a
+(``api/rulings/<id>.json.gz``), rendered exactly as a whole build renders them, and a
 :data:`PART_MARKER` file saying which part of which corpus it is. Those are the files a
 build makes one per ruling, so they are what N machines (a CI matrix) share out.
 

@@ -1,4 +1,4 @@
-// wixoss-judge's quiz page: asks the questions of the site's question bank (api/quiz/<lang>.json,
+// wixoss-judge's quiz page: asks the questions of the site's question bank (api/quiz/<lang>.json.gz,
 // made by judge build from the engine's replays: judge/quiz), one at a time, with filters.
 // Progress stays in this browser only (localStorage); a question answered wrong is asked again
 // after two others. Keys: 1-5 answer, N (or Enter on "Next question") goes on. Plain
@@ -209,10 +209,7 @@
     ask();
   });
   root.appendChild(el("p", "quiz-status", S.loading));
-  fetch(bankUrl.href).then(function (response) {
-    if (!response.ok) { throw new Error(String(response.status)); }
-    return response.json();
-  }).then(function (bank) {
+  fetch(bankUrl.href).then(window.judgeGzipJson).then(function (bank) {
     questions = bank.questions;
     showScore();
     ask();

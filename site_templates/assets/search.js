@@ -88,22 +88,9 @@
 
   // ------------------------------------------------------------------ the index files
 
-  /** The object in an index file (gzip-compressed JSON; a host that already decompressed it
-   * in transit hands over the JSON itself). */
+  /** The object in an index file (gzip-compressed JSON, read by site.js's judgeGzipJson). */
   function fetchJson(name) {
-    return fetch(new URL(name + ".gz", folder).href).then(function (response) {
-      if (!response.ok) {
-        throw new Error("search index file " + name + ": " + response.status);
-      }
-      return response.arrayBuffer();
-    }).then(function (buffer) {
-      var bytes = new Uint8Array(buffer);
-      if (bytes.length > 1 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
-        var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-        return new Response(stream).text();
-      }
-      return new TextDecoder().decode(bytes);
-    }).then(JSON.parse);
+    return fetch(new URL(name + ".gz", folder).href).then(window.judgeGzipJson);
   }
 
   function load() {

@@ -369,6 +369,28 @@
   describeBoards(document);
   window.judgeBoards = { describe: describeBoards };
 
+  /** The text of a fetched file the site keeps gzip-compressed (a name ending in .gz: the
+   * search index, the quiz's question bank, the rulings' files of the sandbox), decompressed
+   * here (DecompressionStream); a host that already decompressed it in transit hands over
+   * the text itself, read as it is. */
+  window.judgeGzipText = function (response) {
+    if (!response.ok) {
+      return Promise.reject(new Error(response.url + ": HTTP " + response.status));
+    }
+    return response.arrayBuffer().then(function (buffer) {
+      var bytes = new Uint8Array(buffer);
+      if (bytes.length > 1 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+        var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+        return new Response(stream).text();
+      }
+      return new TextDecoder().decode(bytes);
+    });
+  };
+  /** The same, for a JSON file. */
+  window.judgeGzipJson = function (response) {
+    return window.judgeGzipText(response).then(JSON.parse);
+  };
+
   // The sandbox ("Try it" on a ruling page, the blank sandbox page): a button with
   // data-sandbox (the ruling's file under sandbox/, empty for the blank ruling), hidden until
   // this script shows it. The first click loads sandbox/sandbox.js (and it Pyodide); nothing
