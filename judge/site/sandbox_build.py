@@ -144,8 +144,8 @@ def write_sandbox(site: SiteInput, root: Path) -> SandboxReport:
     (folder / FILES).write_bytes(
         (json.dumps({"files": listed}, separators=(",", ":")) + "\n").encode("utf-8"))
     for data in site.rulings:
-        source = site.corpus.root / data.ruling.path
-        copy = folder / data.ruling.path
+        source = site.corpus.root / data.path
+        copy = folder / data.path
         copy.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, copy)
     return report
