@@ -66,6 +66,23 @@ class CorpusError(JudgeError):
     """The corpus as a whole cannot be used (a repeated id, a missing folder, a bad glossary)."""
 
 
+def topic_of(path: str) -> str:
+    """A ruling's topic from its path (relative to the corpus root): the folder under
+    ``rulings/`` (``refresh``, ``battle``, ...); empty for a file at the top."""
+    parts = path.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "rulings" else ""
+
+
+#: A file's size and modification time (nanoseconds), taken before it was read: a file whose
+#: stamp differs later was changed in between.
+Stamp = tuple[int, int]
+
+
+def stamp_of(path: Path) -> Stamp:
+    info = path.stat()
+    return info.st_size, info.st_mtime_ns
+
+
 @dataclass(frozen=True)
 class Ruling:
     """A loaded ruling, where it lives and (unless loaded without) its replays: rule set id ->
@@ -88,8 +105,7 @@ class Ruling:
     @property
     def topic(self) -> str:
         """The folder under ``rulings/`` (``refresh``, ``battle``, ...); empty at the top."""
-        parts = self.path.split("/")
-        return parts[1] if len(parts) > 2 and parts[0] == "rulings" else ""
+        return topic_of(self.path)
 
     @property
     def languages(self) -> tuple[str, ...]:
@@ -247,22 +263,40 @@ class Streamed(_Remade[Head]):
     its replays), hands it out and lets it go, so that what is held is one ruling and its
     traces at a time. Each iteration loads them all again: a reader that goes through the
     rulings once (``judge db``) pays one more loading of each file for a peak memory that does
-    not grow with the corpus."""
+    not grow with the corpus. A file whose id, size or modification time is not what it was
+    when the corpus was loaded is a :class:`CorpusError` (``stamps``: each id's
+    :data:`Stamp` then)."""
 
-    def __init__(self, heads: Sequence[Head], replay: bool) -> None:
+    def __init__(self, heads: Sequence[Head], replay: bool,
+                 stamps: Mapping[str, Stamp] | None = None) -> None:
         super().__init__(heads)
         self._replay = replay
+        self._stamps: Mapping[str, Stamp] = stamps or {}
 
     @property
     def paths(self) -> dict[str, str]:
         """Each ruling's path (relative to the corpus root) by id, without loading any."""
         return {head.id: head.path for head in self._items}
 
+    def replaying(self) -> Streamed:
+        """The same rulings, each replayed as it is loaded."""
+        return Streamed(self._items, True, self._stamps)
+
     def _make(self, head: Head) -> Ruling:
+        try:
+            stamp = stamp_of(Path(head.file))
+        except OSError as exc:
+            raise CorpusError(f"{head.path} changed while the corpus was being read (it can "
+                              f"no longer be read: {exc.strerror}): run the command "
+                              "again") from None
         scenario = load_one(Path(head.file), head.path)
         if scenario.id != head.id:
             raise CorpusError(f"{head.path} changed while the corpus was being read (its id "
                               f"was {head.id!r}, now {scenario.id!r}): run the command again")
+        if head.id in self._stamps and stamp != self._stamps[head.id]:
+            raise CorpusError(f"{head.path} changed while the corpus was being read (its "
+                              "size or modification time is not what it was): run the "
+                              "command again")
         replays = MappingProxyType(replay_all(scenario)) if self._replay else \
             MappingProxyType({})
         return Ruling(scenario=scenario, path=head.path, replays=replays)
@@ -291,7 +325,9 @@ def replayed(corpus: Corpus) -> Corpus:
     rulings are read (:class:`Replayed`); a corpus that has its replays, as it is."""
     if corpus.replayed:
         return corpus
-    return dataclasses.replace(corpus, rulings=Replayed(corpus.rulings), replayed=True)
+    rulings = corpus.rulings.replaying() if isinstance(corpus.rulings, Streamed) else \
+        Replayed(corpus.rulings)
+    return dataclasses.replace(corpus, rulings=rulings, replayed=True)
 
 
 def load_corpus(root: Path | None = None, *, replay: bool = True,
@@ -309,12 +345,14 @@ def load_corpus(root: Path | None = None, *, replay: bool = True,
         raise CorpusError(f"{root} has no rulings/ folder")
     check_data()
     heads: dict[str, Head] = {}
+    stamps: dict[str, Stamp] = {}  # taken before each file is read, for a stream
     scenarios: dict[str, Scenario] = {}  # the loaded rulings, unless streamed
     errors: list[JudgeError] = []
     broken: set[str] = set()  # the ids the files that cannot be loaded seem to declare
     for at, path in enumerate(discover([folder])):
         rel = _relative(path, root)
         try:
+            stamp = stamp_of(path) if stream else (0, 0)
             scenario = load_one(path, rel)
         except ScenarioError as exc:
             errors.append(exc)
@@ -325,7 +363,9 @@ def load_corpus(root: Path | None = None, *, replay: bool = True,
             continue
         heads[scenario.id] = Head(at, scenario.id, rel, scenario.rulesets, scenario.related,
                                   str(path))
-        if not stream:
+        if stream:
+            stamps[scenario.id] = stamp
+        else:
             scenarios[scenario.id] = scenario
     known = {**dict.fromkeys(broken), **heads}  # a link to a broken ruling: its problem
     for rid, head in heads.items():
@@ -338,7 +378,7 @@ def load_corpus(root: Path | None = None, *, replay: bool = True,
     check_main_rulings(main_candidates(heads))
     rulings: Sequence[Ruling]
     if stream:
-        rulings = Streamed([heads[k] for k in sorted(heads)], replay)
+        rulings = Streamed([heads[k] for k in sorted(heads)], replay, stamps)
     else:
         loaded: dict[str, Ruling] = {}
         for rid, scenario in scenarios.items():

@@ -20,7 +20,7 @@ from judge.data import load_rulesets
 from judge.paths import project_root
 from judge.scenario.load import load_text
 from judge.site.build import build_site
-from judge.site.timeline import Row, changes, differences, expectation_keys
+from judge.site.timeline import Row, answer_keys, changes, differences, expectation_keys
 
 ROOT = project_root()
 
@@ -58,7 +58,8 @@ def test_a_ruling_is_listed_where_its_answer_changes() -> None:
     skips = _scenario('["2014-04", "current"]',
                       '[[expect]]\nrules = ["2014-04"]\nphase = "main"\n'
                       '[[expect]]\nrules = ["current"]\nturn = 3')
-    rows = {c.ruleset: c.rows for c in changes(rulesets, [same, differs, skips])}
+    found = changes(rulesets, [(s.id, answer_keys(s)) for s in (same, differs, skips)])
+    rows = {c.ruleset: c.rows for c in found}
     assert rows["2014-07"] == ()
     assert rows["2014-09"] == (Row("tl-test", "2014-07", "2014-09"),)
     # a ruling that skips rule sets: under the change that begins its later one
@@ -68,7 +69,8 @@ def test_a_ruling_is_listed_where_its_answer_changes() -> None:
 def test_the_corpus_timeline_lists_the_rulings_whose_answer_changes() -> None:
     corpus = load_corpus(ROOT, replay=False)
     scenarios = [r.scenario for r in corpus.rulings]
-    listed = {(c.ruleset, r.ruling) for c in changes(corpus.rulesets, scenarios) for r in c.rows}
+    found = changes(corpus.rulesets, [(s.id, answer_keys(s)) for s in scenarios])
+    listed = {(c.ruleset, r.ruling) for c in found for r in c.rows}
     order = list(corpus.rulesets)
     for sc in scenarios:
         named = [rs for rs in order if rs in sc.rulesets]

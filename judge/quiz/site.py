@@ -96,7 +96,7 @@ def bank_questions(model: SiteModel, lang: str) -> Iterator[dict[str, Any]]:
     assert model.quiz is not None
     corpus = model.site.corpus
     L = model.lang(lang)
-    topics = {d.id: d.ruling.topic for d in model.site.rulings}
+    topics = {d.id: d.topic for d in model.site.rulings}
     names = {t: L.topic(t) for t in model.topics}
     for q in bank_entries(model.quiz, lang, corpus.rulesets, topics, names,
                           {t.id: t.names for t in corpus.glossary.values()}):
@@ -145,7 +145,7 @@ def quiz_context(model: SiteModel, L: Lang, links: Links) -> dict[str, Any]:
     """The quiz page: its filters (with how many questions each value has) and strings."""
     assert model.quiz is not None
     variants = model.quiz.variants
-    topic_of = {d.id: d.ruling.topic for d in model.site.rulings}
+    topic_of = {d.id: d.topic for d in model.site.rulings}
 
     def options(values: list[Any], label: Any) -> list[dict[str, Any]]:
         counts: dict[Any, int] = {}

@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import IO, Any
 
 from judge import __version__
-from judge.corpus import Ruling
 from judge.db import build as build_database
 from judge.errors import JudgeError
 from judge.langs import LANGS, TEXT_FIELDS
@@ -160,9 +159,9 @@ def _pages(data: RulingSummary, here: str) -> dict[str, str]:
     return {lang: _link(here, f"{lang}/rulings/{data.id}/") for lang in LANGS}
 
 
-def _texts(ruling: Ruling, name: str) -> dict[str, str]:
+def _texts(data: RulingSummary, name: str) -> dict[str, str]:
     """One text field in the languages the ruling has it in (no fallback)."""
-    texts = ruling.scenario.texts.get(name, {})
+    texts = data.texts.get(name, {})
     return {lang: texts[lang] for lang in LANGS if texts.get(lang)}
 
 
@@ -176,7 +175,7 @@ def _document(doc: Document) -> dict[str, Any]:
 
 def _citations(data: RulingSummary) -> list[dict[str, str]]:
     """The ruling's citations, as ids of the registry (``rulings.json``)."""
-    return [{"source": c.source, "section": c.section} for c in data.scenario.sources]
+    return [{"source": c.source, "section": c.section} for c in data.sources]
 
 
 def _sources(data: RulingData, registry: Mapping[str, Document]) -> list[dict[str, Any]]:
@@ -194,12 +193,11 @@ def _sources(data: RulingData, registry: Mapping[str, Document]) -> list[dict[st
 
 def summary(data: RulingSummary, here: str, registry: Mapping[str, Document]) -> dict[str, Any]:
     """A ruling's entry in ``rulings.json`` (``here``: that file, from the site root)."""
-    sc = data.scenario
     return {
-        "id": data.id, "topic": data.ruling.topic,
-        "titles": _texts(data.ruling, "title"), "answers": _texts(data.ruling, "answer"),
-        "tags": list(sc.tags), "terms": list(sc.terms), "rulesets": list(sc.rulesets),
-        "sources": _citations(data), "official": rests_on_official(sc.sources, registry),
+        "id": data.id, "topic": data.topic,
+        "titles": _texts(data, "title"), "answers": _texts(data, "answer"),
+        "tags": list(data.tags), "terms": list(data.terms), "rulesets": list(data.rulesets),
+        "sources": _citations(data), "official": rests_on_official(data.sources, registry),
         "passes": not data.failing,
         "pages": _pages(data, f"{FOLDER}/{here}"), "json": ruling_file(data.id),
     }
@@ -259,7 +257,7 @@ def ruling_document(data: RulingData, registry: Mapping[str, Document]) -> dict[
             "final": trace.final.to_dict() if trace is not None else None,
         })
     return {
-        "version": API_VERSION, "id": data.id, "topic": data.ruling.topic,
+        "version": API_VERSION, "id": data.id, "topic": data.topic,
         "path": data.ruling.path,
         "texts": {lang: texts for lang in LANGS
                   if (texts := {name: sc.texts[name][lang] for name in TEXT_FIELDS

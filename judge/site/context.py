@@ -320,16 +320,16 @@ class SiteModel:
         model = cls(site)
         corpus = site.corpus
         for data in site.rulings:
-            rid, sc = data.id, data.scenario
+            rid = data.id
             model.by_id[rid] = data
-            if rests_on_official(sc.sources, corpus.sources):
+            if rests_on_official(data.sources, corpus.sources):
                 model.official.add(rid)
-            for tag in sc.tags:
+            for tag in data.tags:
                 model.tags.setdefault(tag, []).append(rid)
-            model.topics.setdefault(data.ruling.topic, []).append(rid)
-            for rs in sc.rulesets:
+            model.topics.setdefault(data.topic, []).append(rid)
+            for rs in data.rulesets:
                 model.by_ruleset.setdefault(rs, []).append(rid)
-            for term in sc.terms:
+            for term in data.terms:
                 model.term_use.setdefault(term, []).append(rid)
             seen = data.seen
             if seen.together:
@@ -338,7 +338,8 @@ class SiteModel:
                 model.kinds.setdefault(kind, []).append(rid)
             for phase in seen.phases:
                 model.phases.setdefault(phase, []).append(rid)
-        model.changes = timeline.changes(corpus.rulesets, [d.scenario for d in site.rulings])
+        model.changes = timeline.changes(corpus.rulesets,
+                                         [(d.id, d.answers) for d in site.rulings])
         model.tags = dict(sorted(model.tags.items()))
         model.topics = dict(sorted(model.topics.items()))
         model.newest = [d.id for d in sorted(
@@ -361,7 +362,7 @@ class SiteModel:
             L = self.lang(lang)
             for data in self.site.rulings:
                 for name in TEXT_FIELDS:
-                    raw = data.scenario.texts.get(name)
+                    raw = data.texts.get(name)
                     if raw and name != "title":
                         L.markdown(_text(raw, lang).value)
 
@@ -420,9 +421,9 @@ class SiteModel:
     def entry(self, rid: str, L: Lang, links: Links) -> dict[str, Any]:
         """A ruling in a list: title, link, rule sets and whether it fails."""
         data = self.by_id[rid]
-        return {"id": rid, "title": _text(data.scenario.texts.get("title", {}), L.lang),
+        return {"id": rid, "title": _text(data.texts.get("title", {}), L.lang),
                 "href": links.to(f"{L.lang}/rulings/{rid}/"),
-                "rulesets": data.scenario.rulesets, "sets": L.rules(data.scenario.rulesets),
+                "rulesets": data.rulesets, "sets": L.rules(data.rulesets),
                 "failing": bool(data.failing),
                 "official": rid in self.official}
 
@@ -450,7 +451,7 @@ class SiteModel:
         cite it; a ruling's sources link here (``#src-<id>``)."""
         citing: dict[str, list[str]] = {}
         for rid, data in self.by_id.items():
-            for doc_id in dict.fromkeys(c.source for c in data.scenario.sources):
+            for doc_id in dict.fromkeys(c.source for c in data.sources):
                 citing.setdefault(doc_id, []).append(rid)
         documents = []
         for doc in self.site.corpus.sources.values():
@@ -477,7 +478,7 @@ class SiteModel:
             entries = []
             for rid in ids:
                 entry = self.entry(rid, L, links)
-                raw = self.by_id[rid].scenario.texts.get("answer")
+                raw = self.by_id[rid].texts.get("answer")
                 answer = _text(raw, L.lang) if raw else None
                 entry["answer"] = Text(Markup(L.markdown(answer.value)), answer.lang,
                                        answer.fallback) if answer else None
@@ -649,8 +650,8 @@ class SiteModel:
         """One ruling of the timeline: its answer's facts that differ across the change, under
         the rule set before and the one after, each named with its date."""
         corpus = self.site.corpus
-        data = self.by_id[row.ruling]
-        n = Narrator(L.lang, scenario_cards(data.scenario),
+        scenario = self.site.ruling(row.ruling).scenario  # loaded again in a streamed build
+        n = Narrator(L.lang, scenario_cards(scenario),
                      {t.id: t.names for t in corpus.glossary.values()})
 
         def state_facts(exp: Expectation) -> list[tuple[str, str]]:
@@ -667,8 +668,8 @@ class SiteModel:
 
         before, after = corpus.rulesets[row.before], corpus.rulesets[row.after]
         label = L._("Legal outcomes")
-        told = timeline.differences(data.scenario, row, sentences, outcome_sentence, label)
-        compared = timeline.differences(data.scenario, row, state_facts, outcome_names, label)
+        told = timeline.differences(scenario, row, sentences, outcome_sentence, label)
+        compared = timeline.differences(scenario, row, state_facts, outcome_names, label)
         return {**self.entry(row.ruling, L, links),
                 "before": {"id": before.id, "label": L.rules([before.id]),
                            "title": L.ruleset_title(before), "start": before.start,
@@ -677,7 +678,7 @@ class SiteModel:
                           "title": L.ruleset_title(after), "start": after.start,
                           "answer": " ".join(f["after"] for f in told if f["after"])},
                 "facts": compared,
-                "card_key": timeline_card_key(data.scenario, row, n, (
+                "card_key": timeline_card_key(scenario, row, n, (
                     f[side] for f in compared for side in ("what", "before", "after")))}
 
     # ------------------------------------------------------------------ a ruling
@@ -725,8 +726,8 @@ class SiteModel:
                      "href": links.to(f"{lang}/rulesets/{rs}/")} for rs in sc.rulesets]
         return {
             "title": texts["title"].value, "texts": texts, "data": data,
-            "topic": {"name": L.topic(data.ruling.topic),
-                      "href": links.to(f"{lang}/topics/{data.ruling.topic or 'other'}/")},
+            "topic": {"name": L.topic(data.topic),
+                      "href": links.to(f"{lang}/topics/{data.topic or 'other'}/")},
             "rulesets": rulesets,
             "tags": [{"id": t, "name": L.tag(t), "href": links.to(f"{lang}/tags/{t}/")}
                      for t in sc.tags],
@@ -812,7 +813,7 @@ _expectation_keys = timeline.expectation_keys
 
 
 def _newest_key(data: RulingSummary, registry: Mapping[str, Any]) -> tuple[str, str]:
-    dates = [registry[c.source].date for c in data.scenario.sources if c.source in registry]
+    dates = [registry[c.source].date for c in data.sources if c.source in registry]
     newest = max(dates) if dates else ""
     # newest first: invert the date's characters so that an ascending sort puts it first
     return ("".join(chr(0x10FFFF - ord(c)) for c in newest.ljust(10, "0")), data.id)

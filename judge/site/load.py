@@ -23,24 +23,26 @@ import functools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from judge.check import Result, result_of
-from judge.corpus import Corpus, Ruling, load_corpus, replayed, with_replays
+from judge.corpus import Corpus, Ruling, load_corpus, replayed, topic_of, with_replays
 from judge.coverage import Coverage, Tally
 from judge.engine import events as ev
 from judge.engine.events import Event
 from judge.engine.rule_processing import KINDS as RULE_KINDS
 from judge.engine.trace import Replay, Trace
 from judge.scenario.expect import state_diff
-from judge.scenario.model import Outcome, Scenario
+from judge.scenario.model import Citation, Outcome, Scenario
 from judge.site.board import Board, Layout, Painter, board_of, layout_for
 from judge.site.replay import StepView, fold, step_views
+from judge.site.timeline import answer_keys
 
 
-def read_corpus(root: Path | None, replay: bool = True) -> Corpus:
+def read_corpus(root: Path | None, replay: bool = True, stream: bool = False) -> Corpus:
     """The one place the site reads the corpus (rulings, glossary, cards, rule sets, traces;
-    without ``replay``, no traces)."""
-    return load_corpus(root, replay=replay)
+    without ``replay``, no traces; with ``stream``, no ruling held)."""
+    return load_corpus(root, replay=replay, stream=stream)
 
 
 @dataclass(frozen=True)
@@ -84,22 +86,35 @@ class Seen:
 
 @dataclass(frozen=True)
 class RulingSummary:
-    """What the site-wide pages need of a ruling: the ruling (its scenario; its replays only
-    in a site loaded whole), its ``judge check`` results and what its replays went through.
-    ``judge build`` holds these for every ruling and the boards (:class:`RulingData`) of one
-    ruling at a time."""
+    """What the site-wide pages need of a ruling, without its scenario: its id and path, the
+    fields its lists, index and timeline show (texts, tags, terms, rule sets, citations, the
+    expectations that hold under each rule set), its ``judge check`` results and what its
+    replays went through. ``judge build`` holds these for every ruling, never their scenarios
+    (26 KB each: cards, steps, expectations), which it loads again from the files when a page
+    needs one (:meth:`SiteInput.ruling`), and the boards (:class:`RulingData`) of one ruling
+    at a time."""
 
-    ruling: Ruling
+    id: str
+    path: str  # relative to the corpus root, with forward slashes
+    texts: Mapping[str, Mapping[str, str]]  # field -> lang -> Markdown
+    tags: tuple[str, ...]
+    terms: tuple[str, ...]
+    rulesets: tuple[str, ...]
+    sources: tuple[Citation, ...]
+    #: rule set -> the expectation blocks that hold under it (what the timeline compares)
+    answers: Mapping[str, tuple[int, ...]]
     results: tuple[Result, ...]  # one per rule set, in the ruling's order
     seen: Seen
 
-    @property
-    def id(self) -> str:
-        return self.ruling.id
+    @classmethod
+    def of(cls, ruling: Ruling) -> RulingSummary:
+        """The summary of a ruling loaded with its replays."""
+        return cls(**listed(ruling.scenario, ruling.path), results=results_of(ruling),
+                   seen=seen_of(ruling))
 
     @property
-    def scenario(self) -> Scenario:
-        return self.ruling.scenario
+    def topic(self) -> str:
+        return topic_of(self.path)
 
     @functools.cached_property
     def failing(self) -> tuple[Result, ...]:
@@ -107,13 +122,26 @@ class RulingSummary:
         return tuple(r for r in self.results if not r.ok)
 
 
+def listed(scenario: Scenario, path: str) -> dict[str, Any]:
+    """The fields of :class:`RulingSummary` that come from the scenario."""
+    return {"id": scenario.id, "path": path, "texts": scenario.texts, "tags": scenario.tags,
+            "terms": scenario.terms, "rulesets": scenario.rulesets,
+            "sources": scenario.sources,
+            "answers": answer_keys(scenario)}
+
+
 @dataclass(frozen=True)
 class RulingData(RulingSummary):
     """A ruling with its replays and what its page draws of them."""
 
+    ruling: Ruling  # with its replays
     replays: tuple[TraceGroup, ...]
     outcomes: tuple[OutcomeView, ...]
     layout: Layout  # where the boxes of all the page's boards are
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.ruling.scenario
 
     @functools.cached_property
     def boards(self) -> tuple[Board, ...]:
@@ -141,8 +169,9 @@ class RulingData(RulingSummary):
 class SiteInput:
     """The corpus and a summary of each ruling, sorted by id: in a site loaded whole
     (:func:`load`) each is the :class:`RulingData`; in one loaded as a stream
-    (:func:`load_streamed`, ``judge build``) the corpus holds no replays and
-    :meth:`full` replays a ruling again when its page is made."""
+    (:func:`load_streamed`, ``judge build``) the corpus holds neither the rulings nor their
+    replays (its rulings are :class:`~judge.corpus.Streamed`): :meth:`ruling` loads a ruling
+    again from its file and :meth:`full` replays it again when its page is made."""
 
     corpus: Corpus
     rulings: tuple[RulingSummary, ...]  # sorted by id
@@ -171,12 +200,20 @@ class SiteInput:
     def index(self) -> Mapping[str, int]:
         return {d.id: i for i, d in enumerate(self.rulings)}
 
+    def ruling(self, ruling_id: str) -> Ruling:
+        """The ruling (its scenario; its replays in a site loaded whole): held, or loaded
+        again from its file, which must not have changed since the load phase
+        (:class:`~judge.corpus.Streamed`)."""
+        at = self.index[ruling_id]
+        data = self.rulings[at]
+        return data.ruling if isinstance(data, RulingData) else self.corpus.rulings[at]
+
     def full(self, ruling_id: str) -> RulingData:
-        """The ruling with its replays and boards: held, or made again from its scenario."""
+        """The ruling with its replays and boards: held, or made again from its file."""
         data = self.rulings[self.index[ruling_id]]
         if isinstance(data, RulingData):
             return data
-        return load_ruling(with_replays(data.ruling))
+        return load_ruling(with_replays(self.ruling(ruling_id)))
 
     def replayed(self) -> Iterator[Ruling]:
         """Every ruling with its replays, in order (made again, one at a time, for a site
@@ -202,21 +239,22 @@ def load(root: Path | None = None, progress: Callable[[str], None] | None = None
 
 def load_streamed(root: Path | None = None,
                   progress: Callable[[str], None] | None = None) -> SiteInput:
-    """The site's input as ``judge build`` reads it: the corpus without its replays, and for
-    each ruling, replayed once here and let go, its results and what its replays went through
-    (the coverage table counted on the way). The boards of a ruling's page are drawn when its
-    page is made (:meth:`SiteInput.full`), so what is held does not grow with the traces."""
-    corpus = read_corpus(root, replay=False)
+    """The site's input as ``judge build`` reads it: the corpus as a stream (no ruling held),
+    and for each ruling, loaded and replayed once here and let go, its
+    :class:`RulingSummary` (the coverage table counted on the way). A ruling's scenario is
+    loaded again when a page needs it and the boards of its page are drawn when its page is
+    made (:meth:`SiteInput.full`), so what is held grows with neither the scenarios nor the
+    traces."""
+    corpus = read_corpus(root, replay=False, stream=True)
     tally = Tally(replayed(corpus))
     rulings = []
     traces = 0
-    for ruling in corpus.rulings:
-        full = with_replays(ruling)
+    for full in replayed(corpus).rulings:
         traces += len(full.traces)
         tally.add(full)
-        rulings.append(RulingSummary(ruling, results_of(full), seen_of(full)))
+        rulings.append(RulingSummary.of(full))
         if progress is not None:
-            progress(ruling.id)
+            progress(full.id)
     return SiteInput(corpus, tuple(rulings), tally.result(), traces)
 
 
@@ -232,8 +270,9 @@ def load_ruling(ruling: Ruling) -> RulingData:
     outcomes = tuple(_outcomes(scenario, ruling.replays))
     boards = [b for rv in replays for step in rv.steps for b in step.boards]
     boards += [ov.board for ov in outcomes if ov.board is not None]
-    return RulingData(ruling, results_of(ruling), seen_of(ruling), replays, outcomes,
-                      layout_for(boards))
+    return RulingData(**listed(scenario, ruling.path), results=results_of(ruling),
+                      seen=seen_of(ruling), ruling=ruling, replays=replays, outcomes=outcomes,
+                      layout=layout_for(boards))
 
 
 def results_of(ruling: Ruling) -> tuple[Result, ...]:

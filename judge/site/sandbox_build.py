@@ -148,8 +148,8 @@ def write_sandbox(site: SiteInput, root: Path) -> SandboxReport:
     (folder / FILES).write_bytes(
         (json.dumps({"files": listed}, separators=(",", ":")) + "\n").encode("utf-8"))
     for data in site.rulings:
-        source = site.corpus.root / data.ruling.path
-        copy = folder / (data.ruling.path + COMPRESSED)
+        source = site.corpus.root / data.path
+        copy = folder / (data.path + COMPRESSED)
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_bytes(gz(source.read_bytes()))
     return report

@@ -20,7 +20,7 @@ answer before and after, side by side: :func:`judge.site.sections.answer_sentenc
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,22 +58,29 @@ def expectation_keys(expectations: Sequence[Expectation], rules: str) -> tuple[i
     return tuple(i for i, e in enumerate(expectations) if rules in e.rules)
 
 
+def answer_keys(scenario: Scenario) -> dict[str, tuple[int, ...]]:
+    """Each rule set the ruling names (in its order) -> :func:`expectation_keys`: all that
+    :func:`changes` needs of a ruling besides its id."""
+    return {rules: expectation_keys(scenario.expectations, rules) for rules in scenario.rulesets}
+
+
 def rule_flags(rs: RuleSet) -> dict[str, Any]:
     """A rule set's rules: every field that is not its name, date or sources."""
     return {f.name: getattr(rs, f.name) for f in dataclasses.fields(rs)
             if f.name not in _NOT_RULES}
 
 
-def changes(rulesets: Mapping[str, RuleSet], scenarios: Sequence[Scenario]) -> list[Change]:
-    """Every change, in date order, each with the rulings whose answer differs across it."""
+def changes(rulesets: Mapping[str, RuleSet],
+            rulings: Iterable[tuple[str, Mapping[str, tuple[int, ...]]]]) -> list[Change]:
+    """Every change, in date order, each with the rulings whose answer differs across it;
+    ``rulings``: each ruling's id and :func:`answer_keys`."""
     order = list(rulesets)
     rows: dict[str, list[Row]] = {rs: [] for rs in order[1:]}
-    for sc in scenarios:
-        named = [rs for rs in order if rs in sc.rulesets]
+    for rid, keys in rulings:
+        named = [rs for rs in order if rs in keys]
         for before, after in zip(named, named[1:], strict=False):
-            if expectation_keys(sc.expectations, before) != \
-                    expectation_keys(sc.expectations, after):
-                rows[after].append(Row(sc.id, before, after))
+            if keys[before] != keys[after]:
+                rows[after].append(Row(rid, before, after))
     out = []
     for previous, current in zip(order, order[1:], strict=False):
         old, new = rule_flags(rulesets[previous]), rule_flags(rulesets[current])

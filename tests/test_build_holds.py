@@ -1,0 +1,97 @@
+"""What ``judge build`` holds of each ruling between its phases (judge.site.load.load_streamed):
+a summary (texts, tags, citations, results, what its replays went through), never the ruling's
+parsed scenario nor its traces; a page that needs the scenario loads the file again, and a file
+changed since the load phase stops the build rather than mixing two versions of a ruling."""
+
+from __future__ import annotations
+
+import gc
+import shutil
+import types
+from pathlib import Path
+
+import pytest
+from conftest import FX_CORPUS
+
+from judge.corpus import CorpusError, Streamed, load_corpus
+from judge.engine.trace import Replay, Trace
+from judge.scenario.model import Scenario
+from judge.site.load import RulingData, RulingSummary, SiteInput, load, load_streamed
+
+#: Objects the walk does not enter: code and the modules' namespaces (a class is not what a
+#: build holds of a ruling, and through it the walk would reach every module).
+_OPAQUE = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+           types.MethodType, types.CodeType)
+
+
+def reachable(root: object) -> list[object]:
+    """Every object reachable from ``root`` through references, code and modules aside."""
+    seen: set[int] = set()
+    out: list[object] = []
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, _OPAQUE):
+            continue
+        seen.add(id(obj))
+        out.append(obj)
+        todo.extend(gc.get_referents(obj))
+    return out
+
+
+def test_a_streamed_site_holds_summaries_and_no_scenario_nor_trace() -> None:
+    site = load_streamed(FX_CORPUS)
+    assert site.rulings and all(type(d) is RulingSummary for d in site.rulings)
+    assert isinstance(site.corpus.rulings, Streamed)
+    held = reachable(site)
+    assert not [o for o in held if isinstance(o, Scenario)]
+    assert not [o for o in held if isinstance(o, Replay | Trace)]
+    # the walk does see what a site loaded whole holds: it would find these there
+    whole = reachable(load(FX_CORPUS))
+    assert any(isinstance(o, Scenario) for o in whole)
+    assert any(isinstance(o, Trace) for o in whole)
+
+
+def test_the_summaries_say_what_a_site_loaded_whole_says() -> None:
+    streamed, whole = load_streamed(FX_CORPUS), load(FX_CORPUS)
+    assert [d.id for d in streamed.rulings] == [d.id for d in whole.rulings]
+    for a, b in zip(streamed.rulings, whole.rulings, strict=True):
+        assert isinstance(b, RulingData)
+        assert (a.path, a.topic, a.texts, a.tags, a.terms, a.rulesets, a.sources, a.answers,
+                a.results, a.seen) == \
+            (b.path, b.topic, b.texts, b.tags, b.terms, b.rulesets, b.sources, b.answers,
+             b.results, b.seen)
+        # loaded again from its file: the same scenario, and the same page's data
+        assert streamed.ruling(a.id).scenario == b.scenario
+        assert streamed.full(a.id).replays == b.replays
+
+
+def _copy(tmp_path: Path) -> tuple[SiteInput, Path]:
+    root = tmp_path / "c"
+    shutil.copytree(FX_CORPUS / "rulings", root / "rulings")
+    site = load_streamed(root)
+    first = site.rulings[0]
+    return site, root / first.path
+
+
+def test_a_ruling_changed_after_the_load_phase_stops_its_page(tmp_path: Path) -> None:
+    site, path = _copy(tmp_path)
+    rid = site.rulings[0].id
+    path.write_text(path.read_text(encoding="utf-8") + "\n# edited during the build\n",
+                    encoding="utf-8")  # same id: only its size and time tell
+    with pytest.raises(CorpusError, match=rf"^{site.rulings[0].path} changed while the corpus "
+                                          r"was being read \(its size or modification time"):
+        site.full(rid)
+
+
+def test_a_ruling_removed_after_the_load_phase_is_a_one_line_error(tmp_path: Path) -> None:
+    site, path = _copy(tmp_path)
+    path.unlink()
+    with pytest.raises(CorpusError, match=r"changed while the corpus was being read \(it can "
+                                          r"no longer be read: No such file"):
+        site.ruling(site.rulings[0].id)
+
+
+def test_a_stream_left_unchanged_loads_again_without_error() -> None:
+    corpus = load_corpus(FX_CORPUS, replay=False, stream=True)
+    assert [r.id for r in corpus.rulings] == [r.id for r in corpus.rulings]
