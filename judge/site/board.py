@@ -444,8 +444,10 @@ class Painter:
         for board in boards:
             uses[board] = uses.get(board, 0) + 1
         counts: dict[str, int] = {}
+        # each board's boxes, drawn once: counted here, then put together by _draw
+        self._box_svgs = {board: self._boxes(board) for board in uses}
         for board in uses:
-            for box in self._boxes(board):
+            for box in self._box_svgs[board]:
                 if box:
                     counts[box] = counts.get(box, 0) + 1
         self.shared = {box: f"z{i}" for i, box in
@@ -466,7 +468,8 @@ class Painter:
 
     def _draw(self, board: Board) -> str:
         parts = []
-        for box in self._boxes(board):
+        boxes = self._box_svgs.get(board)
+        for box in boxes if boxes is not None else self._boxes(board):
             shared = self.shared.get(box)
             parts.append(f'<use href="#{shared}"/>' if shared else box)
         return "".join(parts)
