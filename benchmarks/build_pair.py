@@ -99,7 +99,7 @@ def main() -> int:
             cpu.add(ours[1], base[1])
             print(f"pair {i + 1}: this tree {ours[0]:.1f} s wall, {ours[1]:.1f} s CPU; "
                   f"{args.base} {base[0]:.1f} s wall, {base[1]:.1f} s CPU; "
-                  f"load {paired.load():.2f}")
+                  f"load {paired.load():.2f}", flush=True)
         print(paired.ratio_line(f"wall, this tree / {args.base}", wall))
         print(paired.ratio_line(f"CPU, this tree / {args.base}", cpu))
         if args.diff:

@@ -285,7 +285,7 @@ def plain_html(text: str) -> str | None:
     """The HTML Python-Markdown makes of ``text`` when it is plain paragraphs (lines of text
     without any of Markdown's syntax, paragraphs parted by one empty line): each paragraph as
     a ``<p>``, written directly; ``None`` for any other text. Most ruling texts are plain, and
-    Markdown's parser was a fifth of a ruling page's time; ``tests/test_render.py`` checks
+    parsing them was a large part of a ruling page's time; ``tests/test_render.py`` checks
     that both give the same for every text this accepts."""
     body = text.strip("\n")
     if not body or "\n\n\n" in body or _NOT_PLAIN.search(body):
