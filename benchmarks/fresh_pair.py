@@ -51,6 +51,18 @@ def cpu_of(code: Path, source: str, cache: Path, where: Path) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def code_copy(revision: str | None, into: Path) -> Path:
+    """A clean copy of the project's code in ``into``: this working tree's (``revision``
+    None) or a git revision's (by ``git archive``)."""
+    if revision is None:
+        return _clean_copy(ROOT, into)
+    into.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision],
+                             capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
 def spread(values: list[float]) -> str:
     return (f"median {statistics.median(values):.3f} (p10 {percentile(values, .1):.3f}, "
             f"p90 {percentile(values, .9):.3f})")
@@ -68,14 +80,7 @@ def main() -> int:
         sides: dict[str, tuple[Path, Path, Path]] = {}
         for name in ("this tree", args.base):
             home = Path(tmp) / name.replace(" ", "-")
-            if name == "this tree":
-                code = _clean_copy(ROOT, home / "code")
-            else:
-                code = home / "code"
-                code.mkdir(parents=True)
-                archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.base],
-                                         capture_output=True, check=True).stdout
-                subprocess.run(["tar", "-x", "-C", str(code)], input=archive, check=True)
+            code = code_copy(None if name == "this tree" else args.base, home / "code")
             where = code
             if args.corpus.resolve() != ROOT:
                 where = home / "corpus"

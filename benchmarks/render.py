@@ -6,11 +6,13 @@ Run from the repository root (a script, not a test)::
     python benchmarks/render.py --pairs 9 --sizes 1000 4000 16000
 
 A ruling's texts are Markdown, rendered by ``judge.site.markup.render_markdown`` (Python-
-Markdown, then nh3). Issue 25 found texts that ``judge check`` passed in under a second and
-that then stalled the build: an answer of ``[a](`` written 8,000 times (32 KB) took 73 s to
-render and write, 8,000 reference links 289 s for one render. Python-Markdown's link patterns
-looked for the closing bracket or parenthesis of every ``[`` by walking the rest of the text,
-again after each link they replaced; judge/site/markup.py now bounds that search.
+Markdown, then nh3; a text of plain paragraphs is written directly, so both sides here go
+through ``markdown_html``, the way every other text takes). Issue 25 found texts that
+``judge check`` passed in under a second and that then stalled the build: an answer of
+``[a](`` written 8,000 times (32 KB) took 73 s to render and write, 8,000 reference links
+289 s for one render. Python-Markdown's link patterns looked for the closing bracket or
+parenthesis of every ``[`` by walking the rest of the text, again after each link they
+replaced; judge/site/markup.py now bounds that search.
 
 Each shape below is rendered at several sizes (repeats of its unit), each time beside plain
 prose of the same length (the anchor: the same function, the same settings), alternately,
@@ -45,7 +47,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from judge.limits import MAX_TEXT_CHARS  # noqa: E402
-from judge.site.markup import render_markdown  # noqa: E402
+from judge.site.markup import markdown_html  # noqa: E402
 
 TARGET_GROWTH = 2.0
 
@@ -81,7 +83,7 @@ def plain(length: int) -> str:
 
 def cpu(text: str) -> float:
     start = time.process_time()
-    render_markdown(text)
+    markdown_html(text)
     return time.process_time() - start
 
 

@@ -102,6 +102,15 @@ def test_render() -> None:
     assert "target: ratio at each size within" in out
 
 
+def test_build_pair(tiny: Path) -> None:
+    out = run("build_pair.py", "--base", "HEAD", "--corpus", str(tiny), "--pairs", "1",
+              "--diff")
+    lines = ratios(out)
+    for measure in ("wall", "CPU"):
+        assert any(line.startswith(f"ratio {measure}, this tree / HEAD") for line in lines)
+    assert re.search(r"^sites: \d+ files differ", out, re.MULTILINE), out
+
+
 def test_mechanisms(tiny: Path) -> None:
     # check-big is check-corpus on generated rulings: the same code, left out for time
     out = run("mechanisms.py", "--corpus", str(tiny), "--pairs", "1", "--only",

@@ -18,6 +18,8 @@ from types import FrameType
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markdown import htmlparser
 
 from judge.i18n import LANGS
@@ -159,3 +161,56 @@ def test_each_text_is_rendered_once(monkeypatch: pytest.MonkeyPatch) -> None:
     texts = {t for data in model.site.rulings for name, by_lang in data.scenario.texts.items()
              if name != "title" for t in by_lang.values()}
     assert {t for t, _ in rendered} == texts
+
+
+# ------------------------------------------------------------------ plain texts, written directly
+
+def markdown_output(text: str) -> str:
+    """What Python-Markdown itself makes of ``text`` (before sanitizing)."""
+    md = markup._markdown()
+    md.reset()
+    return str(md.convert(text))
+
+
+#: Characters of plain prose in the three languages, and the whitespace Markdown handles.
+PROSE = "ab Z.,:;!?'\"()/%-=+1あ、。「」（）\u3000\u00a0\n"
+#: ... with Markdown's syntax among them.
+SYNTAX = PROSE + "*_`[]{}<>&|#\\\t\r1. - > ="
+
+
+@given(st.one_of(st.text(PROSE, max_size=30), st.text(SYNTAX, max_size=30),
+                 st.text(max_size=12)))
+@settings(max_examples=500, deadline=None)
+def test_a_plain_text_is_written_as_markdown_writes_it(text: str) -> None:
+    """The direct way (``plain_html``) never differs from Python-Markdown for a text it
+    accepts, nor the page's HTML from the cleaned Markdown; it declines every other text."""
+    plain = markup.plain_html(text)
+    if plain is not None:
+        assert plain == markdown_output(text)
+    assert render_markdown(text) == markup.markdown_html(text)
+
+
+@pytest.mark.parametrize("text", ["One sentence.", "First line\nsecond line.",
+                                  "A paragraph.\n\nAnother one.", "\nA text in newlines.\n\n",
+                                  "相手のシグニ1体をバニッシュする。\n\n「効果」（注）"])
+def test_plain_texts_take_the_direct_way(text: str) -> None:
+    assert markup.plain_html(text) == markdown_output(text)
+
+
+@pytest.mark.parametrize("text", ["**bold**", "a_b", "1. first", "- item", "# title",
+                                  "> quote", "code:\n\n    indented", "line  \nbreak",
+                                  "a & b", "[s]{.interpretation}", "a\n\n\nb", "x\n===",
+                                  "\u3000indented", "a | b"])
+def test_texts_with_markdown_are_left_to_markdown(text: str) -> None:
+    assert markup.plain_html(text) is None
+
+
+def test_the_project_texts_render_the_same_either_way() -> None:
+    """Every text of the project's rulings gives the same HTML with the direct way as through
+    Python-Markdown; most of them are plain."""
+    from judge.corpus import load_corpus
+
+    texts = {t for r in load_corpus(replay=False).rulings
+             for field in r.scenario.texts.values() for t in field.values()}
+    assert {t: render_markdown(t) for t in texts} == {t: markup.markdown_html(t) for t in texts}
+    assert sum(markup.plain_html(t) is not None for t in texts) > len(texts) / 2

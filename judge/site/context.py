@@ -11,6 +11,7 @@ that the template turns into a "not yet translated" notice) or a catalogue messa
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -181,7 +182,14 @@ class Links:
 
     def to(self, target: str) -> str:
         """``target`` is a path from the site root (a folder ends with ``/``)."""
-        return _relative(posixpath.dirname(self.here), target)
+        return _link(self.here, target)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _link(here: str, target: str) -> str:
+    """:meth:`Links.to`, remembered: every page of a kind links to the same few places (its
+    language's glossary, topics, rule sets), and a ruling's three pages to the same rulings."""
+    return _relative(posixpath.dirname(here), target)
 
 
 def _relative(base: str, target: str) -> str:
