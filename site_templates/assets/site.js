@@ -428,6 +428,63 @@
     }
   }
 
+  // The coverage page: each row's lists of rulings ("Show") are in api/coverage.json, the
+  // output of judge coverage --json, one file for the three languages' pages rather than
+  // three copies in them; read the first time a list is opened, and filled as links to the
+  // rulings' pages (those failing their replay marked). docs/coverage.md, "On the site".
+  var lists = document.getElementById("coverage-lists");
+  if (lists) {
+    var table = null;
+    var failing = lists.getAttribute("data-failing").split(" ");
+    var fillList = function (details) {
+      var ul = details.querySelector("ul.ids");
+      var row = table[details.closest("tr").id] || {};
+      var ids = row[ul.classList.contains("diff") ? "differs" : "rulings"] || [];
+      ul.textContent = "";
+      ids.forEach(function (id) {
+        var li = document.createElement("li");
+        var a = document.createElement("a");
+        a.href = lists.getAttribute("data-rulings") + id + "/";
+        a.textContent = id;
+        li.appendChild(a);
+        if (failing.indexOf(id) >= 0) {
+          var mark = document.createElement("strong");
+          mark.className = "fail";
+          mark.textContent = lists.getAttribute("data-label");
+          li.appendChild(document.createTextNode(" "));
+          li.appendChild(mark);
+        }
+        ul.appendChild(li);
+      });
+      details.setAttribute("data-filled", "");
+    };
+    var loading = null;
+    var load = function () {
+      if (!loading) {
+        loading = fetch(lists.getAttribute("data-src")).then(function (response) {
+          return response.json();
+        }).then(function (data) {
+          table = {};
+          Object.keys(data.sections).forEach(function (category) {
+            data.sections[category].forEach(function (row) {
+              table["cov-" + category + "-" + row.item] = row;
+            });
+          });
+        });
+      }
+      return loading;
+    };
+    document.querySelectorAll("table.coverage details").forEach(function (details) {
+      details.addEventListener("toggle", function () {
+        if (details.open && !details.hasAttribute("data-filled")) {
+          load().then(function () {
+            fillList(details);
+          });
+        }
+      });
+    });
+  }
+
   // Offline use: the worker (sw.js at the site's root) keeps the pages opened and the
   // language's search; this page, opened before the worker was in control, is sent to it.
   // When it has kept them, <html data-offline="kept"> (or "failed").
