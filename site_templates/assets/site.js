@@ -149,12 +149,14 @@
 
   // A board's text alternative: the position it shows, read off the board as it is drawn
   // (the boxes and zone names of the page's frame, the labels, marks, powers and counts in
-  // each box) and said in the page's language with the frame's words (data-words, from
+  // each box) and said in the page's language with the words of BOARD_WORDS below (from
   // judge/site/board.py's BOARD_WORDS): whose turn it is, then each player's side, zone by
   // zone, the cards there now with their marks in words. Written here rather than in the
   // page, to keep the pages small; the sandbox asks it again for the boards it shows.
   // docs/site.md, "The replay on a ruling page".
   var SVG = "http://www.w3.org/2000/svg";
+  // by language; written in by judge build (judge/site/board.py, with_board_words)
+  var BOARD_WORDS = {} /* the board words of every language: judge build */;
   var described = 0;
 
   function fill(text, values) {
@@ -252,10 +254,10 @@
 
   function describeBoards(root) {
     var frame = root.querySelector("svg.board.frame");
-    if (!frame || !frame.getAttribute("data-words")) {
+    var words = BOARD_WORDS[document.documentElement.lang];
+    if (!frame || !words) {
       return;
     }
-    var words = JSON.parse(frame.getAttribute("data-words"));
     var marks = markWords(root, words);
     var path = frame.querySelector("path.bx");
     if (!path) {
