@@ -35,6 +35,7 @@ from judge.paths import project_root
 from judge.site import build as build_module
 from judge.site.board import FRAME_ID
 from judge.site.build import BuildError, RulingsFailed, build_site
+from judge.site.sections import Words
 from judge.site.serve import start_server, watch
 from judge.sources import load_sources, rests_on_official
 
@@ -216,6 +217,22 @@ def site(request: pytest.FixtureRequest) -> Iterator[Path]:
 
 
 # ---------------------------------------------------------------------------- structure
+
+
+def test_a_list_of_rulings_writes_three_rule_sets_in_a_row_as_a_span() -> None:
+    """Beside each title in a list of rulings: a run of three or more rule sets in the
+    corpus's order as its first and last, in the page's language; the rest named one by
+    one, as the ruling page's captions name them all."""
+    rulesets = load_corpus(FIXTURE).rulesets
+    ids = list(rulesets)
+    assert ids[:4] == ["2014-04", "2014-07", "2014-09", "current"]
+    en, ja, zh = (Words(lang, rule_sets=rulesets) for lang in ("en", "ja", "zh-Hans"))
+    assert en.rule_span(ids[:4]) == "2014-04–current"
+    assert ja.rule_span(ids[:4]) == "2014-04〜現行"
+    assert zh.rule_span(ids[1:4]) == "2014-07至" + rulesets["current"].short_name("zh-Hans")
+    assert en.rule_span(ids[2:4]) == "2014-09 · current" == en.rules(ids[2:4])
+    assert en.rule_span(["2014-04", "2014-09", "current"]) == "2014-04 · 2014-09 · current"
+    assert en.rule_span(["2014-04"]) == "2014-04" and en.rule_span([]) == ""
 
 
 def test_pages_parse_strictly(site: Path) -> None:

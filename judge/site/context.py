@@ -423,7 +423,7 @@ class SiteModel:
         data = self.by_id[rid]
         return {"id": rid, "title": _text(data.texts.get("title", {}), L.lang),
                 "href": links.to(f"{L.lang}/rulings/{rid}/"),
-                "rulesets": data.rulesets, "sets": L.rules(data.rulesets),
+                "rulesets": data.rulesets, "sets": L.rule_span(data.rulesets),
                 "failing": bool(data.failing),
                 "official": rid in self.official}
 
