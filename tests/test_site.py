@@ -385,8 +385,10 @@ def test_ruling_page_content(fixture_site: Path) -> None:
     # the refresh is drawn at its key moment, marked against the board before
     assert "After the refresh of Player 1" in en and '<tspan class="nw">' in en
     assert "The same position as in the first replay above." in en
-    # the glossary terms with their three names
+    # the glossary terms with their three names, the page's own without a lang of its own
     assert '<span lang="zh-Hans">重构</span>' in en and '<span lang="ja">リフレッシュ</span>' in en
+    assert '<span lang="en">' not in en.split('<section id="terms">')[1].split("</section>")[0]
+    assert '<span lang="ja">リフレッシュ</span> · refresh · <span lang="zh-Hans">' in en
     # related: linked (a related id that names no ruling is refused by the loader)
     assert 'href="../fixture-two-returners/"' in en
     assert "プレイヤー1のメインデッキ" in ja and "再現" in ja
