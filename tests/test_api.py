@@ -23,6 +23,7 @@ from click.testing import CliRunner
 
 from judge.cli import cli
 from judge.corpus import Corpus, load_corpus
+from judge.coverage import compute
 from judge.engine.trace import Trace
 from judge.langs import LANGS, TEXT_FIELDS
 from judge.paths import project_root
@@ -209,7 +210,9 @@ def test_writing_the_api_replays_nothing(tmp_path: Path) -> None:
     runs = engine_runs()
     report = write_api(site, tmp_path)
     assert engine_runs() == runs, "the API is written from the loaded traces"
-    assert report.files == len(site.rulings) + 1
+    assert report.files == len(site.rulings) + 2  # and rulings.json, coverage.json
+    assert json.loads((tmp_path / "api" / "coverage.json").read_bytes()) == \
+        compute(site.corpus).to_dict()  # what judge coverage --json prints
     assert report.json_bytes == sum(p.stat().st_size for p in (tmp_path / "api").rglob("*")
                                     if p.name.endswith((".json", ".json.gz")))
 

@@ -11,13 +11,16 @@ below the zone's name, on the shared layout.
 
 from __future__ import annotations
 
+import json
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from judge.engine.state import PLAYERS, ZONES, ZoneRef
 from judge.engine.trace import CardState, PlayerPosition, Position
+from judge.langs import LANGS
 from judge.narrate import Narrator
 from judge.paths import project_root
 from judge.site.board import (
@@ -56,6 +59,7 @@ from judge.site.board import (
     marks_used,
     render_svg,
     unmarked,
+    with_board_words,
 )
 
 _TEXT = re.compile(r'<text(?: class="([\w ]+)")? x="(\d+)" y="(\d+)">')
@@ -254,6 +258,22 @@ def test_frame_escapes_the_names() -> None:
 
     frame = frame_svg(layout_for([]), Odd("en", {}))
     assert "&lt;b&gt;&amp;" in frame and "<b>" not in frame
+
+
+def test_the_board_words_are_in_the_sites_script_once_not_in_each_frame() -> None:
+    """The words of the boards' text alternatives: written into site.js for every language
+    (read there by the page's lang), none left in a page's frame."""
+    script = (project_root() / "site_templates" / "assets" / "site.js").read_text(
+        encoding="utf-8")
+    written = with_board_words(script)
+    table = json.loads(re.search(r"var BOARD_WORDS = (\{.*\});", written).group(1))
+    assert sorted(table) == sorted(LANGS)
+    assert table["en"]["turn"] == "%(player)s's turn" and table["en"]["stop"] == "."
+    assert table["ja"]["empty"] != table["en"]["empty"] != table["zh-Hans"]["empty"]
+    assert all(w["rule_mark"] == "!" for w in table.values())
+    with pytest.raises(ValueError, match="board words"):
+        with_board_words(written)  # the place is used once: a second call finds none
+    assert "data-words" not in frame_svg(layout_for([]), Narrator("en", {}))
 
 
 def _expand(svg: str, defs: str) -> str:

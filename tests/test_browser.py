@@ -17,6 +17,7 @@ when the environment variable ``CI`` is set: then they fail, so CI cannot pass w
 
 from __future__ import annotations
 
+import json
 import struct
 import sys
 import zlib
@@ -614,6 +615,23 @@ def test_the_coverage_page_is_in_the_maintainers_section(wide: Page, base_url: s
         wide.locator("#developer-pages a[href='../coverage/']").click()
         wide.wait_for_url(f"{base_url}/{lang}/coverage/")
         assert wide.locator("table.coverage").count() >= 5
+        # a row's "Show" lists its rulings, read from api/coverage.json (one file for the
+        # three languages), as links to their pages in this language
+        row = wide.locator("table.coverage tr:has(ul.ids.all)").first
+        row_id = row.get_attribute("id") or ""
+        category, item = next((c, row_id[len(f"cov-{c}-"):]) for c in (
+            "rule-processing", "attack-step", "phase", "ruleset", "term")
+            if row_id.startswith(f"cov-{c}-"))
+        table = json.loads(wide.evaluate(
+            "() => fetch('../../api/coverage.json').then(r => r.text())"))
+        wanted = next(r["rulings"] for r in table["sections"][category] if r["item"] == item)
+        assert wanted
+        row.locator("details summary").first.click()
+        links = row.locator("ul.ids.all a")
+        links.first.wait_for()
+        assert links.all_inner_texts() == wanted
+        links.first.click()
+        wide.wait_for_url(f"{base_url}/{lang}/rulings/{wanted[0]}/")
 
 
 def test_the_downloads_are_offered_and_read_back(wide: Page, base_url: str) -> None:

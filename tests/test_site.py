@@ -35,6 +35,7 @@ from judge.paths import project_root
 from judge.site import build as build_module
 from judge.site.board import FRAME_ID
 from judge.site.build import BuildError, RulingsFailed, build_site
+from judge.site.sections import Words
 from judge.site.serve import start_server, watch
 from judge.sources import load_sources, rests_on_official
 
@@ -218,6 +219,22 @@ def site(request: pytest.FixtureRequest) -> Iterator[Path]:
 # ---------------------------------------------------------------------------- structure
 
 
+def test_a_list_of_rulings_writes_three_rule_sets_in_a_row_as_a_span() -> None:
+    """Beside each title in a list of rulings: a run of three or more rule sets in the
+    corpus's order as its first and last, in the page's language; the rest named one by
+    one, as the ruling page's captions name them all."""
+    rulesets = load_corpus(FIXTURE).rulesets
+    ids = list(rulesets)
+    assert ids[:4] == ["2014-04", "2014-07", "2014-09", "current"]
+    en, ja, zh = (Words(lang, rule_sets=rulesets) for lang in ("en", "ja", "zh-Hans"))
+    assert en.rule_span(ids[:4]) == "2014-04–current"
+    assert ja.rule_span(ids[:4]) == "2014-04〜現行"
+    assert zh.rule_span(ids[1:4]) == "2014-07至" + rulesets["current"].short_name("zh-Hans")
+    assert en.rule_span(ids[2:4]) == "2014-09 · current" == en.rules(ids[2:4])
+    assert en.rule_span(["2014-04", "2014-09", "current"]) == "2014-04 · 2014-09 · current"
+    assert en.rule_span(["2014-04"]) == "2014-04" and en.rule_span([]) == ""
+
+
 def test_pages_parse_strictly(site: Path) -> None:
     pages = parse_site(site)
     assert len(pages) > 20
@@ -368,8 +385,10 @@ def test_ruling_page_content(fixture_site: Path) -> None:
     # the refresh is drawn at its key moment, marked against the board before
     assert "After the refresh of Player 1" in en and '<tspan class="nw">' in en
     assert "The same position as in the first replay above." in en
-    # the glossary terms with their three names
+    # the glossary terms with their three names, the page's own without a lang of its own
     assert '<span lang="zh-Hans">重构</span>' in en and '<span lang="ja">リフレッシュ</span>' in en
+    assert '<span lang="en">' not in en.split('<section id="terms">')[1].split("</section>")[0]
+    assert '<span lang="ja">リフレッシュ</span> · refresh · <span lang="zh-Hans">' in en
     # related: linked (a related id that names no ruling is refused by the loader)
     assert 'href="../fixture-two-returners/"' in en
     assert "プレイヤー1のメインデッキ" in ja and "再現" in ja
@@ -666,10 +685,15 @@ def test_coverage_page_shows_the_numbers_of_judge_coverage(which: str,
     assert result.exit_code == 0, result.output
     expected = json.loads(result.output)
     assert expected == compute(load_corpus(root)).to_dict()
+    # the lists of rulings: one file for the three languages, what judge coverage --json
+    # prints, which every page names (its script reads it: test_browser)
+    assert json.loads((site / "api" / "coverage.json").read_text(encoding="utf-8")) == expected
     for lang in LANGS:
         html = read(site, lang, "coverage")
         page = parse_coverage(html)
         assert ngettext_count(html, expected["rulings"])
+        assert 'data-src="../../api/coverage.json"' in html, lang
+        assert 'data-rulings="../rulings/"' in html, lang
         wanted_rows = {f"cov-{cat}-{row['item']}" for cat, _ in CATEGORIES
                        for row in expected["sections"][cat]}
         assert set(page.rows) == wanted_rows, lang
@@ -679,14 +703,15 @@ def test_coverage_page_shows_the_numbers_of_judge_coverage(which: str,
                 counts = {k: int(v.split()[0]) for k, v in shown["counts"].items()}
                 where = (lang, cat, row["item"])
                 assert counts["all"] == row["count"], where
-                assert shown["lists"].get("all", []) == row["rulings"], where
+                # a "Show" list where the row has rulings, filled from api/coverage.json
+                assert ("all" in shown["lists"]) == bool(row["rulings"]), where
                 assert shown["none"] == (row["count"] == 0), where
                 if cat == "term":
                     assert counts["ev"] == len(row["from_events"]), where
                     assert counts["tm"] == len(row["from_terms"]), where
                 if cat == "ruleset":
                     assert counts["diff"] == len(row["differs"]), where
-                    assert shown["lists"].get("diff", []) == row["differs"], where
+                    assert ("diff" in shown["lists"]) == bool(row["differs"]), where
             assert page.summary[cat][0] == f"cov-{cat}"  # the section, then its missing rows
             assert page.summary[cat][1:] == [f"cov-{cat}-{item}"
                                              for item in expected["missing"][cat]], (lang, cat)

@@ -9,6 +9,8 @@ traces of phase 1: nothing is replayed again), before the search index and the s
   each rule set the first branch's trace in the JSON form of :meth:`Trace.to_dict`, which
   :meth:`Trace.from_dict` reads back, and the branch reaching each listed outcome),
   gzip-compressed (:func:`gz`);
+- ``api/coverage.json``: the table ``judge coverage --json`` prints for the corpus, whose
+  lists of rulings the coverage page of every language shows (one copy, not three);
 - ``api/judge.db.gz``: the database ``judge db`` writes (:func:`judge.db.build` on the same
   corpus, so the same bytes once decompressed), gzip-compressed;
 - ``api/README.md``, ``api/database.md``, ``api/events.md``: the project's docs/api.md,
@@ -35,6 +37,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from judge import __version__
+from judge.coverage import compute as compute_coverage
 from judge.db import build as build_database
 from judge.errors import JudgeError
 from judge.langs import LANGS, TEXT_FIELDS
@@ -50,6 +53,9 @@ API_VERSION = 3
 #: The folder of the site that holds the downloads.
 FOLDER = "api"
 DATABASE = "judge.db.gz"
+#: ``judge coverage --json`` of the corpus: the coverage page's lists of rulings, one file
+#: for its three languages (read by its script), and for other tools.
+COVERAGE_FILE = "coverage.json"
 #: The database as ``judge db`` writes it, before it is compressed into :data:`DATABASE`.
 _DATABASE_RAW = "judge.db"
 #: The project's documents copied beside the files they describe (name in the site: source).
@@ -60,7 +66,7 @@ DOCS: dict[str, str] = {"README.md": "docs/api.md", "database.md": "docs/databas
 @dataclass
 class ApiReport:
     files: int = 0
-    json_bytes: int = 0  # rulings.json and every rulings/<id>.json.gz, as written
+    json_bytes: int = 0  # rulings.json, coverage.json and every rulings/<id>.json.gz, as written
     database_bytes: int = 0  # judge.db.gz
     largest: tuple[int, str] = (0, "")  # the largest ruling file: bytes, id
     sizes: dict[str, int] = field(default_factory=dict)  # file (under api/) -> bytes
@@ -128,6 +134,8 @@ def write_api(site: SiteInput, root: Path,
         "sources": {doc.id: _document(doc) for doc in corpus.sources.values()},
         "rulings": entries,
     }))
+    coverage = site.coverage if site.coverage is not None else compute_coverage(corpus)
+    write(COVERAGE_FILE, dumps(coverage.to_dict()))
     raw = folder / _DATABASE_RAW
     build_database(site.replayed_corpus, raw)
     with raw.open("rb") as unpacked, (folder / DATABASE).open("wb") as out, \

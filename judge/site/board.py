@@ -39,7 +39,7 @@ from html import escape
 from judge.engine.state import FIELD_ZONES, LRIG_STACK_ZONES, ON_FIELD, PLAYERS, SIGNI_ZONES
 from judge.engine.trace import Position
 from judge.engine.visibility import sees
-from judge.langs import N_
+from judge.langs import LANGS, N_
 from judge.narrate import Narrator
 from judge.narrate.cards import short_names
 
@@ -428,8 +428,7 @@ def frame_svg(layout: Layout, n: Narrator, shared: str = "") -> str:
     turns = "".join(f'<g id="{FRAME_ID}-{p}"><use href="#{FRAME_ID}"/><text class="ph" '
                     f'x="2" y="{y + 12}">\u25cf</text></g>' for p, y in heads.items())
     # the zones' names and the ▲ take the frame's muted colour (class "zn", inherited)
-    return (f'<svg class="board frame" aria-hidden="true" focusable="false" '
-            f"data-words='{_attribute(board_words(n))}'><defs>"
+    return ('<svg class="board frame" aria-hidden="true" focusable="false"><defs>'
             f'<g id="{FRAME_ID}" class="zn"><g id="{SIDE_ID}"><path class="bx" '
             f'd="{"".join(paths)}"/>{"".join(texts)}</g>{lower}{names}</g>{turns}{shared}'
             "</defs></svg>")
@@ -622,8 +621,8 @@ def label_order(label: str) -> tuple[str, int, str]:
 #: The words a board's text alternative is made of (``site_templates/assets/site.js`` reads the
 #: position off the board as it is drawn and says it with these: whose turn it is, each
 #: player's side, zone by zone, the cards there now with their marks in words, as the page's
-#: legend words the marks; the frame holds them, in the page's language, in its
-#: ``data-words``).
+#: legend words the marks; the build writes them, in every language, into the site's copy of
+#: that script: :func:`with_board_words`, once for every page rather than in each).
 BOARD_WORDS: dict[str, str] = {
     "turn": N_("%(player)s's turn"),
     "side": N_("%(player)s:"),
@@ -638,14 +637,22 @@ BOARD_WORDS: dict[str, str] = {
 }
 
 
-def _attribute(text: str) -> str:
-    """``text`` as the value of an attribute in single quotes (JSON's double quotes kept)."""
-    return text.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;")
+#: What ``site.js`` holds in place of the words until the build writes them in.
+WORDS_PLACEHOLDER = "{} /* the board words of every language: judge build */"
 
 
-def board_words(n: Narrator) -> str:
-    """:data:`BOARD_WORDS` in ``n``'s language, with the list separator and the full stop,
-    as JSON (the frame's ``data-words``)."""
+def board_words(n: Narrator) -> dict[str, str]:
+    """:data:`BOARD_WORDS` in ``n``'s language, with the list separator and the full stop."""
     words = {key: n._(message) for key, message in BOARD_WORDS.items()}
     words.update(sep=n.join(["", ""]), stop=n.sentence_end(), rule_mark=RULE_MARK)
-    return json.dumps(words, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return words
+
+
+def with_board_words(script: str) -> str:
+    """``site.js`` with :func:`board_words` of every language (by the pages' ``lang``) in
+    place of :data:`WORDS_PLACEHOLDER`: about 350 bytes a language, once for the site."""
+    if WORDS_PLACEHOLDER not in script:
+        raise ValueError("site.js has lost the place of the board words")
+    table = {lang: board_words(Narrator(lang, {})) for lang in LANGS}
+    text = json.dumps(table, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return script.replace(WORDS_PLACEHOLDER, text, 1)

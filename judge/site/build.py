@@ -52,6 +52,7 @@ from judge.outputs import exchange as _exchange
 from judge.paths import project_root
 from judge.quiz.site import QuizReport, make_quiz
 from judge.site.api import ApiReport, write_api
+from judge.site.board import with_board_words
 from judge.site.context import Links, PageInfo, PageSpec, SiteModel, page_file
 from judge.site.load import SiteInput, load_streamed
 from judge.site.offline import OfflineReport, write_offline
@@ -281,7 +282,11 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         for asset in site_assets():
             target = tmp / "assets" / asset.name
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(asset, target)
+            if asset.name == "site.js":  # with the boards' words, once for every page
+                target.write_text(with_board_words(asset.read_text(encoding="utf-8")),
+                                  encoding="utf-8")
+            else:
+                shutil.copyfile(asset, target)
             size += target.stat().st_size
         (tmp / MARKER).write_text("built by judge build; replaced as a whole by the next build\n",
                                   encoding="utf-8")

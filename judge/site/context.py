@@ -43,7 +43,7 @@ from judge.quiz.bank import Bank
 from judge.quiz.site import quiz_context
 from judge.scenario.model import Expectation
 from judge.site import citations, timeline
-from judge.site.api import API_VERSION, DATABASE, ruling_file
+from judge.site.api import API_VERSION, COVERAGE_FILE, DATABASE, ruling_file
 from judge.site.api import FOLDER as API_FOLDER
 from judge.site.load import RulingData, RulingSummary, SiteInput
 from judge.site.markup import RenderedTexts, TermLinker
@@ -431,7 +431,7 @@ class SiteModel:
         data = self.by_id[rid]
         return {"id": rid, "title": _text(data.texts.get("title", {}), L.lang),
                 "href": links.to(f"{L.lang}/rulings/{rid}/"),
-                "rulesets": data.rulesets, "sets": L.rules(data.rulesets),
+                "rulesets": data.rulesets, "sets": L.rule_span(data.rulesets),
                 "failing": bool(data.failing),
                 "official": rid in self.official}
 
@@ -604,14 +604,22 @@ class SiteModel:
                     "id": f"cov-{category}-{row.item}", "item": row.item, "label": label,
                     "href": href, "count": row.count,
                     "from_events": len(row.from_events), "from_terms": len(row.from_terms),
-                    "rulings": [self._ruling_link(rid, L, links) for rid in row.rulings],
-                    "differs": [self._ruling_link(rid, L, links) for rid in row.differs]})
+                    "rulings": bool(row.rulings), "differs": len(row.differs)})
             sections.append({"id": category, "anchor": f"cov-{category}",
                              "heading": L._(heading), "column": L._(column), "note": L._(note),
                              "rows": rows, "total": len(rows),
                              "exercised": sum(1 for r in rows if r["count"]),
                              "missing": [r for r in rows if not r["count"]]})
-        return {"title": L._("Coverage"), "sections": sections, "count": cov.rulings}
+        # the rows' lists of rulings are in api/coverage.json, one file for the three
+        # languages (judge.site.api.COVERAGE), which the page's script reads
+        json_href = links.to(f"{API_FOLDER}/{COVERAGE_FILE}")
+        json_link = Markup('<a href="{}"><code>{}/{}</code></a>').format(
+            json_href, API_FOLDER, COVERAGE_FILE)
+        failing = sorted({rid for row in cov.rows for rid in (*row.rulings, *row.differs)
+                          if rid in self.by_id and self.by_id[rid].failing})
+        return {"title": L._("Coverage"), "sections": sections, "count": cov.rulings,
+                "json_href": json_href, "json_link": json_link, "failing": failing,
+                "rulings_href": links.to(f"{L.lang}/rulings/")}
 
     def _coverage_label(self, row: Row, L: Lang, links: Links) -> tuple[Text, str]:
         """A row's name in the page's language and the page that explains its item."""
@@ -632,10 +640,6 @@ class SiteModel:
             return _text(corpus.rulesets[row.item].title, lang), \
                 links.to(f"{lang}/rulesets/{row.item}/")
         return _term_text(corpus, row.item, lang), f"{glossary}#t-{row.item}"
-
-    def _ruling_link(self, rid: str, L: Lang, links: Links) -> dict[str, Any]:
-        return {"id": rid, "href": links.to(f"{L.lang}/rulings/{rid}/"),
-                "failing": bool(self.by_id[rid].failing) if rid in self.by_id else False}
 
     def _timeline(self, L: Lang, links: Links, spec: PageSpec) -> dict[str, Any]:
         """Each rule set with its summary and sources; each after the first is a dated change

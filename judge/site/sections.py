@@ -57,8 +57,27 @@ class Words:
         return " · ".join(self.rule_sets[i].short_name(self.lang) if i in self.rule_sets
                           else i for i in ids)
 
+    def rule_span(self, ids: Iterable[str]) -> str:
+        """Rule sets as a list of rulings shows them beside each title, shorter than
+        :meth:`rules`: three or more that follow one another in the corpus's order as the
+        first and the last ("2014-04–current"), the others as :meth:`rules` names them."""
+        order = {rs: i for i, rs in enumerate(self.rule_sets)}
+        runs: list[list[str]] = []
+        for rs in ids:
+            if runs and rs in order and order.get(runs[-1][-1]) == order[rs] - 1:
+                runs[-1].append(rs)
+            else:
+                runs.append([rs])
+        return " · ".join(
+            self._(RULE_SPAN, first=self.rules(run[:1]), last=self.rules(run[-1:]))
+            if len(run) >= 3 else self.rules(run) for run in runs)
+
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return ngettext_for(self.lang, singular, plural, n) % {"num": n}
+
+
+#: Three or more rule sets in a row, in a list of rulings (:meth:`Words.rule_span`).
+RULE_SPAN = N_("%(first)s–%(last)s")
 
 
 #: The rows of the answers' tables a phone shows without folding them: about one screen

@@ -149,12 +149,14 @@
 
   // A board's text alternative: the position it shows, read off the board as it is drawn
   // (the boxes and zone names of the page's frame, the labels, marks, powers and counts in
-  // each box) and said in the page's language with the frame's words (data-words, from
+  // each box) and said in the page's language with the words of BOARD_WORDS below (from
   // judge/site/board.py's BOARD_WORDS): whose turn it is, then each player's side, zone by
   // zone, the cards there now with their marks in words. Written here rather than in the
   // page, to keep the pages small; the sandbox asks it again for the boards it shows.
   // docs/site.md, "The replay on a ruling page".
   var SVG = "http://www.w3.org/2000/svg";
+  // by language; written in by judge build (judge/site/board.py, with_board_words)
+  var BOARD_WORDS = {} /* the board words of every language: judge build */;
   var described = 0;
 
   function fill(text, values) {
@@ -252,10 +254,10 @@
 
   function describeBoards(root) {
     var frame = root.querySelector("svg.board.frame");
-    if (!frame || !frame.getAttribute("data-words")) {
+    var words = BOARD_WORDS[document.documentElement.lang];
+    if (!frame || !words) {
       return;
     }
-    var words = JSON.parse(frame.getAttribute("data-words"));
     var marks = markWords(root, words);
     var path = frame.querySelector("path.bx");
     if (!path) {
@@ -426,6 +428,63 @@
     if (shared) {
       shared.click();
     }
+  }
+
+  // The coverage page: each row's lists of rulings ("Show") are in api/coverage.json, the
+  // output of judge coverage --json, one file for the three languages' pages rather than
+  // three copies in them; read the first time a list is opened, and filled as links to the
+  // rulings' pages (those failing their replay marked). docs/coverage.md, "On the site".
+  var lists = document.getElementById("coverage-lists");
+  if (lists) {
+    var table = null;
+    var failing = lists.getAttribute("data-failing").split(" ");
+    var fillList = function (details) {
+      var ul = details.querySelector("ul.ids");
+      var row = table[details.closest("tr").id] || {};
+      var ids = row[ul.classList.contains("diff") ? "differs" : "rulings"] || [];
+      ul.textContent = "";
+      ids.forEach(function (id) {
+        var li = document.createElement("li");
+        var a = document.createElement("a");
+        a.href = lists.getAttribute("data-rulings") + id + "/";
+        a.textContent = id;
+        li.appendChild(a);
+        if (failing.indexOf(id) >= 0) {
+          var mark = document.createElement("strong");
+          mark.className = "fail";
+          mark.textContent = lists.getAttribute("data-label");
+          li.appendChild(document.createTextNode(" "));
+          li.appendChild(mark);
+        }
+        ul.appendChild(li);
+      });
+      details.setAttribute("data-filled", "");
+    };
+    var loading = null;
+    var load = function () {
+      if (!loading) {
+        loading = fetch(lists.getAttribute("data-src")).then(function (response) {
+          return response.json();
+        }).then(function (data) {
+          table = {};
+          Object.keys(data.sections).forEach(function (category) {
+            data.sections[category].forEach(function (row) {
+              table["cov-" + category + "-" + row.item] = row;
+            });
+          });
+        });
+      }
+      return loading;
+    };
+    document.querySelectorAll("table.coverage details").forEach(function (details) {
+      details.addEventListener("toggle", function () {
+        if (details.open && !details.hasAttribute("data-filled")) {
+          load().then(function () {
+            fillList(details);
+          });
+        }
+      });
+    });
   }
 
   // Offline use: the worker (sw.js at the site's root) keeps the pages opened and the
