@@ -54,6 +54,7 @@ from judge.scenario.load import discover
 from judge.scenario.model import LANGS, Scenario
 from judge.scenario.run import replay as replay_scenario
 from judge.sources import Document, registry_for
+from judge.tomlfile import unreadable
 from judge.workers import Head
 
 _Item = TypeVar("_Item")
@@ -81,6 +82,15 @@ Stamp = tuple[int, int]
 def stamp_of(path: Path) -> Stamp:
     info = path.stat()
     return info.st_size, info.st_mtime_ns
+
+
+def _stamp(path: Path, rel: str) -> Stamp:
+    """:func:`stamp_of` a file just found in the corpus folder; one that is gone since (or
+    cannot be read) is the error loading it would give."""
+    try:
+        return stamp_of(path)
+    except OSError as exc:
+        raise unreadable(rel, exc) from None
 
 
 @dataclass(frozen=True)
@@ -352,7 +362,7 @@ def load_corpus(root: Path | None = None, *, replay: bool = True,
     for at, path in enumerate(discover([folder])):
         rel = _relative(path, root)
         try:
-            stamp = stamp_of(path) if stream else (0, 0)
+            stamp = _stamp(path, rel) if stream else (0, 0)
             scenario = load_one(path, rel)
         except ScenarioError as exc:
             errors.append(exc)
