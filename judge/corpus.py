@@ -22,7 +22,7 @@ replays (the search index needs only the texts).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -341,11 +341,16 @@ def replayed(corpus: Corpus) -> Corpus:
 
 
 def load_corpus(root: Path | None = None, *, replay: bool = True,
-                stream: bool = False) -> Corpus:
+                stream: bool = False,
+                each: Callable[[Ruling], None] | None = None) -> Corpus:
     """Load every ruling under ``root/rulings`` (default: :func:`default_root`) and the shared
     data; replay each ruling under each of its rule sets unless ``replay`` is false. With
     ``stream``, every file is loaded and checked but no ruling is held: ``corpus.rulings`` is
-    a :class:`Streamed` sequence that loads them again as it is read.
+    a :class:`Streamed` sequence that loads them again as it is read. ``each``, if given, is
+    called with each ruling (without its replays) as its file is first read, in the folder's
+    order, once its id is known to be new: what a reader of a stream needs of every ruling
+    is made from that reading, not from one more (``judge build``'s summaries); a corpus
+    that then fails to load makes it worthless.
 
     Raises :class:`~judge.errors.ScenarioError` for the first ruling that cannot be loaded and
     :class:`CorpusError` for two rulings with one id."""
@@ -373,6 +378,8 @@ def load_corpus(root: Path | None = None, *, replay: bool = True,
             continue
         heads[scenario.id] = Head(at, scenario.id, rel, scenario.rulesets, scenario.related,
                                   str(path))
+        if each is not None:
+            each(Ruling(scenario=scenario, path=rel, replays=MappingProxyType({})))
         if stream:
             stamps[scenario.id] = stamp
         else:

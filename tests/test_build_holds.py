@@ -124,3 +124,25 @@ def test_a_ruling_removed_during_the_folder_scan_is_the_one_line_error_of_an_unr
     rel = gone[0].relative_to(root).as_posix()
     assert [str(e) for e in caught.value.errors] == [
         f"{rel}:1: cannot read the file: No such file or directory"]
+
+
+def test_the_load_phase_and_the_search_index_read_no_file_beyond_the_corpus_check(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The summaries are made as the corpus check first reads each file (each file read
+    once), and the search index is made from them (no file read)."""
+    import judge.corpus
+    from judge.site.searchindex import write_search
+
+    loads: list[str] = []
+    load_one = judge.corpus.load_one
+
+    def counted(path: Path, shown: str) -> Scenario:
+        loads.append(shown)
+        return load_one(path, shown)
+
+    monkeypatch.setattr(judge.corpus, "load_one", counted)
+    site = load_streamed(FX_CORPUS)
+    assert sorted(loads) == sorted(d.path for d in site.rulings) and len(loads) > 1
+    write_search(site, tmp_path)
+    assert len(loads) == len(site.rulings)
+    assert (tmp_path / "search-index").is_dir()
