@@ -22,7 +22,7 @@ replays (the search index needs only the texts).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -54,6 +54,7 @@ from judge.scenario.load import discover
 from judge.scenario.model import LANGS, Scenario
 from judge.scenario.run import replay as replay_scenario
 from judge.sources import Document, registry_for
+from judge.tomlfile import unreadable
 from judge.workers import Head
 
 _Item = TypeVar("_Item")
@@ -81,6 +82,15 @@ Stamp = tuple[int, int]
 def stamp_of(path: Path) -> Stamp:
     info = path.stat()
     return info.st_size, info.st_mtime_ns
+
+
+def _stamp(path: Path, rel: str) -> Stamp:
+    """:func:`stamp_of` a file just found in the corpus folder; one that is gone since (or
+    cannot be read) is the error loading it would give."""
+    try:
+        return stamp_of(path)
+    except OSError as exc:
+        raise unreadable(rel, exc) from None
 
 
 @dataclass(frozen=True)
@@ -331,11 +341,16 @@ def replayed(corpus: Corpus) -> Corpus:
 
 
 def load_corpus(root: Path | None = None, *, replay: bool = True,
-                stream: bool = False) -> Corpus:
+                stream: bool = False,
+                each: Callable[[Ruling], None] | None = None) -> Corpus:
     """Load every ruling under ``root/rulings`` (default: :func:`default_root`) and the shared
     data; replay each ruling under each of its rule sets unless ``replay`` is false. With
     ``stream``, every file is loaded and checked but no ruling is held: ``corpus.rulings`` is
-    a :class:`Streamed` sequence that loads them again as it is read.
+    a :class:`Streamed` sequence that loads them again as it is read. ``each``, if given, is
+    called with each ruling (without its replays) as its file is first read, in the folder's
+    order, once its id is known to be new: what a reader of a stream needs of every ruling
+    is made from that reading, not from one more (``judge build``'s summaries); a corpus
+    that then fails to load makes it worthless.
 
     Raises :class:`~judge.errors.ScenarioError` for the first ruling that cannot be loaded and
     :class:`CorpusError` for two rulings with one id."""
@@ -352,7 +367,7 @@ def load_corpus(root: Path | None = None, *, replay: bool = True,
     for at, path in enumerate(discover([folder])):
         rel = _relative(path, root)
         try:
-            stamp = stamp_of(path) if stream else (0, 0)
+            stamp = _stamp(path, rel) if stream else (0, 0)
             scenario = load_one(path, rel)
         except ScenarioError as exc:
             errors.append(exc)
@@ -363,6 +378,8 @@ def load_corpus(root: Path | None = None, *, replay: bool = True,
             continue
         heads[scenario.id] = Head(at, scenario.id, rel, scenario.rulesets, scenario.related,
                                   str(path))
+        if each is not None:
+            each(Ruling(scenario=scenario, path=rel, replays=MappingProxyType({})))
         if stream:
             stamps[scenario.id] = stamp
         else:

@@ -327,22 +327,20 @@ def _signature(events: Iterable[Event]) -> tuple[Event, ...]:
 
 class Tally:
     """The coverage table, counted one ruling at a time (:meth:`add` each ruling of the
-    corpus in order of id, then :meth:`result`): what is kept of a ruling is its id in the
-    rows it exercises, never its traces, so a corpus read as a stream is counted as it goes
-    by (``judge db``)."""
+    corpus, in any order, then :meth:`result` with the corpus): what is kept of a ruling is
+    its id in the rows it exercises, never its traces, so a corpus read as a stream is counted
+    as it goes by (``judge db``), or as its files are first read (``judge build``)."""
 
-    def __init__(self, corpus: Corpus) -> None:
-        if not corpus.replayed:
-            raise ValueError("coverage needs a corpus loaded with replay=True")
-        self.corpus = corpus
+    def __init__(self) -> None:
         self.count = 0
         self.kinds: dict[str, list[str]] = {k: [] for k in KINDS}
         self.phases: dict[str, list[str]] = {p: [] for p in PHASES}
         self.steps: dict[str, list[str]] = {s: [] for s in ATTACK_STEPS}
-        self.replayed: dict[str, list[str]] = {rs: [] for rs in corpus.rulesets}
-        self.differs: dict[str, list[str]] = {rs: [] for rs in corpus.rulesets}
-        self.by_events: dict[str, list[str]] = {t: [] for t in corpus.glossary}
-        self.by_terms: dict[str, list[str]] = {t: [] for t in corpus.glossary}
+        # by rule set and by term: the corpus' rule sets and glossary keep theirs (result)
+        self.replayed: dict[str, list[str]] = {}
+        self.differs: dict[str, list[str]] = {}
+        self.by_events: dict[str, list[str]] = {}
+        self.by_terms: dict[str, list[str]] = {}
 
     def add(self, ruling: Ruling) -> None:
         self.count += 1
@@ -360,24 +358,34 @@ class Tally:
                 seen_steps.add(event.attack_step)
             seen_terms |= event_terms(event)
         for table, seen in ((self.kinds, seen_kinds), (self.phases, seen_phases),
-                            (self.steps, seen_steps), (self.by_events, seen_terms)):
+                            (self.steps, seen_steps)):
             for item in seen:
                 if item in table:
                     table[item].append(rid)
+        for item in seen_terms:
+            self.by_events.setdefault(item, []).append(rid)
         for listed in ruling.scenario.terms:
-            if listed in self.by_terms:
-                self.by_terms[listed].append(rid)
+            self.by_terms.setdefault(listed, []).append(rid)
         signatures = {rs: _signature(rep.events) for rs, rep in ruling.replays.items()}
         for rs in ruling.replays:
-            if rs in self.replayed:
-                self.replayed[rs].append(rid)
-                if any(sig != signatures[rs] for sig in signatures.values()):
-                    self.differs[rs].append(rid)
+            self.replayed.setdefault(rs, []).append(rid)
+            if any(sig != signatures[rs] for sig in signatures.values()):
+                self.differs.setdefault(rs, []).append(rid)
 
-    def result(self) -> Coverage:
-        kinds, phases, steps = self.kinds, self.phases, self.steps
-        replayed, differs = self.replayed, self.differs
-        by_events, by_terms = self.by_events, self.by_terms
+    def result(self, corpus: Corpus) -> Coverage:
+        """The table of ``corpus`` (loaded with its replays; its rule sets and glossary give
+        the rows), each row's rulings in order of id."""
+        if not corpus.replayed:
+            raise ValueError("coverage needs a corpus loaded with replay=True")
+
+        def ids(table: dict[str, list[str]]) -> dict[str, list[str]]:
+            return {key: sorted(rids) for key, rids in table.items()}
+
+        kinds, phases, steps = ids(self.kinds), ids(self.phases), ids(self.steps)
+        replayed = {rs: sorted(self.replayed.get(rs, ())) for rs in corpus.rulesets}
+        differs = {rs: sorted(self.differs.get(rs, ())) for rs in corpus.rulesets}
+        by_events = {t: sorted(self.by_events.get(t, ())) for t in corpus.glossary}
+        by_terms = {t: sorted(self.by_terms.get(t, ())) for t in corpus.glossary}
         rows: list[Row] = []
         for kind, number in KINDS.items():
             rows.append(Row("rule-processing", kind, f"{number:>2} {kind}",
@@ -388,10 +396,10 @@ class Tally:
         for step in ATTACK_STEPS:
             rows.append(Row("attack-step", step, step, tuple(steps[step]),
                             from_events=tuple(steps[step])))
-        for rs in self.corpus.rulesets:
+        for rs in corpus.rulesets:
             rows.append(Row("ruleset", rs, rs, tuple(replayed[rs]),
                             from_events=tuple(replayed[rs]), differs=tuple(differs[rs])))
-        for term_id, term in self.corpus.glossary.items():
+        for term_id, term in corpus.glossary.items():
             either = tuple(sorted(set(by_events[term_id]) | set(by_terms[term_id])))
             rows.append(Row("term", term_id, term.name("en"), either,
                             from_events=tuple(by_events[term_id]),
@@ -401,10 +409,10 @@ class Tally:
 
 def compute(corpus: Corpus) -> Coverage:
     """The coverage table of a corpus loaded with its replays."""
-    tally = Tally(corpus)
+    tally = Tally()
     for ruling in corpus.rulings:
         tally.add(ruling)
-    return tally.result()
+    return tally.result(corpus)
 
 
 def report_lines(cov: Coverage) -> Iterator[str]:

@@ -376,7 +376,7 @@ def _fill(db: Database, corpus: Corpus) -> None:
     rows = _Batches(table)
     cards, keys = _library_cards(corpus)
     rows.add("cards", cards)
-    tally = CoverageTally(corpus)
+    tally = CoverageTally()
     tag_count: dict[str, int] = {}
     for r in corpus.rulings:
         table.paths[r.id] = r.path
@@ -410,7 +410,7 @@ def _fill(db: Database, corpus: Corpus) -> None:
         tally.add(r)
     rows.flush()
     table("tags").insert_all({"id": t, "rulings": n} for t, n in sorted(tag_count.items()))
-    cov = tally.result()
+    cov = tally.result(corpus)
     positions = {cat: 0 for cat, _ in CATEGORIES}
     coverage = []
     for row in cov.rows:

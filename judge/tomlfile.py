@@ -53,6 +53,13 @@ def shown_path(path: Path) -> str:
     return str(path) if rel.startswith("..") else rel
 
 
+def unreadable(shown: str, exc: OSError,
+               error: type[ScenarioError] = ScenarioError) -> ScenarioError:
+    """The error for a file the system would not let us read (``shown``: its path as the
+    user reads it)."""
+    return error(shown, 1, FieldError("", f"cannot read the file: {exc.strerror or exc}"))
+
+
 def read_file(path: Path, shown: str | None = None,
               error: type[ScenarioError] = ScenarioError) -> str:
     """The text of a regular UTF-8 file of at most ``MAX_FILE_BYTES`` bytes."""
@@ -60,8 +67,7 @@ def read_file(path: Path, shown: str | None = None,
     try:
         info = os.stat(path)
     except OSError as exc:
-        raise error(shown, 1, FieldError("", f"cannot read the file: "
-                                                     f"{exc.strerror or exc}")) from None
+        raise unreadable(shown, exc, error) from None
     if not stat.S_ISREG(info.st_mode):
         raise error(shown, 1, FieldError("", "not a regular file (rulings and data "
                                                      "files are ordinary .toml files)"))
@@ -73,8 +79,7 @@ def read_file(path: Path, shown: str | None = None,
         with open(path, "rb") as fh:
             data = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise error(shown, 1, FieldError("", f"cannot read the file: "
-                                                     f"{exc.strerror or exc}")) from None
+        raise unreadable(shown, exc, error) from None
     if len(data) > MAX_FILE_BYTES:  # it grew while being read
         raise error(shown, 1, FieldError(
             "", f"the file has more than {MAX_FILE_BYTES} bytes (docs/limits.md)"))

@@ -95,3 +95,54 @@ def test_a_ruling_removed_after_the_load_phase_is_a_one_line_error(tmp_path: Pat
 def test_a_stream_left_unchanged_loads_again_without_error() -> None:
     corpus = load_corpus(FX_CORPUS, replay=False, stream=True)
     assert [r.id for r in corpus.rulings] == [r.id for r in corpus.rulings]
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_a_ruling_removed_during_the_folder_scan_is_the_one_line_error_of_an_unreadable_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stream: bool) -> None:
+    """A file the scan found and that is gone before it is read (streamed: before its size
+    and time are taken) is a ruling that cannot be read, the same error whether the corpus is
+    streamed or held, never an OSError's traceback."""
+    import judge.corpus
+    from judge.errors import ManyErrors
+
+    root = tmp_path / "corpus"
+    shutil.copytree(FX_CORPUS, root)
+    found = judge.corpus.discover
+    gone: list[Path] = []
+
+    def scan(folders: list[Path]) -> object:
+        for path in found(folders):
+            if not gone:
+                path.unlink()
+                gone.append(path)
+            yield path
+
+    monkeypatch.setattr(judge.corpus, "discover", scan)
+    with pytest.raises(ManyErrors) as caught:
+        load_corpus(root, replay=False, stream=stream)
+    rel = gone[0].relative_to(root).as_posix()
+    assert [str(e) for e in caught.value.errors] == [
+        f"{rel}:1: cannot read the file: No such file or directory"]
+
+
+def test_the_load_phase_and_the_search_index_read_no_file_beyond_the_corpus_check(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The summaries are made as the corpus check first reads each file (each file read
+    once), and the search index is made from them (no file read)."""
+    import judge.corpus
+    from judge.site.searchindex import write_search
+
+    loads: list[str] = []
+    load_one = judge.corpus.load_one
+
+    def counted(path: Path, shown: str) -> Scenario:
+        loads.append(shown)
+        return load_one(path, shown)
+
+    monkeypatch.setattr(judge.corpus, "load_one", counted)
+    site = load_streamed(FX_CORPUS)
+    assert sorted(loads) == sorted(d.path for d in site.rulings) and len(loads) > 1
+    write_search(site, tmp_path)
+    assert len(loads) == len(site.rulings)
+    assert (tmp_path / "search-index").is_dir()

@@ -220,7 +220,7 @@ def test_docs_name_every_field_of_the_bank(bank: Bank, corpus: Corpus) -> None:
 def test_the_quiz_phase_gives_the_same_bytes_forked_or_not(tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:
-    """judge build makes the quiz in a forked process beside the pages (QuizJob); where it
+    """judge build makes the quiz in a forked process beside the pages (quiz_phase); where it
     may not fork it makes it in the build's process: the files are the same bytes, and a
     failure in the forked process stops the build with one line."""
     from judge.paths import project_root
@@ -233,10 +233,10 @@ def test_the_quiz_phase_gives_the_same_bytes_forked_or_not(tmp_path: Path,
     model = SiteModel.build(site)
     model.quiz_page = True
     forked, here = tmp_path / "forked", tmp_path / "here"
-    # a thread another test of this worker left running would make QuizJob work in this
+    # a thread another test of this worker left running would make the phase work in this
     # process (it forks only a process of one thread): this test is about the forked path
     monkeypatch.setattr(build.threading, "active_count", lambda: 1)
-    report = build.QuizJob.start(site, model, forked, None).finish()
+    report = build.quiz_phase(site, model, forked, None).finish()
     assert model.quiz is None  # made in the other process
     assert report.pages == len(LANGS) and report.questions > 0
     make_quiz(site, model, here, lambda name, html: build._write(here, name, html))
@@ -262,7 +262,7 @@ def test_the_quiz_phase_gives_the_same_bytes_forked_or_not(tmp_path: Path,
 
     monkeypatch.setattr(build, "make_quiz", broken)
     with pytest.raises(build.BuildError, match="quiz was not made: ValueError: no bank today"):
-        build.QuizJob.start(site, model, tmp_path / "broken", None).finish()
+        build.quiz_phase(site, model, tmp_path / "broken", None).finish()
 
 
 def test_a_variant_skipped_as_not_mattering_plays_the_same(bank: Bank, corpus: Corpus) -> None:

@@ -182,3 +182,44 @@ def test_search_page_loads_the_engine_and_the_index_of_the_site(site: Path) -> N
         assert '<script src="../../assets/search-engine.js" defer></script>' in page
         assert page.index("search-engine.js") < page.index("assets/search.js")
     assert (site / "assets" / "search-engine.js").is_file()
+
+
+def test_the_search_phase_in_its_own_process_writes_the_same_bytes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """judge build writes the search index in a process forked for it (build.Phase), so that
+    its postings leave with that process: the files are those the build's own process writes,
+    and what goes wrong there stops the build with the one line it would give here."""
+    import os
+
+    from judge.search import static
+    from judge.site import build
+    from judge.site.load import load_streamed
+    from judge.site.searchindex import write_search
+
+    # a thread another test left running would make the phase run here: this test is about
+    # the forked path
+    monkeypatch.setattr(build.threading, "active_count", lambda: 1)
+    assert build.Phase.start("a phase", os.getpid, None).finish() != os.getpid()
+    site = load_streamed(FIXTURE)
+    forked, here = tmp_path / "forked", tmp_path / "here"
+    report = build.Phase.start("the search index", lambda: write_search(site, forked),
+                               None).finish()
+    assert report.docs > RULINGS
+    write_search(site, here)
+    assert digest(forked) == digest(here) != {}
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device", str(tmp_path / "x.gz"))
+
+    monkeypatch.setattr(static, "write_index", full)
+    with pytest.raises(build.BuildError) as caught:
+        build.Phase.start("the search index", lambda: write_search(site, forked), None).finish()
+    assert str(caught.value) == f"{tmp_path / 'x.gz'}: No space left on device"
+
+    def bug(*args: object, **kwargs: object) -> None:
+        raise KeyError("term")
+
+    monkeypatch.setattr(static, "write_index", bug)
+    with pytest.raises(build.BuildError) as caught:
+        build.Phase.start("the search index", lambda: write_search(site, forked), None).finish()
+    assert str(caught.value) == "the search index was not made: KeyError: 'term'"

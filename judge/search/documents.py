@@ -64,31 +64,33 @@ class SearchDoc(NamedTuple):
     basis: str = ""
 
 
-def _texts(ruling: Any, name: str) -> dict[str, str]:
+def _texts(listing: Any, name: str) -> dict[str, str]:
     """A text field by language, without the marks of interpretations (the sentence stays)."""
     from judge.sources import strip_marks
 
-    return {lang: strip_marks(t) for lang in LANGS if (t := ruling.text(name, lang, False))}
+    texts = listing.texts.get(name, {})
+    return {lang: strip_marks(t) for lang in LANGS if (t := texts.get(lang))}
 
 
-def ruling_doc(ruling: Any, glossary: Mapping[str, Any],
+def ruling_doc(listing: Any, path: str, glossary: Mapping[str, Any],
                registry: Mapping[str, Any] | None = None) -> SearchDoc:
-    """The document of a loaded ruling (:class:`judge.corpus.Ruling`); ``registry`` (the
+    """The document of a ruling at ``path`` from what it lists: its id, texts, tags, terms,
+    rule sets and citations, as its :class:`~judge.scenario.model.Scenario` or the site's
+    summary of it (:class:`judge.site.load.RulingSummary`) hold them; ``registry`` (the
     source registry) tells whether it rests on official text."""
     from judge.sources import rests_on_official
 
-    scenario = ruling.scenario
-    names = [n for t in scenario.terms if t in glossary
+    names = [n for t in listing.terms if t in glossary
              for n in glossary[t].names.values()]
     # the id too: its authors sum the ruling up in it (cost-exact-payment-no-overpaying)
-    keywords = " ".join([ruling.id.replace("-", " "),
-                         *(t.replace("-", " ") for t in scenario.tags), *names])
-    return SearchDoc(id=ruling.id, path=ruling.path, titles=_texts(ruling, "title"),
-                     bodies=_texts(ruling, "answer"), questions=_texts(ruling, "question"),
-                     explanations=_texts(ruling, "explanation"), tags=tuple(scenario.tags),
-                     rules=tuple(scenario.rulesets), terms=tuple(scenario.terms),
+    keywords = " ".join([listing.id.replace("-", " "),
+                         *(t.replace("-", " ") for t in listing.tags), *names])
+    return SearchDoc(id=listing.id, path=path, titles=_texts(listing, "title"),
+                     bodies=_texts(listing, "answer"), questions=_texts(listing, "question"),
+                     explanations=_texts(listing, "explanation"), tags=tuple(listing.tags),
+                     rules=tuple(listing.rulesets), terms=tuple(listing.terms),
                      keywords=keywords,
-                     basis="official" if rests_on_official(scenario.sources, registry or {})
+                     basis="official" if rests_on_official(listing.sources, registry or {})
                      else "community")
 
 
@@ -145,12 +147,19 @@ def corpus_documents(root: Path) -> tuple[list[SearchDoc], list[Any], list[str]]
     return documents(load_corpus(root, replay=False))
 
 
-def documents(corpus: Any) -> tuple[list[SearchDoc], list[Any], list[str]]:
+def documents(corpus: Any, listed: Iterable[Any] | None = None
+              ) -> tuple[list[SearchDoc], list[Any], list[str]]:
     """Every document of a loaded corpus (:class:`judge.corpus.Corpus`), in the order both
     indexes number them (rulings by id, glossary terms, kinds of rule processing, rule
-    changes), the glossary terms and the rule set ids."""
+    changes), the glossary terms and the rule set ids. ``listed``: the rulings as summaries
+    already made, in order of id (``judge build``'s, which has no need to load each file
+    again); without it, the corpus' rulings."""
     glossary = dict(corpus.glossary)
-    docs = [ruling_doc(r, glossary, corpus.sources) for r in corpus.rulings]
+    if listed is None:
+        docs = [ruling_doc(r.scenario, r.path, glossary, corpus.sources)
+                for r in corpus.rulings]
+    else:
+        docs = [ruling_doc(d, d.path, glossary, corpus.sources) for d in listed]
     docs += term_docs(glossary.values())
     docs += processing_docs(glossary)
     docs += change_docs(corpus.rulesets.values(), corpus.sources)

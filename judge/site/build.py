@@ -32,8 +32,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Generic, TypeVar, cast
 
 from judge.atomic import busy, lock_path
+from judge.entry import failure
 from judge.errors import JudgeError
 from judge.i18n import LANGS, gettext_for
 from judge.outputs import (
@@ -237,13 +239,15 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
     out = claimed.path
     # its lock: so that a concurrent build's clean-up leaves this folder alone
     tmp, lock = temp_folder(claimed)
-    job: QuizJob | None = None
+    job: Phase[QuizReport] | None = None
+    indexing: Phase[SearchReport] | None = None
     try:
         if quiz:  # a phase of its own, beside the pages: the bank, its pages and its JSON
-            job = QuizJob.start(site, model, tmp, lock)
-        if search:  # early, while this process holds least (its postings are the largest
-            # thing a build holds; the quiz's process is forked before them)
-            report.search = write_search(site, tmp)
+            job = quiz_phase(site, model, tmp, lock)
+        if search:  # in a process of its own, done before the render workers are forked:
+            # its postings are the largest thing a build holds, and they leave with it
+            indexing = Phase.start("the search index", lambda: write_search(site, tmp), lock)
+            report.search = indexing.finish()
             report.seconds["search"] = report.search.seconds
         start = time.perf_counter()
         total = len(specs) * len(LANGS) + 1
@@ -308,8 +312,9 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         report.offline = write_offline(tmp)  # last: its version covers every other file
         _swap(tmp, out)
     except BaseException:
-        if job is not None:
-            job.cancel()
+        for phase in (job, indexing):
+            if phase is not None:
+                phase.cancel()
         remove(tmp)
         raise
     finally:
@@ -340,56 +345,61 @@ def _copy(source: Path, target: Path) -> int:
     return target.stat().st_size
 
 
-# What the quiz's process makes, set by the parent just before it is forked (and inherited).
-_QUIZ: tuple[SiteInput, SiteModel, Path] | None = None
+#: A phase's report.
+R = TypeVar("R")
+# The work of a phase's process, set by the parent just before it is forked (and inherited).
+_PHASE: Callable[[], object] | None = None
 
 
-class QuizJob:
-    """The quiz phase (:func:`judge.quiz.site.make_quiz`) in a process forked from the
-    build, which meanwhile renders the other pages: the child shares the loaded corpus and
-    its replays without copying them, writes the quiz's files into the new folder and sends
-    back only its report. Where the build may not fork (other threads: ``judge serve``; no
-    fork on the system) the phase runs here, at once."""
+class Phase(Generic[R]):
+    """A phase of the build (the search index, the quiz) done in a process forked from the
+    build: the child shares the loaded corpus and its replays without copying them, writes its
+    files into the new folder and sends back only its report. What the phase allocates goes
+    with the child: the build's process stays as small as before it (glibc keeps what Python
+    freed, so the render workers, forked later, would otherwise start that large). Where the
+    build may not fork (other threads: ``judge serve``; no fork on the system) the phase
+    runs here, at once. ``what`` names the phase in the one-line error a failure gives."""
 
-    def __init__(self, report: QuizReport | None = None,
+    def __init__(self, what: str, report: R | None = None,
                  process: multiprocessing.process.BaseProcess | None = None,
                  conn: Connection | None = None) -> None:
-        self.report, self.process, self.conn = report, process, conn
+        self.what, self.report, self.process, self.conn = what, report, process, conn
 
     @classmethod
-    def start(cls, site: SiteInput, model: SiteModel, tmp: Path,
-              lock: int | None) -> QuizJob:
-        global _QUIZ
+    def start(cls, what: str, work: Callable[[], R], lock: int | None) -> Phase[R]:
+        global _PHASE
         if threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
-            return cls(report=make_quiz(site, model, tmp, lambda name, html: _write(tmp, name,
-                                                                                    html)))
+            return cls(what, report=work())
         context = multiprocessing.get_context("fork")
         receive, send = context.Pipe(duplex=False)
-        _QUIZ = (site, model, tmp)
+        _PHASE = work
         try:
-            process = context.Process(target=_quiz_child, args=(send, lock), daemon=True)
+            process = context.Process(target=_phase_child, args=(send, lock), daemon=True)
             process.start()
         finally:
-            _QUIZ = None
+            _PHASE = None
         send.close()
-        return cls(process=process, conn=receive)
+        return cls(what, process=process, conn=receive)
 
-    def finish(self) -> QuizReport:
-        """The phase's report, once it is done (a :class:`BuildError` if it failed)."""
+    def finish(self) -> R:
+        """The phase's report, once it is done (a :class:`BuildError` if it failed: the
+        error's own line where it is one judge reports, else the phase named)."""
         if self.report is not None:
             return self.report
         assert self.conn is not None and self.process is not None
         try:
             kind, value = self.conn.recv()
         except EOFError:
-            kind, value = "error", f"the quiz's process ended with {self.process.exitcode}"
+            kind, value = "error", f"its process ended with {self.process.exitcode}"
         finally:
             self.conn.close()
             self.process.join()
-        if kind != "ok" or not isinstance(value, QuizReport):
-            raise BuildError(f"the judge-training quiz was not made: {value}")
+        if kind == "judge":
+            raise BuildError(value)
+        if kind != "ok":
+            raise BuildError(f"{self.what} was not made: {value}")
         self.report = value
-        return value
+        return cast(R, value)
 
     def cancel(self) -> None:
         """Stop the phase's process (the build failed or was stopped)."""
@@ -398,18 +408,29 @@ class QuizJob:
             self.process.join()
 
 
-def _quiz_child(send: Connection, lock: int | None) -> None:
-    """The quiz's process: make the quiz and send its report (or what went wrong)."""
+def _phase_child(send: Connection, lock: int | None) -> None:
+    """A phase's process: do the work and send its report (or what went wrong, in one line:
+    an error judge reports as it would in the build's process)."""
     _close_in_worker(lock)
-    assert _QUIZ is not None, "QuizJob.start sets the work before forking"
-    site, model, tmp = _QUIZ
+    assert _PHASE is not None, "Phase.start sets the work before forking"
     try:
-        report = make_quiz(site, model, tmp, lambda name, html: _write(tmp, name, html))
-        send.send(("ok", report))
+        send.send(("ok", _PHASE()))
+    except (JudgeError, OSError) as exc:
+        lines: list[str] = []
+        failure(exc, lambda text, err=False: lines.append(text.removeprefix("Error: ")))
+        send.send(("judge", "; ".join(lines)))
     except Exception as exc:  # sent to the build, which reports it on one line
         send.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
         send.close()
+
+
+def quiz_phase(site: SiteInput, model: SiteModel, tmp: Path,
+               lock: int | None) -> Phase[QuizReport]:
+    """The quiz phase (:func:`judge.quiz.site.make_quiz`), beside the pages."""
+    return Phase.start("the judge-training quiz",
+                       lambda: make_quiz(site, model, tmp,
+                                         lambda name, html: _write(tmp, name, html)), lock)
 
 
 #: Below this many pages the pages are rendered in this process: starting workers and

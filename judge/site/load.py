@@ -9,8 +9,8 @@ need: the ``judge check`` result of each (ruling, rule set), what its replays go
 Nothing here depends on the page language.
 
 Two ways: :func:`load` holds every ruling's traces and boards (tests, tools);
-:func:`load_streamed`, which ``judge build`` uses, holds the scenarios and a
-:class:`RulingSummary` of each ruling, replaying each once to check it and count it, and again
+:func:`load_streamed`, which ``judge build`` uses, holds a :class:`RulingSummary` of each
+ruling, replaying each as the corpus check reads its file to check it and count it, and again
 (:meth:`SiteInput.full`) when its page and API file are made: a replay costs about a
 millisecond, far less than the pages, and the traces of 10,000 rulings do not fit in the
 build's memory budget.
@@ -39,10 +39,12 @@ from judge.site.replay import StepView, fold, step_views
 from judge.site.timeline import answer_keys
 
 
-def read_corpus(root: Path | None, replay: bool = True, stream: bool = False) -> Corpus:
+def read_corpus(root: Path | None, replay: bool = True, stream: bool = False,
+                each: Callable[[Ruling], None] | None = None) -> Corpus:
     """The one place the site reads the corpus (rulings, glossary, cards, rule sets, traces;
-    without ``replay``, no traces; with ``stream``, no ruling held)."""
-    return load_corpus(root, replay=replay, stream=stream)
+    without ``replay``, no traces; with ``stream``, no ruling held; ``each``: see
+    :func:`~judge.corpus.load_corpus`)."""
+    return load_corpus(root, replay=replay, stream=stream, each=each)
 
 
 @dataclass(frozen=True)
@@ -240,22 +242,27 @@ def load(root: Path | None = None, progress: Callable[[str], None] | None = None
 def load_streamed(root: Path | None = None,
                   progress: Callable[[str], None] | None = None) -> SiteInput:
     """The site's input as ``judge build`` reads it: the corpus as a stream (no ruling held),
-    and for each ruling, loaded and replayed once here and let go, its
+    and for each ruling, replayed as the corpus check first loads its file and let go, its
     :class:`RulingSummary` (the coverage table counted on the way). A ruling's scenario is
     loaded again when a page needs it and the boards of its page are drawn when its page is
     made (:meth:`SiteInput.full`), so what is held grows with neither the scenarios nor the
     traces."""
-    corpus = read_corpus(root, replay=False, stream=True)
-    tally = Tally(replayed(corpus))
-    rulings = []
+    tally = Tally()
+    summaries: dict[str, RulingSummary] = {}
     traces = 0
-    for full in replayed(corpus).rulings:
+
+    def summarise(ruling: Ruling) -> None:  # as the corpus check first reads its file
+        nonlocal traces
+        full = with_replays(ruling)
         traces += len(full.traces)
         tally.add(full)
-        rulings.append(RulingSummary.of(full))
+        summaries[full.id] = RulingSummary.of(full)
         if progress is not None:
             progress(full.id)
-    return SiteInput(corpus, tuple(rulings), tally.result(), traces)
+
+    corpus = read_corpus(root, replay=False, stream=True, each=summarise)
+    rulings = tuple(summaries[rid] for rid in sorted(summaries))  # corpus.rulings' order
+    return SiteInput(corpus, rulings, tally.result(replayed(corpus)), traces)
 
 
 def load_ruling(ruling: Ruling) -> RulingData:

@@ -35,7 +35,8 @@ def write_search(site: SiteInput, folder: Path) -> SearchReport:
     from judge.search.static import write_index
 
     start = time.perf_counter()
-    docs, terms, rulesets = documents(site.corpus)
+    # from the summaries the build holds: no ruling's file is read again
+    docs, terms, rulesets = documents(site.corpus, site.rulings)
     written = write_index(docs, folder / FOLDER, glossary=terms, rulesets=rulesets)
     return SearchReport(docs=written.docs, shards=written.shards, files=written.files,
                         bytes=written.bytes, seconds=time.perf_counter() - start)
