@@ -52,7 +52,7 @@ from judge.engine.state import (
     GameState,
     ZoneRef,
 )
-from judge.errors import IllegalAction
+from judge.errors import IllegalAction, ScenarioError
 from judge.scenario.expect import event_matches
 from judge.scenario.load import card_library
 from judge.scenario.model import EventPattern
@@ -76,6 +76,18 @@ settings.register_profile("ci", max_examples=CI_EXAMPLES, derandomize=True, data
 settings.register_profile("dev", max_examples=DEV_EXAMPLES, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
                       or ("ci" if os.environ.get("CI") else "dev"))
+
+
+def load_error(text: str, path: str = "x.toml") -> str:
+    """The message of the error loading ``text`` (as the file ``path``) gives: the tests of
+    bad input check it names the field; here, that it is one line."""
+    from judge.scenario.load import load_text
+
+    with pytest.raises(ScenarioError) as info:
+        load_text(text, path)
+    message = str(info.value)
+    assert "\n" not in message
+    return message
 
 
 # ---------------------------------------------------------------------- the table DSL

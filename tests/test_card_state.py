@@ -8,12 +8,11 @@ own layer computes), and that random games use every new card of the driver's po
 from __future__ import annotations
 
 import pytest
+from conftest import load_error
 
 from judge.data import load_rulesets
 from judge.engine import events as ev
 from judge.engine.driver import card_pool, play_random_game
-from judge.errors import ScenarioError
-from judge.scenario.load import load_text
 
 HEAD = '''format_version = 9
 id = "x"
@@ -33,9 +32,7 @@ signi1 = "X:x"
 
 
 def error_of(body: str) -> str:
-    with pytest.raises(ScenarioError) as info:
-        load_text(HEAD.replace("BODY", body), "x.toml")
-    return str(info.value)
+    return load_error(HEAD.replace("BODY", body))
 
 
 @pytest.mark.parametrize(("body", "where"), [

@@ -8,8 +8,8 @@ under a rule set that predates them (judge/engine/eras.py)."""
 from __future__ import annotations
 
 import pytest
+from conftest import load_error
 
-from judge.errors import ScenarioError
 from judge.scenario.load import load_text
 
 HEAD = '''id = "kw-test"
@@ -40,12 +40,7 @@ def ruling(*, rulesets: str = '["current"]', setup: str = "", zones: str = "", c
             .replace("EXPECT", expect))
 
 
-def error_of(text: str) -> str:
-    with pytest.raises(ScenarioError) as info:
-        load_text(text, "x.toml")
-    message = str(info.value)
-    assert "\n" not in message
-    return message
+error_of = load_error
 
 
 def line_of(text: str, fragment: str) -> int:

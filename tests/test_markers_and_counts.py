@@ -10,12 +10,12 @@ their text and JSON forms; random games set, remove and count them.
 from __future__ import annotations
 
 import pytest
+from conftest import load_error
 
 from judge.data import load_rulesets
 from judge.engine import events as ev
 from judge.engine.driver import card_pool, play_random_game
 from judge.engine.trace import Position
-from judge.errors import ScenarioError
 from judge.scenario.load import load_text
 from judge.scenario.run import replay
 
@@ -49,12 +49,7 @@ def text(card: str = "", setup: str = "", steps: str = "") -> str:
     return HEAD.replace("CARD", card).replace("SETUP", setup).replace("STEPS", steps)
 
 
-def error_of(body: str) -> str:
-    with pytest.raises(ScenarioError) as info:
-        load_text(body, "x.toml")
-    message = str(info.value)
-    assert "\n" not in message
-    return message
+error_of = load_error
 
 
 def effect(ops: str) -> str:

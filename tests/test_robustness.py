@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import load_error
 
 from judge.corpus import fingerprint
 from judge.data import card_library, load_glossary, load_rulesets
@@ -32,10 +33,7 @@ DATA = project_root() / "data"
 
 
 def error_of(text: str) -> str:
-    with pytest.raises(ScenarioError) as info:
-        load_text(text, "x.toml")
-    message = str(info.value)
-    assert "\n" not in message
+    message = load_error(text)
     assert message.startswith("x.toml:")
     return message
 
