@@ -244,9 +244,13 @@ def activation(context: Any) -> Iterator[Any]:
 
     session = context.new_cdp_session(blank)
     session.on("ServiceWorker.workerVersionUpdated", updated)
-    session.send("ServiceWorker.enable")
-    blank.wait_for_timeout(0)
-    waiting = [v for v, status in states.items() if status == "installed"]
+    session.send("ServiceWorker.enable")  # the browser answers with every worker it knows
+    deadline = time.monotonic() + WAIT_MS / 1000
+    waiting: list[str] = []
+    while not waiting:  # its answer comes as events, a moment after the call returns
+        assert time.monotonic() < deadline, f"no waiting worker among {states}"
+        blank.wait_for_timeout(20)
+        waiting = [v for v, status in states.items() if status == "installed"]
     assert len(waiting) == 1, states
     yield blank
     deadline = time.monotonic() + WAIT_MS / 1000
