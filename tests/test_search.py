@@ -302,7 +302,15 @@ def test_every_main_ruling_exists_and_lists_its_term() -> None:
     ("じゃんけん", ["じゃんけん"]),
     ("牌组用完了怎么办", ["牌组用完"]),
     ("冻结的精灵能攻击吗", ["冻结", "精灵", "攻击"]),
-    ("效果对象谁来选", ["效果", "对象", "选"]),
+    # a question word that asks for a player is looked for as the word player
+    ("效果对象谁来选", ["效果", "对象", "选", "玩家"]),
+    ("対象は誰が選ぶ", ["対象", "プレイヤー", "選"]),
+    ("who chooses the targets", ["player", "chooses", "targets"]),
+    ("what chooses the targets", ["chooses", "targets"]),
+    # other negations of paying ask for the unpaid cost, in any language
+    ("アンコールを支払わなかった", ["アンコール", "支払わなかった"]),
+    ("召还费用没有支付", ["召还", "费用", "没有支付"]),
+    ("what if I didn't pay", ["didn't pay"]),
     # a run of three Han characters or more that is no glossary name: its pairs
     ("猜拳赢了可以选后攻吗", ["猜拳", "拳赢", "选后", "后攻"]),
     ("乐曲怎么用", ["乐曲"]),  # how is it used: the term alone
@@ -540,6 +548,42 @@ def test_a_katakana_slip_is_corrected_to_the_glossary_form(tmp_path: Path) -> No
         assert ix.search("ばにっしゅ", lang="ja").corrections == ()  # a glossary form
         assert ix.search("カード", lang="ja").corrections == ()  # results hold it
         assert ix.search("バニ", lang="ja").corrections == ()  # under four characters
+
+
+def test_a_homophone_slip_is_corrected_where_no_result_holds_it(tmp_path: Path) -> None:
+    """A kanji of ``[typos] homophones`` typed for another of the same reading before its
+    kana (会わない for 合わない) is replaced where no result holds the slip and results hold
+    what is meant; a slip that results hold is a word and stays as typed."""
+    docs = [SearchDoc("match", "a.toml", {"ja": "限定条件に合わないシグニはトラッシュに置かれる"}),
+            SearchDoc("meet", "b.toml", {"ja": "相手と会う"}),
+            SearchDoc("other", "c.toml", {"ja": "カードを引く"})]
+    with small_index(tmp_path / "ix", docs) as ix:
+        result = ix.search("限定条件に祓わない", lang="ja")
+        assert result.corrections == ()  # 払わ: no result holds what is meant
+        result = ix.search("条件が会わないシグニ", lang="ja")
+        assert result.corrections == (("条件が会わないシグニ", "条件が合わないシグニ"),)
+        assert result.hits[0].id == "match"
+    docs[1] = SearchDoc("meet", "b.toml", {"ja": "相手と会わない"})
+    with small_index(tmp_path / "ix2", docs) as ix:
+        assert ix.search("条件が会わないシグニ", lang="ja").corrections == ()
+
+
+def test_a_dash_between_katakana_words_joins_or_parts_them(tmp_path: Path) -> None:
+    """A dash between two katakana runs is the prolonged sound mark where results hold the
+    runs so joined (ライフバ-スト), else nothing where they hold the runs written together
+    (ルリグ-デッキ), else a space; a dash typed after the last katakana stays the mark."""
+    docs = [SearchDoc("burst", "a.toml", {"ja": "ライフバーストを使う"}),
+            SearchDoc("deck", "b.toml", {"ja": "ルリグデッキは10枚"}),
+            SearchDoc("game", "c.toml", {"ja": "ゲームのルール"})]
+    with small_index(tmp_path / "ix", docs) as ix:
+        assert ix.search("ライフバ-スト", lang="ja").corrections == ()
+        result = ix.search("ルリグ-デッキ", lang="ja")
+        assert result.corrections == (("ルリグ-デッキ", "ルリグデッキ"),)
+        assert [h.id for h in result.hits] == ["deck"]
+        result = ix.search("ゲーム-ルール", lang="ja")
+        assert result.corrections == (("ゲーム-ルール", "ゲーム ルール"),)
+        assert [h.id for h in result.hits] == ["game"]
+        assert ix.search("ｹﾞｰﾑ-", lang="ja").corrections == ()
 
 
 def test_a_glossary_name_typed_as_separate_words_is_found(tmp_path: Path) -> None:

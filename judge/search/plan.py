@@ -15,6 +15,7 @@ asked of the caller (``known`` and ``suggest`` of :func:`make_plan`).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -230,6 +231,39 @@ class Planner:
             out.append(run)
         return "".join(out) if changed else None
 
+    def fix_dash(self, word: str) -> str | None:
+        """The word with each dash between two katakana runs (``[fold] long_marks``) read
+        as the prolonged sound mark only where results hold the runs so joined
+        (``ライフバ-スト``); else as nothing where results hold the runs written together
+        (``ルリグ-デッキ``: ``ルリグデッキ``), else as a space (two words); None when the
+        word holds no such dash."""
+        if self.holds is None:
+            return None
+        marks = definition()["fold"]["long_marks"]
+        runs = katakana_runs(unicodedata.normalize("NFKC", word))
+        out, changed = [run for _, run in runs], False
+        for i in range(1, len(runs) - 1):
+            if runs[i][0] or len(runs[i][1]) != 1 or runs[i][1] not in marks \
+                    or not (runs[i - 1][0] and runs[i + 1][0]):
+                continue
+            left, right = runs[i - 1][1], runs[i + 1][1]
+            if self.holds(left + "\u30fc" + right):
+                continue
+            out[i], changed = ("" if self.holds(left + right) else " "), True
+        return "".join(out) if changed else None
+
+    def fix_homophone(self, word: str) -> str | None:
+        """The word with each common slip of a kanji for another of the same reading
+        (``[typos] homophones``: ``会わ`` for ``合わ``) replaced, where no result holds the
+        slip and results hold its replacement; None when nothing changes."""
+        if self.holds is None:
+            return None
+        out = word
+        for typed, meant in definition()["typos"].get("homophones", []):
+            if typed in out and not self.holds(typed) and self.holds(meant):
+                out = out.replace(typed, meant)
+        return out if out != word else None
+
     def fix_han(self, word: str, swaps: dict[str, str]) -> str | None:
         """The correction of a piece of a refined query that is two Han characters no result
         holds (``[typos] han`` of the definition): a pair of a glossary name or alias one
@@ -273,7 +307,11 @@ class Planner:
         fixes: list[tuple[str, str]] = []
         if node is not None:
             node, fixes = correct(node, self.fix)
+            node, more = correct(node, self.fix_dash)
+            fixes += more
             node, more = correct(node, self.fix_kana)
+            fixes += more
+            node, more = correct(node, self.fix_homophone)
             fixes += more
             node = refine(expand(node, self.glossary), han)
             if node is not None:

@@ -660,6 +660,12 @@ _WORDS = definition()
 #: (``[english] stop`` of the definition). They are left out of a query's words, never out of
 #: a quoted phrase or a glossary name.
 EN_STOP = frozenset(_WORDS["english"]["stop"])
+#: Question words that ask for a kind of thing the rulings name (who: a player), each looked
+#: for as that word instead of being left out (``hints`` of ``[english]``, ``[japanese]`` and
+#: ``[chinese]``).
+EN_HINTS: dict[str, str] = _WORDS["english"].get("hints", {})
+JA_HINTS: dict[str, str] = _WORDS["japanese"].get("hints", {})
+ZH_HINTS: tuple[tuple[str, str], ...] = tuple(sorted(_WORDS["chinese"].get("hints", {}).items()))
 #: Japanese function words and endings (hiragana), cut from the ends of a hiragana run that
 #: is part of a longer word, longest first.
 JA_STOP = tuple(sorted(set(_WORDS["japanese"]["stop"]), key=lambda w: (-len(w), w)))
@@ -748,7 +754,9 @@ def _pieces(node: Text, han: str = "") -> list[Node]:
         return [node]
     if not is_cjk(node.text):
         words = [m.group(0) for m in TOKEN_PATTERN.finditer(fold(node.text))]
-        return [node] if any(w not in EN_STOP for w in words) else []
+        if any(w not in EN_STOP for w in words):
+            return [node]
+        return [Text(EN_HINTS[w]) for w in words if w in EN_HINTS]
     runs = script_runs(node.text)
     mixed = node.fragment or len({kind for kind, _run in runs}) > 1
     out: list[Node] = []
@@ -762,6 +770,8 @@ def _pieces(node: Text, han: str = "") -> list[Node]:
         if kind == "latin":
             if fold(run) not in EN_STOP:
                 out.append(Text(run))
+            elif fold(run) in EN_HINTS:
+                out.append(Text(EN_HINTS[fold(run)]))
         elif kind == "kata":
             out.append(Text(run))
             if passive:
@@ -774,9 +784,13 @@ def _pieces(node: Text, han: str = "") -> list[Node]:
                 out.append(Text(rest))
         else:
             if han != "zh-Hans" and run in JA_HAN_STOP:
+                if run in JA_HINTS:
+                    out.append(Text(JA_HINTS[run]))
                 continue
             for piece in ([run] if han == "ja" else _strip_zh(run, han)):
                 out.extend(Text(p) for p in _han_pieces(piece))
+            if han != "ja":
+                out.extend(Text(hint) for word, hint in ZH_HINTS if word in run)
             if passive:
                 out.append(passive)
     return out

@@ -1063,6 +1063,12 @@
     }
     this.a = analysis;
     this.enStop = new Set(def.english.stop);
+    // question words looked for as what they ask for (who: player), query.EN_HINTS etc.
+    this.enHints = new Map(Object.entries(def.english.hints || {}));
+    this.jaHints = new Map(Object.entries(def.japanese.hints || {}));
+    this.zhHints = Object.entries(def.chinese.hints || {}).sort(function (a, b) {
+      return compareStrings(a[0], b[0]);
+    });
     this.jaStop = byLength(def.japanese.stop);
     this.jaStopSet = new Set(def.japanese.stop);
     this.jaPassive = def.japanese.passive;
@@ -1156,7 +1162,12 @@
     }
     if (!isCjk(node.text)) {
       var words = tokenRuns(this.a.fold(node.text));
-      return words.some(function (w) { return !self.enStop.has(w); }) ? [node] : [];
+      if (words.some(function (w) { return !self.enStop.has(w); })) {
+        return [node];
+      }
+      return words.filter(function (w) { return self.enHints.has(w); }).map(function (w) {
+        return Text(self.enHints.get(w));
+      });
     }
     var runs = scriptRuns(node.text, this.a.longMarks);
     var kinds = new Set(runs.map(function (r) { return r[0]; }));
@@ -1173,6 +1184,8 @@
       if (kind === "latin") {
         if (!self.enStop.has(self.a.fold(run))) {
           out.push(Text(run));
+        } else if (self.enHints.has(self.a.fold(run))) {
+          out.push(Text(self.enHints.get(self.a.fold(run))));
         }
       } else if (kind === "kata") {
         out.push(Text(run));
@@ -1189,11 +1202,21 @@
         }
       } else {
         if (han !== "zh-Hans" && self.jaHanStop.has(run)) {
+          if (self.jaHints.has(run)) {
+            out.push(Text(self.jaHints.get(run)));
+          }
           return;
         }
         (han === "ja" ? [run] : self.stripZh(run, han)).forEach(function (piece) {
           self.hanPieces(piece).forEach(function (p) { out.push(Text(p)); });
         });
+        if (han !== "ja") {
+          self.zhHints.forEach(function (h) {
+            if (run.indexOf(h[0]) >= 0) {
+              out.push(Text(h[1]));
+            }
+          });
+        }
         if (passive) {
           out.push(passive);
         }
@@ -1429,6 +1452,61 @@
     }).join("");
     return changed ? out : null;
   };
+  /**
+   * The word with each dash between two katakana runs read as the prolonged sound mark where
+   * results hold the runs so joined, else as nothing where they hold the runs written together,
+   * else as a space (fix_dash); null when the word holds no such dash.
+   */
+  Planner.prototype.fixDash = function (word) {
+    var self = this;
+    var marks = this.x.def.fold.long_marks;
+    var runs = katakanaRuns(word.normalize("NFKC"));
+    var out = runs.map(function (r) { return r[1]; });
+    var changed = false;
+    for (var i = 1; i < runs.length - 1; i++) {
+      if (runs[i][0] || chars(runs[i][1]).length !== 1 || marks.indexOf(runs[i][1]) < 0 ||
+          !(runs[i - 1][0] && runs[i + 1][0])) {
+        continue;
+      }
+      var left = runs[i - 1][1];
+      var right = runs[i + 1][1];
+      if (self.holds(left + "\u30fc" + right)) {
+        continue;
+      }
+      out[i] = self.holds(left + right) ? "" : " ";
+      changed = true;
+    }
+    return changed ? out.join("") : null;
+  };
+  /** The texts fixDash and fixHomophone may ask `holds` about for a word as typed. */
+  Planner.prototype.slipTexts = function (word) {
+    var out = [];
+    var marks = this.x.def.fold.long_marks;
+    var runs = katakanaRuns(word.normalize("NFKC"));
+    for (var i = 1; i < runs.length - 1; i++) {
+      if (!runs[i][0] && chars(runs[i][1]).length === 1 && marks.indexOf(runs[i][1]) >= 0 &&
+          runs[i - 1][0] && runs[i + 1][0]) {
+        out.push(runs[i - 1][1] + "\u30fc" + runs[i + 1][1], runs[i - 1][1] + runs[i + 1][1]);
+      }
+    }
+    (this.x.def.typos.homophones || []).forEach(function (pair) {
+      if (word.indexOf(pair[0]) >= 0) {
+        out.push(pair[0], pair[1]);
+      }
+    });
+    return out;
+  };
+  /** The word with the common slips of `[typos] homophones` replaced (fix_homophone). */
+  Planner.prototype.fixHomophone = function (word) {
+    var self = this;
+    var out = word;
+    (this.x.def.typos.homophones || []).forEach(function (pair) {
+      if (out.indexOf(pair[0]) >= 0 && !self.holds(pair[0]) && self.holds(pair[1])) {
+        out = out.split(pair[0]).join(pair[1]);
+      }
+    });
+    return out !== word ? out : null;
+  };
   /** Parse, correct and expand a query, and leave out its common words (the han pieces are
    * corrected by plan). */
   Planner.prototype.read = function (text, han) {
@@ -1439,9 +1517,11 @@
     var fixes = [];
     if (parsed) {
       var corrected = correct(node, function (w) { return self.fix(w); });
-      var kana = correct(corrected[0], function (w) { return self.fixKana(w); });
-      node = x.words.refine(expand(kana[0], x.glossary), han);
-      fixes = corrected[1].concat(kana[1]);
+      var dash = correct(corrected[0], function (w) { return self.fixDash(w); });
+      var kana = correct(dash[0], function (w) { return self.fixKana(w); });
+      var homophone = correct(kana[0], function (w) { return self.fixHomophone(w); });
+      node = x.words.refine(expand(homophone[0], x.glossary), han);
+      fixes = corrected[1].concat(dash[1], kana[1], homophone[1]);
     }
     return { node: node, fixes: fixes, parsed: parsed };
   };
@@ -1912,11 +1992,12 @@
         }
       });
     }
-    // ... the katakana runs a slip may have made unknown (fix_kana)
+    // ... the katakana runs a slip may have made unknown (fix_kana), and what fix_dash and
+    // fix_homophone ask about
     var kana = [];
     if (node !== null) {
       plainWords(node, []).forEach(function (w) {
-        self.planner.kanaRuns(w).forEach(function (run) {
+        self.planner.kanaRuns(w).concat(self.planner.slipTexts(w)).forEach(function (run) {
           Array.prototype.push.apply(kana, self.a.queryTokens(run));
         });
       });
