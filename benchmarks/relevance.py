@@ -93,9 +93,11 @@ def load_queries(path: Path = QUERIES, *, subset: bool = False) -> list[Query]:
         except KeyError as exc:
             raise ValueError(f"{path}: query {n} has no {exc.args[0]!r}") from None
         if query.lang not in LANGS:
-            raise ValueError(f"{path}: query {n} ({query.q!r}): unknown language {query.lang!r}")
+            raise ValueError(f"{path}: query {n} ({query.q!r}): unknown language {query.lang!r}"
+                             f" (valid: {', '.join(LANGS)})")
         if query.kind not in KINDS:
-            raise ValueError(f"{path}: query {n} ({query.q!r}): unknown kind {query.kind!r}")
+            raise ValueError(f"{path}: query {n} ({query.q!r}): unknown kind {query.kind!r}"
+                             f" (valid: {', '.join(KINDS)})")
         if not query.accept and not query.gap:
             raise ValueError(f"{path}: query {n} ({query.q!r}) accepts nothing")
         if query.gap:
@@ -267,7 +269,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     code = (args.code or ROOT).resolve()
     sys.path.insert(0, str(code))
-    queries = load_queries(args.queries, subset=args.subset)
+    try:
+        queries = load_queries(args.queries, subset=args.subset)
+    except (ValueError, OSError, tomllib.TOMLDecodeError) as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 2
     reports: list[Report] = []
     if args.engine in ("cli", "both"):
         reports.append(evaluate(cli_search_runner(code), queries, engine="cli"))

@@ -29,6 +29,7 @@ from relevance import (  # noqa: E402
     cli_search_runner,
     evaluate,
     load_queries,
+    main,
 )
 
 
@@ -53,7 +54,8 @@ def test_the_judged_set_is_big_balanced_and_explained() -> None:
 
 #: The judged sets the ranking work reads (the blind guard, benchmarks/blind-queries.toml, is
 #: left to its own author): the judged set, the development set and the training set.
-SETS = ("relevance-queries.toml", "dev-queries.toml", "train-queries.toml")
+SETS = ("relevance-queries.toml", "dev-queries.toml", "train-queries.toml",
+        "train2-queries.toml", "train3-queries.toml")
 
 
 def test_the_training_set_is_big_and_in_three_languages() -> None:
@@ -64,6 +66,17 @@ def test_the_training_set_is_big_and_in_three_languages() -> None:
     assert set(per_lang) == set(LANGS) and min(per_lang.values()) >= 30
     assert len({q.kind for q in queries}) >= 8
     assert len({(q.q, q.lang) for q in queries}) == len(queries), "a query is judged twice"
+
+
+def test_a_query_set_with_an_unknown_kind_is_one_line_of_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "q.toml"
+    path.write_text('[[query]]\nq = "x"\nlang = "en"\nkind = "keyword"\naccept = ["a"]\n'
+                    'note = "n"\n', encoding="utf-8")
+    assert main(["--queries", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown kind 'keyword'" in err
+    assert "(valid: bare-term, question," in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("name", SETS)
