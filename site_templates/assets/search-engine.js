@@ -175,13 +175,17 @@
     };
     /** British spelling, then Porter's stem (whoosh's), for a word of ASCII letters. */
     this.latinToken = function (word) {
+      // the few words Porter makes another word (one: on), and the ordinals written with a
+      // digit (2nd: second), have their own token
+      if (has(english.stems, word)) {
+        return english.stems[word];
+      }
       if (!isAsciiAlpha(word)) {
         return word;
       }
       var known = cache.get(word);
       if (known === undefined) {
-        // the few words Porter makes another word (one: on) have their own token
-        known = has(english.stems, word) ? english.stems[word] : porter(self.british(word));
+        known = porter(self.british(word));
         cache.set(word, known);
       }
       return known;
