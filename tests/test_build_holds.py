@@ -1,7 +1,8 @@
 """What ``judge build`` holds of each ruling between its phases (judge.site.load.load_streamed):
-a summary (texts, tags, citations, results, what its replays went through), never the ruling's
-parsed scenario nor its traces; a page that needs the scenario loads the file again, and a file
-changed since the load phase stops the build rather than mixing two versions of a ruling."""
+a summary (texts, tags, citations, results, what its replays went through) and the scenario
+pickled as the corpus check read it, never the ruling's parsed scenario nor its traces; a page
+that needs the scenario unpickles it, and a file changed since the load phase stops the build
+rather than mixing two versions of a ruling."""
 
 from __future__ import annotations
 
