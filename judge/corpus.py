@@ -22,12 +22,14 @@ replays (the search index needs only the texts).
 from __future__ import annotations
 
 import dataclasses
+import io
+import pickle
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Generic, TypeVar, overload
+from typing import Generic, TypeVar, cast, overload
 
 from judge.data import (
     Term,
@@ -267,6 +269,47 @@ class _Remade(Sequence[Ruling], Generic[_Item]):
         raise NotImplementedError
 
 
+def _library() -> dict[str, CardDef]:
+    """The cards a scenario takes from the library (and the filler), by id."""
+    return {**card_library().cards, FILLER.id: FILLER}
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles a scenario with the library's cards as references (their ids), so that the
+    scenario unpickled names the same card objects as a loaded one: what tells a library
+    card from a ruling's own is that object (:meth:`Corpus.inline_cards`)."""
+
+    def __init__(self, out: io.BytesIO) -> None:
+        super().__init__(out, pickle.HIGHEST_PROTOCOL)
+        self.library = _library()
+
+    def persistent_id(self, obj: object) -> str | None:
+        if isinstance(obj, CardDef) and self.library.get(obj.id) is obj:
+            return obj.id
+        return None
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, data: io.BytesIO) -> None:
+        super().__init__(data)
+        self.library = _library()
+
+    def persistent_load(self, pid: object) -> CardDef:
+        return self.library[str(pid)]
+
+
+def pickled(scenario: Scenario) -> bytes:
+    """A scenario kept for a stream read again (``load_corpus(keep=True)``)."""
+    out = io.BytesIO()
+    _Pickler(out).dump(scenario)
+    return out.getvalue()
+
+
+def unpickled(data: bytes) -> Scenario:
+    """The scenario :func:`pickled` kept, with the library's own cards."""
+    return cast(Scenario, _Unpickler(io.BytesIO(data)).load())
+
+
 class Streamed(_Remade[Head]):
     """The rulings of a corpus loaded with ``stream=True``, sorted by id, none of them held:
     iterating loads each ruling again from its file (and replays it, for a corpus loaded with
@@ -275,13 +318,17 @@ class Streamed(_Remade[Head]):
     rulings once (``judge db``) pays one more loading of each file for a peak memory that does
     not grow with the corpus. A file whose id, size or modification time is not what it was
     when the corpus was loaded is a :class:`CorpusError` (``stamps``: each id's
-    :data:`Stamp` then)."""
+    :data:`Stamp` then). ``kept``: scenarios pickled as their files were first read
+    (``load_corpus(keep=True)``), unpickled rather than loaded again, about a seventh of the
+    cost of reading, parsing and validating the file; the file must still have its stamp."""
 
     def __init__(self, heads: Sequence[Head], replay: bool,
-                 stamps: Mapping[str, Stamp] | None = None) -> None:
+                 stamps: Mapping[str, Stamp] | None = None,
+                 kept: Mapping[str, bytes] | None = None) -> None:
         super().__init__(heads)
         self._replay = replay
         self._stamps: Mapping[str, Stamp] = stamps or {}
+        self._kept: Mapping[str, bytes] = kept or {}
 
     @property
     def paths(self) -> dict[str, str]:
@@ -290,7 +337,7 @@ class Streamed(_Remade[Head]):
 
     def replaying(self) -> Streamed:
         """The same rulings, each replayed as it is loaded."""
-        return Streamed(self._items, True, self._stamps)
+        return Streamed(self._items, True, self._stamps, self._kept)
 
     def _make(self, head: Head) -> Ruling:
         try:
@@ -299,7 +346,9 @@ class Streamed(_Remade[Head]):
             raise CorpusError(f"{head.path} changed while the corpus was being read (it can "
                               f"no longer be read: {exc.strerror}): run the command "
                               "again") from None
-        scenario = load_one(Path(head.file), head.path)
+        kept = self._kept.get(head.id)
+        scenario = load_one(Path(head.file), head.path) if kept is None or \
+            stamp != self._stamps.get(head.id) else unpickled(kept)
         if scenario.id != head.id:
             raise CorpusError(f"{head.path} changed while the corpus was being read (its id "
                               f"was {head.id!r}, now {scenario.id!r}): run the command again")
@@ -340,8 +389,37 @@ def replayed(corpus: Corpus) -> Corpus:
     return dataclasses.replace(corpus, rulings=rulings, replayed=True)
 
 
+class Tapped(Sequence[Ruling]):
+    """Rulings read by one reader and shown, as it reads each, to another (``tap``): one
+    loading and one replay of each ruling serve both. ``judge build`` makes the quiz's bank
+    from the rulings the database reads (:func:`judge.quiz.site.make_quiz`), each loaded and
+    replayed once for the two. Only iterating shows a ruling to ``tap``; ``seen`` counts
+    them, so that the second reader can tell that the first read every ruling."""
+
+    def __init__(self, rulings: Sequence[Ruling], tap: Callable[[Ruling], None]) -> None:
+        self._rulings, self._tap, self.seen = rulings, tap, 0
+
+    def __len__(self) -> int:
+        return len(self._rulings)
+
+    @overload
+    def __getitem__(self, index: int) -> Ruling: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Ruling]: ...
+
+    def __getitem__(self, index: int | slice) -> Ruling | Sequence[Ruling]:
+        return self._rulings[index]
+
+    def __iter__(self) -> Iterator[Ruling]:
+        for ruling in self._rulings:
+            self._tap(ruling)
+            self.seen += 1
+            yield ruling
+
+
 def load_corpus(root: Path | None = None, *, replay: bool = True,
-                stream: bool = False,
+                stream: bool = False, keep: bool = False,
                 each: Callable[[Ruling], None] | None = None) -> Corpus:
     """Load every ruling under ``root/rulings`` (default: :func:`default_root`) and the shared
     data; replay each ruling under each of its rule sets unless ``replay`` is false. With
@@ -350,7 +428,10 @@ def load_corpus(root: Path | None = None, *, replay: bool = True,
     called with each ruling (without its replays) as its file is first read, in the folder's
     order, once its id is known to be new: what a reader of a stream needs of every ruling
     is made from that reading, not from one more (``judge build``'s summaries); a corpus
-    that then fails to load makes it worthless.
+    that then fails to load makes it worthless. ``keep`` (with ``stream``): keep each
+    scenario pickled (7.8 KB a ruling) as its file is first read, so that reading the stream
+    again unpickles it rather than loading the file (:class:`Streamed`; ``judge build``,
+    which reads its rulings three times more).
 
     Raises :class:`~judge.errors.ScenarioError` for the first ruling that cannot be loaded and
     :class:`CorpusError` for two rulings with one id."""
@@ -362,6 +443,7 @@ def load_corpus(root: Path | None = None, *, replay: bool = True,
     heads: dict[str, Head] = {}
     stamps: dict[str, Stamp] = {}  # taken before each file is read, for a stream
     scenarios: dict[str, Scenario] = {}  # the loaded rulings, unless streamed
+    kept: dict[str, bytes] = {}  # pickled, for a stream with ``keep``
     errors: list[JudgeError] = []
     broken: set[str] = set()  # the ids the files that cannot be loaded seem to declare
     for at, path in enumerate(discover([folder])):
@@ -382,6 +464,8 @@ def load_corpus(root: Path | None = None, *, replay: bool = True,
             each(Ruling(scenario=scenario, path=rel, replays=MappingProxyType({})))
         if stream:
             stamps[scenario.id] = stamp
+            if keep:
+                kept[scenario.id] = pickled(scenario)
         else:
             scenarios[scenario.id] = scenario
     known = {**dict.fromkeys(broken), **heads}  # a link to a broken ruling: its problem
@@ -395,7 +479,7 @@ def load_corpus(root: Path | None = None, *, replay: bool = True,
     check_main_rulings(main_candidates(heads))
     rulings: Sequence[Ruling]
     if stream:
-        rulings = Streamed([heads[k] for k in sorted(heads)], replay, stamps)
+        rulings = Streamed([heads[k] for k in sorted(heads)], replay, stamps, kept)
     else:
         loaded: dict[str, Ruling] = {}
         for rid, scenario in scenarios.items():

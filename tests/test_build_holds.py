@@ -1,7 +1,8 @@
 """What ``judge build`` holds of each ruling between its phases (judge.site.load.load_streamed):
-a summary (texts, tags, citations, results, what its replays went through), never the ruling's
-parsed scenario nor its traces; a page that needs the scenario loads the file again, and a file
-changed since the load phase stops the build rather than mixing two versions of a ruling."""
+a summary (texts, tags, citations, results, what its replays went through) and the scenario
+pickled as the corpus check read it, never the ruling's parsed scenario nor its traces; a page
+that needs the scenario unpickles it, and a file changed since the load phase stops the build
+rather than mixing two versions of a ruling."""
 
 from __future__ import annotations
 
@@ -146,3 +147,36 @@ def test_the_load_phase_and_the_search_index_read_no_file_beyond_the_corpus_chec
     write_search(site, tmp_path)
     assert len(loads) == len(site.rulings)
     assert (tmp_path / "search-index").is_dir()
+
+
+def test_the_later_phases_unpickle_the_scenarios_the_corpus_check_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build keeps each scenario pickled as the corpus check reads its file
+    (``load_corpus(keep=True)``): its page, the quiz and the database unpickle it rather than
+    read the file again, and get the scenario the file gives; a corpus streamed without
+    ``keep`` (``judge db``) reads the files again."""
+    import judge.corpus
+
+    loads: list[str] = []
+    load_one = judge.corpus.load_one
+
+    def counted(path: Path, shown: str) -> Scenario:
+        loads.append(shown)
+        return load_one(path, shown)
+
+    site = load_streamed(FX_CORPUS)
+    monkeypatch.setattr(judge.corpus, "load_one", counted)
+    whole = load(FX_CORPUS)  # held: every file read once more
+    assert len(loads) == len(site.rulings)
+    for d in site.rulings:
+        assert site.ruling(d.id).scenario == whole.ruling(d.id).scenario
+        # the library's cards are the library's objects, not copies taken for its own
+        assert site.corpus.inline_cards(site.ruling(d.id)) == \
+            whole.corpus.inline_cards(whole.ruling(d.id))
+        assert site.full(d.id).replays == whole.full(d.id).replays
+    assert [r.scenario for r in site.replayed()] == [d.scenario for d in whole.rulings
+                                                     if isinstance(d, RulingData)]
+    assert len(loads) == len(site.rulings), "no file read again"
+    plain = load_corpus(FX_CORPUS, replay=False, stream=True)
+    assert [r.id for r in plain.rulings] == [d.id for d in site.rulings]
+    assert len(loads) == 2 * len(site.rulings) + len(site.rulings)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -263,6 +263,63 @@ def test_the_quiz_phase_gives_the_same_bytes_forked_or_not(tmp_path: Path,
     monkeypatch.setattr(build, "make_quiz", broken)
     with pytest.raises(build.BuildError, match="quiz was not made: ValueError: no bank today"):
         build.quiz_phase(site, model, tmp_path / "broken", None).finish()
+
+
+def test_the_quiz_made_beside_the_database_replays_the_corpus_once(tmp_path: Path) -> None:
+    """judge build makes the quiz's bank from the rulings as the database reads them
+    (make_quiz's ``beside``, quiz_phase's ``database``): the bank, its files and the database
+    are the same bytes as when each reads the corpus on its own, and the corpus is replayed
+    once for the two."""
+    from judge.paths import project_root
+    from judge.quiz.site import make_quiz
+    from judge.scenario.run import engine_runs
+    from judge.site import build
+    from judge.site.api import write_database
+    from judge.site.context import SiteModel
+    from judge.site.load import load_streamed
+
+    site = load_streamed(project_root() / "tests" / "fixtures" / "site_corpus")
+    model = SiteModel.build(site)
+    model.quiz_page = True
+    alone, shared = tmp_path / "alone", tmp_path / "shared"
+
+    def write(root: Path) -> Callable[[str, str], int]:
+        return lambda name, html: build._write(root, name, html)
+
+    runs = engine_runs()
+    make_quiz(site, model, alone, write(alone))
+    quiz_runs = engine_runs() - runs
+    write_database(site.replayed_corpus, alone)
+    corpus_runs = engine_runs() - runs - quiz_runs  # one replay of the corpus
+    assert corpus_runs == site.traces > 0
+    runs = engine_runs()
+    read: list[str] = []
+
+    def database(corpus: Corpus) -> None:
+        rulings = tuple(corpus.rulings)  # once: a second reading adds its questions again
+        read.extend(r.id for r in rulings)
+        write_database(dataclasses.replace(corpus, rulings=rulings), shared)
+
+    make_quiz(site, model, shared, write(shared), database)
+    assert engine_runs() - runs == quiz_runs, "the database's replays are the bank's"
+    assert read == [d.id for d in site.rulings]
+
+    def files(root: Path) -> dict[str, bytes]:
+        return {p.relative_to(root).as_posix(): p.read_bytes()
+                for p in sorted(root.rglob("*")) if p.is_file()}
+
+    assert files(shared) == files(alone)
+    assert "api/judge.db.gz" in files(alone) and f"api/quiz/{LANGS[0]}.json.gz" in files(alone)
+    # the build's phase, forked: the same files
+    forked = tmp_path / "forked"
+    report = build.quiz_phase(site, model, forked, None, database=True).finish()
+    assert report.questions > 0 and files(forked) == files(alone)
+
+    def reads_half(corpus: Corpus) -> None:
+        next(iter(corpus.rulings))
+
+    with pytest.raises(RuntimeError, match="made from 1 of"):
+        make_quiz(site, model, tmp_path / "half", write(tmp_path / "half"), reads_half)
 
 
 def test_a_variant_skipped_as_not_mattering_plays_the_same(bank: Bank, corpus: Corpus) -> None:

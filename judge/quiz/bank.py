@@ -302,9 +302,16 @@ def build_bank(rulings: Iterable[tuple[str, Scenario, Mapping[str, Replay]]],
     (:func:`slimmed`), so that the bank of a large corpus fits in memory."""
     bank = Bank()
     for rid, scenario, given in rulings:
-        found = questions_of(bank, rid, scenario, rulesets, given)
-        if found:
-            bank.variants.extend([slimmed(v) for v in found] if slim else found)
-        else:
-            bank.skipped[rid] = "no variant with three different answers"
+        add_ruling(bank, rid, scenario, rulesets, given, slim)
     return bank
+
+
+def add_ruling(bank: Bank, ruling: str, scenario: Scenario, rulesets: Mapping[str, RuleSet],
+               given: Mapping[str, Replay], slim: bool = False) -> None:
+    """Add the questions of one ruling to ``bank`` (see :func:`build_bank`, which adds each
+    ruling in turn; ``judge build`` adds each as the database reads it)."""
+    found = questions_of(bank, ruling, scenario, rulesets, given)
+    if found:
+        bank.variants.extend([slimmed(v) for v in found] if slim else found)
+    else:
+        bank.skipped[ruling] = "no variant with three different answers"

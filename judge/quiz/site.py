@@ -12,14 +12,16 @@ offline once visited; no Pyodide.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from judge.corpus import Corpus, Tapped
 from judge.i18n import LANGS, N_
-from judge.quiz.bank import Bank, build_bank
+from judge.quiz.bank import Bank, add_ruling, build_bank
 from judge.quiz.export import bank_entries, bank_json
 
 if TYPE_CHECKING:
@@ -62,16 +64,19 @@ class QuizReport:
 
 
 def make_quiz(site: SiteInput, model: SiteModel, root: Path,
-              write_page: Callable[[str, str], int]) -> QuizReport:
+              write_page: Callable[[str, str], int],
+              beside: Callable[[Corpus], None] | None = None) -> QuizReport:
     """The quiz phase: make the bank into ``model.quiz``, render the quiz page of each
     language (``write_page(file, html)``, the build's writer) and write ``api/quiz/`` into
     the site folder ``root``. Depends only on the site and the model, so the bytes are the
-    same in whichever process it runs (``judge build`` forks one for it)."""
+    same in whichever process it runs (``judge build`` forks one for it). ``beside``: another
+    reader of the replayed corpus (the build's database) that the bank is made beside, from
+    the rulings as it reads them (:func:`quiz_bank`)."""
     from judge.site.context import page_file
     from judge.site.render import render
 
     start = time.perf_counter()
-    model.quiz = quiz_bank(site)
+    model.quiz = quiz_bank(site, beside)
     report = write_quiz(model, root)
     for spec in model.quiz_pages():
         for lang in LANGS:
@@ -82,12 +87,24 @@ def make_quiz(site: SiteInput, model: SiteModel, root: Path,
     return report
 
 
-def quiz_bank(site: SiteInput) -> Bank:
+def quiz_bank(site: SiteInput, beside: Callable[[Corpus], None] | None = None) -> Bank:
     """The bank of the corpus the build loaded (its replays reused, or made again one ruling
-    at a time for a site loaded as a stream)."""
+    at a time for a site loaded as a stream). With ``beside``, the bank is made from the
+    rulings as ``beside`` reads them, given the replayed corpus (:class:`Tapped`): one
+    loading and replay of each ruling serves both, in the same order (by id) as without."""
     corpus = site.corpus
-    return build_bank(((r.id, r.scenario, r.replays) for r in site.replayed()),
-                      corpus.rulesets, slim=True)
+    if beside is None:
+        return build_bank(((r.id, r.scenario, r.replays) for r in site.replayed()),
+                          corpus.rulesets, slim=True)
+    bank = Bank()
+    full = site.replayed_corpus
+    rulings = Tapped(full.rulings, lambda r: add_ruling(bank, r.id, r.scenario,
+                                                        corpus.rulesets, r.replays, slim=True))
+    beside(dataclasses.replace(full, rulings=rulings))
+    if rulings.seen != len(rulings):
+        raise RuntimeError(f"the quiz's bank was made from {rulings.seen} of "
+                           f"{len(rulings)} rulings")
+    return bank
 
 
 def bank_questions(model: SiteModel, lang: str) -> Iterator[dict[str, Any]]:

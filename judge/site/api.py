@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from judge import __version__
+from judge.corpus import Corpus
 from judge.coverage import compute as compute_coverage
 from judge.db import build as build_database
 from judge.errors import JudgeError
@@ -91,11 +92,15 @@ def gz_writer(out: IO[bytes]) -> gzip.GzipFile:
 
 
 def write_api(site: SiteInput, root: Path,
-              made: Mapping[str, Path] | None = None, written: bool = False) -> ApiReport:
+              made: Mapping[str, Path] | None = None, written: bool = False,
+              database: bool = True) -> ApiReport:
     """Write ``api/`` into the site folder ``root``; returns what was written. ``made``:
     rulings whose file is copied from the folder of a part (``judge build --shard``) rather
     than made again. ``written``: the rulings' own files are already there (the build writes
-    each beside its pages, :func:`judge.site.build.render_pages`), and are only counted."""
+    each beside its pages, :func:`judge.site.build.render_pages`), and are only counted.
+    Without ``database`` the database is left to the caller (:func:`write_database`; the
+    build makes it in the quiz's process, :func:`judge.quiz.site.make_quiz`), which then
+    counts it (:func:`count_database`)."""
     folder = root / FOLDER
     (folder / "rulings").mkdir(parents=True, exist_ok=True)
     report = ApiReport()
@@ -136,20 +141,34 @@ def write_api(site: SiteInput, root: Path,
     }))
     coverage = site.coverage if site.coverage is not None else compute_coverage(corpus)
     write(COVERAGE_FILE, dumps(coverage.to_dict()))
-    raw = folder / _DATABASE_RAW
-    build_database(site.replayed_corpus, raw)
-    with raw.open("rb") as unpacked, (folder / DATABASE).open("wb") as out, \
-            gz_writer(out) as packed:
-        shutil.copyfileobj(unpacked, packed, 1 << 20)
-    raw.unlink()
-    (folder / DATABASE).chmod(0o644)  # a site is read by a server
-    report.database_bytes = report.sizes[DATABASE] = (folder / DATABASE).stat().st_size
+    if database:
+        write_database(site.replayed_corpus, root)
+        count_database(report, root)
     for name, source in DOCS.items():
         path = project_root() / source
         if not path.is_file():
             raise JudgeError(f"{source} is missing: the site's api/{name} is a copy of it")
         shutil.copyfile(path, folder / name)
     return report
+
+
+def write_database(corpus: Corpus, root: Path) -> None:
+    """Write ``api/judge.db.gz`` into the site folder ``root``: the database of ``corpus``
+    (loaded with its replays) as ``judge db`` writes it, gzip-compressed."""
+    folder = root / FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    raw = folder / _DATABASE_RAW
+    build_database(corpus, raw)
+    with raw.open("rb") as unpacked, (folder / DATABASE).open("wb") as out, \
+            gz_writer(out) as packed:
+        shutil.copyfileobj(unpacked, packed, 1 << 20)
+    raw.unlink()
+    (folder / DATABASE).chmod(0o644)  # a site is read by a server
+
+
+def count_database(report: ApiReport, root: Path) -> None:
+    """Add the database written into the site folder ``root`` to ``report``."""
+    report.database_bytes = report.sizes[DATABASE] = (root / FOLDER / DATABASE).stat().st_size
 
 
 def ruling_file(ruling_id: str) -> str:

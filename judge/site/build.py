@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Generic, TypeVar, cast
 
 from judge.atomic import busy, lock_path
+from judge.corpus import Corpus
 from judge.entry import failure
 from judge.errors import JudgeError
 from judge.i18n import LANGS, gettext_for
@@ -53,7 +54,7 @@ from judge.outputs import (
 from judge.outputs import exchange as _exchange
 from judge.paths import project_root
 from judge.quiz.site import QuizReport, make_quiz
-from judge.site.api import ApiReport, write_api
+from judge.site.api import ApiReport, count_database, write_api, write_database
 from judge.site.board import with_board_words
 from judge.site.context import Links, PageInfo, PageSpec, SiteModel, page_file
 from judge.site.load import SiteInput, load_streamed
@@ -242,8 +243,9 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
     job: Phase[QuizReport] | None = None
     indexing: Phase[SearchReport] | None = None
     try:
-        if quiz:  # a phase of its own, beside the pages: the bank, its pages and its JSON
-            job = quiz_phase(site, model, tmp, lock)
+        if quiz:  # a phase of its own, beside the pages: the bank, its pages and its JSON,
+            # and the database, made from the same replays of the corpus
+            job = quiz_phase(site, model, tmp, lock, database=True)
         if search:  # in a process of its own, done before the render workers are forked:
             # its postings are the largest thing a build holds, and they leave with it
             indexing = Phase.start("the search index", lambda: write_search(site, tmp), lock)
@@ -297,11 +299,12 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
         report.pages, report.bytes = done, size
         report.seconds["render+write"] = time.perf_counter() - start
         start = time.perf_counter()
-        report.api = write_api(site, tmp, made, written=True)
+        report.api = write_api(site, tmp, made, written=True, database=job is None)
         report.seconds["api"] = time.perf_counter() - start
         if job is not None:
             start = time.perf_counter()
             report.quiz = job.finish()
+            count_database(report.api, tmp)
             report.pages += report.quiz.pages
             report.seconds["quiz"] = report.quiz.seconds
             report.seconds["quiz wait"] = time.perf_counter() - start
@@ -425,12 +428,19 @@ def _phase_child(send: Connection, lock: int | None) -> None:
         send.close()
 
 
-def quiz_phase(site: SiteInput, model: SiteModel, tmp: Path,
-               lock: int | None) -> Phase[QuizReport]:
-    """The quiz phase (:func:`judge.quiz.site.make_quiz`), beside the pages."""
-    return Phase.start("the judge-training quiz",
+def quiz_phase(site: SiteInput, model: SiteModel, tmp: Path, lock: int | None,
+               database: bool = False) -> Phase[QuizReport]:
+    """The quiz phase (:func:`judge.quiz.site.make_quiz`), beside the pages. With
+    ``database`` it also writes the API's database (:func:`judge.site.api.write_database`),
+    the bank made from the rulings as the database reads them: the corpus is loaded and
+    replayed once for the two, not once each."""
+    def beside(corpus: Corpus) -> None:
+        write_database(corpus, tmp)
+
+    return Phase.start("the judge-training quiz" + (" and the database" if database else ""),
                        lambda: make_quiz(site, model, tmp,
-                                         lambda name, html: _write(tmp, name, html)), lock)
+                                         lambda name, html: _write(tmp, name, html),
+                                         beside if database else None), lock)
 
 
 #: Below this many pages the pages are rendered in this process: starting workers and

@@ -13,7 +13,9 @@ Two ways: :func:`load` holds every ruling's traces and boards (tests, tools);
 ruling, replaying each as the corpus check reads its file to check it and count it, and again
 (:meth:`SiteInput.full`) when its page and API file are made: a replay costs about a
 millisecond, far less than the pages, and the traces of 10,000 rulings do not fit in the
-build's memory budget.
+build's memory budget. Each scenario is kept pickled as the corpus check read it, and
+unpickled when it is needed again (``load_corpus(keep=True)``): a seventh of the cost of
+loading the file again.
 """
 
 from __future__ import annotations
@@ -42,9 +44,10 @@ from judge.site.timeline import answer_keys
 def read_corpus(root: Path | None, replay: bool = True, stream: bool = False,
                 each: Callable[[Ruling], None] | None = None) -> Corpus:
     """The one place the site reads the corpus (rulings, glossary, cards, rule sets, traces;
-    without ``replay``, no traces; with ``stream``, no ruling held; ``each``: see
+    without ``replay``, no traces; with ``stream``, no ruling held but each scenario kept
+    pickled, which the later phases unpickle rather than load its file again; ``each``: see
     :func:`~judge.corpus.load_corpus`)."""
-    return load_corpus(root, replay=replay, stream=stream, each=each)
+    return load_corpus(root, replay=replay, stream=stream, keep=stream, each=each)
 
 
 @dataclass(frozen=True)
@@ -92,9 +95,10 @@ class RulingSummary:
     fields its lists, index and timeline show (texts, tags, terms, rule sets, citations, the
     expectations that hold under each rule set), its ``judge check`` results and what its
     replays went through. ``judge build`` holds these for every ruling, never their scenarios
-    (26 KB each: cards, steps, expectations), which it loads again from the files when a page
-    needs one (:meth:`SiteInput.ruling`), and the boards (:class:`RulingData`) of one ruling
-    at a time."""
+    as objects (26 KB each: cards, steps, expectations), which it unpickles (7.8 KB each,
+    kept by the corpus, :class:`~judge.corpus.Streamed`) when a page needs one
+    (:meth:`SiteInput.ruling`), and the boards (:class:`RulingData`) of one ruling at a
+    time."""
 
     id: str
     path: str  # relative to the corpus root, with forward slashes
@@ -172,8 +176,9 @@ class SiteInput:
     """The corpus and a summary of each ruling, sorted by id: in a site loaded whole
     (:func:`load`) each is the :class:`RulingData`; in one loaded as a stream
     (:func:`load_streamed`, ``judge build``) the corpus holds neither the rulings nor their
-    replays (its rulings are :class:`~judge.corpus.Streamed`): :meth:`ruling` loads a ruling
-    again from its file and :meth:`full` replays it again when its page is made."""
+    replays (its rulings are :class:`~judge.corpus.Streamed`): :meth:`ruling` unpickles a
+    ruling's scenario kept as the corpus check read it and :meth:`full` replays it again when
+    its page is made."""
 
     corpus: Corpus
     rulings: tuple[RulingSummary, ...]  # sorted by id
@@ -203,8 +208,8 @@ class SiteInput:
         return {d.id: i for i, d in enumerate(self.rulings)}
 
     def ruling(self, ruling_id: str) -> Ruling:
-        """The ruling (its scenario; its replays in a site loaded whole): held, or loaded
-        again from its file, which must not have changed since the load phase
+        """The ruling (its scenario; its replays in a site loaded whole): held, or unpickled
+        as the corpus check read its file, which must not have changed since the load phase
         (:class:`~judge.corpus.Streamed`)."""
         at = self.index[ruling_id]
         data = self.rulings[at]
