@@ -220,6 +220,51 @@
     return out.filter(function (t) { return !t.left; });
   }
 
+  /** The legend under the card key ("On the boards: ↓ down · ❄ frozen · ▲ top card first ·
+   * ... · since the previous board: A1 arrived · ..."), written into each empty
+   * <p class="legend" data-marks="..."> under root from words.legend (judge/site/board.py,
+   * LEGEND_MARKS and LEGEND_WORDS): the marks every page explains, those its data-marks
+   * name, and the three ways a card is marked, each drawn as on the boards. */
+  function writeLegends(root, words) {
+    var w = words.legend;
+    Array.prototype.forEach.call(root.querySelectorAll("p.legend[data-marks]"), function (p) {
+      if (p.firstChild || !w) {
+        return;
+      }
+      var shown = p.getAttribute("data-marks").split(" ");
+      var add = function (text, cls) {
+        var node = document.createTextNode(text);
+        if (cls) {
+          var span = document.createElement("span");
+          span.className = cls;
+          span.appendChild(node);
+          node = span;
+        }
+        p.appendChild(node);
+      };
+      var items = w.marks.filter(function (m) {
+        return !m[0] || shown.indexOf(m[0]) >= 0;
+      }).map(function (m) { return m[1] + " " + m[2]; });
+      add(w.on + " " + items.join(" \u00b7 "));
+      if (shown.indexOf("rule") >= 0) {
+        add(" \u00b7 ");
+        add("A1" + words.rule_mark, "rp");
+        add(" ");
+        add("0" + words.rule_mark, "rp");
+        add(" " + w.rule);
+      }
+      add(" \u00b7 " + w.since + " ");
+      ["nw", "gn", "cg"].forEach(function (cls, i) {
+        if (i) {
+          add(" \u00b7 ");
+        }
+        add("A1", cls);
+        add(" " + w[cls]);
+      });
+      add(words.stop);
+    });
+  }
+
   /** The marks after a label and their words, as the page's legend gives them ("↓ down ·
    * ❄ frozen · ..."), with the mark of a condition of rule processing. */
   function markWords(root, words) {
@@ -255,6 +300,9 @@
   function describeBoards(root) {
     var frame = root.querySelector("svg.board.frame");
     var words = BOARD_WORDS[document.documentElement.lang];
+    if (words) {
+      writeLegends(root, words);
+    }
     if (!frame || !words) {
       return;
     }
