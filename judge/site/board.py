@@ -428,7 +428,7 @@ def frame_svg(layout: Layout, n: Narrator, shared: str = "") -> str:
     turns = "".join(f'<g id="{FRAME_ID}-{p}"><use href="#{FRAME_ID}"/><text class="ph" '
                     f'x="2" y="{y + 12}">\u25cf</text></g>' for p, y in heads.items())
     # the zones' names and the ▲ take the frame's muted colour (class "zn", inherited)
-    return ('<svg class="board frame" aria-hidden="true" focusable="false"><defs>'
+    return ('<svg class="board frame" aria-hidden="true"><defs>'
             f'<g id="{FRAME_ID}" class="zn"><g id="{SIDE_ID}"><path class="bx" '
             f'd="{"".join(paths)}"/>{"".join(texts)}</g>{lower}{names}</g>{turns}{shared}'
             "</defs></svg>")
@@ -682,11 +682,15 @@ def board_words(n: Narrator) -> dict[str, object]:
     return {**words, "legend": legend}
 
 
-def with_board_words(script: str) -> str:
+def with_board_words(script: str,
+                     page_words: Mapping[str, Mapping[str, object]] | None = None) -> str:
     """``site.js`` with :func:`board_words` of every language (by the pages' ``lang``) in
-    place of :data:`WORDS_PLACEHOLDER`: about 350 bytes a language, once for the site."""
+    place of :data:`WORDS_PLACEHOLDER`: about 1 KB a language, once for the site; with
+    ``page_words`` of that language besides (what else the script writes into a ruling page:
+    :meth:`judge.site.context.SiteModel.script_words`)."""
     if WORDS_PLACEHOLDER not in script:
         raise ValueError("site.js has lost the place of the board words")
-    table = {lang: board_words(Narrator(lang, {})) for lang in LANGS}
+    table = {lang: {**board_words(Narrator(lang, {})), **(page_words or {}).get(lang, {})}
+             for lang in LANGS}
     text = json.dumps(table, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return script.replace(WORDS_PLACEHOLDER, text, 1)

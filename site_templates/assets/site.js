@@ -222,16 +222,17 @@
 
   /** The legend under the card key ("On the boards: ↓ down · ❄ frozen · ▲ top card first ·
    * ... · since the previous board: A1 arrived · ..."), written into each empty
-   * <p class="legend" data-marks="..."> under root from words.legend (judge/site/board.py,
+   * <p class="legend" data-marks="..."> (no data-marks: the usual marks only) under root
+   * from words.legend (judge/site/board.py,
    * LEGEND_MARKS and LEGEND_WORDS): the marks every page explains, those its data-marks
    * name, and the three ways a card is marked, each drawn as on the boards. */
   function writeLegends(root, words) {
     var w = words.legend;
-    Array.prototype.forEach.call(root.querySelectorAll("p.legend[data-marks]"), function (p) {
+    Array.prototype.forEach.call(root.querySelectorAll("p.legend"), function (p) {
       if (p.firstChild || !w) {
         return;
       }
-      var shown = p.getAttribute("data-marks").split(" ");
+      var shown = (p.getAttribute("data-marks") || "").split(" ");
       var add = function (text, cls) {
         var node = document.createTextNode(text);
         if (cls) {
@@ -445,7 +446,50 @@
   // data-sandbox (the ruling's file under sandbox/, empty for the blank ruling), hidden until
   // this script shows it. The first click loads sandbox/sandbox.js (and it Pyodide); nothing
   // of the sandbox is loaded before. docs/site.md, "The sandbox".
+  // A ruling page's button holds no words: its label, what a first use downloads and what
+  // it says while loading are written here from the site's one table
+  // (judge.site.context.SiteModel.script_words), as are the rule-set chips' titles and the
+  // header's search box.
+  var pageWords = BOARD_WORDS[document.documentElement.lang] || {};
+  Array.prototype.forEach.call(document.querySelectorAll("a.chip:not([title])"), function (a) {
+    var id = /rulesets\/([^/]+)\/$/.exec(a.getAttribute("href") || "");
+    if (id && pageWords.rulesets && pageWords.rulesets[id[1]]) {
+      a.title = pageWords.rulesets[id[1]];
+    }
+  });
+  // The header's search box, made from its link to the search page ("Search"), which is what
+  // a reader without JavaScript gets: the search page then leads to the list of every ruling.
+  var find = document.querySelector("header.top a.find");
+  if (find && pageWords.search) {
+    var form = document.createElement("form");
+    form.className = "search";
+    form.setAttribute("role", "search");
+    form.setAttribute("action", find.getAttribute("href"));
+    var searchBox = document.createElement("input");
+    searchBox.type = "search";
+    searchBox.name = "q";
+    searchBox.placeholder = pageWords.search;
+    searchBox.setAttribute("aria-label", pageWords.search);
+    var go = document.createElement("button");
+    go.type = "submit";
+    go.textContent = find.textContent;
+    form.appendChild(searchBox);
+    form.appendChild(go);
+    find.parentNode.replaceChild(form, find);
+  }
   Array.prototype.forEach.call(document.querySelectorAll("button[data-sandbox]"), function (b) {
+    if (!b.firstChild && pageWords.try) {
+      b.textContent = pageWords.try;
+      if (pageWords.size) {
+        var small = document.createElement("small");
+        small.textContent = pageWords.size;
+        b.appendChild(document.createTextNode(" "));
+        b.appendChild(small);
+      }
+    }
+    if (!b.hasAttribute("data-loading") && pageWords.loading) {
+      b.setAttribute("data-loading", pageWords.loading);
+    }
     b.hidden = false;
     b.addEventListener("click", function () {
       if (window.judgeSandbox) {
