@@ -220,12 +220,8 @@
     return out.filter(function (t) { return !t.left; });
   }
 
-  /** The legend under the card key ("On the boards: ↓ down · ❄ frozen · ▲ top card first ·
-   * ... · since the previous board: A1 arrived · ..."), written into each empty
-   * <p class="legend" data-marks="..."> (no data-marks: the usual marks only) under root
-   * from words.legend (judge/site/board.py,
-   * LEGEND_MARKS and LEGEND_WORDS): the marks every page explains, those its data-marks
-   * name, and the three ways a card is marked, each drawn as on the boards. */
+  /** Each empty <p class="legend" data-marks="..."> under root: the boards' legend, from
+   * words.legend (judge/site/board.py LEGEND_MARKS, LEGEND_WORDS). */
   function writeLegends(root, words) {
     var w = words.legend;
     Array.prototype.forEach.call(root.querySelectorAll("p.legend"), function (p) {
@@ -446,10 +442,8 @@
   // data-sandbox (the ruling's file under sandbox/, empty for the blank ruling), hidden until
   // this script shows it. The first click loads sandbox/sandbox.js (and it Pyodide); nothing
   // of the sandbox is loaded before. docs/site.md, "The sandbox".
-  // A ruling page's button holds no words: its label, what a first use downloads and what
-  // it says while loading are written here from the site's one table
-  // (judge.site.context.SiteModel.script_words), as are the rule-set chips' titles and the
-  // header's search box.
+  // Words the pages leave to this script (judge.site.context.SiteModel.script_words): the
+  // rule-set chips' titles, the header's search box, the "Try it" button's label.
   var pageWords = BOARD_WORDS[document.documentElement.lang] || {};
   Array.prototype.forEach.call(document.querySelectorAll("a.chip:not([title])"), function (a) {
     var id = /rulesets\/([^/]+)\/$/.exec(a.getAttribute("href") || "");
@@ -457,8 +451,6 @@
       a.title = pageWords.rulesets[id[1]];
     }
   });
-  // The header's search box, made from its link to the search page ("Search"), which is what
-  // a reader without JavaScript gets: the search page then leads to the list of every ruling.
   var find = document.querySelector("header.top a.find");
   if (find && pageWords.search) {
     var form = document.createElement("form");
