@@ -119,7 +119,7 @@ def test_each_check_is_one_group_of_its_trace_holding_what_it_does() -> None:
 
 
 _FIGURE = re.compile(r'<figure>(?P<svg><svg class="board".*?</svg>)'
-                     r'<figcaption id="[^"]*">(?P<caption>.*?)</figcaption></figure>', re.S)
+                     r'(?:<figcaption id="[^"]*">(?P<caption>.*?)</figcaption>)?</figure>', re.S)
 _SENTENCE = re.compile(r"<li[^>]*>(.*?)</li>", re.S)
 _SHARED = re.compile(r'<g id="(?P<id>[wz]\d+)">(?P<inside>.*?)</g>', re.S)
 _USE = re.compile(r'<use href="#([wz]\d+)"/>')

@@ -65,11 +65,13 @@ def test_the_sandbox_renders_the_page_sections_byte_for_byte(model: SiteModel,
         answer = sandbox.replay_text(text_of(path), path, lang)
         assert answer["ok"] and answer["line"] == 0, answer["report"]
         # the page's answer gives way to the results (below); the rest is the page's
-        page_part = re.sub(r'<section id="rulesets">.*?</section>\n', "", sections(page),
+        page_part = re.sub(r'<section id="rulesets">.*?</section>\n?', "", sections(page),
                            count=1, flags=re.S)
         results_part, _, rest = answer["html"].partition("</section>\n")
         assert results_part.startswith('<section id="results"')
-        assert rest == page_part, path
+        # the same bytes but the line break at the end, which the page drops before the
+        # next section (judge.site.render)
+        assert rest == page_part + "\n", path
         assert 'data-ok="no"' not in results_part and "sb-differs" not in results_part
 
 

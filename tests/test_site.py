@@ -323,9 +323,14 @@ def test_language_switcher_leads_to_the_same_page(site: Path) -> None:
 def test_search_box_on_every_page_and_search_page(fixture_site: Path) -> None:
     for path in fixture_site.glob("*/**/index.html"):
         text = path.read_text(encoding="utf-8")
-        assert 'role="search"' in text and 'type="search" name="q"' in text, path
-        # one search box a page (the search page's own instead of the header's)
-        assert text.count('type="search"') == 1, path
+        if path.parent.name == "search":  # the search page's own box instead of the header's
+            assert text.count('type="search" name="q"') == 1 and 'class="find"' not in text
+            continue
+        # every other page: the header's link to the search page, which site.js makes a box
+        assert text.count('<a class="find" href="') == 1 and 'type="search"' not in text, path
+        target, _ = resolve(str(path.relative_to(fixture_site)),
+                            text.split('<a class="find" href="')[1].split('"')[0])
+        assert target == f"{path.relative_to(fixture_site).parts[0]}/search/index.html", path
     for lang in LANGS:
         text = (fixture_site / lang / "search" / "index.html").read_text(encoding="utf-8")
         assert 'id="search"' in text and f'data-lang="{lang}"' in text
@@ -339,7 +344,7 @@ def test_search_box_on_every_page_and_search_page(fixture_site: Path) -> None:
         assert strings["ruleset"] == gettext_for(lang, "Rule set")
         assert '<link rel="stylesheet" href="../../assets/search.css">' in text
     home = read(fixture_site, "en", "")
-    assert '<form class="search" role="search" action="search/" method="get">' in home
+    assert '<a class="find" href="search/">Search</a>' in home
     # one script on every page but the search page's own: assets/site.js, deferred
     assert "search.css" not in home and "search.js" not in home
     assert home.count("<script") == 1
@@ -351,6 +356,33 @@ def test_search_box_on_every_page_and_search_page(fixture_site: Path) -> None:
 
 def read(site: Path, lang: str, key: str) -> str:
     return (site / lang / key / "index.html").read_text(encoding="utf-8")
+
+
+def test_what_site_js_writes_into_a_page_is_in_the_script_once(fixture_site: Path) -> None:
+    """The boards' legend, the rule-set chips' titles, the "Try it" button's label and the
+    header's search box are written by site.js from one table in the site's copy of the
+    script, in each language; a ruling page holds only their places."""
+    script = (fixture_site / "assets" / "site.js").read_text(encoding="utf-8")
+    found = re.search(r"var BOARD_WORDS = (\{.*\});", script)
+    assert found, "site.js without its table"
+    table = json.loads(found.group(1))
+    assert sorted(table) == sorted(LANGS)
+    for lang, words in table.items():
+        assert words["search"] == gettext_for(lang, "Search rulings"), lang
+        assert words["try"] == gettext_for(lang, "Try it: edit and replay"), lang
+        assert words["loading"] == gettext_for(lang, "Loading the engine…"), lang
+        assert words["legend"]["on"] == gettext_for(lang, "On the boards:"), lang
+        assert [m[1] for m in words["legend"]["marks"]][:3] == ["\u2193", "\u2744", "\u25b2"]
+    assert table["en"]["rulesets"]["2014-07"] == "Refresh revision of 1 July 2014"
+    assert table["ja"]["rulesets"]["2014-07"] != table["en"]["rulesets"]["2014-07"]
+    assert table["en"]["size"].endswith("MB to download the first time)")
+    en = read(fixture_site, "en", "rulings/fixture-mill-refresh")
+    for words in ("On the boards", "Try it", "Search rulings", "Refresh revision"):
+        assert words not in en, words
+    assert '<p class="small legend"></p>' in en  # no mark beyond ↓ ❄ ▲ on its boards
+    assert '<a class="find" href="../../search/">Search</a>' in en
+    assert re.search(r'<button data-sandbox="rulings/refresh/fixture-mill-refresh.toml"'
+                     r'[^>]* hidden></button>', en)
 
 
 def test_ruling_page_content(fixture_site: Path) -> None:
@@ -377,7 +409,14 @@ def test_ruling_page_content(fixture_site: Path) -> None:
     assert "Step 1: Player 1 resolves an effect" in en
     assert "The refresh puts l1 from Player 1&#39;s Life Cloth into their trash." in en
     boards = en.count('<svg class="board" ')
-    assert boards >= 3 and en.count('aria-labelledby="b') == boards  # named by their captions
+    # each named by its caption, or by its step's heading where a caption would repeat it
+    named = re.findall(r'<svg class="board" [^>]*aria-labelledby="([^"]+)"', en)
+    assert boards >= 3 and len(named) == boards
+    for name in named:
+        assert re.search(f'<(figcaption|h3) id="{name}">[^<]+</', en), name
+    # the board after step 1 under the earlier rule sets: its caption was the heading
+    assert '<h3 id="h1-1">Step 1: Player 1 resolves an effect</h3>' in en
+    assert '<figcaption id="b1-1-1">' not in en and 'aria-labelledby="h1-1"' in en
     # what every board shares is drawn once, and each board shows it
     assert en.count(f'<g id="{FRAME_ID}" class="zn">') == 1
     assert en.count(f'<use href="#{FRAME_ID}-p') == boards

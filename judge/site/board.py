@@ -428,7 +428,7 @@ def frame_svg(layout: Layout, n: Narrator, shared: str = "") -> str:
     turns = "".join(f'<g id="{FRAME_ID}-{p}"><use href="#{FRAME_ID}"/><text class="ph" '
                     f'x="2" y="{y + 12}">\u25cf</text></g>' for p, y in heads.items())
     # the zones' names and the ▲ take the frame's muted colour (class "zn", inherited)
-    return ('<svg class="board frame" aria-hidden="true" focusable="false"><defs>'
+    return ('<svg class="board frame" aria-hidden="true"><defs>'
             f'<g id="{FRAME_ID}" class="zn"><g id="{SIDE_ID}"><path class="bx" '
             f'd="{"".join(paths)}"/>{"".join(texts)}</g>{lower}{names}</g>{turns}{shared}'
             "</defs></svg>")
@@ -637,22 +637,60 @@ BOARD_WORDS: dict[str, str] = {
 }
 
 
+#: The legend of a page's boards, which ``site.js`` writes from these words under the card key
+#: (once in the site rather than in every page: about 1 KB a ruling at three pages): each mark
+#: after a card's label or on a zone, in order, with what it means; a mark keyed by one of
+#: :func:`marks_used`'s names is explained only on a page whose boards show it (the page's
+#: ``<p class="legend" data-marks="...">`` lists them), the others always.
+LEGEND_MARKS: tuple[tuple[str, str, str], ...] = (
+    ("", DOWN_MARK, N_("down")),
+    ("", FROZEN_MARK, N_("frozen")),
+    ("", TOP_MARK, N_("top card first")),
+    (OWNER, OWNER_MARK, N_("face down: only its owner may look at it")),
+    (NOBODY, NOBODY_MARK, N_("face down: nobody may look at it")),
+    ("given", GIVEN_MARK, N_("has a keyword from an effect")),
+    ("lost", LOST_MARK, N_("has lost its abilities")),
+    ("crossed", CROSS_MARK, N_("in a cross state")),
+    ("virus", MARKER_MARKS["virus"], N_("a virus on the zone")),
+    ("gate", MARKER_MARKS["gate"], N_("a gate on the zone")),
+)
+#: The rest of the legend: its opening, the marks of a check of rule processing (on a page
+#: whose boards show one: ``rule``), and the three ways a card is marked since the previous board.
+LEGEND_WORDS: dict[str, str] = {
+    "on": N_("On the boards:"),
+    "rule": N_("at a check of rule processing: meets the condition of a kind (the sentence "
+               "above says which); 0! an empty main deck that refreshes"),
+    "since": N_("since the previous board:"),
+    "nw": N_("arrived"),
+    "gn": N_("left"),
+    "cg": N_("changed (power before→now, down, frozen, face up or down, keywords, abilities, "
+             "cross state)"),
+}
+
+
 #: What ``site.js`` holds in place of the words until the build writes them in.
 WORDS_PLACEHOLDER = "{} /* the board words of every language: judge build */"
 
 
-def board_words(n: Narrator) -> dict[str, str]:
-    """:data:`BOARD_WORDS` in ``n``'s language, with the list separator and the full stop."""
+def board_words(n: Narrator) -> dict[str, object]:
+    """:data:`BOARD_WORDS` in ``n``'s language, with the list separator and the full stop, and
+    the legend's words (``legend``: :data:`LEGEND_WORDS` and :data:`LEGEND_MARKS`)."""
     words = {key: n._(message) for key, message in BOARD_WORDS.items()}
     words.update(sep=n.join(["", ""]), stop=n.sentence_end(), rule_mark=RULE_MARK)
-    return words
+    legend: dict[str, object] = {key: n._(message) for key, message in LEGEND_WORDS.items()}
+    legend["marks"] = [[key, mark, n._(message)] for key, mark, message in LEGEND_MARKS]
+    return {**words, "legend": legend}
 
 
-def with_board_words(script: str) -> str:
+def with_board_words(script: str,
+                     page_words: Mapping[str, Mapping[str, object]] | None = None) -> str:
     """``site.js`` with :func:`board_words` of every language (by the pages' ``lang``) in
-    place of :data:`WORDS_PLACEHOLDER`: about 350 bytes a language, once for the site."""
+    place of :data:`WORDS_PLACEHOLDER`: about 1 KB a language, once for the site; with
+    ``page_words`` of that language besides (what else the script writes into a ruling page:
+    :meth:`judge.site.context.SiteModel.script_words`)."""
     if WORDS_PLACEHOLDER not in script:
         raise ValueError("site.js has lost the place of the board words")
-    table = {lang: board_words(Narrator(lang, {})) for lang in LANGS}
+    table = {lang: {**board_words(Narrator(lang, {})), **(page_words or {}).get(lang, {})}
+             for lang in LANGS}
     text = json.dumps(table, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return script.replace(WORDS_PLACEHOLDER, text, 1)

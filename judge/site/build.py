@@ -289,7 +289,8 @@ def write_site(site: SiteInput, claimed: Target, report: BuildReport, tick: Prog
             target = tmp / "assets" / asset.name
             target.parent.mkdir(parents=True, exist_ok=True)
             if asset.name == "site.js":  # with the boards' words, once for every page
-                target.write_text(with_board_words(asset.read_text(encoding="utf-8")),
+                words = {lang: model.script_words(lang) for lang in LANGS}
+                target.write_text(with_board_words(asset.read_text(encoding="utf-8"), words),
                                   encoding="utf-8")
             else:
                 shutil.copyfile(asset, target)

@@ -323,6 +323,20 @@ class SiteModel:
         return L._("(%(size)s MB to download the first time)",
                    size=f"{self.sandbox_bytes / 1e6:.1f}")
 
+    def script_words(self, lang: str) -> dict[str, object]:
+        """What ``assets/site.js`` writes into a ruling page in ``lang`` from the site's one
+        copy rather than each page holding it (judge build puts it into the script with the
+        board words, :func:`judge.site.board.with_board_words`): the rule sets' titles, which
+        the rule-set chips show on hover (``rulesets``: id -> title), and the label of the
+        "Try it" button (``try``, with ``size``, what a first use downloads, and ``loading``,
+        what it says while the engine loads), and what the header's search box says
+        (``search``: site.js makes it from the header's link to the search page)."""
+        L = self.lang(lang)
+        return {"rulesets": {rs.id: L.ruleset_title(rs)
+                             for rs in self.site.corpus.rulesets.values()},
+                "try": L._("Try it: edit and replay"), "size": self.sandbox_size(L),
+                "loading": L._("Loading the engine…"), "search": L._("Search rulings")}
+
     @classmethod
     def build(cls, site: SiteInput) -> SiteModel:
         model = cls(site)

@@ -403,7 +403,7 @@ class TermLinker:
                 continue
             linked.add(tid)
             pieces.append(text[at:match.start()])
-            pieces.append(f'<a class="term" href="{html.escape(self.href[tid])}">'
+            pieces.append(f'<a href="{html.escape(self.href[tid])}">'
                           f"{match.group(0)}</a>")
             at = match.end()
         pieces.append(text[at:])

@@ -147,6 +147,7 @@ def replays(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any]]:
                 first_setup = setup
             same = view.same  # a folded replay tells only from where it differs
             parts = []
+            heading_id = ""  # the heading's id when it names a board (no caption repeats it)
             number = 1
             for j, moment in enumerate(view.moments):
                 told = n.told(moment.events)
@@ -158,17 +159,21 @@ def replays(data: RulingData, L: Words, n: Narrator) -> list[dict[str, Any]]:
                                         "svg": None}
                 number += len(sentences)
                 if moment.board is not None and not same_setup:
-                    caption_id = f"b{gi}-{k}-{j}"
                     board = moment.board
                     now = (board.turn, board.turn_player, board.phase, board.attack_step)
+                    caption = moment_caption(L, n, moment.key, board, title,
+                                             when=now != when, check=moment.check)
+                    caption_id = f"b{gi}-{k}-{j}"
+                    if caption == title:  # the step's heading just above names the board
+                        heading_id = caption_id = f"h{gi}-{k}"
+                        caption = ""
                     part.update(
                         svg=Markup(data.painter.svg(board, labelledby=caption_id)),
-                        caption=moment_caption(L, n, moment.key, board, title,
-                                               when=now != when, check=moment.check),
-                        caption_id=caption_id)
+                        caption=caption, caption_id=caption_id)
                     when = now
                 parts.append(part)
-            steps.append({"index": k, "title": title, "parts": parts,
+            steps.append({"index": k, "title": title, "heading_id": heading_id,
+                          "parts": parts,
                           "unchanged": view.unchanged, "same_setup": same_setup,
                           "same": "all" if same and same == len(view.moments)
                           else "start" if same else ""})

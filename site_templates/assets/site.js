@@ -220,6 +220,48 @@
     return out.filter(function (t) { return !t.left; });
   }
 
+  /** Each empty <p class="legend" data-marks="..."> under root: the boards' legend, from
+   * words.legend (judge/site/board.py LEGEND_MARKS, LEGEND_WORDS). */
+  function writeLegends(root, words) {
+    var w = words.legend;
+    Array.prototype.forEach.call(root.querySelectorAll("p.legend"), function (p) {
+      if (p.firstChild || !w) {
+        return;
+      }
+      var shown = (p.getAttribute("data-marks") || "").split(" ");
+      var add = function (text, cls) {
+        var node = document.createTextNode(text);
+        if (cls) {
+          var span = document.createElement("span");
+          span.className = cls;
+          span.appendChild(node);
+          node = span;
+        }
+        p.appendChild(node);
+      };
+      var items = w.marks.filter(function (m) {
+        return !m[0] || shown.indexOf(m[0]) >= 0;
+      }).map(function (m) { return m[1] + " " + m[2]; });
+      add(w.on + " " + items.join(" \u00b7 "));
+      if (shown.indexOf("rule") >= 0) {
+        add(" \u00b7 ");
+        add("A1" + words.rule_mark, "rp");
+        add(" ");
+        add("0" + words.rule_mark, "rp");
+        add(" " + w.rule);
+      }
+      add(" \u00b7 " + w.since + " ");
+      ["nw", "gn", "cg"].forEach(function (cls, i) {
+        if (i) {
+          add(" \u00b7 ");
+        }
+        add("A1", cls);
+        add(" " + w[cls]);
+      });
+      add(words.stop);
+    });
+  }
+
   /** The marks after a label and their words, as the page's legend gives them ("↓ down ·
    * ❄ frozen · ..."), with the mark of a condition of rule processing. */
   function markWords(root, words) {
@@ -255,6 +297,9 @@
   function describeBoards(root) {
     var frame = root.querySelector("svg.board.frame");
     var words = BOARD_WORDS[document.documentElement.lang];
+    if (words) {
+      writeLegends(root, words);
+    }
     if (!frame || !words) {
       return;
     }
@@ -397,7 +442,46 @@
   // data-sandbox (the ruling's file under sandbox/, empty for the blank ruling), hidden until
   // this script shows it. The first click loads sandbox/sandbox.js (and it Pyodide); nothing
   // of the sandbox is loaded before. docs/site.md, "The sandbox".
+  // Words the pages leave to this script (judge.site.context.SiteModel.script_words): the
+  // rule-set chips' titles, the header's search box, the "Try it" button's label.
+  var pageWords = BOARD_WORDS[document.documentElement.lang] || {};
+  Array.prototype.forEach.call(document.querySelectorAll("a.chip:not([title])"), function (a) {
+    var id = /rulesets\/([^/]+)\/$/.exec(a.getAttribute("href") || "");
+    if (id && pageWords.rulesets && pageWords.rulesets[id[1]]) {
+      a.title = pageWords.rulesets[id[1]];
+    }
+  });
+  var find = document.querySelector("header.top a.find");
+  if (find && pageWords.search) {
+    var form = document.createElement("form");
+    form.className = "search";
+    form.setAttribute("role", "search");
+    form.setAttribute("action", find.getAttribute("href"));
+    var searchBox = document.createElement("input");
+    searchBox.type = "search";
+    searchBox.name = "q";
+    searchBox.placeholder = pageWords.search;
+    searchBox.setAttribute("aria-label", pageWords.search);
+    var go = document.createElement("button");
+    go.type = "submit";
+    go.textContent = find.textContent;
+    form.appendChild(searchBox);
+    form.appendChild(go);
+    find.parentNode.replaceChild(form, find);
+  }
   Array.prototype.forEach.call(document.querySelectorAll("button[data-sandbox]"), function (b) {
+    if (!b.firstChild && pageWords.try) {
+      b.textContent = pageWords.try;
+      if (pageWords.size) {
+        var small = document.createElement("small");
+        small.textContent = pageWords.size;
+        b.appendChild(document.createTextNode(" "));
+        b.appendChild(small);
+      }
+    }
+    if (!b.hasAttribute("data-loading") && pageWords.loading) {
+      b.setAttribute("data-loading", pageWords.loading);
+    }
     b.hidden = false;
     b.addEventListener("click", function () {
       if (window.judgeSandbox) {
