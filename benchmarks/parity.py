@@ -52,8 +52,11 @@ from judge.search.documents import SearchDoc, corpus_documents  # noqa: E402
 from judge.search.engine import han_lang  # noqa: E402
 from judge.search.query import Glossary, QueryError  # noqa: E402
 from judge.search.static import write_index  # noqa: E402
+from judge.site.build import published_script  # noqa: E402
 
 NODE_SCRIPT = Path(__file__).resolve().parent / "search_node.js"
+#: The site's search engine, as written (the site publishes it through ``published_script``).
+ENGINE = Path(__file__).resolve().parent.parent / "site_templates" / "assets" / "search-engine.js"
 JUDGED = Path(__file__).resolve().parent / "relevance-queries.toml"
 PER_LANG = 2000
 DEPTH = 10
@@ -187,8 +190,11 @@ def build(root: Path, folder: Path) -> tuple[list[SearchDoc], Path, Path]:
 
 def run_node(site: Path, asked: Sequence[tuple[str, str]], depth: int = DEPTH
              ) -> list[dict[str, Any]]:
-    """The site's results for ``asked`` (benchmarks/search_node.js)."""
-    done = subprocess.run(["node", str(NODE_SCRIPT), str(site), str(depth)],
+    """The site's results for ``asked`` (benchmarks/search_node.js), from the engine as the
+    site publishes it (written beside ``site``)."""
+    engine = site.parent / "search-engine.js"
+    engine.write_text(published_script(ENGINE.read_text(encoding="utf-8")), encoding="utf-8")
+    done = subprocess.run(["node", str(NODE_SCRIPT), str(site), str(depth), str(engine)],
                           input=json.dumps(list(asked)), capture_output=True, text=True,
                           check=False, timeout=3600)
     if done.returncode:

@@ -2,7 +2,10 @@
 // runs, over the index files `judge build` wrote (a site's search-index/ folder), without a
 // browser. tests/test_search_parity.py and benchmarks/search.py use it:
 //
-//   node benchmarks/search_node.js INDEX_FOLDER < queries.json > results.json
+//   node benchmarks/search_node.js INDEX_FOLDER [DEPTH [ENGINE]] < queries.json > results.json
+//
+// ENGINE: the engine's file to run, by default the source; benchmarks/parity.py gives it the
+// engine as judge build publishes it (without comments: judge/site/build.py, published_script).
 //
 // queries.json: [[query, lang], ...]; each result: {query, lang, plan (the plan in one line,
 // as judge search writes it), rows (the rows of every result, best first), scores (of the first 10),
@@ -12,8 +15,8 @@
 const fs = require("fs");
 const path = require("path");
 const zlib = require("zlib");
-const { Engine } = require(path.join(__dirname, "..", "site_templates", "assets",
-  "search-engine.js"));
+const { Engine } = require(process.argv[4] ? path.resolve(process.argv[4])
+  : path.join(__dirname, "..", "site_templates", "assets", "search-engine.js"));
 
 const folder = process.argv[2];
 const depth = Number(process.argv[3] || 0); // results kept per query (0: every one)

@@ -93,7 +93,8 @@ def drawn(page: Page, base_url: str, lang: str, query: str) -> list[str]:
 
 
 def node(site: Path, asked: list[tuple[str, str]]) -> list[dict[str, Any]]:
-    done = subprocess.run(["node", str(NODE), str(site / FOLDER), "10"],
+    done = subprocess.run(["node", str(NODE), str(site / FOLDER), "10",
+                           str(site / "assets" / "search-engine.js")],
                           input=json.dumps(asked), capture_output=True, text=True, check=True)
     return list(json.loads(done.stdout))
 
