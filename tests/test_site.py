@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from markupsafe import escape
 
 from judge.cli import cli
 from judge.corpus import load_corpus
@@ -464,9 +465,9 @@ def test_main_ruling_carries_its_terms_names_and_aliases(corpus_site: Path) -> N
             block = block[:block.index("</p>")]
             assert f'href="../../glossary/#t-{term.id}"' in block
             for name in term.names.values():
-                assert html.escape(name) in block, (term.id, lang, name)
+                assert str(escape(name)) in block, (term.id, lang, name)
             for alias in (*term.alias_by_lang.get(lang, ()), *term.alias_by_lang.get("", ())):
-                assert html.escape(alias) in block, (term.id, lang, alias)
+                assert str(escape(alias)) in block, (term.id, lang, alias)
     others = [p for p in (corpus_site / "en" / "rulings").glob("*/index.html")
               if p.parent.name not in {t.main for t in mains.values()}]
     assert others and not any('class="explains"' in p.read_text(encoding="utf-8")
@@ -483,7 +484,7 @@ def test_glossary_lists_aliases_and_main_rulings(corpus_site: Path) -> None:
             entry = page[start:page.index("</section>", start)]
             assert "<section" not in entry[1:], "a result section holds another"
             for alias in term.aliases:
-                assert f">{html.escape(alias)}</span>" in entry, (lang, term.id, alias)
+                assert f">{str(escape(alias))}</span>" in entry, (lang, term.id, alias)
             if term.main:
                 assert f'href="../rulings/{term.main}/"' in entry, (lang, term.id)
             assert "<h2" in entry and "data-pagefind" not in entry
