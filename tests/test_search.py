@@ -271,6 +271,18 @@ def test_a_glossary_name_with_a_number_is_found_in_a_run(
     assert show(expand(parse(query), glossary)) == shown
 
 
+@pytest.mark.parametrize("query, shown", [
+    # the hiragana that inflects a kanji verb holds no name (the えな of 使えない, 見えない)...
+    ("使えないカード", "使えないカード"),
+    ("見えない", "見えない"),
+    # ...but the same kana after a particle, or typed in katakana, is the ener of the glossary
+    ("赤のえなで払える", "(赤の えな→ener-zone で払える)"),
+    ("エナが見えない", "(エナ→ener-zone が見えない)"),
+])
+def test_no_kana_name_inside_a_verb_ending(glossary: Glossary, query: str, shown: str) -> None:
+    assert show(expand(parse(query), glossary)) == shown
+
+
 def test_glossary_knows_the_language_of_each_form(glossary: Glossary) -> None:
     assert glossary.lang_of("デッキ切れ") == "ja"
     assert glossary.lang_of("deck out") == "en"

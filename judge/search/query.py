@@ -504,7 +504,7 @@ def _expand_word(word: str, glossary: Glossary) -> list[Node]:
         while i < len(run):
             for size in range(min(glossary.longest_cjk, len(run) - i), 1, -1):
                 term_id = glossary.cjk.get(run[i:i + size])
-                if term_id:
+                if term_id and not _inflection(word, starts[at[i]], ends[at[i + size - 1]]):
                     found.append((at[i], at[i + size - 1] + 1, term_id))
                     i += size
                     break
@@ -530,6 +530,16 @@ def _expand_word(word: str, glossary: Glossary) -> list[Node]:
     if rest.strip():
         pieces.append(Text(rest.strip(), fragment=True))
     return pieces
+
+
+def _inflection(word: str, start: int, end: int) -> bool:
+    """Whether ``word[start:end]`` is hiragana as typed, right after a Han character: the
+    inflection of a verb (the えな of 使えない), where no glossary name is looked for, as the
+    common-word step leaves such a run out."""
+    typed = unicodedata.normalize("NFKC", word[start:end])
+    before = unicodedata.normalize("NFKC", word[:start])
+    return bool(typed) and bool(before) and script(before[-1]) == "han" and all(
+        script(c) == "hira" for c in typed)
 
 
 def _segments(folded: str, runs: list[re.Match[str]]) -> list[tuple[str, list[int]]]:

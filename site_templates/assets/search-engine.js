@@ -855,6 +855,15 @@
     return out;
   }
 
+  /** Whether wordChars[start:end] is hiragana as typed right after a Han character: a
+   *  verb's inflection (the えな of 使えない), where no glossary name is looked for. */
+  function inflection(wordChars, start, end) {
+    var typed = chars(nfkc(wordChars.slice(start, end).join("")));
+    var before = chars(nfkc(wordChars.slice(0, start).join("")));
+    return typed.length > 0 && before.length > 0 && script(before[before.length - 1]) === "han" &&
+      typed.every(function (c) { return script(c) === "hira"; });
+  }
+
   function expandWord(word, glossary) {
     var a = glossary.analysis;
     var norm = a.normalize(word);
@@ -871,6 +880,7 @@
     }
     var found = [];
     var foldedChars = chars(folded);
+    var wordChars = chars(word);
     segments(foldedChars, runs).forEach(function (seg) {
       var run = seg[0];
       var at = seg[1];
@@ -887,7 +897,7 @@
         var hit = false;
         for (var size = Math.min(glossary.longestCjk, cs.length - i); size > 1; size--) {
           var termId = glossary.cjk.get(cs.slice(i, i + size).join(""));
-          if (termId) {
+          if (termId && !inflection(wordChars, starts[at[i]], ends[at[i + size - 1]])) {
             found.push([at[i], at[i + size - 1] + 1, termId]);
             i += size;
             hit = true;
@@ -902,7 +912,6 @@
     if (!found.length) {
       return [Text(word)];
     }
-    var wordChars = chars(word);
     var foldedLength = chars(folded).length;
     function original(start, end) {
       return end > start ? wordChars.slice(starts[start], ends[end - 1]).join("") : "";
