@@ -344,3 +344,32 @@ def test_a_variant_skipped_as_not_mattering_plays_the_same(bank: Bank, corpus: C
                 [[(e.type, e.card) for e in t.events if e.type != "step"] for t in ran], \
                 (rid, change)
     assert skipped > 20
+
+
+def test_a_broken_rule_is_replayed_lightly_and_the_question_in_full(corpus: Corpus) -> None:
+    """A broken rule's replay gives only wrong answers (its final position: the same as a
+    full replay's, tests/test_trace.py), so the bank records no key positions for it; the
+    replay a question is asked of keeps them, which :func:`judge.quiz.mistakes.matters`
+    reads."""
+    from judge.quiz.bank import Replays
+    from judge.quiz.mistakes import mistakes_for
+
+    rules = corpus.rulesets["current"]
+    light = full = 0
+    for r in corpus.rulings:
+        if "current" not in r.scenario.rulesets:
+            continue
+        replays = Replays(Bank(), r.scenario)
+        asked = replays.get(rules)
+        if not any(t.key_snapshots for t in asked.traces):
+            continue
+        full += 1
+        for m in mistakes_for(rules):
+            broken = replays.get(rules, m.id)
+            assert not any(t.key_snapshots or t.checks for t in broken.traces), (r.id, m.id)
+            assert [t.final for t in broken.traces] == \
+                [t.final for t in replay(r.scenario, m.broken(rules)).traces], (r.id, m.id)
+            light += 1
+        if full >= 20:
+            break
+    assert full == 20 and light > 20

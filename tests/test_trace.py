@@ -329,3 +329,27 @@ def test_positions_carry_what_continuous_effects_make_of_a_signi(project: Corpus
     assert s.keywords == ("lancer",) and s.to_dict()["keywords"] == ["lancer"]
     outside = project.ruling("lancer-not-outside-the-centre-zone")
     assert next(iter(outside.replays.values())).first.final.find("S")[1].keywords == ()
+
+
+@pytest.mark.parametrize("ruling_id", _rulings())
+def test_a_light_replay_is_the_full_one_without_its_key_positions(project: Corpus,
+                                                                   ruling_id: str) -> None:
+    """The quiz replays each broken rule lightly (``replay(light=True)``): under the ruling's
+    rule sets and every broken rule the quiz may ask of them, a light replay logs the same
+    events and problems and ends in the same positions after each step as the full one, and
+    records no key positions and no rounds of rule processing."""
+    from judge.data import load_rulesets
+    from judge.quiz.mistakes import mistakes_for
+
+    known = load_rulesets()
+    scenario = project.ruling(ruling_id).scenario
+    for rid in scenario.rulesets:
+        for rules in [known[rid], *(m.broken(known[rid]) for m in mistakes_for(known[rid]))]:
+            full, light = replay(scenario, rules), replay(scenario, rules, light=True)
+            assert (light.cut, light.stopped) == (full.cut, full.stopped)
+            assert len(light.traces) == len(full.traces)
+            for a, b in zip(full.traces, light.traces, strict=True):
+                assert b.events == a.events and b.problems == a.problems
+                assert b.positions == a.positions and b.final == a.final
+                assert b.limit_reached == a.limit_reached and b.choices == a.choices
+                assert not b.key_snapshots and not b.checks

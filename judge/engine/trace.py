@@ -788,9 +788,12 @@ class Tracer:
     ``rule_check`` event and the one once its kinds have applied. It watches the game's log
     (:attr:`Game.watch <judge.engine.game.Game.watch>`) and its checks
     (:attr:`Game.checked <judge.engine.game.Game.checked>`); a snapshot changes nothing in
-    the game and costs none of its event budget."""
+    the game and costs none of its event budget. A ``light`` tracer watches nothing: its
+    trace has the positions after the set-up and the steps but no key positions and no
+    rounds of rule processing (the quiz's replays of a broken rule read only the final
+    position; what the game does is the same, only fewer snapshots are taken)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, light: bool = False) -> None:
         self.game = game
         self.memo = _Memo()
         self.key_snapshots: list[tuple[int, Snapshot]] = []
@@ -798,8 +801,9 @@ class Tracer:
         self._at_check: Snapshot | None = None
         self._last: Snapshot | None = None
         self._last_raw: _Raw | None = None
-        game.watch = self.see
-        game.checked = self.check_over
+        if not light:
+            game.watch = self.see
+            game.checked = self.check_over
 
     def see(self, event: Event) -> None:
         """The game logged ``event``: a snapshot if it is a key event or a ``rule_check``."""

@@ -180,7 +180,9 @@ class Replays:
         if key not in self.made:
             self.bank.replays += 1
             broken = MISTAKES_BY_ID[mistake].broken(rules) if mistake else rules
-            self.made[key] = replay(self.scenario, broken)
+            # a broken rule's replay gives wrong answers (its final position), never a
+            # question: the key positions and rounds of rule processing are not recorded
+            self.made[key] = replay(self.scenario, broken, light=bool(mistake))
         return self.made[key]
 
 

@@ -132,7 +132,8 @@ def layout(scenario: Scenario) -> tuple[Laid, ...] | None:
 
 def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
                max_events: int = MAX_EVENTS, events_message: str = EVENTS_MESSAGE,
-               in_force: bool = True, laid: tuple[Laid, ...] | None = None) -> Tracer:
+               in_force: bool = True, laid: tuple[Laid, ...] | None = None,
+               light: bool = False) -> Tracer:
     """The game of the set-up (``.game`` of what it returns, which records the positions at
     its key events: :class:`~judge.engine.trace.Tracer`); with ``in_force``, the effects
     already in force are applied.
@@ -161,7 +162,7 @@ def build_game(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
         state.players[player].refreshes = count
     game = Game(state, rules, chooser, seed=setup.seed or 0, max_events=max_events,
                 events_message=events_message)
-    tracer = Tracer(game)
+    tracer = Tracer(game, light)
     game.token_defs = {cid: card for cid, card in scenario.cards.items() if card.token}
     holders: dict[tuple[str, str], CardInstance] = {}
     under: list[tuple[str, str, CardInstance]] = []
@@ -206,13 +207,16 @@ def perform(game: Game, step: Step) -> None:
 
 def run_once(scenario: Scenario, rules: RuleSet, chooser: ScriptThenBranch, *,
              max_events: int = MAX_EVENTS, events_message: str = EVENTS_MESSAGE,
-             branch: int = 0, laid: tuple[Laid, ...] | None = None) -> Trace:
+             branch: int = 0, laid: tuple[Laid, ...] | None = None,
+             light: bool = False) -> Trace:
     """One replay of the steps, as a :class:`~judge.engine.trace.Trace` (``branch``: its
     number among the explored branches); ``max_events`` is its event budget
-    (``events_message`` says which limit that is when it runs out)."""
+    (``events_message`` says which limit that is when it runs out); ``light``: without the
+    key positions and the rounds of rule processing (a light :class:`Tracer`)."""
     _TALLY.runs += 1
     tracer = build_game(scenario, rules, chooser, max_events=max_events,
-                        events_message=events_message, in_force=False, laid=laid)
+                        events_message=events_message, in_force=False, laid=laid,
+                        light=light)
     game = tracer.game
     problems: list[str] = []
     snapshots: list[Snapshot] = []
@@ -270,13 +274,16 @@ def _step(tracer: Tracer, step: Step, rules: RuleSet, problems: list[str]) -> bo
     return True
 
 
-def replay(scenario: Scenario, rules: RuleSet | str, *, explore: bool = True) -> Replay:
+def replay(scenario: Scenario, rules: RuleSet | str, *, explore: bool = True,
+           light: bool = False) -> Replay:
     """Replay under ``rules``: the traces of every branch. Unscripted choices are explored
     branch by branch, depth first (up to the scenario's ``explore_limit`` runs, never more than
     MAX_BRANCHES; ``cut`` tells when more branches were left); without ``explore``, only the
     first branch is run. The runs share MAX_EVENTS_PER_REPLAY events (the set-up's cards
     counting in each); the first run that reaches a limit ends the exploration
-    (``stopped``)."""
+    (``stopped``). With ``light``, the traces record the positions after the set-up and each
+    step only: the same events, choices, problems and final position, at a lower cost (the
+    quiz's replays of a broken rule, which read no more)."""
     if isinstance(rules, str):
         rules = load_rulesets()[rules]
     limit = max(1, min(scenario.explore_limit, MAX_BRANCHES))
@@ -298,7 +305,8 @@ def replay(scenario: Scenario, rules: RuleSet | str, *, explore: bool = True) ->
         chooser.branching.prefix = prefix
         run = run_once(scenario, rules, chooser, max_events=min(MAX_EVENTS, left),
                        events_message=EVENTS_MESSAGE if left > MAX_EVENTS
-                       else REPLAY_EVENTS_MESSAGE, branch=len(runs), laid=laid)
+                       else REPLAY_EVENTS_MESSAGE, branch=len(runs), laid=laid,
+                       light=light)
         runs.append(run)
         spent += setup_cost + run.cost
         if run.limit_reached:
