@@ -198,6 +198,39 @@ self.addEventListener("fetch", function (event) {
 
 // ---------------------------------------------------------------------- a language's search
 
+//: How many files the worker asks for at once when it keeps many (a language's search is
+//: hundreds of files, thousands for a large corpus): all at once, Chromium refuses them
+//: (net::ERR_INSUFFICIENT_RESOURCES), and the page's own requests, which pass through this
+//: worker, fail with them, leaving its search unanswered. Below the browser's six connections
+//: to a host, so that the page's requests always find one.
+var AT_ONCE = 4;
+
+/** `work(item)` for each of `items`, at most AT_ONCE at a time, in order; fails with the first
+ * failure (and starts no more). */
+function inTurn(items, work) {
+  var next = 0;
+  var failure = null;
+  function lane() {
+    if (failure || next >= items.length) {
+      return Promise.resolve();
+    }
+    var item = items[next];
+    next += 1;
+    return Promise.resolve(item).then(work).then(lane, function (error) {
+      failure = failure || { error: error };
+    });
+  }
+  var lanes = [];
+  for (var i = 0; i < Math.min(AT_ONCE, items.length); i += 1) {
+    lanes.push(lane());
+  }
+  return Promise.all(lanes).then(function () {
+    if (failure) {
+      throw failure.error;
+    }
+  });
+}
+
 function manifest(lang) {
   return SCOPE + "offline/" + lang + ".json";
 }
@@ -222,9 +255,15 @@ function keepLanguage(lang) {
             return undefined;
           }
           return response.clone().json().then(function (list) {
-            return cache.addAll(list.files.map(function (file) {
-              return new Request(SCOPE + file, { cache: "no-cache" });
-            }));
+            return inTurn(list.files, function (file) {
+              var request = new Request(SCOPE + file, { cache: "no-cache" });
+              return fetch(request).then(function (got) {
+                if (!got.ok) {
+                  throw new Error(file + ": " + got.status);
+                }
+                return cache.put(request, got);
+              });
+            });
           }).then(function () {
             return cache.put(manifest(lang), response);
           });
@@ -257,7 +296,7 @@ function visited(url) {
 /** Keep files of the site by their rules (the sandbox's, sent by sandbox/sandbox.js after
  * its first replay: the sandbox was perhaps loaded before this worker was in control). */
 function keep(urls) {
-  return Promise.all(urls.map(function (url) {
+  return inTurn(urls, function (url) {
     var path = sitePath(url);
     var rule = path === null ? null : ruleFor(path, { mode: "no-cors" });
     if (!rule) {
@@ -269,7 +308,7 @@ function keep(urls) {
         return store(cacheName(rule), url, response);
       });
     }).catch(function () {});
-  }));
+  });
 }
 
 self.addEventListener("message", function (event) {
@@ -330,13 +369,15 @@ function carryOver() {
           }
         });
       });
-      return Promise.all(langs.map(function (lang) {
+      return inTurn(langs, function (lang) {
         return keepLanguage(lang).catch(function () {});
-      }).concat(pages.map(function (url) {
-        return fetch(url, { cache: "reload" }).then(function (response) {
-          return store(CACHE, url, response);
-        }).catch(function () {});
-      })));
+      }).then(function () {
+        return inTurn(pages, function (url) {
+          return fetch(url, { cache: "reload" }).then(function (response) {
+            return store(CACHE, url, response);
+          }).catch(function () {});
+        });
+      });
     });
   });
 }

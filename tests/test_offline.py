@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import threading
 import time
 import urllib.request
@@ -139,6 +140,54 @@ def test_the_worker_asks_for_every_file_of_the_site_again(site: Path) -> None:
     assert ("search", "network") in strategies and ("pages", "network") in strategies
     assert [name for name, how in strategies if how == "cache"] == ["pyodide"], strategies
     assert 'cache: "no-cache"' in script
+
+
+#: Runs the site's sw.js in Node with a stand-in browser (caches, fetch, Request) and keeps a
+#: language of 300 files: prints how many requests were open at most and the order of the
+#: cache's writes.
+KEEP_IN_NODE = r"""
+const fs = require("fs");
+const files = Array.from({ length: 300 }, (_, i) => "search-index/en/" + i + ".json.gz");
+const writes = [];
+let open = 0, most = 0;
+class Request { constructor(url) { this.url = typeof url === "string" ? url : url.url; } }
+const response = (body) => ({ ok: true, status: 200, clone() { return response(body); },
+  text: async () => body, json: async () => JSON.parse(body) });
+const cache = { match: async () => undefined, put: async (request) => {
+  writes.push(typeof request === "string" ? request : request.url); } };
+const self = { registration: { scope: "http://host/" }, addEventListener() {} };
+const caches = { open: async () => cache, keys: async () => ["x"], has: async () => true };
+async function fetch(request) {
+  const url = typeof request === "string" ? request : request.url;
+  if (url.endsWith("offline/en.json")) {
+    return response(JSON.stringify({ files }));
+  }
+  open += 1; most = Math.max(most, open);
+  await new Promise((resolve) => setTimeout(resolve, 1));
+  open -= 1;
+  return response("{}");
+}
+eval(fs.readFileSync(process.argv[1], "utf8") +
+     "\n;keepLanguage('en').then(() => console.log(JSON.stringify({ most, writes })));");
+"""
+
+
+def test_the_worker_keeps_a_language_a_few_files_at_a_time(site: Path) -> None:
+    """A language's search is hundreds of files (thousands for a large corpus). Asked for all at
+    once, Chromium refuses them (net::ERR_INSUFFICIENT_RESOURCES) and the search page's own
+    requests, which pass through the worker, fail with them: the first search never came. The
+    worker asks for at most four at a time, keeps every one, and the list last."""
+    if shutil.which("node") is None:
+        pytest.fail("this test needs Node (node 20) to run the site's service worker")
+
+    done = subprocess.run(["node", "-e", KEEP_IN_NODE, str(site / SERVICE_WORKER)],
+                          capture_output=True, text=True, check=True, timeout=60)
+    got = json.loads(done.stdout)
+    assert 1 < got["most"] <= 4, got["most"]
+    writes = got["writes"]
+    assert len(writes) == 301 and writes[-1] == "http://host/offline/en.json"
+    assert sorted(writes[:-1]) == sorted(f"http://host/search-index/en/{i}.json.gz"
+                                         for i in range(300))
 
 
 # ---------------------------------------------------------------------------- a returning visitor

@@ -90,7 +90,17 @@
 
   /** The object in an index file (gzip-compressed JSON, read by site.js's judgeGzipJson). */
   function fetchJson(name) {
-    return fetch(new URL(name + ".gz", folder).href).then(window.judgeGzipJson);
+    var url = new URL(name + ".gz", folder).href;
+    var get = function () {
+      return fetch(url).then(window.judgeGzipJson);
+    };
+    // once more after a moment if it fails: a busy browser can refuse a request (the engine
+    // keeps each file's answer, so a failure would stay)
+    return get().catch(function () {
+      return new Promise(function (resolve) {
+        window.setTimeout(resolve, 500);
+      }).then(get);
+    });
   }
 
   function load() {
