@@ -198,37 +198,44 @@ self.addEventListener("fetch", function (event) {
 
 // ---------------------------------------------------------------------- a language's search
 
-//: How many files the worker asks for at once when it keeps many (a language's search is
-//: hundreds of files, thousands for a large corpus): all at once, Chromium refuses them
-//: (net::ERR_INSUFFICIENT_RESOURCES), and the page's own requests, which pass through this
-//: worker, fail with them, leaving its search unanswered. Below the browser's six connections
-//: to a host, so that the page's requests always find one.
+//: How many files the worker fetches and stores at once for itself (a language's search is
+//: hundreds of files, thousands for a large corpus; the pages it carries over to a new build;
+//: the sandbox's files): all at once, Chromium refuses them (net::ERR_INSUFFICIENT_RESOURCES),
+//: and the page's own requests, which pass through this worker, fail with them, leaving its
+//: search unanswered. Below the browser's six connections to a host, so that the page's
+//: requests always find one. One count for everything the worker keeps, however many
+//: languages and pages it keeps at the same time.
 var AT_ONCE = 4;
+var free = AT_ONCE;
+var queued = [];
 
-/** `work(item)` for each of `items`, at most AT_ONCE at a time, in order; fails with the first
- * failure (and starts no more). */
-function inTurn(items, work) {
-  var next = 0;
-  var failure = null;
-  function lane() {
-    if (failure || next >= items.length) {
-      return Promise.resolve();
+/** `task()`, one file fetched and stored (a promise), once fewer than AT_ONCE of the worker's
+ * own tasks run; what it gives. A task never waits for another task. */
+function inTurn(task) {
+  return new Promise(function (resolve) {
+    if (free > 0) {
+      free -= 1;
+      resolve();
+    } else {
+      queued.push(resolve);
     }
-    var item = items[next];
-    next += 1;
-    return Promise.resolve(item).then(work).then(lane, function (error) {
-      failure = failure || { error: error };
-    });
-  }
-  var lanes = [];
-  for (var i = 0; i < Math.min(AT_ONCE, items.length); i += 1) {
-    lanes.push(lane());
-  }
-  return Promise.all(lanes).then(function () {
-    if (failure) {
-      throw failure.error;
-    }
+  }).then(task).then(function (value) {
+    release();
+    return value;
+  }, function (error) {
+    release();
+    throw error;
   });
+}
+
+/** A task of inTurn is over: the next waiting one starts. */
+function release() {
+  var next = queued.shift();
+  if (next) {
+    next();
+  } else {
+    free += 1;
+  }
 }
 
 function manifest(lang) {
@@ -255,15 +262,24 @@ function keepLanguage(lang) {
             return undefined;
           }
           return response.clone().json().then(function (list) {
-            return inTurn(list.files, function (file) {
-              var request = new Request(SCOPE + file, { cache: "no-cache" });
-              return fetch(request).then(function (got) {
-                if (!got.ok) {
-                  throw new Error(file + ": " + got.status);
+            var failed = false; // then the files still waiting are not fetched
+            return Promise.all(list.files.map(function (file) {
+              return inTurn(function () {
+                if (failed) {
+                  return undefined;
                 }
-                return cache.put(request, got);
+                var request = new Request(SCOPE + file, { cache: "no-cache" });
+                return fetch(request).then(function (got) {
+                  if (!got.ok) {
+                    throw new Error(file + ": " + got.status);
+                  }
+                  return cache.put(request, got);
+                });
+              }).catch(function (error) {
+                failed = true;
+                throw error;
               });
-            });
+            }));
           }).then(function () {
             return cache.put(manifest(lang), response);
           });
@@ -285,8 +301,10 @@ function visited(url) {
     return Promise.resolve();
   }
   return stored(url).then(function (found) {
-    return found || fetch(key(url), { cache: "no-cache" }).then(function (response) {
-      return store(CACHE, url, response);
+    return found || inTurn(function () {
+      return fetch(key(url), { cache: "no-cache" }).then(function (response) {
+        return store(CACHE, url, response);
+      });
     });
   }).then(function () {
     return keepLanguage(path.split("/")[0]);
@@ -296,7 +314,7 @@ function visited(url) {
 /** Keep files of the site by their rules (the sandbox's, sent by sandbox/sandbox.js after
  * its first replay: the sandbox was perhaps loaded before this worker was in control). */
 function keep(urls) {
-  return inTurn(urls, function (url) {
+  return Promise.all(urls.map(function (url) {
     var path = sitePath(url);
     var rule = path === null ? null : ruleFor(path, { mode: "no-cors" });
     if (!rule) {
@@ -304,11 +322,13 @@ function keep(urls) {
     }
     return stored(url).then(function (found) {
       var fresh = rule.strategy === "cache" ? "default" : "no-cache";
-      return found || fetch(key(url), { cache: fresh }).then(function (response) {
-        return store(cacheName(rule), url, response);
+      return found || inTurn(function () {
+        return fetch(key(url), { cache: fresh }).then(function (response) {
+          return store(cacheName(rule), url, response);
+        });
       });
     }).catch(function () {});
-  });
+  }));
 }
 
 self.addEventListener("message", function (event) {
@@ -369,15 +389,15 @@ function carryOver() {
           }
         });
       });
-      return inTurn(langs, function (lang) {
+      return Promise.all(langs.map(function (lang) {
         return keepLanguage(lang).catch(function () {});
-      }).then(function () {
-        return inTurn(pages, function (url) {
+      }).concat(pages.map(function (url) {
+        return inTurn(function () {
           return fetch(url, { cache: "reload" }).then(function (response) {
             return store(CACHE, url, response);
-          }).catch(function () {});
-        });
-      });
+          });
+        }).catch(function () {});
+      })));
     });
   });
 }
@@ -394,8 +414,10 @@ function carryOver() {
 function keepOfflinePages() {
   return Promise.all(LANGS.map(function (lang) {
     var url = SCOPE + lang + "/offline/";
-    return fetch(url, { cache: "no-cache" }).then(function (response) {
-      return store(CACHE, url, response);
+    return inTurn(function () {
+      return fetch(url, { cache: "no-cache" }).then(function (response) {
+        return store(CACHE, url, response);
+      });
     }).catch(function () {});
   }));
 }
