@@ -29,10 +29,12 @@ from urllib.parse import quote
 import pytest
 from conftest import watched_tab
 
+from judge.i18n import gettext_for
 from judge.paths import project_root
 from judge.site.api import API_VERSION
 from judge.site.board import FRAME_ID, SIDE_ID, TOP_MARK
 from judge.site.build import build_site
+from judge.site.context import SEARCH_STRINGS
 from judge.site.serve import start_server
 
 if TYPE_CHECKING:
@@ -390,6 +392,47 @@ def test_search_page_without_an_index_says_so(page: Page, base_url: str) -> None
     notice = page.locator("#search .notice")
     notice.wait_for()
     assert "without its search index" in notice.inner_text()
+
+
+@pytest.mark.parametrize(("lang", "query", "files", "how"), [
+    ("ja", "リフレッシュ", "**/search-index/s/*.json.gz", "abort"),  # a shard of the words
+    ("zh-Hans", "重构", "**/search-index/meta.json.gz", "500"),  # the meta file
+    ("en", "refresh", "**/search-index/en/*.json.gz", "abort"),  # the results' blocks
+])
+def test_an_index_file_that_cannot_be_fetched_is_said_and_asked_for_again(
+        page: Page, base_url: str, lang: str, query: str, files: str, how: str) -> None:
+    """A file of the index that fails (the network gone, a server error), its second try
+    too: the page says so in its language and is no longer busy; once the file comes
+    through, the next keystroke finds the results without a reload."""
+    refused: list[str] = []
+
+    def refuse(route: Any) -> None:
+        refused.append(route.request.url)
+        if how == "abort":
+            route.abort()
+        else:
+            route.fulfill(status=500, body="server error")
+
+    page.route(files, refuse)
+    page.goto(f"{base_url}/{lang}/search/")
+    page.locator("#q").fill(query)
+    page.wait_for_function("() => document.getElementById('search')"
+                           ".getAttribute('data-state') === 'failed'")
+    said = gettext_for(lang, SEARCH_STRINGS["unreachable"])
+    assert said != SEARCH_STRINGS["unreachable"] or lang == "en"
+    assert page.locator("#search .status").inner_text() == said
+    assert page.locator(".result").count() == 0
+    assert page.locator("#search .notice").count() == 0  # not "built without its index"
+    assert any(refused.count(url) >= 2 for url in refused), refused  # tried twice
+
+    page.unroute(files)
+    page.locator("#q").press_sequentially(" ")  # the next keystroke: the same words
+    ids = result_ids(page)
+    assert ids
+    assert page.locator("#search .status").inner_text() != said
+    # the results a page that never failed draws
+    page.goto(f"{base_url}/{lang}/search/?q={quote(query)}")
+    assert result_ids(page) == ids
 
 
 def test_replay_steps_and_diagrams(page: Page, base_url: str) -> None:

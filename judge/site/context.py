@@ -137,6 +137,8 @@ SEARCH_STRINGS: dict[str, str] = {
     "kind_change": N_("Rule change"),
     "missing": N_("This copy of the site was built without its search index. Browse by topic, "
                   "tag or rule set from the home page instead."),
+    "unreachable": N_("The search index could not be loaded. Check the connection and search "
+                      "again."),
 }
 #: The coverage page (``coverage/``): per section of :data:`judge.coverage.CATEGORIES`, its
 #: heading, the heading of its first column and what a ruling counts for.

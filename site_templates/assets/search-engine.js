@@ -1831,7 +1831,8 @@
   /**
    * The search over one site's index. `meta`: the index's meta file (search-index/meta.json);
    * `load(path)`: a Promise of the object in the index file at `path` (relative to the
-   * index's folder), e.g. "s/1f.json".
+   * index's folder), e.g. "s/1f.json". A file whose Promise rejects is not kept: a later
+   * search that needs it calls `load` again (the search page says why it found nothing).
    */
   function Engine(meta, load) {
     this.meta = meta;
@@ -1871,7 +1872,14 @@
     var shards = Array.from(new Set(wanted.map(function (t) { return self.shardOf(t); })));
     return Promise.all(shards.map(function (n) {
       if (!self.shards.has(n)) {
-        self.shards.set(n, self.load(self.shardPath(n)));
+        var loading = self.load(self.shardPath(n));
+        self.shards.set(n, loading);
+        // a shard that could not be fetched is forgotten, so the next search asks again
+        loading.catch(function () {
+          if (self.shards.get(n) === loading) {
+            self.shards.delete(n);
+          }
+        });
       }
       return self.shards.get(n);
     })).then(function () {

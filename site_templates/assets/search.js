@@ -58,6 +58,7 @@
   box.appendChild(more);
 
   function missing() {
+    box.setAttribute("data-state", "missing");
     if (box.querySelector(".notice")) {
       return;
     }
@@ -65,7 +66,26 @@
     note.className = "notice";
     note.textContent = box.getAttribute("data-missing");
     box.insertBefore(note, box.firstChild);
-    box.setAttribute("data-state", "missing");
+  }
+
+  /** An index file could not be fetched, even the second time (`error` from fetchJson):
+   * the page says so in its language and is no longer busy. Nothing failed is kept (the
+   * meta file, the engine's shards, the blocks of results), so the next search, the next
+   * keystroke or "More results" asks again. `keep`: leave the results drawn ("More results"
+   * or the filters failed). A site built without its index (the meta file is not there)
+   * says that instead. */
+  function unreachable(error, keep) {
+    if (error.absent && !engine) {
+      status.textContent = "";
+      missing();
+      return;
+    }
+    if (!keep) {
+      list.textContent = "";
+      more.hidden = true;
+    }
+    status.textContent = strings.unreachable;
+    box.setAttribute("data-state", "failed");
   }
 
   function format(message, values) {
@@ -88,28 +108,61 @@
 
   // ------------------------------------------------------------------ the index files
 
+  /** A failed index file: `indexFile` tells it from an error of the code, `absent` says the
+   * server has no such file (HTTP 404). */
+  function failure(url, absent, cause) {
+    var error = new Error(url + (absent ? ": not found" : ": could not be fetched") +
+      (cause ? " (" + cause + ")" : ""));
+    error.indexFile = true;
+    error.absent = absent;
+    return error;
+  }
+
   /** The object in an index file (gzip-compressed JSON, read by site.js's judgeGzipJson). */
   function fetchJson(name) {
     var url = new URL(name + ".gz", folder).href;
     var get = function () {
-      return fetch(url).then(window.judgeGzipJson);
+      return fetch(url).then(function (response) {
+        if (response.status === 404) {
+          throw failure(url, true);
+        }
+        return window.judgeGzipJson(response);
+      });
     };
-    // once more after a moment if it fails: a busy browser can refuse a request (the engine
-    // keeps each file's answer, so a failure would stay)
-    return get().catch(function () {
+    // once more after a moment if it fails (a busy browser can refuse a request, a phone's
+    // network can drop one); a file the server does not have is not asked for twice
+    return get().catch(function (error) {
+      if (error.absent) {
+        throw error;
+      }
       return new Promise(function (resolve) {
         window.setTimeout(resolve, 500);
       }).then(get);
+    }).catch(function (error) {
+      throw error.indexFile ? error : failure(url, false, error);
     });
   }
 
+  /** The engine, once the meta file is loaded; a meta file that could not be fetched is
+   * asked for again by the next search. */
   function load() {
     if (!loading) {
-      loading = fetchJson("meta.json").then(function (meta) {
+      var mine = fetchJson("meta.json").then(function (meta) {
+        if (!window.JudgeSearchEngine) { // search-engine.js itself did not come
+          throw failure("search-engine.js", false);
+        }
         engine = new window.JudgeSearchEngine.Engine(meta, fetchJson);
         return engine;
       });
-      loading.catch(missing);
+      loading = mine;
+      mine.catch(function (error) {
+        if (loading === mine) {
+          loading = null;
+        }
+        if (error.absent) {
+          missing();
+        }
+      });
     }
     return loading;
   }
@@ -119,7 +172,13 @@
     var size = engine.meta.block;
     var block = Math.floor((row - 1) / size);
     if (!fragments[block]) {
-      fragments[block] = fetchJson(lang + "/" + block.toString(16) + ".json");
+      var loading = fetchJson(lang + "/" + block.toString(16) + ".json");
+      fragments[block] = loading;
+      loading.catch(function () { // not kept: asked for again when next needed
+        if (fragments[block] === loading) {
+          delete fragments[block];
+        }
+      });
     }
     return fragments[block].then(function (items) {
       return items[(row - 1) % size];
@@ -197,7 +256,7 @@
   }
 
   function drawFilters() {
-    if (filtersDrawn || !engine) {
+    if (filtersDrawn || !engine || !filtersBox.open) {
       return;
     }
     filtersDrawn = true;
@@ -239,6 +298,11 @@
         });
         filtersBox.appendChild(group);
       });
+    }, function (error) {
+      // closed again, to be fetched when next opened
+      filtersDrawn = false;
+      filtersBox.open = false;
+      unreachable(error, true);
     });
   }
   filtersBox.addEventListener("toggle", drawFilters);
@@ -280,7 +344,8 @@
     list.textContent = "";
     more.hidden = true;
     var drawn = 0;
-    status.textContent = query.trim() ? describe(query, found) : "";
+    var said = query.trim() ? describe(query, found) : "";
+    status.textContent = said;
     filtersBox.hidden = !query.trim();
 
     function next() {
@@ -296,12 +361,26 @@
           list.appendChild(draw(data, found.highlight));
         });
         more.hidden = drawn >= found.rows.length;
+      }, function (error) {
+        drawn -= slice.length; // the same results again on the next try
+        throw error;
       });
     }
     more.onclick = function () {
       box.setAttribute("data-state", "busy");
       next().then(function () {
-        box.setAttribute("data-state", "done");
+        if (mine === generation) {
+          status.textContent = said;
+          box.setAttribute("data-state", "done");
+        }
+      }, function (error) {
+        if (mine !== generation) {
+          return;
+        }
+        if (!error.indexFile) {
+          throw error;
+        }
+        unreachable(error, true);
       });
     };
     return next();
@@ -343,8 +422,11 @@
             }), total: found.total, ms: window.performance.now() - started } }));
         });
       }).catch(function (error) {
-        if (engine) {
-          throw error;
+        if (!error || !error.indexFile) {
+          throw error; // a fault of the code, not of the network
+        }
+        if (mine === generation) {
+          unreachable(error, false);
         }
       });
     };
