@@ -435,6 +435,41 @@ def test_an_index_file_that_cannot_be_fetched_is_said_and_asked_for_again(
     assert result_ids(page) == ids
 
 
+def test_more_results_and_filters_that_cannot_be_fetched_keep_what_is_drawn(
+        page: Page, base_url: str) -> None:
+    """"More results" and the filters fail without their files: the page says so, keeps the
+    results drawn, and the next click fetches them."""
+    said = gettext_for("ja", SEARCH_STRINGS["unreachable"])
+    page.goto(f"{base_url}/ja/search/?q={quote('リフレッシュ')}")
+    first = result_ids(page)
+    assert len(first) == 10
+    count = page.locator("#search .status").inner_text()
+    blocks = "**/search-index/ja/*.json.gz"  # what the results show, and the filters' values
+    page.route(blocks, lambda route: route.abort())
+    page.locator("#search .more").click()
+    page.wait_for_function("() => document.getElementById('search')"
+                           ".getAttribute('data-state') === 'failed'")
+    assert page.locator("#search .status").inner_text() == said
+    assert [li.get_attribute("data-id") for li in
+            page.locator(".result").element_handles()] == first
+    assert page.locator("#search .more").is_visible()
+    page.locator("#search .filters summary").click()
+    page.wait_for_function("() => !document.querySelector('#search .filters').open")
+    assert page.locator("#search .filters fieldset").count() == 0
+    assert page.locator("#search .status").inner_text() == said
+
+    page.unroute(blocks)
+    page.locator("#search .more").click()
+    page.wait_for_function("() => document.querySelectorAll('.result').length > 10 && "
+                           "document.getElementById('search').getAttribute('data-state') "
+                           "=== 'done'")
+    ids = [li.get_attribute("data-id") for li in page.locator(".result").element_handles()]
+    assert ids[:10] == first and len(set(ids)) == len(ids) > 10
+    assert page.locator("#search .status").inner_text() == count
+    page.locator("#search .filters summary").click()
+    page.locator("#search .filters fieldset").first.wait_for()
+
+
 def test_replay_steps_and_diagrams(page: Page, base_url: str) -> None:
     told: dict[str, list[str]] = {}
     for lang in ("en", "ja"):

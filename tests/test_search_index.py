@@ -184,6 +184,53 @@ def test_search_page_loads_the_engine_and_the_index_of_the_site(site: Path) -> N
     assert (site / "assets" / "search-engine.js").is_file()
 
 
+#: The engine in Node over a site's index, each shard refused the first time it is asked for:
+#: the search fails; the same search again asks for those shards again (a rejected load is not
+#: kept) and finds what an engine that never failed finds.
+REFUSED_ONCE = """
+const fs = require("fs"), path = require("path"), zlib = require("zlib");
+const [engineFile, folder, query, lang] = process.argv.slice(1);
+const { Engine } = require(engineFile);
+const read = (name) =>
+  JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(folder, name + ".gz"))));
+const asked = {};
+const flaky = (name) => {
+  asked[name] = (asked[name] || 0) + 1;
+  return name.startsWith("s/") && asked[name] === 1
+    ? Promise.reject(new Error(name + ": refused")) : Promise.resolve(read(name));
+};
+(async () => {
+  const meta = read("meta.json");
+  const engine = new Engine(meta, flaky);
+  let first = null;
+  try {
+    await engine.search(query, lang);
+    first = "found";
+  } catch (error) {
+    first = error.message;
+  }
+  const again = await engine.search(query, lang);
+  const clean = await new Engine(meta, (name) => Promise.resolve(read(name))).search(query, lang);
+  const shards = Object.keys(asked).filter((name) => name.startsWith("s/"));
+  console.log(JSON.stringify({ first, again: again.rows, clean: clean.rows,
+    twice: shards.filter((name) => asked[name] === 2).length, shards: shards.length }));
+})();
+"""
+
+
+@pytest.mark.parametrize(("query", "lang"), [("refresh", "en"), ("リフレッシュ", "ja")])
+def test_a_shard_that_failed_is_asked_for_again_by_the_next_search(
+        site: Path, query: str, lang: str) -> None:
+    """The search page's next keystroke after a failed request (issue 28: a file that could
+    not be fetched was kept as failed, and the page never found anything again)."""
+    done = subprocess.run(["node", "-e", REFUSED_ONCE, str(ENGINE), str(site / FOLDER), query,
+                           lang], capture_output=True, text=True, check=True)
+    out = json.loads(done.stdout)
+    assert out["first"].endswith(": refused")
+    assert out["again"] == out["clean"] != []
+    assert out["twice"] >= 1 and out["shards"] >= 1
+
+
 def test_the_search_phase_in_its_own_process_writes_the_same_bytes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """judge build writes the search index in a process forked for it (build.Phase), so that
