@@ -166,6 +166,20 @@ def test_query_tokens_spell_the_word() -> None:
     assert query_tokens("refreshing") == ["refresh"]
 
 
+def test_a_quoted_card_text_with_a_number_is_found(tmp_path: Path) -> None:
+    """A run of a query text followed by another token ends there, as it does in the index
+    (手札が3枚: 手札 札が が_ 3 ...): a card text quoted with a number in it finds the ruling
+    that quotes it, which it never did while the query left the run's end out; at the end of
+    the text the run may still go on (手札 finds 手札が)."""
+    assert query_tokens("手札が3枚") == ["手札", "札が", "が" + RUN_END, "3", "枚*"]
+    assert query_tokens("手札") == ["手札"]
+    docs = [SearchDoc("quoted", "quoted.toml", {"ja": "「手札が3枚になるように捨てる」は何もしない"}),
+            SearchDoc("other", "other.toml", {"ja": "手札を3枚捨てる"})]
+    index = small_index(tmp_path / "idx", docs)
+    assert ids(index, "「手札が3枚になるように捨てる」", lang="ja") == ["quoted"]
+    assert sorted(ids(index, "手札", lang="ja")) == ["other", "quoted"]
+
+
 def test_offsets_survive_width_and_dots() -> None:
     text = "ﾊﾞﾆｯｼｭ!ライフ・バースト"
     folded, starts, ends = normalize(text)
