@@ -173,7 +173,8 @@ def test_a_quoted_card_text_with_a_number_is_found(tmp_path: Path) -> None:
     the text the run may still go on (手札 finds 手札が)."""
     assert query_tokens("手札が3枚") == ["手札", "札が", "が" + RUN_END, "3", "枚*"]
     assert query_tokens("手札") == ["手札"]
-    docs = [SearchDoc("quoted", "quoted.toml", {"ja": "「手札が3枚になるように捨てる」は何もしない"}),
+    quoted = "「手札が3枚になるように捨てる」は何もしない"
+    docs = [SearchDoc("quoted", "quoted.toml", {"ja": quoted}),
             SearchDoc("other", "other.toml", {"ja": "手札を3枚捨てる"})]
     index = small_index(tmp_path / "idx", docs)
     assert ids(index, "「手札が3枚になるように捨てる」", lang="ja") == ["quoted"]
