@@ -70,7 +70,7 @@ SYNTAX = {
            "can one SIGNI attack twice", "doesn't a frozen SIGNI attack", "2nd refresh",
            "3rd turn", "who chooses the targets", "what if I didn't pay the encore cost",
            "grow two levels", "used in my own turn", "max hand size", "the signi dies",
-           "in my opponent's turn", '"the top 3 cards" of the deck'],
+           "in my opponent's turn", '"the top 3 cards" of the deck', "grow twice in one turn"],
     "ja": ["「メインデッキ」", "リフレッシュ NOT バトル", "ライフバースト OR クラッシュ",
            "tag:refresh ドロー", "term:トラッシュ", "kind:term リフレッシュ", "ﾊﾞﾆｯｼｭ",
            "ライフ・バースト", "第二次リフレッシュ", "二回目", "りふれっしゅ", "先攻",
