@@ -68,7 +68,9 @@ SYNTAX = {
            "term:trash", "kind:term refresh", "id:refresh-*", "basis:official life burst",
            "refresh AND trash", "NOT tag:refresh", "ＰＩＣＫ ＵＰ", "refersh", "colorless cost",
            "can one SIGNI attack twice", "doesn't a frozen SIGNI attack", "2nd refresh",
-           "3rd turn", "who chooses the targets", "what if I didn't pay the encore cost"],
+           "3rd turn", "who chooses the targets", "what if I didn't pay the encore cost",
+           "grow two levels", "used in my own turn", "max hand size", "the signi dies",
+           "in my opponent's turn", '"the top 3 cards" of the deck', "grow twice in one turn"],
     "ja": ["「メインデッキ」", "リフレッシュ NOT バトル", "ライフバースト OR クラッシュ",
            "tag:refresh ドロー", "term:トラッシュ", "kind:term リフレッシュ", "ﾊﾞﾆｯｼｭ",
            "ライフ・バースト", "第二次リフレッシュ", "二回目", "りふれっしゅ", "先攻",
@@ -78,11 +80,14 @@ SYNTAX = {
            "アタックされない応援シグニ", "ｱﾀｯｸされる", "攻撃されたシグニ", "ルリグ-デッキは何枚",
            "ゲーム-ルール", "ﾙﾘｸﾞ-ﾃﾞｯｷ", "バニッシュの変わりに", "場を放れたシグニ", "対象は誰が選ぶ",
            "アンコールを支払わなかった", "2nd リフレッシュ",
-           "エナが見えない", "使えないカード", "赤のえなで払える"],
+           "エナが見えない", "使えないカード", "赤のえなで払える",
+           "「手札が3枚になるように捨てる」で2枚", "「パワー3000以下のシグニ」",
+           "相手のターンに使う", "リフレッシュ2回目"],
     "zh-Hans": ["“主牌组”", "重构 NOT 战斗", "生命爆发 OR 击溃", "tag:refresh 抽牌",
                 "term:废弃区", "kind:term 重构", "第二次重构", "两张", "攻击时", "先攻",
                 "重构第二次会怎样", "能量可以多付吗", "会被攻击吗", "不发动生命爆发",
-                "效果对象谁来选", "效果中途还能抽吗", "召还费用不付的话", "who 选"],
+                "效果对象谁来选", "效果中途还能抽吗", "召还费用不付的话", "who 选",
+                "对手回合能用魔法吗", "“如果你的废弃区有《X》”", "“力量3000以下的精灵”"],
 }
 _EN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 

@@ -166,6 +166,21 @@ def test_query_tokens_spell_the_word() -> None:
     assert query_tokens("refreshing") == ["refresh"]
 
 
+def test_a_quoted_card_text_with_a_number_is_found(tmp_path: Path) -> None:
+    """A run of a query text followed by another token ends there, as it does in the index
+    (手札が3枚: 手札 札が が_ 3 ...): a card text quoted with a number in it finds the ruling
+    that quotes it, which it never did while the query left the run's end out; at the end of
+    the text the run may still go on (手札 finds 手札が)."""
+    assert query_tokens("手札が3枚") == ["手札", "札が", "が" + RUN_END, "3", "枚*"]
+    assert query_tokens("手札") == ["手札"]
+    quoted = "「手札が3枚になるように捨てる」は何もしない"
+    docs = [SearchDoc("quoted", "quoted.toml", {"ja": quoted}),
+            SearchDoc("other", "other.toml", {"ja": "手札を3枚捨てる"})]
+    index = small_index(tmp_path / "idx", docs)
+    assert ids(index, "「手札が3枚になるように捨てる」", lang="ja") == ["quoted"]
+    assert sorted(ids(index, "手札", lang="ja")) == ["other", "quoted"]
+
+
 def test_offsets_survive_width_and_dots() -> None:
     text = "ﾊﾞﾆｯｼｭ!ライフ・バースト"
     folded, starts, ends = normalize(text)
@@ -325,6 +340,8 @@ def test_every_main_ruling_exists_and_lists_its_term() -> None:
     ("what if I didn't pay", ["didn't pay"]),
     # a modal glued to its verb is no pair of a word (还能抽: 抽, not 还能 and 能抽)
     ("效果中途还能抽吗", ["效果", "中途", "抽"]),
+    # an ordinal written with its digit is the word (2nd: second), so a glossary name too
+    ("the 2nd refresh", ["2nd refresh"]),
     # a run of three Han characters or more that is no glossary name: its pairs
     ("猜拳赢了可以选后攻吗", ["猜拳", "拳赢", "选后", "后攻"]),
     ("乐曲怎么用", ["乐曲"]),  # how is it used: the term alone

@@ -327,13 +327,17 @@ class CJKFilter(Filter):  # type: ignore[misc]
 
     def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:
         pending = ""  # a query's run of one character, until it is known whether it ends
+        # the last character of a query's longer run: its end is looked for only where
+        # another token follows in the same text (手札が3枚: 手札 札が が_ 3 ..., as indexed),
+        # not at the end, where the run may go on in a text (手札 finds 手札が)
+        ending = ""
         last = None
         for t in tokens:
             last = t
             text = t.text
-            if pending:
-                t.text = pending + RUN_END
-                pending = ""
+            if pending or ending:
+                t.text = (pending or ending) + RUN_END
+                pending = ending = ""
                 yield t
             if not cjk_char(text[0]):
                 t.text = text
@@ -345,6 +349,7 @@ class CJKFilter(Filter):  # type: ignore[misc]
                 for i in range(len(text) - 1):
                     t.text = text[i:i + 2]
                     yield t
+                ending = text[-1]
             else:
                 for i in range(len(text) - 1):
                     t.text = text[i:i + 2]

@@ -195,12 +195,15 @@
     this.tokens = function (text, query) {
       var out = [];
       var pending = "";
+      // the last character of a query's longer run: its end is looked for only where another
+      // token follows in the same text (CJKFilter)
+      var ending = "";
       (text.match(NON_SPACE_RUN) || []).forEach(function (chunk) {
         tokenRuns(self.digits(self.foldWidth(chunk))).forEach(function (run) {
           var token = self.latinToken(run);
-          if (pending) {
-            out.push(pending + RUN_END);
-            pending = "";
+          if (pending || ending) {
+            out.push((pending || ending) + RUN_END);
+            pending = ending = "";
           }
           if (!CJK_START.test(token)) {
             out.push(token);
@@ -214,7 +217,9 @@
           for (var i = 0; i < cs.length - 1; i++) {
             out.push(cs[i] + cs[i + 1]);
           }
-          if (!query) {
+          if (query) {
+            ending = cs[cs.length - 1];
+          } else {
             out.push(cs[cs.length - 1] + RUN_END);
           }
         });
