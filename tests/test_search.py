@@ -340,8 +340,6 @@ def test_every_main_ruling_exists_and_lists_its_term() -> None:
     ("what if I didn't pay", ["didn't pay"]),
     # a modal glued to its verb is no pair of a word (还能抽: 抽, not 还能 and 能抽)
     ("效果中途还能抽吗", ["效果", "中途", "抽"]),
-    # an ordinal written with its digit is the word (2nd: second), so a glossary name too
-    ("the 2nd refresh", ["2nd refresh"]),
     # a run of three Han characters or more that is no glossary name: its pairs
     ("猜拳赢了可以选后攻吗", ["猜拳", "拳赢", "选后", "后攻"]),
     ("乐曲怎么用", ["乐曲"]),  # how is it used: the term alone
