@@ -79,7 +79,12 @@ def test_a_query_set_with_an_unknown_kind_is_one_line_of_error(
     assert "(valid: bare-term, question," in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("name", SETS)
+#: The blind guards: never read by ranking work, but their answers must still name what the
+#: corpus holds (a ruling renamed or removed would silently turn a hit into a miss).
+GUARDS = ("blind-queries.toml", "blind2-queries.toml")
+
+
+@pytest.mark.parametrize("name", SETS + GUARDS)
 def test_every_accepted_answer_exists(name: str) -> None:
     from judge.engine.rule_processing import KINDS
 
