@@ -144,7 +144,9 @@ PREFIX = "*"
 #: offsets stay.
 _NUMERALS: dict[str, str] = dict(_FOLD["numerals"])
 _NUMERAL_CLASS = "".join(_NUMERALS)
-_NUMERAL_SET = frozenset(_NUMERALS)
+#: Whether a text holds a numeral (a class of a few characters: searched in C, where
+#: ``frozenset.isdisjoint`` hashes every character of the text).
+_HAS_NUMERAL = re.compile(f"[{re.escape(_NUMERAL_CLASS)}]")
 
 
 @lru_cache(maxsize=1)
@@ -169,7 +171,7 @@ def _alternatives(words: dict[str, str]) -> str:
 
 
 #: The characters a numeral spelt in kana starts with: a text without one holds none.
-_KANA_STARTS = frozenset(word[0] for word in _KANA_NUMERALS)
+_KANA_STARTS = re.compile(f"[{re.escape(''.join(sorted({w[0] for w in _KANA_NUMERALS})))}]")
 
 
 @lru_cache(maxsize=1)
@@ -184,15 +186,15 @@ def _kana_counted(match: re.Match[str]) -> str:
 
 
 def _digits(text: str) -> str:
-    if not _KANA_STARTS.isdisjoint(text):
+    if _KANA_STARTS.search(text):
         text = _kana_counted_pattern().sub(_kana_counted, text)
-    if not _NUMERAL_SET.isdisjoint(text):
+    if _HAS_NUMERAL.search(text):
         text = _counted().sub(lambda m: _NUMERALS[m.group(0)], text)
     return _ORDINAL.sub(" ", text) if _FOLD["ordinal"] in text else text
 
 
 #: The dashes that stand for the prolonged sound mark after kana (``[fold] long_marks``).
-_LONG_MARKS = frozenset(_FOLD["long_marks"])
+_LONG_MARKS = re.compile(f"[{re.escape(_FOLD['long_marks'])}]")
 
 
 @lru_cache(maxsize=1)
@@ -207,13 +209,38 @@ def long_marks(text: str) -> str:
     """``text`` (NFKC) with each dash typed after kana for the prolonged sound mark written
     ``ー`` (``ライフバ－スト`` ``ライフバースト``; ``パワー－3000`` keeps its minus): one character
     for one."""
-    if _LONG_MARKS.isdisjoint(text):
+    if not _LONG_MARKS.search(text):
         return text
     return _long_mark_pattern().sub("\u30fc", text)
 
 
+#: A run of the characters :data:`_KANA_FOLD` changes (with ``ー``, which it keeps): a
+#: katakana word, folded once by :func:`_hiragana`.
+_KATAKANA = re.compile("[\u30a1-\u30f6\u30fb-\u30fe]+")
+#: Katakana words folded, by word (emptied when it reaches :data:`_WORDS_MOST` words).
+_kana_words: dict[str, str] = {}
+_WORDS_MOST = 200_000
+
+
+def _hiragana(match: re.Match[str]) -> str:
+    word = match.group()
+    folded = _kana_words.get(word)
+    if folded is None:
+        if len(_kana_words) >= _WORDS_MOST:
+            _kana_words.clear()
+        folded = _kana_words[word] = word.translate(_KANA_FOLD)
+    return folded
+
+
+def kana_fold(text: str) -> str:
+    """``text.translate(_KANA_FOLD)`` (katakana to hiragana, no middle dots), each katakana
+    word translated once: ``str.translate`` looks up every character of a text that is not
+    ASCII in the table, and a Japanese text is mostly kana and kanji it leaves alone."""
+    return text if text.isascii() else _KATAKANA.sub(_hiragana, text)
+
+
 def _fold_width(text: str) -> str:
-    return long_marks(unicodedata.normalize("NFKC", text).lower()).translate(_KANA_FOLD)
+    return kana_fold(long_marks(unicodedata.normalize("NFKC", text).lower()))
 
 
 _fold_char = lru_cache(maxsize=65536)(_fold_width)
@@ -276,6 +303,10 @@ def british(word: str) -> str:
     if word.endswith(_YZE_ENDINGS):
         return _YZE.sub(lambda m: "ys" + m.group(1), word)
     return word
+
+
+#: :func:`british` of each word once (words repeat in any text).
+_british = lru_cache(maxsize=200_000)(british)
 
 
 @lru_cache(maxsize=200_000)
@@ -361,9 +392,49 @@ ANALYZER = (RegexTokenizer(r"\S+") | FoldFilter() | NumeralFilter() | RunFilter(
             | StemFilter(stemfn=latin_token, cachesize=None) | CJKFilter())
 
 
+#: What :class:`~whoosh.analysis.RegexTokenizer` of :data:`ANALYZER` cuts a text into.
+_CHUNK = re.compile(r"\S+")
+#: The tokens of a chunk of ASCII characters (a word with its punctuation), by chunk: words
+#: repeat in any text, and each is analysed once. Emptied when it reaches
+#: :data:`_ASCII_CHUNKS_MOST` chunks.
+_ascii_chunks: dict[str, list[str]] = {}
+_ASCII_CHUNKS_MOST = 200_000
+
+
+def _chunk_tokens(chunk: str) -> list[str]:
+    """The index tokens of one chunk of a text (a run of non-space characters), as
+    :data:`ANALYZER` makes them in ``mode="index"``: its filters on the chunk, in a loop
+    of their own rather than a chain of generators of whoosh tokens (the index's texts are
+    most of a site build's search phase)."""
+    out: list[str] = []
+    for run in TOKEN_PATTERN.findall(_digits(_fold_width(chunk))):
+        run = latin_token(run)
+        if not cjk_char(run[0]):
+            out.append(run)
+        else:
+            out += map(str.__add__, run, run[1:])  # its pairs
+            out.append(run[-1] + RUN_END)
+    return out
+
+
 def index_tokens(text: str) -> list[str]:
-    """The tokens of ``text`` as the index holds them, in order (see the module)."""
-    return [t.text for t in ANALYZER(text, mode="index")]
+    """The tokens of ``text`` as the index holds them, in order (see the module): what
+    :data:`ANALYZER` gives in ``mode="index"`` (tests/test_search.py holds the two to the same
+    tokens), each chunk analysed on its own, as the chain does (the index mode carries nothing
+    from one chunk to the next)."""
+    out: list[str] = []
+    cache = _ascii_chunks
+    for chunk in _CHUNK.findall(text):
+        if not chunk.isascii():
+            out += _chunk_tokens(chunk)
+            continue
+        tokens = cache.get(chunk)
+        if tokens is None:
+            if len(cache) >= _ASCII_CHUNKS_MOST:
+                cache.clear()
+            tokens = cache[chunk] = _chunk_tokens(chunk)
+        out += tokens
+    return out
 
 
 def query_tokens(text: str) -> list[str]:
@@ -377,9 +448,8 @@ def query_tokens(text: str) -> list[str]:
 def latin_words(text: str) -> list[str]:
     """The folded Latin words of ``text`` (British spelling, not stemmed): the index's
     vocabulary for typo correction."""
-    return [british(m.group(0)) for m in TOKEN_PATTERN.finditer(fold(text))
-            if m.group(0).isascii()
-            and m.group(0).isalpha()]
+    return [_british(word) for word in TOKEN_PATTERN.findall(fold(text))
+            if word.isascii() and word.isalpha()]
 
 
 def normalize(text: str) -> tuple[str, list[int], list[int]]:

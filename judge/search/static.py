@@ -41,9 +41,10 @@ from __future__ import annotations
 import gzip
 import json
 from array import array
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import sub
 from pathlib import Path
 from typing import Any
 
@@ -120,59 +121,75 @@ def _postings(docs: Sequence[SearchDoc]
     Python list's memory, which at 10,000 rulings (52 million numbers) was the largest part
     of the site build's."""
     out: dict[str, array[int]] = {}
-    held: dict[str, int] = {}
+    held: Counter[str] = Counter()
     last: dict[str, int] = {}
     ids: list[str] = []
     total = 0
+    starts: dict[str, str] = {}  # a token's start token ("X*"), or "" (not CJK), by token
     for rowid, doc in enumerate(docs, 1):
         columns = doc_columns(doc)
-        length = sum(len(c) for c in columns)
+        length = sum(map(len, columns))
         total += length
         ids.append(meta_token("id", doc.id))
         here: dict[str, dict[int, list[int]]] = {}
         for col, tokens in enumerate(columns):
-            starts = col != _META_COLUMN
+            places: dict[str, list[int]] = {}  # positions ascending, by token
             for pos, token in enumerate(tokens):
-                found = here.get(token)
+                found = places.get(token)
                 if found is None:
-                    here[token] = {col: [pos]}
-                elif col in found:
-                    found[col].append(pos)
+                    places[token] = [pos]
                 else:
-                    found[col] = [pos]
-                if starts and is_cjk(token[0]):
-                    # the start of a token: what FTS5's "X" * finds
-                    start = token[0] + PREFIX
-                    found = here.get(start)
-                    if found is None:
-                        here[start] = {col: [pos]}
-                    elif col in found:
-                        found[col].append(pos)
-                    else:
-                        found[col] = [pos]
+                    found.append(pos)
+            if col != _META_COLUMN:
+                # the start of a token: what FTS5's "X" * finds, wherever a token starts
+                # with X (no token holds a *, so these are tokens of their own)
+                begun: dict[str, list[int]] = {}
+                for token, positions in places.items():
+                    start = starts.get(token)
+                    if start is None:
+                        start = starts[token] = token[0] + PREFIX if is_cjk(token[0]) else ""
+                    if start:
+                        found = begun.get(start)
+                        if found is None:
+                            begun[start] = positions.copy()
+                        else:
+                            found += positions
+                for positions in begun.values():
+                    positions.sort()
+                places.update(begun)
+            for token, positions in places.items():  # columns in order
+                found_cols = here.get(token)
+                if found_cols is None:
+                    here[token] = {col: positions}
+                else:
+                    found_cols[col] = positions
+        held.update(here.keys())
         for token, cols in here.items():
-            held[token] = held.get(token, 0) + 1
-            flat = out.get(token)
-            if flat is None:
-                flat = out[token] = array("H")
             numbers = [rowid - last.get(token, 0), length, len(cols)]
             last[token] = rowid
-            for col, positions in cols.items():  # columns in order, positions ascending
-                numbers += (col, len(positions))
-                previous = 0
-                for pos in positions:
-                    numbers.append(pos - previous)
-                    previous = pos
-            out[token] = _add(flat, numbers)
+            for col, positions in cols.items():
+                # each position's distance from the one before
+                numbers += (col, len(positions), positions[0])
+                if len(positions) > 1:
+                    numbers += map(sub, positions[1:], positions)
+            flat = out.get(token)
+            if flat is None:
+                out[token] = _add(array("H"), numbers)
+            else:
+                out[token] = _add(flat, numbers)
     return out, total, ids, held
 
 
 def _add(flat: array[int], numbers: list[int]) -> array[int]:
     """``flat`` with ``numbers`` appended: the same array, or a 32-bit copy of it when one of
     them does not fit in its 16 bits (all are at least 0)."""
-    if flat.typecode == "H" and max(numbers) > 0xFFFF:
+    size = len(flat)
+    try:
+        flat.extend(numbers)
+    except OverflowError:  # what was appended before the number that does not fit goes
+        del flat[size:]
         flat = array("i", flat)
-    flat.extend(numbers)
+        flat.extend(numbers)
     return flat
 
 
