@@ -174,8 +174,10 @@ def _postings(docs: Sequence[SearchDoc]
                     numbers += map(sub, positions[1:], positions)
             flat = out.get(token)
             if flat is None:
-                out[token] = _add(array("H"), numbers)
-            else:
+                flat = out[token] = array("H")
+            try:
+                flat.fromlist(numbers)  # unchanged when a number does not fit
+            except OverflowError:
                 out[token] = _add(flat, numbers)
     return out, total, ids, held
 
@@ -183,13 +185,9 @@ def _postings(docs: Sequence[SearchDoc]
 def _add(flat: array[int], numbers: list[int]) -> array[int]:
     """``flat`` with ``numbers`` appended: the same array, or a 32-bit copy of it when one of
     them does not fit in its 16 bits (all are at least 0)."""
-    size = len(flat)
-    try:
-        flat.extend(numbers)
-    except OverflowError:  # what was appended before the number that does not fit goes
-        del flat[size:]
+    if flat.typecode == "H" and max(numbers) > 0xFFFF:
         flat = array("i", flat)
-        flat.extend(numbers)
+    flat.fromlist(numbers)
     return flat
 
 
