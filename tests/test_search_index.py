@@ -111,6 +111,21 @@ def test_postings_past_16_bits(tmp_path: Path) -> None:
     assert postings_of("构_", tmp_path) == {1: {2: [70_002]}}
 
 
+def test_index_files_are_the_json_encoder_s() -> None:
+    """The files' JSON, posting lists written from a table of numerals, is what the json
+    module writes of the same data (keys sorted, no spaces, arrays as lists)."""
+    from array import array
+
+    from judge.search.static import _json
+
+    shard = {"構_": array("H", [1, 0, 65535, 7]), "a\"b\\": array("i", [70_000, 2**31 - 1]),
+             "é\n": array("H"), "b": {"f": "b/1-0.json"}, "\u2028x": array("H", [3])}
+    for data in (shard, {"b": {"f": "b/1-0.json"}}, {}, shard["構_"], [[1, "ルール", None]],
+                 {"z": 1.5, "a": [True, "\x00"]}):
+        assert _json(data) == json.dumps(data, ensure_ascii=False, separators=(",", ":"),
+                                         sort_keys=True, default=list)
+
+
 def test_fnv_is_the_hash_the_page_computes() -> None:
     """FNV-1a over UTF-16 code units, low byte first: the shard the page looks a token up
     in (search-engine.js, fnv) is the one the build wrote it to."""
