@@ -167,7 +167,8 @@ _TRICKY = ["ＰＩＣＫ ＵＰ", "ﾘﾌﾚｯｼｭ ﾊﾞﾆｯｼｭ ｶﾞ"
            "第二次 第2回 二回目 两张 一つ にかいめ いっかい さんまい 第", "ＬＲＩＧデッキ123",
            "Colors centered; the canceled refreshes, ones one randomized analyzes",
            "ΑΒΓ αβγ кошка café naïve ΣΑΣ", "ライフ・バースト ･ ・", "ヽヾゝゞ々〆〇 ヷヺ",
-           "①②③ ㌔ ﬁ Ⅻ ¨ ﹏", "abc\u3000def\tghi\njkl\u00a0mno", "重构后 構_ 攻* 1枚"]
+           "①②③ ㌔ ﬁ Ⅻ ¨ ﹏", "abc\u3000def\tghi\njkl\u00a0mno\x1cp\x85q\u2028r\u200bs",
+           "重构后 構_ 攻* 1枚"]
 
 
 def test_index_tokens_are_the_analyser_s() -> None:
@@ -180,8 +181,10 @@ def test_index_tokens_are_the_analyser_s() -> None:
 
     alphabet = sorted(set("".join(_TRICKY)) | {" ", "-", "a", "ア"})
     rng = random.Random(29)
+    # short texts and long ones (folded by regular expressions, not character by character)
     texts = _TRICKY + ["".join(rng.choices(alphabet, k=rng.randint(1, 30)))
-                       for _ in range(3000)]
+                       for _ in range(3000)] + ["".join(rng.choices(alphabet, k=rng.randint(
+                           60, 200))) for _ in range(500)] + [" ".join(_TRICKY) * 2]
     for text in texts + texts:  # the second time from the words analysed already
         assert index_tokens(text) == [t.text for t in ANALYZER(text, mode="index")], text
         assert kana_fold(text) == text.translate(_KANA_FOLD), text

@@ -144,9 +144,24 @@ PREFIX = "*"
 #: offsets stay.
 _NUMERALS: dict[str, str] = dict(_FOLD["numerals"])
 _NUMERAL_CLASS = "".join(_NUMERALS)
-#: Whether a text holds a numeral (a class of a few characters: searched in C, where
-#: ``frozenset.isdisjoint`` hashes every character of the text).
-_HAS_NUMERAL = re.compile(f"[{re.escape(_NUMERAL_CLASS)}]")
+_NUMERAL_SET = frozenset(_NUMERALS)
+#: Longer texts are searched for a few characters by a regular expression of their class (in
+#: C), not by ``frozenset.isdisjoint``, which hashes every character: a class of characters
+#: that are not ASCII costs a fresh ``judge search`` half a millisecond to compile, so a
+#: query (short) never compiles one.
+_LONG_TEXT = 64
+
+
+@lru_cache(maxsize=8)
+def _class_of(chars: frozenset[str]) -> re.Pattern[str]:
+    return re.compile(f"[{re.escape(''.join(sorted(chars)))}]")
+
+
+def _holds_any(chars: frozenset[str], text: str) -> bool:
+    """Whether ``text`` holds one of ``chars``."""
+    if len(text) <= _LONG_TEXT:
+        return not chars.isdisjoint(text)
+    return _class_of(chars).search(text) is not None
 
 
 @lru_cache(maxsize=1)
@@ -171,7 +186,7 @@ def _alternatives(words: dict[str, str]) -> str:
 
 
 #: The characters a numeral spelt in kana starts with: a text without one holds none.
-_KANA_STARTS = re.compile(f"[{re.escape(''.join(sorted({w[0] for w in _KANA_NUMERALS})))}]")
+_KANA_STARTS = frozenset(word[0] for word in _KANA_NUMERALS)
 
 
 @lru_cache(maxsize=1)
@@ -186,15 +201,15 @@ def _kana_counted(match: re.Match[str]) -> str:
 
 
 def _digits(text: str) -> str:
-    if _KANA_STARTS.search(text):
+    if _holds_any(_KANA_STARTS, text):
         text = _kana_counted_pattern().sub(_kana_counted, text)
-    if _HAS_NUMERAL.search(text):
+    if _holds_any(_NUMERAL_SET, text):
         text = _counted().sub(lambda m: _NUMERALS[m.group(0)], text)
     return _ORDINAL.sub(" ", text) if _FOLD["ordinal"] in text else text
 
 
 #: The dashes that stand for the prolonged sound mark after kana (``[fold] long_marks``).
-_LONG_MARKS = re.compile(f"[{re.escape(_FOLD['long_marks'])}]")
+_LONG_MARKS = frozenset(_FOLD["long_marks"])
 
 
 @lru_cache(maxsize=1)
@@ -209,14 +224,19 @@ def long_marks(text: str) -> str:
     """``text`` (NFKC) with each dash typed after kana for the prolonged sound mark written
     ``ー`` (``ライフバ－スト`` ``ライフバースト``; ``パワー－3000`` keeps its minus): one character
     for one."""
-    if not _LONG_MARKS.search(text):
+    if not _holds_any(_LONG_MARKS, text):
         return text
     return _long_mark_pattern().sub("\u30fc", text)
 
 
-#: A run of the characters :data:`_KANA_FOLD` changes (with ``ー``, which it keeps): a
-#: katakana word, folded once by :func:`_hiragana`.
-_KATAKANA = re.compile("[\u30a1-\u30f6\u30fb-\u30fe]+")
+@lru_cache(maxsize=1)
+def _katakana() -> re.Pattern[str]:
+    """A run of the characters :data:`_KANA_FOLD` changes (with ``ー``, which it keeps): a
+    katakana word, folded once by :func:`_hiragana`; compiled when a long text first needs
+    it."""
+    return re.compile("[\u30a1-\u30f6\u30fb-\u30fe]+")
+
+
 #: Katakana words folded, by word (emptied when it reaches :data:`_WORDS_MOST` words).
 _kana_words: dict[str, str] = {}
 _WORDS_MOST = 200_000
@@ -234,9 +254,14 @@ def _hiragana(match: re.Match[str]) -> str:
 
 def kana_fold(text: str) -> str:
     """``text.translate(_KANA_FOLD)`` (katakana to hiragana, no middle dots), each katakana
-    word translated once: ``str.translate`` looks up every character of a text that is not
-    ASCII in the table, and a Japanese text is mostly kana and kanji it leaves alone."""
-    return text if text.isascii() else _KATAKANA.sub(_hiragana, text)
+    word of a long text translated once: ``str.translate`` looks up every character of a
+    text that is not ASCII in the table, and a Japanese text is mostly kana and kanji it
+    leaves alone."""
+    if text.isascii():
+        return text
+    if len(text) <= _LONG_TEXT:
+        return text.translate(_KANA_FOLD)
+    return _katakana().sub(_hiragana, text)
 
 
 def _fold_width(text: str) -> str:
@@ -392,8 +417,6 @@ ANALYZER = (RegexTokenizer(r"\S+") | FoldFilter() | NumeralFilter() | RunFilter(
             | StemFilter(stemfn=latin_token, cachesize=None) | CJKFilter())
 
 
-#: What :class:`~whoosh.analysis.RegexTokenizer` of :data:`ANALYZER` cuts a text into.
-_CHUNK = re.compile(r"\S+")
 #: The tokens of a chunk of ASCII characters (a word with its punctuation), by chunk: words
 #: repeat in any text, and each is analysed once. Emptied when it reaches
 #: :data:`_ASCII_CHUNKS_MOST` chunks.
@@ -424,7 +447,7 @@ def index_tokens(text: str) -> list[str]:
     from one chunk to the next)."""
     out: list[str] = []
     cache = _ascii_chunks
-    for chunk in _CHUNK.findall(text):
+    for chunk in text.split():  # the runs of non-space characters, as RegexTokenizer's \S+
         if not chunk.isascii():
             out += _chunk_tokens(chunk)
             continue
