@@ -111,6 +111,12 @@ def test_build_pair(tiny: Path) -> None:
     assert re.search(r"^sites: \d+ files differ", out, re.MULTILINE), out
 
 
+def test_index_pair(tiny: Path) -> None:
+    out = run("index_pair.py", "--base", "HEAD", "--corpus", str(tiny), "--pairs", "1")
+    assert any(line.startswith("ratio CPU, this tree / HEAD") for line in ratios(out)), out
+    assert re.search(r"^indexes: \d+ files differ", out, re.MULTILINE), out
+
+
 def test_mechanisms(tiny: Path) -> None:
     # check-big is check-corpus on generated rulings: the same code, left out for time
     out = run("mechanisms.py", "--corpus", str(tiny), "--pairs", "1", "--only",

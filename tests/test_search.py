@@ -159,6 +159,39 @@ def test_index_tokens_pairs_and_run_end() -> None:
     assert index_tokens("LRIGデッキ") == ["lrig", "でっ", "っき", "き" + RUN_END]
 
 
+#: Texts that take every step of the analysis: widths, half-width kana and voiced marks,
+#: dashes for the prolonged sound mark and a minus, counted numerals (CJK and kana), British
+#: spellings, the stems of their own, other scripts, middle dots, iteration marks,
+#: compatibility characters NFKC spells with spaces or several letters, odd spaces.
+_TRICKY = ["ＰＩＣＫ ＵＰ", "ﾘﾌﾚｯｼｭ ﾊﾞﾆｯｼｭ ｶﾞ", "ライフバ－スト シャド- パワー－3000 ー-",
+           "第二次 第2回 二回目 两张 一つ にかいめ いっかい さんまい 第", "ＬＲＩＧデッキ123",
+           "Colors centered; the canceled refreshes, ones one randomized analyzes",
+           "ΑΒΓ αβγ кошка café naïve ΣΑΣ", "ライフ・バースト ･ ・", "ヽヾゝゞ々〆〇 ヷヺ",
+           "①②③ ㌔ ﬁ Ⅻ ¨ ﹏", "abc\u3000def\tghi\njkl\u00a0mno\x1cp\x85q\u2028r\u200bs",
+           "重构后 構_ 攻* 1枚"]
+
+
+def test_index_tokens_are_the_analyser_s() -> None:
+    """index_tokens, which analyses each chunk in a loop of its own (and each ASCII chunk
+    once), gives the tokens of the whoosh chain it stands for, on tricky texts and on
+    random mixes of their characters; kana_fold is the table's translation."""
+    import random
+
+    from judge.search.analysis import _KANA_FOLD, ANALYZER, kana_fold
+
+    alphabet = sorted(set("".join(_TRICKY)) | {" ", "-", "a", "ア"})
+    rng = random.Random(29)
+    # short texts and long ones (folded by regular expressions, not character by character)
+    texts = _TRICKY + ["".join(rng.choices(alphabet, k=rng.randint(1, 30)))
+                       for _ in range(3000)] + ["".join(rng.choices(alphabet, k=rng.randint(
+                           60, 200))) for _ in range(500)] + [" ".join(_TRICKY) * 2]
+    for text in texts + texts:  # the second time from the words analysed already
+        assert index_tokens(text) == [t.text for t in ANALYZER(text, mode="index")], text
+        assert kana_fold(text) == text.translate(_KANA_FOLD), text
+    every = "".join(map(chr, range(0x3000, 0x3100))) + "ｦｰﾝ"
+    assert kana_fold(every) == every.translate(_KANA_FOLD)
+
+
 def test_query_tokens_spell_the_word() -> None:
     assert query_tokens("りふれっしゅ") == ["りふ", "ふれ", "れっ", "っし", "しゅ"]
     assert query_tokens("攻") == ["攻*"]  # the start of a token

@@ -93,6 +93,39 @@ def test_the_index_holds_the_same_rows_and_tokens_as_judge_search(
             assert token in instances or (token.endswith("*") and len(token) == 2), token
 
 
+def test_postings_past_16_bits(tmp_path: Path) -> None:
+    """A result longer than a 16-bit number holds: its posting lists (kept as 16-bit arrays
+    while they fit) become 32-bit, and the lists written hold every place, with the starts of
+    its CJK tokens."""
+    from judge.search.documents import SearchDoc
+    from judge.search.static import write_index
+
+    long = " ".join(["card"] * 70_000 + ["refresh", "重构"])
+    docs = [SearchDoc(id="r1", path="", titles={"en": "card"}, bodies={"en": long}),
+            SearchDoc(id="r2", path="", titles={"en": "refresh card"})]
+    write_index(docs, tmp_path, glossary=[], rulesets=[])
+    assert postings_of("refresh", tmp_path) == {1: {2: [70_000]}, 2: {0: [0]}}
+    assert postings_of("card", tmp_path) == {1: {0: [0], 2: list(range(70_000))},
+                                             2: {0: [1]}}
+    assert postings_of("重*", tmp_path) == {1: {2: [70_001]}}
+    assert postings_of("构_", tmp_path) == {1: {2: [70_002]}}
+
+
+def test_index_files_are_the_json_encoder_s() -> None:
+    """The files' JSON, posting lists written from a table of numerals, is what the json
+    module writes of the same data (keys sorted, no spaces, arrays as lists)."""
+    from array import array
+
+    from judge.search.static import _json
+
+    shard = {"構_": array("H", [1, 0, 65535, 7]), "a\"b\\": array("i", [70_000, 2**31 - 1]),
+             "é\n": array("H"), "b": {"f": "b/1-0.json"}, "\u2028x": array("H", [3])}
+    for data in (shard, {"b": {"f": "b/1-0.json"}}, {}, shard["構_"], [[1, "ルール", None]],
+                 {"z": 1.5, "a": [True, "\x00"]}):
+        assert _json(data) == json.dumps(data, ensure_ascii=False, separators=(",", ":"),
+                                         sort_keys=True, default=list)
+
+
 def test_fnv_is_the_hash_the_page_computes() -> None:
     """FNV-1a over UTF-16 code units, low byte first: the shard the page looks a token up
     in (search-engine.js, fnv) is the one the build wrote it to."""

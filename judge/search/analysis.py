@@ -145,6 +145,23 @@ PREFIX = "*"
 _NUMERALS: dict[str, str] = dict(_FOLD["numerals"])
 _NUMERAL_CLASS = "".join(_NUMERALS)
 _NUMERAL_SET = frozenset(_NUMERALS)
+#: Longer texts are searched for a few characters by a regular expression of their class (in
+#: C), not by ``frozenset.isdisjoint``, which hashes every character: a class of characters
+#: that are not ASCII costs a fresh ``judge search`` half a millisecond to compile, so a
+#: query (short) never compiles one.
+_LONG_TEXT = 64
+
+
+@lru_cache(maxsize=8)
+def _class_of(chars: frozenset[str]) -> re.Pattern[str]:
+    return re.compile(f"[{re.escape(''.join(sorted(chars)))}]")
+
+
+def _holds_any(chars: frozenset[str], text: str) -> bool:
+    """Whether ``text`` holds one of ``chars``."""
+    if len(text) <= _LONG_TEXT:
+        return not chars.isdisjoint(text)
+    return _class_of(chars).search(text) is not None
 
 
 @lru_cache(maxsize=1)
@@ -184,9 +201,9 @@ def _kana_counted(match: re.Match[str]) -> str:
 
 
 def _digits(text: str) -> str:
-    if not _KANA_STARTS.isdisjoint(text):
+    if _holds_any(_KANA_STARTS, text):
         text = _kana_counted_pattern().sub(_kana_counted, text)
-    if not _NUMERAL_SET.isdisjoint(text):
+    if _holds_any(_NUMERAL_SET, text):
         text = _counted().sub(lambda m: _NUMERALS[m.group(0)], text)
     return _ORDINAL.sub(" ", text) if _FOLD["ordinal"] in text else text
 
@@ -207,13 +224,48 @@ def long_marks(text: str) -> str:
     """``text`` (NFKC) with each dash typed after kana for the prolonged sound mark written
     ``ー`` (``ライフバ－スト`` ``ライフバースト``; ``パワー－3000`` keeps its minus): one character
     for one."""
-    if _LONG_MARKS.isdisjoint(text):
+    if not _holds_any(_LONG_MARKS, text):
         return text
     return _long_mark_pattern().sub("\u30fc", text)
 
 
+@lru_cache(maxsize=1)
+def _katakana() -> re.Pattern[str]:
+    """A run of the characters :data:`_KANA_FOLD` changes (with ``ー``, which it keeps): a
+    katakana word, folded once by :func:`_hiragana`; compiled when a long text first needs
+    it."""
+    return re.compile("[\u30a1-\u30f6\u30fb-\u30fe]+")
+
+
+#: Katakana words folded, by word (emptied when it reaches :data:`_WORDS_MOST` words).
+_kana_words: dict[str, str] = {}
+_WORDS_MOST = 200_000
+
+
+def _hiragana(match: re.Match[str]) -> str:
+    word = match.group()
+    folded = _kana_words.get(word)
+    if folded is None:
+        if len(_kana_words) >= _WORDS_MOST:
+            _kana_words.clear()
+        folded = _kana_words[word] = word.translate(_KANA_FOLD)
+    return folded
+
+
+def kana_fold(text: str) -> str:
+    """``text.translate(_KANA_FOLD)`` (katakana to hiragana, no middle dots), each katakana
+    word of a long text translated once: ``str.translate`` looks up every character of a
+    text that is not ASCII in the table, and a Japanese text is mostly kana and kanji it
+    leaves alone."""
+    if text.isascii():
+        return text
+    if len(text) <= _LONG_TEXT:
+        return text.translate(_KANA_FOLD)
+    return _katakana().sub(_hiragana, text)
+
+
 def _fold_width(text: str) -> str:
-    return long_marks(unicodedata.normalize("NFKC", text).lower()).translate(_KANA_FOLD)
+    return kana_fold(long_marks(unicodedata.normalize("NFKC", text).lower()))
 
 
 _fold_char = lru_cache(maxsize=65536)(_fold_width)
@@ -276,6 +328,10 @@ def british(word: str) -> str:
     if word.endswith(_YZE_ENDINGS):
         return _YZE.sub(lambda m: "ys" + m.group(1), word)
     return word
+
+
+#: :func:`british` of each word once (words repeat in any text).
+_british = lru_cache(maxsize=200_000)(british)
 
 
 @lru_cache(maxsize=200_000)
@@ -366,9 +422,47 @@ ANALYZER = (RegexTokenizer(r"\S+") | FoldFilter() | NumeralFilter() | RunFilter(
             | StemFilter(stemfn=latin_token, cachesize=None) | CJKFilter())
 
 
+#: The tokens of a chunk of ASCII characters (a word with its punctuation), by chunk: words
+#: repeat in any text, and each is analysed once. Emptied when it reaches
+#: :data:`_ASCII_CHUNKS_MOST` chunks.
+_ascii_chunks: dict[str, list[str]] = {}
+_ASCII_CHUNKS_MOST = 200_000
+
+
+def _chunk_tokens(chunk: str) -> list[str]:
+    """The index tokens of one chunk of a text (a run of non-space characters), as
+    :data:`ANALYZER` makes them in ``mode="index"``: its filters on the chunk, in a loop
+    of their own rather than a chain of generators of whoosh tokens (the index's texts are
+    most of a site build's search phase)."""
+    out: list[str] = []
+    for run in TOKEN_PATTERN.findall(_digits(_fold_width(chunk))):
+        run = latin_token(run)
+        if not cjk_char(run[0]):
+            out.append(run)
+        else:
+            out += map(str.__add__, run, run[1:])  # its pairs
+            out.append(run[-1] + RUN_END)
+    return out
+
+
 def index_tokens(text: str) -> list[str]:
-    """The tokens of ``text`` as the index holds them, in order (see the module)."""
-    return [t.text for t in ANALYZER(text, mode="index")]
+    """The tokens of ``text`` as the index holds them, in order (see the module): what
+    :data:`ANALYZER` gives in ``mode="index"`` (tests/test_search.py holds the two to the same
+    tokens), each chunk analysed on its own, as the chain does (the index mode carries nothing
+    from one chunk to the next)."""
+    out: list[str] = []
+    cache = _ascii_chunks
+    for chunk in text.split():  # the runs of non-space characters, as RegexTokenizer's \S+
+        if not chunk.isascii():
+            out += _chunk_tokens(chunk)
+            continue
+        tokens = cache.get(chunk)
+        if tokens is None:
+            if len(cache) >= _ASCII_CHUNKS_MOST:
+                cache.clear()
+            tokens = cache[chunk] = _chunk_tokens(chunk)
+        out += tokens
+    return out
 
 
 def query_tokens(text: str) -> list[str]:
@@ -382,9 +476,8 @@ def query_tokens(text: str) -> list[str]:
 def latin_words(text: str) -> list[str]:
     """The folded Latin words of ``text`` (British spelling, not stemmed): the index's
     vocabulary for typo correction."""
-    return [british(m.group(0)) for m in TOKEN_PATTERN.finditer(fold(text))
-            if m.group(0).isascii()
-            and m.group(0).isalpha()]
+    return [_british(word) for word in TOKEN_PATTERN.findall(fold(text))
+            if word.isascii() and word.isalpha()]
 
 
 def normalize(text: str) -> tuple[str, list[int], list[int]]:

@@ -34,11 +34,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import time
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -257,14 +259,21 @@ def doc_words(doc: SearchDoc) -> set[str]:
     return {w for t in texts for w in latin_words(t)}
 
 
+@lru_cache(maxsize=1)
+def _han() -> re.Pattern[str]:
+    """A Han character (the blocks :func:`charsets` tells the languages by); compiled when
+    an index is built, not when a search imports this module."""
+    return re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+
+
 def charsets(docs: Sequence[SearchDoc]) -> dict[str, str]:
     """The Han characters only the Japanese texts use, and only the Chinese ones."""
     seen: dict[str, set[str]] = {"ja": set(), "zh-Hans": set()}
+    han = _han()
     for doc in docs:
         for lang in seen:
             for texts in (doc.titles, doc.bodies, doc.questions, doc.explanations):
-                seen[lang].update(c for c in fold(texts.get(lang, ""))
-                                  if "\u3400" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff")
+                seen[lang].update(han.findall(fold(texts.get(lang, ""))))
     return {"ja": "".join(sorted(seen["ja"] - seen["zh-Hans"])),
             "zh-Hans": "".join(sorted(seen["zh-Hans"] - seen["ja"]))}
 

@@ -41,9 +41,11 @@ from __future__ import annotations
 import gzip
 import json
 from array import array
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import sub
 from pathlib import Path
 from typing import Any
 
@@ -101,10 +103,28 @@ def fnv(token: str) -> int:
     return h
 
 
+def _json(data: Any) -> str:
+    """``data`` in JSON, its keys sorted, without spaces; a posting list (an array of
+    numbers, see :func:`_postings`) as a list. A shard's lists, millions of numbers, are
+    written here: a 16-bit number as the string of a table (:func:`_numerals`), not as the
+    encoder writes each int (the same characters, in half the time)."""
+    if isinstance(data, array):
+        numerals = map(_numerals().__getitem__, data) if data.typecode == "H" else map(str, data)
+        return "[" + ",".join(numerals) + "]"
+    if isinstance(data, dict) and any(isinstance(value, array) for value in data.values()):
+        return "{" + ",".join(f"{_json(key)}:{_json(value)}"
+                              for key, value in sorted(data.items())) + "}"
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+@lru_cache(maxsize=1)
+def _numerals() -> list[str]:
+    """The decimal strings of the 16-bit numbers, by number."""
+    return [str(n) for n in range(0x10000)]
+
+
 def _gz(data: Any) -> bytes:
-    # a posting list is an array of numbers (see _postings), written as a JSON list
-    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True,
-                     default=list).encode()
+    raw = _json(data).encode()
     # the smallest files for what a first search fetches; long lists (common words' files of
     # their own) faster, 5% larger
     return gzip.compress(raw, compresslevel=9 if len(raw) < LARGE else 6, mtime=0)
@@ -120,50 +140,64 @@ def _postings(docs: Sequence[SearchDoc]
     Python list's memory, which at 10,000 rulings (52 million numbers) was the largest part
     of the site build's."""
     out: dict[str, array[int]] = {}
-    held: dict[str, int] = {}
+    held: Counter[str] = Counter()
     last: dict[str, int] = {}
     ids: list[str] = []
     total = 0
+    starts: dict[str, str] = {}  # a token's start token ("X*"), or "" (not CJK), by token
     for rowid, doc in enumerate(docs, 1):
         columns = doc_columns(doc)
-        length = sum(len(c) for c in columns)
+        length = sum(map(len, columns))
         total += length
         ids.append(meta_token("id", doc.id))
         here: dict[str, dict[int, list[int]]] = {}
         for col, tokens in enumerate(columns):
-            starts = col != _META_COLUMN
+            places: dict[str, list[int]] = {}  # positions ascending, by token
             for pos, token in enumerate(tokens):
-                found = here.get(token)
+                found = places.get(token)
                 if found is None:
-                    here[token] = {col: [pos]}
-                elif col in found:
-                    found[col].append(pos)
+                    places[token] = [pos]
                 else:
-                    found[col] = [pos]
-                if starts and is_cjk(token[0]):
-                    # the start of a token: what FTS5's "X" * finds
-                    start = token[0] + PREFIX
-                    found = here.get(start)
-                    if found is None:
-                        here[start] = {col: [pos]}
-                    elif col in found:
-                        found[col].append(pos)
-                    else:
-                        found[col] = [pos]
+                    found.append(pos)
+            if col != _META_COLUMN:
+                # the start of a token: what FTS5's "X" * finds, wherever a token starts
+                # with X (no token holds a *, so these are tokens of their own)
+                begun: dict[str, list[int]] = {}
+                for token, positions in places.items():
+                    start = starts.get(token)
+                    if start is None:
+                        start = starts[token] = token[0] + PREFIX if is_cjk(token[0]) else ""
+                    if start:
+                        found = begun.get(start)
+                        if found is None:
+                            begun[start] = positions.copy()
+                        else:
+                            found += positions
+                for positions in begun.values():
+                    positions.sort()
+                places.update(begun)
+            for token, positions in places.items():  # columns in order
+                found_cols = here.get(token)
+                if found_cols is None:
+                    here[token] = {col: positions}
+                else:
+                    found_cols[col] = positions
+        held.update(here.keys())
         for token, cols in here.items():
-            held[token] = held.get(token, 0) + 1
+            numbers = [rowid - last.get(token, 0), length, len(cols)]
+            last[token] = rowid
+            for col, positions in cols.items():
+                # each position's distance from the one before
+                numbers += (col, len(positions), positions[0])
+                if len(positions) > 1:
+                    numbers += map(sub, positions[1:], positions)
             flat = out.get(token)
             if flat is None:
                 flat = out[token] = array("H")
-            numbers = [rowid - last.get(token, 0), length, len(cols)]
-            last[token] = rowid
-            for col, positions in cols.items():  # columns in order, positions ascending
-                numbers += (col, len(positions))
-                previous = 0
-                for pos in positions:
-                    numbers.append(pos - previous)
-                    previous = pos
-            out[token] = _add(flat, numbers)
+            try:
+                flat.fromlist(numbers)  # unchanged when a number does not fit
+            except OverflowError:
+                out[token] = _add(flat, numbers)
     return out, total, ids, held
 
 
@@ -172,7 +206,7 @@ def _add(flat: array[int], numbers: list[int]) -> array[int]:
     them does not fit in its 16 bits (all are at least 0)."""
     if flat.typecode == "H" and max(numbers) > 0xFFFF:
         flat = array("i", flat)
-    flat.extend(numbers)
+    flat.fromlist(numbers)
     return flat
 
 
