@@ -373,3 +373,32 @@ def test_a_broken_rule_is_replayed_lightly_and_the_question_in_full(corpus: Corp
         if full >= 20:
             break
     assert full == 20 and light > 20
+
+
+def test_a_rule_set_asked_for_a_wrong_answer_is_replayed_light_and_again_whole_when_asked(
+        corpus: Corpus) -> None:
+    """Another rule set's replay that only gives a wrong answer is light (the same final
+    positions as a whole replay); asked for as a question afterwards, it is made again whole,
+    and a whole one already made serves a wrong answer as it is."""
+    from judge.quiz.bank import Replays
+
+    rules = corpus.rulesets["current"]
+    checked = 0
+    for r in corpus.rulings:
+        if "current" not in r.scenario.rulesets:
+            continue
+        bank = Bank()
+        replays = Replays(bank, r.scenario)
+        light = replays.get(rules, light=True)
+        whole = replays.get(rules)
+        if not any(t.key_snapshots for t in whole.traces):
+            continue
+        assert not any(t.key_snapshots or t.checks for t in light.traces), r.id
+        assert [t.final for t in light.traces] == [t.final for t in whole.traces], r.id
+        assert [t.problems for t in light.traces] == [t.problems for t in whole.traces]
+        assert replays.get(rules, light=True) is whole and replays.get(rules) is whole
+        assert bank.replays == 2
+        checked += 1
+        if checked >= 10:
+            break
+    assert checked == 10
