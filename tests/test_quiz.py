@@ -402,3 +402,25 @@ def test_a_rule_set_asked_for_a_wrong_answer_is_replayed_light_and_again_whole_w
         if checked >= 10:
             break
     assert checked == 10
+
+
+def test_a_mistake_matters_the_same_read_from_views_as_from_whole_positions(
+        corpus: Corpus) -> None:
+    """``matters`` looks for an empty main deck or life cloth in views of a fresh replay's
+    moments (not made whole); the answer is the one the whole positions give."""
+    from judge.quiz.mistakes import BY_ID, matters
+
+    seen = {True: 0, False: 0}
+    for r in corpus.rulings:
+        for rid in r.replays:
+            for t in replay(r.scenario, corpus.rulesets[rid]).traces:
+                got = {z: matters(BY_ID[m], r.scenario, t)
+                       for m, z in (("refresh-mid-effect", "deck"), ("crush-is-damage", "life"))}
+                moments = [*t.positions, *(p for _, p in t.key_positions)]
+                empty = {z: any(not pos.zone(p, z) for pos in moments for p in ("p1", "p2"))
+                         for z in ("deck", "life")}
+                refreshed = any(e.type in ("refresh", "refresh_waits") for e in t.events)
+                assert got == {"deck": empty["deck"] or refreshed, "life": empty["life"]}, \
+                    (r.id, rid)
+                seen[got["life"]] += 1
+    assert seen[True] > 0 and seen[False] > 0
