@@ -117,6 +117,15 @@ def test_index_pair(tiny: Path) -> None:
     assert re.search(r"^indexes: \d+ files differ", out, re.MULTILINE), out
 
 
+def test_quiz_pair(tiny: Path) -> None:
+    out = run("quiz_pair.py", "--base", "HEAD", "--corpus", str(tiny), "--pairs", "1")
+    lines = ratios(out)
+    for measure in ("bank", "export", "quiz"):
+        assert any(line.startswith(f"ratio {measure} CPU, this tree / HEAD")
+                   for line in lines), out
+    assert re.search(r"^banks: (the same bytes|DIFFER)", out, re.MULTILINE), out
+
+
 def test_mechanisms(tiny: Path) -> None:
     # check-big is check-corpus on generated rulings: the same code, left out for time
     out = run("mechanisms.py", "--corpus", str(tiny), "--pairs", "1", "--only",

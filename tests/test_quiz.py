@@ -373,3 +373,54 @@ def test_a_broken_rule_is_replayed_lightly_and_the_question_in_full(corpus: Corp
         if full >= 20:
             break
     assert full == 20 and light > 20
+
+
+def test_a_rule_set_asked_for_a_wrong_answer_is_replayed_light_and_again_whole_when_asked(
+        corpus: Corpus) -> None:
+    """Another rule set's replay that only gives a wrong answer is light (the same final
+    positions as a whole replay); asked for as a question afterwards, it is made again whole,
+    and a whole one already made serves a wrong answer as it is."""
+    from judge.quiz.bank import Replays
+
+    rules = corpus.rulesets["current"]
+    checked = 0
+    for r in corpus.rulings:
+        if "current" not in r.scenario.rulesets:
+            continue
+        bank = Bank()
+        replays = Replays(bank, r.scenario)
+        light = replays.get(rules, light=True)
+        whole = replays.get(rules)
+        if not any(t.key_snapshots for t in whole.traces):
+            continue
+        assert not any(t.key_snapshots or t.checks for t in light.traces), r.id
+        assert [t.final for t in light.traces] == [t.final for t in whole.traces], r.id
+        assert [t.problems for t in light.traces] == [t.problems for t in whole.traces]
+        assert replays.get(rules, light=True) is whole and replays.get(rules) is whole
+        assert bank.replays == 2
+        checked += 1
+        if checked >= 10:
+            break
+    assert checked == 10
+
+
+def test_a_mistake_matters_the_same_read_from_views_as_from_whole_positions(
+        corpus: Corpus) -> None:
+    """``matters`` looks for an empty main deck or life cloth in views of a fresh replay's
+    moments (not made whole); the answer is the one the whole positions give."""
+    from judge.quiz.mistakes import BY_ID, matters
+
+    seen = {True: 0, False: 0}
+    for r in corpus.rulings:
+        for rid in r.replays:
+            for t in replay(r.scenario, corpus.rulesets[rid]).traces:
+                got = {z: matters(BY_ID[m], r.scenario, t)
+                       for m, z in (("refresh-mid-effect", "deck"), ("crush-is-damage", "life"))}
+                moments = [*t.positions, *(p for _, p in t.key_positions)]
+                empty = {z: any(not pos.zone(p, z) for pos in moments for p in ("p1", "p2"))
+                         for z in ("deck", "life")}
+                refreshed = any(e.type in ("refresh", "refresh_waits") for e in t.events)
+                assert got == {"deck": empty["deck"] or refreshed, "life": empty["life"]}, \
+                    (r.id, rid)
+                seen[got["life"]] += 1
+    assert seen[True] > 0 and seen[False] > 0

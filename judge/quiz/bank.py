@@ -174,16 +174,27 @@ class Replays:
         self.bank, self.scenario = bank, scenario
         self.made: dict[tuple[str, str], Replay] = {
             (rules, ""): rep for rules, rep in (given or {}).items()}
+        self.light: set[tuple[str, str]] = set()  # the keys of light replays in ``made``
 
-    def get(self, rules: RuleSet, mistake: str = "") -> Replay:
+    def get(self, rules: RuleSet, mistake: str = "", *, light: bool = False) -> Replay:
+        """The replay under ``rules`` (with ``mistake`` broken). ``light``: only its final
+        position is read (a wrong answer's), so a light replay will do (its key positions
+        and rounds of rule processing are not recorded: the same events, problems and final
+        position at a lower cost); a replay of a broken rule is always light, and one asked
+        for whole after a light one is made again whole."""
         key = (rules.id, mistake)
-        if key not in self.made:
+        if mistake:
+            light = True
+        made = self.made.get(key)
+        if made is None or (not light and key in self.light):
             self.bank.replays += 1
             broken = MISTAKES_BY_ID[mistake].broken(rules) if mistake else rules
-            # a broken rule's replay gives wrong answers (its final position), never a
-            # question: the key positions and rounds of rule processing are not recorded
-            self.made[key] = replay(self.scenario, broken, light=bool(mistake))
-        return self.made[key]
+            made = self.made[key] = replay(self.scenario, broken, light=light)
+            if light:
+                self.light.add(key)
+            else:
+                self.light.discard(key)
+        return made
 
 
 def make_variant(bank: Bank, ruling: str, key: str, scenario: Scenario, asked: RuleSet,
@@ -203,7 +214,7 @@ def make_variant(bank: Bank, ruling: str, key: str, scenario: Scenario, asked: R
     if not facts.asks(asked_facts):
         return None
     right = rep.traces[0]
-    answers = [Answer(facts.observe(right.final, asked_facts), "replay", asked.id)]
+    answers = [Answer(facts.observe(right.final_view, asked_facts), "replay", asked.id)]
     right_facts = facts.fact_set(answers[0].state)
     if told is not None and right_facts in told:
         return None
@@ -216,7 +227,7 @@ def make_variant(bank: Bank, ruling: str, key: str, scenario: Scenario, asked: R
 
     for source, trace, breaks, choices in _candidates(scenario, asked, rulesets, replays, rep,
                                                       enough):
-        state = facts.observe(trace.final, asked_facts)
+        state = facts.observe(trace.final_view, asked_facts)
         if source == "mistake" and facts.fact_set(state) != right_facts:
             changing.update(breaks)
         elif source == "rules":  # of the rules that differ, those that matter here
@@ -256,7 +267,7 @@ def _candidates(scenario: Scenario, asked: RuleSet, rulesets: Mapping[str, RuleS
     for rid in scenario.rulesets:
         if rid == asked.id or rid not in rulesets:
             continue
-        for trace in usable(replays.get(rulesets[rid]), scenario):
+        for trace in usable(replays.get(rulesets[rid], light=True), scenario):
             yield "rules", trace, _breaks(asked, rulesets[rid]), ()
 
 

@@ -5,7 +5,9 @@ Every text comes from the ruling pages' own wording: the position is drawn as a 
 draws its set-up (:mod:`judge.site.board`), the steps are the replay's step titles and the
 choices the question fixes are told as the replay tells them (:mod:`judge.narrate`), and an
 answer is the sentences a ruling page gives an expectation's facts
-(:func:`judge.site.sections.answer_sentences`), for the facts in which the answers differ.
+(:func:`judge.site.sections.fact_sentences`: those of
+:func:`~judge.site.sections.answer_sentences` without headings), for the facts in which the
+answers differ.
 The answers are in an order fixed by the variant's key (not the right one first). Nothing here
 runs the engine.
 """
@@ -21,9 +23,9 @@ from judge.i18n import N_, NP_, gettext_for, ngettext_for
 from judge.narrate import Narrator, scenario_cards
 from judge.quiz.bank import Answer, Bank, Variant
 from judge.quiz.mistakes import BY_ID as MISTAKES
-from judge.site.board import Painter, board_of, frame_svg, layout_for
+from judge.site.board import Board, Layout, Painter, board_of, frame_svg, layout_for
 from judge.site.load import printed_keywords
-from judge.site.sections import Words, answer_sentences
+from judge.site.sections import Words, fact_sentences
 
 #: The bank's JSON format: bumped when a field changes meaning or goes away.
 BANK_VERSION = 1
@@ -56,7 +58,7 @@ def order(variant: Variant) -> list[int]:
 
 def answer_text(variant: Variant, answer: Answer, L: Words, n: Narrator) -> str:
     """An answer as the sentences of the facts in which the answers differ."""
-    return " ".join(s for _, s in answer_sentences(variant.told(answer), L, n))
+    return " ".join(fact_sentences(variant.told(answer), L, n))
 
 
 def feedback(variant: Variant, answer: Answer, L: Words, n: Narrator) -> dict[str, Any]:
@@ -71,18 +73,34 @@ def feedback(variant: Variant, answer: Answer, L: Words, n: Narrator) -> dict[st
             "mistake": answer.breaks[0] if answer.breaks else ""}
 
 
+class Boards:
+    """The language-free part of the last variant's board (the board, its layout and its
+    :class:`Painter`), kept for the next language: the site writes the three languages' banks
+    side by side, variant by variant (:func:`judge.quiz.site.write_quiz`), and each draws the
+    same set-up on the same layout."""
+
+    def __init__(self) -> None:
+        self._last: tuple[Variant, Board, Layout, Painter] | None = None
+
+    def of(self, variant: Variant) -> tuple[Board, Layout, Painter]:
+        if self._last is None or self._last[0] is not variant:
+            setup = board_of(variant.trace.positions[0], printed_keywords(variant.scenario))
+            layout = layout_for([setup])
+            self._last = (variant, setup, layout, Painter(layout, [setup]))
+        return self._last[1:]
+
+
 def variant_entry(variant: Variant, lang: str, rulesets: Mapping[str, RuleSet],
                   glossary: Mapping[str, Mapping[str, str]] | None = None,
-                  board: bool = True) -> dict[str, Any]:
-    """One question as asked in ``lang`` (``board``: with the set-up drawn as SVG)."""
+                  board: bool = True, boards: Boards | None = None) -> dict[str, Any]:
+    """One question as asked in ``lang`` (``board``: with the set-up drawn as SVG; ``boards``:
+    where the board of this variant drawn for another language may be kept)."""
     sc = variant.scenario
     L = Words(lang, rule_sets=rulesets)
     n = Narrator(lang, scenario_cards(sc), glossary, steps={s.index: s for s in sc.steps})
     svg = ""
     if board:
-        setup = board_of(variant.trace.positions[0], printed_keywords(sc))
-        layout = layout_for([setup])
-        painter = Painter(layout, [setup])
+        setup, layout, painter = (boards or Boards()).of(variant)
         # the frame (drawn once a page) and the board on it, as a ruling page draws them
         svg = frame_svg(layout, n, painter.defs()) + painter.svg(setup, label=n.step_title(None))
     change = ""
@@ -126,10 +144,12 @@ def bank_json(bank: Bank, lang: str, rulesets: Mapping[str, RuleSet],
 def bank_entries(bank: Bank, lang: str, rulesets: Mapping[str, RuleSet],
                  topics: Mapping[str, str], topic_names: Mapping[str, str],
                  glossary: Mapping[str, Mapping[str, str]] | None = None,
-                 board: bool = True) -> Iterator[dict[str, Any]]:
-    """The questions of :func:`bank_json`, made one at a time (the site writes them so)."""
+                 board: bool = True, boards: Boards | None = None
+                 ) -> Iterator[dict[str, Any]]:
+    """The questions of :func:`bank_json`, made one at a time (the site writes them so;
+    ``boards``: shared with the other languages' questions made side by side)."""
     for v in bank.variants:
-        entry = variant_entry(v, lang, rulesets, glossary, board)
+        entry = variant_entry(v, lang, rulesets, glossary, board, boards)
         topic = topics.get(v.ruling, "")
         entry["topic"] = topic
         entry["topic_label"] = topic_names.get(topic, topic)

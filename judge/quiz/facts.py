@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from judge.engine.state import ON_FIELD, ZoneRef
-from judge.engine.trace import Position
+from judge.engine.trace import Position, PositionView
 from judge.errors import EngineError
 from judge.scenario.expect import ORDERED_ZONES
 from judge.scenario.model import StatePattern, ZonePattern
@@ -57,7 +57,7 @@ def asks(state: StatePattern) -> bool:
                 or state.limit or state.refreshes)
 
 
-def _zone(pos: Position, where: str, pattern: ZonePattern) -> ZonePattern:
+def _zone(pos: Position | PositionView, where: str, pattern: ZonePattern) -> ZonePattern:
     ref = ZoneRef.parse(where)
     got = pos.labels(ref)
     if pattern.mode == "count":
@@ -75,10 +75,12 @@ def _zone(pos: Position, where: str, pattern: ZonePattern) -> ZonePattern:
     return ZonePattern("same", tuple(sorted(got)))
 
 
-def observe(pos: Position, asked: StatePattern) -> StatePattern:
+def observe(pos: Position | PositionView, asked: StatePattern) -> StatePattern:
     """The facts ``asked`` names, as they are in ``pos`` (a pattern ``pos`` matches). A power
     asked of a card that is no longer on the field is left out: where it went is a zone's
-    fact."""
+    fact. ``pos`` may be a trace's :attr:`~judge.engine.trace.Trace.final_view`: only the
+    zones asked about are then made into card states (most answers' final positions are
+    read for nothing else)."""
     power = {}
     for label in asked.power:
         try:

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Final
 
 from judge.engine import events as ev
 from judge.engine.rulesets import RuleSet
-from judge.engine.trace import Position, Trace
+from judge.engine.state import ZoneRef
+from judge.engine.trace import Snapshot, Trace
 from judge.langs import N_
 from judge.scenario.model import Scenario
 
@@ -87,8 +89,13 @@ def mistakes_for(rules: RuleSet) -> list[Mistake]:
     return [m for m in MISTAKES if m.applies(rules)]
 
 
-def _emptied(positions: list[Position], zone: str) -> bool:
-    return any(not pos.zone(p, zone) for pos in positions for p in ("p1", "p2"))
+def _emptied(trace: Trace, zone: str) -> bool:
+    """Whether a player's ``zone`` was empty at a recorded moment of ``trace`` (its positions
+    and key positions, read as views: only that zone is looked at, the positions are not
+    made whole for it)."""
+    refs = [ZoneRef.of(p, zone) for p in ("p1", "p2")]
+    moments = chain(trace.snapshots, (s for _, s in trace.key_snapshots))
+    return any(not view.labels(ref) for view in map(Snapshot.view, moments) for ref in refs)
 
 
 def matters(mistake: Mistake, scenario: Scenario, trace: Trace) -> bool:
@@ -102,11 +109,10 @@ def matters(mistake: Mistake, scenario: Scenario, trace: Trace) -> bool:
     that accumulates when one SIGNI met two battles, a tie when one was tied, a down SIGNI
     not blocking when there was a battle."""
     flag, value = mistake.flag, mistake.value
-    checks = [e for e in trace.events if isinstance(e, ev.RuleCheck)]
-    positions = [*trace.positions, *(s.position for _, s in trace.key_snapshots)]
     if flag in ("refresh_timing", "second_refresh_ends_turn", "refresh_needs_trash"):
-        return _emptied(positions, "deck") or \
+        return _emptied(trace, "deck") or \
             any(e.type in ("refresh", "refresh_waits") for e in trace.events)
+    checks = [e for e in trace.events if isinstance(e, ev.RuleCheck)]
     if flag == "excess_order":
         return any("excess" in e.kinds for e in checks)
     if flag in ("grow", "remove"):
@@ -116,7 +122,7 @@ def matters(mistake: Mistake, scenario: Scenario, trace: Trace) -> bool:
     if value == "one-kind-at-a-time":
         return any(len(e.kinds) > 1 for e in checks)
     if value == "crush-is-damage":
-        return _emptied(positions, "life")
+        return _emptied(trace, "life")
     battles = [e for e in trace.events if isinstance(e, ev.Battle)]
     if value == "damage-accumulates":  # a SIGNI that met two battles in one turn
         met = [e.defender for e in battles]

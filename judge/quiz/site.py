@@ -12,6 +12,7 @@ offline once visited; no Pyodide.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
 from collections.abc import Callable, Iterator
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 from judge.corpus import Corpus, Tapped
 from judge.i18n import LANGS, N_
 from judge.quiz.bank import Bank, add_ruling, build_bank
-from judge.quiz.export import bank_entries, bank_json
+from judge.quiz.export import Boards, bank_entries, bank_json
 
 if TYPE_CHECKING:
     from judge.site.context import Lang, Links, SiteModel
@@ -107,21 +108,24 @@ def quiz_bank(site: SiteInput, beside: Callable[[Corpus], None] | None = None) -
     return bank
 
 
-def bank_questions(model: SiteModel, lang: str) -> Iterator[dict[str, Any]]:
+def bank_questions(model: SiteModel, lang: str, boards: Boards | None = None
+                   ) -> Iterator[dict[str, Any]]:
     """The questions of the JSON bank of one language, one at a time, each linking to its
-    ruling's page."""
+    ruling's page (``boards``: see :class:`judge.quiz.export.Boards`)."""
     assert model.quiz is not None
     corpus = model.site.corpus
     L = model.lang(lang)
     topics = {d.id: d.topic for d in model.site.rulings}
     names = {t: L.topic(t) for t in model.topics}
     for q in bank_entries(model.quiz, lang, corpus.rulesets, topics, names,
-                          {t.id: t.names for t in corpus.glossary.values()}):
+                          {t.id: t.names for t in corpus.glossary.values()},
+                          boards=boards):
         q["page"] = f"../../{lang}/rulings/{q['ruling']}/"
         yield q
 
 
-def bank_bytes(model: SiteModel, lang: str) -> Iterator[bytes]:
+def bank_bytes(model: SiteModel, lang: str, boards: Boards | None = None
+               ) -> Iterator[bytes]:
     """The JSON bank of one language (:func:`bank_json`'s document with
     :func:`bank_questions`) as the API's JSON (:func:`judge.site.api.dumps`), in pieces made
     one question at a time: the whole document of 10,000 questions, held at once, was the
@@ -131,14 +135,16 @@ def bank_bytes(model: SiteModel, lang: str) -> Iterator[bytes]:
     head, tail = dumps({**bank_json(Bank(), lang, {}, {}, {}), "questions": []}) \
         .split(b'"questions":[]')
     yield head + b'"questions":['
-    for i, q in enumerate(bank_questions(model, lang)):
+    for i, q in enumerate(bank_questions(model, lang, boards)):
         yield (b"," if i else b"") + dumps(q)[:-1]  # without the final newline
     yield b"]" + tail
 
 
 def write_quiz(model: SiteModel, root: Path) -> QuizReport:
     """Write ``api/quiz/<lang>.json.gz`` into the site folder ``root``: the JSON compressed as
-    it is made (the API's :func:`judge.site.api.gz_writer`: the same bank, the same bytes)."""
+    it is made (the API's :func:`judge.site.api.gz_writer`: the same bank, the same bytes).
+    The languages are written side by side, one question at a time in each, so that each
+    variant's board is laid out once for the three (:class:`judge.quiz.export.Boards`)."""
     from judge.site.api import gz_writer
 
     report = QuizReport()
@@ -146,11 +152,15 @@ def write_quiz(model: SiteModel, root: Path) -> QuizReport:
         return report
     folder = root / FOLDER
     folder.mkdir(parents=True, exist_ok=True)
-    for lang in LANGS:
-        path = folder / f"{lang}{SUFFIX}"
-        with path.open("wb") as out, gz_writer(out) as packed:
-            for piece in bank_bytes(model, lang):
-                packed.write(piece)
+    paths = [folder / f"{lang}{SUFFIX}" for lang in LANGS]
+    boards = Boards()
+    with contextlib.ExitStack() as stack:
+        packed = [stack.enter_context(gz_writer(stack.enter_context(path.open("wb"))))
+                  for path in paths]
+        for pieces in zip(*(bank_bytes(model, lang, boards) for lang in LANGS), strict=True):
+            for writer, piece in zip(packed, pieces, strict=True):
+                writer.write(piece)
+    for lang, path in zip(LANGS, paths, strict=True):
         report.bytes[lang] = path.stat().st_size
     report.questions = len(model.quiz.variants)
     report.rulings = len(model.quiz.by_ruling())

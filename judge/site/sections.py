@@ -419,14 +419,20 @@ REFRESHES_SENTENCE = NP_("%(player)s has refreshed %(num)d time this turn.",
 def answer_sentences(state: StatePattern, L: Words, n: Narrator) -> list[tuple[str, str]]:
     """The facts an expectation states (:func:`facts`: the same rows, by the same headings),
     each as a sentence: (what, sentence)."""
-    out: list[tuple[str, str]] = []
-    for (what, _), (kind, values) in zip(facts(state, L, n), _fact_kinds(state, L, n),
-                                             strict=True):
+    return list(zip((what for what, _ in facts(state, L, n)), fact_sentences(state, L, n),
+                    strict=True))
+
+
+def fact_sentences(state: StatePattern, L: Words, n: Narrator) -> list[str]:
+    """The sentences of :func:`answer_sentences` without their headings (a quiz answer
+    is its sentences alone: the headings are not made for nothing)."""
+    out: list[str] = []
+    for kind, values in _fact_kinds(state, L, n):
         if kind == "refreshes":
             text = ngettext_for(L.lang, *REFRESHES_SENTENCE, int(values["num"])) % values
         else:
             text = L._(FACT_SENTENCES[kind], **values)
-        out.append((what, heading(text, L.lang)))
+        out.append(heading(text, L.lang))
     return out
 
 
