@@ -159,7 +159,16 @@ TABLES: dict[str, dict[str, Any]] = {
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=_plain)
+
+
+def _plain(value: Any) -> Any:
+    """What JSON cannot hold as it is: a set as a sorted list (a process orders a set of
+    strings by its own hash seed, so the same corpus would give other bytes in another
+    process), anything else as its text."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
+    return str(value)
 
 
 @dataclass(frozen=True)

@@ -196,3 +196,30 @@ def test_cli_db(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     assert done.output.startswith(f"wrote {out}: 3 rulings, 4 rule sets, 5 replays, ")
     assert out.is_file()
+
+
+def test_the_same_bytes_whatever_the_hash_seed(tmp_path: Path) -> None:
+    """Same inputs, same bytes, across processes too: Python orders a set of strings by a
+    hash seeded afresh in each process, so a set in a card's definition (the triggers its
+    abilities wait for) is written as a sorted list, not in the order a process happens to
+    hold it (it was written as ``"frozenset({...})"``, whose order changed from run to run)."""
+    import os
+    import subprocess
+    import sys
+
+    made = []
+    for seed in ("1", "2", "3"):
+        out = tmp_path / f"seed{seed}.db"
+        code = ("import sys; from pathlib import Path; from judge.corpus import load_corpus; "
+                "from judge.db import build; build(load_corpus(Path(sys.argv[1])), "
+                "Path(sys.argv[2]))")
+        subprocess.run([sys.executable, "-c", code, str(FX_CORPUS), str(out)], check=True,
+                       env={**os.environ, "PYTHONHASHSEED": seed})
+        made.append(out.read_bytes())
+    assert made[0] == made[1] == made[2]
+    con = sqlite3.connect(tmp_path / "seed1.db")
+    try:
+        rows = [r[0] for r in con.execute("SELECT definition FROM cards")]
+    finally:
+        con.close()
+    assert rows and not any("frozenset(" in r for r in rows)
