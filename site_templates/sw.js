@@ -23,7 +23,8 @@ var CACHE = PREFIX + VERSION;
 // ---------------------------------------------------------------------- the cache rules
 // The one place that says what is kept and how. A rule: `match(path, request)`, with `path`
 // the address relative to the site's root (no query); `strategy`: "network" (the network's
-// copy when there is one, stored; the stored one offline) or "cache" (the stored copy when
+// copy when there is one, stored; the stored one offline or when the server fails, a 5xx)
+// or "cache" (the stored copy when
 // there is one, else the network's, stored). "network" asks the server every time, past the
 // browser's HTTP cache (`cache: "no-cache"`: a 304 when nothing changed), so that a rebuilt
 // file is what a returning visitor gets on the first load: it is for every file whose name
@@ -144,6 +145,11 @@ function revalidated(request) {
 function fromNetwork(event, rule) {
   var request = event.request;
   return fetch(revalidated(request)).then(function (response) {
+    if (response.status >= 500) {  // the server failed: the stored copy, when there is one
+      return stored(request.url).then(function (kept) {
+        return kept || response;
+      });
+    }
     event.waitUntil(store(cacheName(rule), request.url, response.clone()));
     return response;
   }, function (error) {

@@ -197,6 +197,51 @@ def test_the_worker_keeps_a_language_a_few_files_at_a_time(site: Path) -> None:
                                            for i in range(300))
 
 
+#: Runs the site's sw.js in Node with a stand-in browser whose server answers every request with
+#: a 500, and asks the worker for a search-index file it kept and for one it did not: prints the
+#: two answers' status and body.
+SERVER_ERROR_IN_NODE = r"""
+const fs = require("fs");
+class Request { constructor(url) { this.url = typeof url === "string" ? url : url.url; } }
+const response = (status, body) => ({ ok: status < 400, status, type: "basic",
+  redirected: false, clone() { return response(status, body); }, text: async () => body });
+const keptUrl = "http://host/search-index/en/s/1f.json.gz";
+const cache = { match: async (url) => (url === keptUrl ? response(200, "kept") : undefined),
+  put: async () => { throw new Error("a failed answer was stored"); } };
+const handlers = {};
+const self = { registration: { scope: "http://host/" },
+  addEventListener(name, f) { handlers[name] = f; } };
+const caches = { open: async () => cache, keys: async () => [], has: async () => true };
+async function fetch() { return response(500, "server error"); }
+eval(fs.readFileSync(process.argv[1], "utf8"));
+async function ask(url) {
+  let answer;
+  const event = { request: Object.assign(new Request(url), { mode: "cors", method: "GET" }),
+    respondWith(p) { answer = p; }, waitUntil() {} };
+  handlers.fetch(event);
+  const got = await answer;
+  return { status: got.status, body: await got.text() };
+}
+Promise.all([ask(keptUrl), ask("http://host/search-index/en/s/2a.json.gz")])
+  .then((answers) => console.log(JSON.stringify(answers)));
+"""
+
+
+def test_a_server_error_gives_the_kept_copy(site: Path) -> None:
+    """A search-index file the worker kept is served from what it kept when the server fails
+    (a 500), as it is when the network fails, rather than the error: a judge who kept the
+    search for offline use still finds, whatever the server does. A file never kept gets the
+    server's error, and an error is never stored."""
+    if shutil.which("node") is None:
+        pytest.fail("this test needs Node (node 20) to run the site's service worker")
+
+    done = subprocess.run(["node", "-e", SERVER_ERROR_IN_NODE, str(site / SERVICE_WORKER)],
+                          capture_output=True, text=True, check=True, timeout=60)
+    kept, never = json.loads(done.stdout)
+    assert kept == {"status": 200, "body": "kept"}
+    assert never == {"status": 500, "body": "server error"}
+
+
 # ---------------------------------------------------------------------------- a returning visitor
 # issue 25, item 6: after a rebuild, the first load of a returning visitor (whose browser
 # keeps the old files with a Last-Modified of two days before, and whose service worker
